@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The project's test command: installs what is missing, then runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cargo test --locked

@@ -1,0 +1,61 @@
+//! Typed errors of the library. The CLI adds context and prints them.
+
+use std::path::PathBuf;
+
+/// A rule set or form template that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TemplateError {
+    #[error("cannot read {}", file.display())]
+    Read {
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Names the file, the line (when known) and the field.
+    #[error("{file}:{}: {}{message}", line.map_or("?".to_string(), |l| l.to_string()), if field.is_empty() { String::new() } else { format!("field `{field}`: ") })]
+    Invalid {
+        file: String,
+        line: Option<usize>,
+        field: String,
+        message: String,
+    },
+    #[error("unknown {what} \"{name}\": use one of {known}, or the path of a {what} file")]
+    Unknown {
+        what: &'static str,
+        name: String,
+        known: String,
+    },
+}
+
+/// A file that is not a usable sheet result.
+#[derive(Debug, thiserror::Error)]
+pub enum SheetError {
+    #[error("cannot read {file}")]
+    Read {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{file}:{line}: not a sheet result ({at}{message})", at = if field.is_empty() || field == "." { String::new() } else { format!("field `{field}`: ") })]
+    Json {
+        file: String,
+        line: usize,
+        field: String,
+        message: String,
+    },
+    #[error("{file}: not a sheet result: field `{field}` {message}")]
+    Shape {
+        file: String,
+        field: String,
+        message: String,
+    },
+    #[error(
+        "{file}: the sheet uses {used} seats but rule set `{rules}` is for tables of at most {max}: check --rules"
+    )]
+    SeatsForRules {
+        file: String,
+        used: usize,
+        rules: String,
+        max: usize,
+    },
+}

@@ -1,0 +1,103 @@
+//! Flags: findings for a person to look at. Data with a severity, never `Err`.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Code {
+    RowNotZeroSum,
+    RowIllegalValues,
+    RowSeatBoth,
+    RowSeatEmpty,
+    FirstGameRestricted,
+    ToutNotInitialled,
+    CorrectionNotInitialled,
+    SoloNotCircled,
+    CircleNotSolo,
+    GesamtMismatch,
+    AbzugMismatch,
+    EndergebnisMismatch,
+    EndergebnisNotZero,
+    GameCount,
+    PflichtsoloMissing,
+    SignatureMissing,
+    PlayerIdMissing,
+    CellUncertain,
+    SheetUnreadable,
+}
+
+impl Code {
+    pub fn severity(self) -> Severity {
+        match self {
+            Code::SoloNotCircled
+            | Code::CircleNotSolo
+            | Code::SignatureMissing
+            | Code::PlayerIdMissing
+            | Code::CellUncertain => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+
+    /// Flags that come from reading the paper, not from the values: `verify`
+    /// keeps them as they are instead of recomputing them.
+    pub fn is_from_reading(self) -> bool {
+        matches!(self, Code::CellUncertain | Code::SheetUnreadable)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::RowNotZeroSum => "ROW_NOT_ZERO_SUM",
+            Code::RowIllegalValues => "ROW_ILLEGAL_VALUES",
+            Code::RowSeatBoth => "ROW_SEAT_BOTH",
+            Code::RowSeatEmpty => "ROW_SEAT_EMPTY",
+            Code::FirstGameRestricted => "FIRST_GAME_RESTRICTED",
+            Code::ToutNotInitialled => "TOUT_NOT_INITIALLED",
+            Code::CorrectionNotInitialled => "CORRECTION_NOT_INITIALLED",
+            Code::SoloNotCircled => "SOLO_NOT_CIRCLED",
+            Code::CircleNotSolo => "CIRCLE_NOT_SOLO",
+            Code::GesamtMismatch => "GESAMT_MISMATCH",
+            Code::AbzugMismatch => "ABZUG_MISMATCH",
+            Code::EndergebnisMismatch => "ENDERGEBNIS_MISMATCH",
+            Code::EndergebnisNotZero => "ENDERGEBNIS_NOT_ZERO",
+            Code::GameCount => "GAME_COUNT",
+            Code::PflichtsoloMissing => "PFLICHTSOLO_MISSING",
+            Code::SignatureMissing => "SIGNATURE_MISSING",
+            Code::PlayerIdMissing => "PLAYER_ID_MISSING",
+            Code::CellUncertain => "CELL_UNCERTAIN",
+            Code::SheetUnreadable => "SHEET_UNREADABLE",
+        }
+    }
+}
+
+/// One finding. `row` is the printed game row, `seat` counts from 1.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Flag {
+    pub code: Code,
+    pub severity: Severity,
+    pub row: Option<u32>,
+    pub seat: Option<usize>,
+    pub field: Option<String>,
+    pub message: String,
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Flag {
+    /// True when this flag names the given game cell (its row) for the
+    /// contract's "pointed at" rule.
+    pub fn points_at_row(&self, row: u32) -> bool {
+        self.row == Some(row)
+    }
+
+    /// True when this flag names a footer value of the seat (seat set, row null).
+    pub fn points_at_footer(&self, seat: usize) -> bool {
+        self.row.is_none() && self.seat == Some(seat)
+    }
+}

@@ -1,0 +1,436 @@
+//! Rule sets as data: tariffs, table sizes, first-game restrictions and
+//! tie-breaks, read from TOML files under `templates/rules/`.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::TemplateError;
+
+/// The rule sets shipped with the program (the files under `templates/rules/`).
+const BUILTIN: &[(&str, &str)] = &[
+    ("merkur", include_str!("../templates/rules/merkur.toml")),
+    ("schwaig", include_str!("../templates/rules/schwaig.toml")),
+    (
+        "turnier30",
+        include_str!("../templates/rules/turnier30.toml"),
+    ),
+    ("laufende", include_str!("../templates/rules/laufende.toml")),
+    (
+        "doppelkopf",
+        include_str!("../templates/rules/doppelkopf.toml"),
+    ),
+];
+
+pub fn builtin_ids() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().map(|(id, _)| *id)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    Schafkopf,
+    Doppelkopf,
+}
+
+/// How the values of one game sit in a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    /// Two seats `+k`, two seats `-k` (Rufspiel, Doppelkopf normal game).
+    Partner,
+    /// One seat `+3k`, three `-k` (won), or the mirror (lost).
+    Solo,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcomes {
+    #[default]
+    Both,
+    Won,
+    Lost,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableSize {
+    /// Players at the table.
+    pub players: usize,
+    /// Games per round at such a table (rows that count as games).
+    pub games: u32,
+    /// Players sitting out each game (the dealer at a 5-player Doppelkopf table).
+    #[serde(default)]
+    pub sits_out: usize,
+}
+
+/// One tariff line: a kind of game and its units.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tariff {
+    pub name: String,
+    /// Classification shown in results: `rufspiel`, `solo`, `normal`, `penalty`, ...
+    pub kind: String,
+    pub shape: Shape,
+    /// Allowed units k, or `units_from` (and optionally `units_to`) for a range.
+    #[serde(default)]
+    pub units: Option<Vec<u32>>,
+    #[serde(default)]
+    pub units_from: Option<u32>,
+    #[serde(default)]
+    pub units_to: Option<u32>,
+    #[serde(default)]
+    pub outcomes: Outcomes,
+    /// Tags for tie-breaks and the Pflichtsolo check: `solo`, `tout`, `sie`, ...
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// May this game be played in the first game of a round?
+    #[serde(default = "yes")]
+    pub first_game: bool,
+    /// Must the supervisor initial the row (`Aufs.` column)?
+    #[serde(default)]
+    pub initials: bool,
+    /// Is the soloist's value circled? Defaults to true for solos.
+    #[serde(default)]
+    pub circled: Option<bool>,
+    /// Does the row count toward the games of a round? (Penalty rows do not.)
+    #[serde(default = "yes")]
+    pub counts_as_game: bool,
+    /// Are Laufende added to the unit (rule set `[laufende]`)?
+    #[serde(default)]
+    pub laufende: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Tariff {
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|t| t == tag)
+    }
+
+    pub fn expects_circle(&self) -> bool {
+        self.circled.unwrap_or(self.shape == Shape::Solo)
+    }
+
+    /// Is `k` one of the base units (before Laufende)?
+    pub fn has_base_unit(&self, k: u32) -> bool {
+        match (&self.units, self.units_from) {
+            (Some(list), _) => list.contains(&k),
+            (None, Some(from)) => k >= from && self.units_to.is_none_or(|to| k <= to),
+            (None, None) => false,
+        }
+    }
+
+    pub fn allows(&self, won: bool) -> bool {
+        match self.outcomes {
+            Outcomes::Both => true,
+            Outcomes::Won => won,
+            Outcomes::Lost => !won,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Laufende {
+    /// Laufende count from this many on (3 in seed 001).
+    pub from: u32,
+    /// The most Laufende a game can have.
+    pub to: u32,
+    /// Seed 001: in a Rufspiel "ohne Laufende" the player alone gets the
+    /// Laufende points, not the partner: `{+(b+2L), +b, -(b+L), -(b+L)}`.
+    #[serde(default)]
+    pub caller_alone: bool,
+}
+
+impl Laufende {
+    /// The Laufende counts a game can carry: none, or `from..=to`.
+    pub fn counts(&self) -> impl Iterator<Item = u32> + '_ {
+        std::iter::once(0).chain(self.from..=self.to)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieBreakBy {
+    /// Games with the tag the player won as soloist (more is better).
+    Won,
+    /// Games with the tag the player played as soloist (more is better).
+    Played,
+    /// The difference between the player's best and worst round (smaller is better).
+    RoundDifference,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TieBreak {
+    /// Column name in the standings.
+    pub column: String,
+    pub by: TieBreakBy,
+    #[serde(default)]
+    pub tag: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSet {
+    pub id: String,
+    pub name: String,
+    pub family: Family,
+    pub rounds: u32,
+    #[serde(rename = "table")]
+    pub tables: Vec<TableSize>,
+    /// Tag of the games that fulfil the Pflichtsolo (Doppelkopf), if required.
+    #[serde(default)]
+    pub pflichtsolo: Option<String>,
+    #[serde(default)]
+    pub laufende: Option<Laufende>,
+    #[serde(rename = "tariff")]
+    pub tariffs: Vec<Tariff>,
+    #[serde(default, rename = "tie_break")]
+    pub tie_breaks: Vec<TieBreak>,
+}
+
+impl RuleSet {
+    /// A built-in id (`merkur`, ...) or the path of a club's own rule file.
+    pub fn load(name_or_path: &str) -> Result<Self, TemplateError> {
+        if let Some((id, text)) = BUILTIN.iter().find(|(id, _)| *id == name_or_path) {
+            return Self::from_toml(&format!("templates/rules/{id}.toml"), text);
+        }
+        let path = Path::new(name_or_path);
+        if path.exists() {
+            return Self::from_path(path);
+        }
+        Err(TemplateError::Unknown {
+            what: "rule set",
+            name: name_or_path.to_string(),
+            known: builtin_ids().collect::<Vec<_>>().join(", "),
+        })
+    }
+
+    pub fn from_path(path: &Path) -> Result<Self, TemplateError> {
+        let text = std::fs::read_to_string(path).map_err(|source| TemplateError::Read {
+            file: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_toml(&path.display().to_string(), &text)
+    }
+
+    /// Parses and validates a rule file; `file` names it in errors.
+    pub fn from_toml(file: &str, text: &str) -> Result<Self, TemplateError> {
+        let de = toml::Deserializer::parse(text).map_err(|e| toml_error(file, text, "", &e))?;
+        let rules: RuleSet = serde_path_to_error::deserialize(de)
+            .map_err(|e| toml_error(file, text, &e.path().to_string(), e.inner()))?;
+        rules.validate(file, text)?;
+        Ok(rules)
+    }
+
+    fn validate(&self, file: &str, text: &str) -> Result<(), TemplateError> {
+        let invalid = |field: String, header: Option<(&str, usize)>, message: String| {
+            TemplateError::Invalid {
+                file: file.to_string(),
+                line: header.and_then(|(h, i)| nth_header_line(text, h, i)),
+                field,
+                message,
+            }
+        };
+        if self.tables.is_empty() {
+            return Err(invalid(
+                "table".into(),
+                None,
+                "give at least one [[table]] with players and games".into(),
+            ));
+        }
+        for (i, t) in self.tables.iter().enumerate() {
+            if !(2..=8).contains(&t.players) || t.sits_out >= t.players {
+                return Err(invalid(
+                    format!("table[{i}].players"),
+                    Some(("table", i)),
+                    format!(
+                        "{} players with {} sitting out is not a card table",
+                        t.players, t.sits_out
+                    ),
+                ));
+            }
+            if t.players - t.sits_out != 4 {
+                return Err(invalid(
+                    format!("table[{i}].sits_out"),
+                    Some(("table", i)),
+                    "every game is played by four players: players minus sits_out must be 4".into(),
+                ));
+            }
+        }
+        if self.tariffs.is_empty() {
+            return Err(invalid(
+                "tariff".into(),
+                None,
+                "give at least one [[tariff]]".into(),
+            ));
+        }
+        let mut tags = BTreeSet::new();
+        for (i, t) in self.tariffs.iter().enumerate() {
+            let at = Some(("tariff", i));
+            match (&t.units, t.units_from, t.units_to) {
+                (Some(list), None, None) if !list.is_empty() => {}
+                (None, Some(from), to) if to.is_none_or(|to| to >= from) => {}
+                (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                    return Err(invalid(
+                        format!("tariff[{i}].units"),
+                        at,
+                        "give either `units` or `units_from`/`units_to`, not both".into(),
+                    ));
+                }
+                _ => {
+                    return Err(invalid(
+                        format!("tariff[{i}].units"),
+                        at,
+                        "give a non-empty list `units = [..]` or a range `units_from = ..`".into(),
+                    ));
+                }
+            }
+            if t.laufende && self.laufende.is_none() {
+                return Err(invalid(
+                    format!("tariff[{i}].laufende"),
+                    at,
+                    "the tariff adds Laufende but the rule set has no [laufende] section".into(),
+                ));
+            }
+            tags.extend(t.tags.iter().cloned());
+        }
+        if let Some(l) = &self.laufende
+            && (l.from == 0 || l.to < l.from)
+        {
+            return Err(invalid(
+                "laufende.from".into(),
+                Some(("laufende", 0)),
+                format!("Laufende from {} to {} is not a range", l.from, l.to),
+            ));
+        }
+        if let Some(tag) = &self.pflichtsolo
+            && !tags.contains(tag)
+        {
+            return Err(invalid(
+                "pflichtsolo".into(),
+                None,
+                format!("no tariff has the tag \"{tag}\""),
+            ));
+        }
+        for (i, tb) in self.tie_breaks.iter().enumerate() {
+            let at = Some(("tie_break", i));
+            match (tb.by, &tb.tag) {
+                (TieBreakBy::RoundDifference, _) => {}
+                (_, None) => {
+                    return Err(invalid(
+                        format!("tie_break[{i}].tag"),
+                        at,
+                        "`won` and `played` need the tag of the games to count".into(),
+                    ));
+                }
+                (_, Some(tag)) if !tags.contains(tag) => {
+                    return Err(invalid(
+                        format!("tie_break[{i}].tag"),
+                        at,
+                        format!("no tariff has the tag \"{tag}\""),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The table size for a sheet whose highest used seat is `used` (1-based).
+    pub fn table_for(&self, used: usize) -> Option<&TableSize> {
+        self.tables
+            .iter()
+            .filter(|t| t.players >= used)
+            .min_by_key(|t| t.players)
+    }
+
+    pub fn max_players(&self) -> usize {
+        self.tables.iter().map(|t| t.players).max().unwrap_or(0)
+    }
+}
+
+/// Line (1-based) of the `index`-th `[[header]]` or `[header]` in a TOML text.
+fn nth_header_line(text: &str, header: &str, index: usize) -> Option<usize> {
+    let array = format!("[[{header}]]");
+    let table = format!("[{header}]");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let l = l.trim();
+            l == array || l == table
+        })
+        .nth(index)
+        .map(|(n, _)| n + 1)
+}
+
+fn toml_error(file: &str, text: &str, path: &str, e: &toml::de::Error) -> TemplateError {
+    let line = e
+        .span()
+        .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
+    TemplateError::Invalid {
+        file: file.to_string(),
+        line,
+        field: if path == "." {
+            String::new()
+        } else {
+            path.to_string()
+        },
+        message: e.message().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_rule_set_loads() {
+        for id in builtin_ids() {
+            let rules = RuleSet::load(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(rules.id, id);
+        }
+    }
+
+    #[test]
+    fn unknown_field_names_file_line_and_field() {
+        let text = "id = \"x\"\nname = \"x\"\nfamily = \"schafkopf\"\nrounds = 2\n\n[[table]]\nplayers = 4\ngames = 32\n\n[[tariff]]\nname = \"Rufspiel\"\nkind = \"rufspiel\"\nshape = \"partner\"\nunits = [1]\ncolour = \"red\"\n";
+        let err = RuleSet::from_toml("club.toml", text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("club.toml:15: field `tariff[0]"), "{err}");
+        assert!(err.contains("colour"), "{err}");
+    }
+
+    #[test]
+    fn wrong_type_names_the_field() {
+        let text = "id = \"x\"\nname = \"x\"\nfamily = \"schafkopf\"\nrounds = \"two\"\n";
+        let err = RuleSet::from_toml("club.toml", text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("club.toml:4: field `rounds`"), "{err}");
+    }
+
+    #[test]
+    fn invalid_units_name_the_tariff_line() {
+        let text = "id = \"x\"\nname = \"x\"\nfamily = \"schafkopf\"\nrounds = 2\n[[table]]\nplayers = 4\ngames = 32\n[[tariff]]\nname = \"a\"\nkind = \"rufspiel\"\nshape = \"partner\"\nunits = [1]\n[[tariff]]\nname = \"b\"\nkind = \"solo\"\nshape = \"solo\"\n";
+        let err = RuleSet::from_toml("club.toml", text)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "club.toml:13: field `tariff[1].units`: give a non-empty list `units = [..]` or a range `units_from = ..`"
+        );
+    }
+
+    #[test]
+    fn unknown_id_lists_the_known_ones() {
+        let err = RuleSet::load("merkurr").unwrap_err().to_string();
+        assert!(err.contains("merkur, schwaig"), "{err}");
+    }
+}

@@ -1,0 +1,239 @@
+//! The sheet result: the contract's JSON (`aufsicht/sheet-v1`), as read or as typed.
+//!
+//! Fields the contract lists are typed; anything else a tool added is kept in
+//! `extra` maps so a round trip through `verify` loses nothing.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::classify::GameClass;
+use crate::error::SheetError;
+use crate::flags::Flag;
+
+pub const SCHEMA: &str = "aufsicht/sheet-v1";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ok,
+    Flagged,
+    Unreadable,
+}
+
+/// One seat's two columns in one game row. `None` is blank or a dash.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub plus: Option<u32>,
+    pub minus: Option<u32>,
+    #[serde(default)]
+    pub circled: bool,
+    /// Extra field: the value was struck through and rewritten on the paper.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub corrected: bool,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Cell {
+    pub fn plus(value: u32) -> Self {
+        Cell {
+            plus: Some(value),
+            ..Cell::default()
+        }
+    }
+
+    pub fn minus(value: u32) -> Self {
+        Cell {
+            minus: Some(value),
+            ..Cell::default()
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.plus.is_none() && self.minus.is_none()
+    }
+
+    /// The signed value, when exactly one column holds a number.
+    pub fn value(&self) -> Option<i64> {
+        match (self.plus, self.minus) {
+            (Some(p), None) => Some(i64::from(p)),
+            (None, Some(m)) => Some(-i64::from(m)),
+            _ => None,
+        }
+    }
+
+    /// Any writing at all in this seat's cells.
+    pub fn has_writing(&self) -> bool {
+        !self.is_empty() || self.circled || self.corrected
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    pub no: u32,
+    pub cells: Vec<Cell>,
+    #[serde(default)]
+    pub initials: bool,
+    /// Extra field written by `verify`: what kind of game the row is.
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub class: Option<GameClass>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Gesamt {
+    pub plus: Option<u32>,
+    pub minus: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SheetResult {
+    pub schema: String,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub page: Option<u32>,
+    #[serde(default)]
+    pub form: Option<String>,
+    #[serde(default)]
+    pub rules: Option<String>,
+    #[serde(default = "default_status")]
+    pub status: Status,
+    #[serde(default)]
+    pub round: Option<u32>,
+    #[serde(default)]
+    pub table: Option<u32>,
+    pub players: Vec<Option<String>>,
+    pub games: Vec<GameRow>,
+    pub gesamt: Vec<Option<Gesamt>>,
+    pub abzug: Vec<Option<u32>>,
+    pub endergebnis: Vec<Option<i64>>,
+    pub signatures: Vec<bool>,
+    #[serde(default)]
+    pub flags: Vec<Flag>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn default_status() -> Status {
+    Status::Ok
+}
+
+impl SheetResult {
+    /// Number of seat columns on the sheet (4 on the Schafkopf form, 5 on Doppelkopf).
+    pub fn seats(&self) -> usize {
+        self.players.len()
+    }
+
+    /// Parses and checks the shape of a sheet result. `name` is used in errors.
+    pub fn from_json(name: &str, text: &str) -> Result<Self, SheetError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let sheet: SheetResult = serde_path_to_error::deserialize(de).map_err(|e| {
+            let inner = e.inner();
+            SheetError::Json {
+                file: name.to_string(),
+                line: inner.line(),
+                field: e.path().to_string(),
+                message: strip_position(&inner.to_string()),
+            }
+        })?;
+        sheet.check_shape(name)?;
+        Ok(sheet)
+    }
+
+    pub fn from_path(path: &Path) -> Result<Self, SheetError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| SheetError::Read {
+            file: name.clone(),
+            source,
+        })?;
+        Self::from_json(&name, &text)
+    }
+
+    fn check_shape(&self, name: &str) -> Result<(), SheetError> {
+        let bad = |field: &str, message: String| SheetError::Shape {
+            file: name.to_string(),
+            field: field.to_string(),
+            message,
+        };
+        if self.schema != SCHEMA {
+            return Err(bad(
+                "schema",
+                format!("is \"{}\", expected \"{SCHEMA}\"", self.schema),
+            ));
+        }
+        let seats = self.seats();
+        if !(2..=8).contains(&seats) {
+            return Err(bad(
+                "players",
+                format!("has {seats} seats; a sheet has 4 or 5"),
+            ));
+        }
+        let lens = [
+            ("gesamt", self.gesamt.len()),
+            ("abzug", self.abzug.len()),
+            ("endergebnis", self.endergebnis.len()),
+            ("signatures", self.signatures.len()),
+        ];
+        for (field, len) in lens {
+            if len != seats {
+                return Err(bad(
+                    field,
+                    format!("has {len} entries but `players` has {seats} seats"),
+                ));
+            }
+        }
+        for (i, id) in self.players.iter().enumerate() {
+            if let Some(id) = id
+                && (id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()))
+            {
+                return Err(bad(
+                    &format!("players[{i}]"),
+                    format!("\"{id}\" is not a participant number (digits only, or null)"),
+                ));
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, row) in self.games.iter().enumerate() {
+            if row.cells.len() != seats {
+                return Err(bad(
+                    &format!("games[{i}].cells"),
+                    format!(
+                        "row {} has {} cells but the sheet has {seats} seats",
+                        row.no,
+                        row.cells.len()
+                    ),
+                ));
+            }
+            if row.no == 0 {
+                return Err(bad(
+                    &format!("games[{i}].no"),
+                    "row numbers start at 1".to_string(),
+                ));
+            }
+            if !seen.insert(row.no) {
+                return Err(bad(
+                    &format!("games[{i}].no"),
+                    format!("row {} appears twice", row.no),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        // Serialising plain data with string keys cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// serde_json appends " at line L column C"; the error carries the line separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
