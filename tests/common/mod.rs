@@ -1,0 +1,276 @@
+//! Legal sheets for property tests, built from the rule set's tariffs
+//! independently of the verifier's matching code.
+#![allow(dead_code)]
+
+use aufsicht::rules::{Outcomes, RuleSet, Shape, TableSize};
+use aufsicht::sheet::{Cell, GameRow, Gesamt, SheetResult, Status};
+use proptest::prelude::*;
+
+/// One legal way to fill the four playing seats of a row, seats in canonical order.
+#[derive(Debug, Clone)]
+pub struct RowSpec {
+    pub name: String,
+    pub values: [i64; 4],
+    /// Index into `values` of the seat whose value is circled.
+    pub circled: Option<usize>,
+    pub initials: bool,
+    pub first_game: bool,
+    pub counts_as_game: bool,
+    pub solo_tag: bool,
+}
+
+/// Every legal row of a rule set (open unit ranges cut at 12).
+pub fn legal_rows(rules: &RuleSet) -> Vec<RowSpec> {
+    let mut out = Vec::new();
+    for t in &rules.tariffs {
+        let units: Vec<u32> = match (&t.units, t.units_from) {
+            (Some(list), _) => list.clone(),
+            (None, Some(from)) => (from..=t.units_to.unwrap_or(from + 12).min(from + 12)).collect(),
+            _ => Vec::new(),
+        };
+        let laufende: Vec<u32> = match (&rules.laufende, t.laufende) {
+            (Some(l), true) => std::iter::once(0).chain(l.from..=l.to).collect(),
+            _ => vec![0],
+        };
+        let spec = |values: [i64; 4], circled: Option<usize>| RowSpec {
+            name: t.name.clone(),
+            values,
+            circled,
+            initials: t.initials,
+            first_game: t.first_game,
+            counts_as_game: t.counts_as_game,
+            solo_tag: t.tags.iter().any(|x| x == "solo"),
+        };
+        for &b in &units {
+            for &l in &laufende {
+                let k = i64::from(b + l);
+                match t.shape {
+                    Shape::Partner => {
+                        out.push(spec([k, k, -k, -k], None));
+                        let alone = rules.laufende.as_ref().is_some_and(|x| x.caller_alone);
+                        if alone && l > 0 {
+                            let (b, l) = (i64::from(b), i64::from(l));
+                            out.push(spec([b + 2 * l, b, -(b + l), -(b + l)], None));
+                            out.push(spec([-(b + 2 * l), -b, b + l, b + l], None));
+                        }
+                    }
+                    Shape::Solo => {
+                        let circle = t.circled.unwrap_or(true).then_some(0);
+                        if t.outcomes != Outcomes::Lost {
+                            out.push(spec([3 * k, -k, -k, -k], circle));
+                        }
+                        if t.outcomes != Outcomes::Won && k > 0 {
+                            out.push(spec([-3 * k, k, k, k], circle));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone)]
+pub struct RowChoice {
+    pub spec: usize,
+    pub perm: Vec<usize>,
+    pub zero_in_minus: bool,
+    pub extra_initials: bool,
+    pub corrected: Option<usize>,
+}
+
+fn row_choice(n_specs: usize) -> impl Strategy<Value = RowChoice> {
+    (
+        0..n_specs,
+        Just(vec![0usize, 1, 2, 3]).prop_shuffle(),
+        any::<bool>(),
+        prop::bool::weighted(0.1),
+        prop::option::weighted(0.05, 0usize..4),
+    )
+        .prop_map(
+            |(spec, perm, zero_in_minus, extra_initials, corrected)| RowChoice {
+                spec,
+                perm,
+                zero_in_minus,
+                extra_initials,
+                corrected,
+            },
+        )
+}
+
+/// A random legal sheet for `rules` at a table of `table.players`, on a form of `form_seats` columns.
+pub fn legal_sheet(
+    rules: RuleSet,
+    table: TableSize,
+    form_seats: usize,
+) -> impl Strategy<Value = (RuleSet, SheetResult)> {
+    let rows = legal_rows(&rules);
+    let n_games = table.games as usize;
+    let penalties = if rules.tariffs.iter().any(|t| !t.counts_as_game) {
+        0..3usize
+    } else {
+        0..1usize
+    };
+    (
+        prop::collection::vec(row_choice(rows.len()), n_games + 2),
+        penalties,
+        any::<u64>(),
+    )
+        .prop_map(move |(choices, n_penalties, seed)| {
+            let sheet = build(
+                &rules,
+                &table,
+                form_seats,
+                &rows,
+                &choices,
+                n_penalties,
+                seed,
+            );
+            (rules.clone(), sheet)
+        })
+}
+
+fn build(
+    rules: &RuleSet,
+    table: &TableSize,
+    form_seats: usize,
+    rows: &[RowSpec],
+    choices: &[RowChoice],
+    n_penalties: usize,
+    seed: u64,
+) -> SheetResult {
+    let games_needed = table.games as usize;
+    let penalty_rows: Vec<&RowSpec> = rows.iter().filter(|r| !r.counts_as_game).collect();
+    let game_rows: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].counts_as_game)
+        .collect();
+    let mut chosen: Vec<(RowSpec, &RowChoice)> = Vec::new();
+    let mut ci = 0;
+    while chosen.len() < games_needed {
+        let c = &choices[ci % choices.len()];
+        ci += 1;
+        let spec = &rows[game_rows[c.spec % game_rows.len()]];
+        if chosen.is_empty() && !spec.first_game {
+            continue;
+        }
+        chosen.push((spec.clone(), c));
+    }
+    // Penalty rows go after the first game.
+    if let Some(spec) = penalty_rows.first() {
+        for (p, choice) in choices.iter().take(n_penalties).enumerate() {
+            let at = 1 + (seed as usize + p * 7) % (chosen.len() - 1);
+            chosen.insert(at, ((*spec).clone(), choice));
+        }
+    }
+
+    let players = table.players;
+    let mut games = Vec::new();
+    for (i, (spec, choice)) in chosen.iter().enumerate() {
+        let sitter = (table.sits_out > 0).then_some(i % players);
+        let playing: Vec<usize> = (0..players).filter(|&s| Some(s) != sitter).collect();
+        let mut cells = vec![Cell::default(); form_seats];
+        for (pos, &v) in spec.values.iter().enumerate() {
+            let seat = playing[choice.perm[pos]];
+            cells[seat] = value_cell(v, choice.zero_in_minus);
+            if spec.circled == Some(pos) {
+                cells[seat].circled = true;
+            }
+        }
+        let mut initials = spec.initials || choice.extra_initials;
+        if let Some(s) = choice.corrected {
+            cells[playing[s]].corrected = true;
+            initials = true;
+        }
+        games.push(GameRow {
+            no: i as u32 + 1,
+            cells,
+            initials,
+            class: None,
+            extra: Default::default(),
+        });
+    }
+    // Doppelkopf: every player plays a solo (Pflichtsolo): rows 2.. become solos.
+    if rules.pflichtsolo.is_some() {
+        let solo = rows
+            .iter()
+            .find(|r| r.solo_tag && r.counts_as_game && r.values[0] > 0)
+            .expect("a won solo");
+        let slots: Vec<usize> = (1..chosen.len())
+            .filter(|&i| chosen[i].0.counts_as_game)
+            .take(players)
+            .collect();
+        for (s, &slot) in slots.iter().enumerate() {
+            let row = &mut games[slot];
+            let sitter = (table.sits_out > 0).then_some((s + 1) % players);
+            let others: Vec<usize> = (0..players)
+                .filter(|&o| o != s && Some(o) != sitter)
+                .collect();
+            let mut cells = vec![Cell::default(); form_seats];
+            cells[s] = value_cell(solo.values[0], false);
+            cells[s].circled = true;
+            for (j, &o) in others.iter().enumerate() {
+                cells[o] = value_cell(solo.values[j + 1], false);
+            }
+            row.cells = cells;
+            row.initials = solo.initials;
+        }
+    }
+
+    let mut gesamt = vec![None; form_seats];
+    let mut abzug = vec![None; form_seats];
+    let mut endergebnis = vec![None; form_seats];
+    let mut signatures = vec![false; form_seats];
+    let mut ids = vec![None; form_seats];
+    for s in 0..players {
+        let plus: u32 = games.iter().filter_map(|g| g.cells[s].plus).sum();
+        let minus: u32 = games.iter().filter_map(|g| g.cells[s].minus).sum();
+        gesamt[s] = Some(Gesamt {
+            plus: Some(plus),
+            minus: Some(minus),
+        });
+        abzug[s] = Some(plus.min(minus));
+        endergebnis[s] = Some(i64::from(plus) - i64::from(minus));
+        signatures[s] = true;
+        ids[s] = Some(format!("{:04}", (seed as usize / (s + 1)) % 10000));
+    }
+    SheetResult {
+        schema: aufsicht::sheet::SCHEMA.to_string(),
+        source: Some("generated".into()),
+        page: Some(1),
+        form: None,
+        rules: Some(rules.id.clone()),
+        status: Status::Ok,
+        round: Some(1),
+        table: Some(1),
+        players: ids,
+        games,
+        gesamt,
+        abzug,
+        endergebnis,
+        signatures,
+        flags: Vec::new(),
+        extra: Default::default(),
+    }
+}
+
+fn value_cell(v: i64, zero_in_minus: bool) -> Cell {
+    let a = v.unsigned_abs() as u32;
+    if v > 0 || (v == 0 && !zero_in_minus) {
+        Cell::plus(a)
+    } else {
+        Cell::minus(a)
+    }
+}
+
+/// Every (rule set, table size, form columns) combination the project ships.
+pub fn all_tables() -> Vec<(RuleSet, TableSize, usize)> {
+    let mut out = Vec::new();
+    for id in aufsicht::rules::builtin_ids() {
+        let rules = RuleSet::load(id).expect("builtin rule set");
+        let form_seats = rules.max_players();
+        for t in rules.tables.clone() {
+            out.push((rules.clone(), t, form_seats));
+        }
+    }
+    out
+}
