@@ -91,13 +91,13 @@ fn change() -> impl Strategy<Value = Change> {
 }
 
 /// Applies a change that alters what the paper says. Returns where it must be
-/// pointed at: `Ok(Some(row))` for a game cell, `Ok(None)` for a footer of
-/// `seat`, `Err(())` when the change is not a real change (skipped).
+/// pointed at (`Some(row)` for a game cell, `None` for a footer of `seat`) and
+/// the flag it must raise; `Err(())` when the change is not a real change (skipped).
 fn apply(
     sheet: &mut SheetResult,
     players: usize,
     change: &Change,
-) -> Result<(Option<u32>, usize), ()> {
+) -> Result<(Option<u32>, usize, Code), ()> {
     match *change {
         Change::Digit { row, seat, to } | Change::Both { row, seat, to } => {
             let seat = seat % players;
@@ -122,7 +122,12 @@ fn apply(
                 }
                 *slot = Some(to);
             }
-            Ok((Some(g.no), seat))
+            let code = if matches!(change, Change::Both { .. }) {
+                Code::RowSeatBoth
+            } else {
+                Code::RowNotZeroSum
+            };
+            Ok((Some(g.no), seat, code))
         }
         Change::Side { row, seat } => {
             let seat = seat % players;
@@ -134,7 +139,7 @@ fn apply(
                 (None, Some(v)) if v > 0 => (cell.plus, cell.minus) = (Some(v), None),
                 _ => return Err(()),
             }
-            Ok((Some(g.no), seat))
+            Ok((Some(g.no), seat, Code::RowNotZeroSum))
         }
         Change::Blank { row, seat } => {
             let seat = seat % players;
@@ -145,7 +150,7 @@ fn apply(
                 return Err(());
             }
             (cell.plus, cell.minus) = (None, None);
-            Ok((Some(g.no), seat))
+            Ok((Some(g.no), seat, Code::RowSeatEmpty))
         }
         Change::Footer { seat, which, by } => {
             let seat = seat % players;
@@ -158,13 +163,25 @@ fn apply(
                 Ok(())
             };
             let g = sheet.gesamt[seat].as_mut().ok_or(())?;
-            match which {
-                0 => shift(&mut g.plus)?,
-                1 => shift(&mut g.minus)?,
-                2 => shift(&mut sheet.abzug[seat])?,
-                _ => sheet.endergebnis[seat] = sheet.endergebnis[seat].map(|v| v + by),
-            }
-            Ok((None, seat))
+            let code = match which {
+                0 => {
+                    shift(&mut g.plus)?;
+                    Code::GesamtMismatch
+                }
+                1 => {
+                    shift(&mut g.minus)?;
+                    Code::GesamtMismatch
+                }
+                2 => {
+                    shift(&mut sheet.abzug[seat])?;
+                    Code::AbzugMismatch
+                }
+                _ => {
+                    sheet.endergebnis[seat] = sheet.endergebnis[seat].map(|v| v + by);
+                    Code::EndergebnisMismatch
+                }
+            };
+            Ok((None, seat, code))
         }
     }
 }
@@ -177,17 +194,20 @@ fn every_single_change_should_be_flagged_at_its_row_or_seat() {
         let strategy = (legal_sheet(rules, table, seats), change());
         runner(400)
             .run(&strategy, |((rules, mut sheet), change)| {
-                let Ok((row, seat)) = apply(&mut sheet, players, &change) else {
+                let Ok((row, seat, code)) = apply(&mut sheet, players, &change) else {
                     return Ok(());
                 };
                 let checked = check(&rules, sheet);
-                let pointed = checked.flags.iter().any(|f| match row {
-                    Some(r) => f.points_at_row(r),
-                    None => f.points_at_footer(seat + 1),
+                let pointed = checked.flags.iter().any(|f| {
+                    f.code == code
+                        && match row {
+                            Some(r) => f.points_at_row(r),
+                            None => f.points_at_footer(seat + 1),
+                        }
                 });
                 prop_assert!(
                     pointed,
-                    "{label}: {change:?} (row {row:?}, seat {}) not pointed at; flags: {:#?}",
+                    "{label}: {change:?} (row {row:?}, seat {}) not flagged {code:?}; flags: {:#?}",
                     seat + 1,
                     codes(&checked)
                 );
