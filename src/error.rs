@@ -49,11 +49,12 @@ pub enum SheetError {
         field: String,
         message: String,
     },
+    #[error("{file}: not a sheet result (binary data, not JSON text)")]
+    NotText { file: String },
     #[error(
-        "{file}: the sheet uses {used} seats but rule set `{rules}` is for tables of at most {max}: check --rules"
+        "the sheet uses {used} seats but rule set `{rules}` is for tables of at most {max}: check --rules"
     )]
     SeatsForRules {
-        file: String,
         used: usize,
         rules: String,
         max: usize,

@@ -50,17 +50,17 @@ fn run(cli: Cli) -> Result<()> {
         Command::Verify { rules, sheet } => {
             let rules = RuleSet::load(&rules).context("cannot load the rule set (--rules)")?;
             let input = SheetResult::from_path(&sheet)?;
-            if let Some(named) = &input.rules
-                && named != &rules.id
-            {
+            let named = input.rules.clone();
+            let checked = aufsicht::verify(input, &rules, cli.lang)
+                .with_context(|| sheet.display().to_string())?;
+            println!("{}", checked.to_json_pretty());
+            if let Some(named) = named.filter(|n| n != &rules.id) {
                 eprintln!(
-                    "aufsicht: note: {} names rule set `{named}`; checking it with `{}` as --rules says",
+                    "aufsicht: note: {} names rule set `{named}`; it was checked with `{}` as --rules says",
                     sheet.display(),
                     rules.id
                 );
             }
-            let checked = aufsicht::verify(input, &rules, cli.lang)?;
-            println!("{}", checked.to_json_pretty());
             Ok(())
         }
     }

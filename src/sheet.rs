@@ -146,10 +146,12 @@ impl SheetResult {
 
     pub fn from_path(path: &Path) -> Result<Self, SheetError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| SheetError::Read {
+        let bytes = std::fs::read(path).map_err(|source| SheetError::Read {
             file: name.clone(),
             source,
         })?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| SheetError::NotText { file: name.clone() })?;
         Self::from_json(&name, &text)
     }
 

@@ -34,7 +34,6 @@ pub fn verify(
     let table = rules
         .table_for(used)
         .ok_or_else(|| SheetError::SeatsForRules {
-            file: sheet.source.clone().unwrap_or_else(|| "sheet".into()),
             used,
             rules: rules.id.clone(),
             max: rules.max_players(),
