@@ -270,7 +270,8 @@ fn malformed_sheets_should_be_refused_with_one_clear_line() {
         assert!(err.contains(name), "{name}: names the file: {err}");
     }
 
-    let mut edits: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let mut edits: Vec<(&str, Edit, &str)> = vec![
         (
             "schema",
             Box::new(|v| v["schema"] = "something-else".into()),
