@@ -59,4 +59,12 @@ pub enum SheetError {
         rules: String,
         max: usize,
     },
+    #[error(
+        "the sheet has {seats} seat columns but rule set `{rules}` needs a table of {players}: check --rules"
+    )]
+    TooFewSeats {
+        seats: usize,
+        rules: String,
+        players: usize,
+    },
 }

@@ -66,12 +66,12 @@ pub enum Msg {
         seat: usize,
         plus: bool,
         written: Option<u32>,
-        sum: u32,
+        sum: u64,
     },
     AbzugMismatch {
         seat: usize,
         written: Option<u32>,
-        expected: u32,
+        expected: u64,
     },
     EndergebnisMismatch {
         seat: usize,

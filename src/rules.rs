@@ -301,12 +301,15 @@ impl RuleSet {
             tags.extend(t.tags.iter().cloned());
         }
         if let Some(l) = &self.laufende
-            && (l.from == 0 || l.to < l.from)
+            && (l.from == 0 || l.to < l.from || l.to > 32)
         {
             return Err(invalid(
                 "laufende.from".into(),
                 Some(("laufende", 0)),
-                format!("Laufende from {} to {} is not a range", l.from, l.to),
+                format!(
+                    "Laufende from {} to {} is not a range within 1 to 32",
+                    l.from, l.to
+                ),
             ));
         }
         if let Some(tag) = &self.pflichtsolo

@@ -38,6 +38,13 @@ pub fn verify(
             rules: rules.id.clone(),
             max: rules.max_players(),
         })?;
+    if table.players > sheet.seats() {
+        return Err(SheetError::TooFewSeats {
+            seats: sheet.seats(),
+            rules: rules.id.clone(),
+            players: table.players,
+        });
+    }
     let mut checker = Checker {
         rules,
         table,
@@ -307,8 +314,16 @@ impl Checker<'_> {
         let mut ends = 0i64;
         for s in 0..self.table.players {
             let seat = s + 1;
-            let plus_sum: u32 = sheet.games.iter().filter_map(|g| g.cells[s].plus).sum();
-            let minus_sum: u32 = sheet.games.iter().filter_map(|g| g.cells[s].minus).sum();
+            let column = |pick: fn(&Cell) -> Option<u32>| -> u64 {
+                sheet
+                    .games
+                    .iter()
+                    .filter_map(|g| pick(&g.cells[s]))
+                    .map(u64::from)
+                    .sum()
+            };
+            let plus_sum = column(|c| c.plus);
+            let minus_sum = column(|c| c.minus);
             let gesamt = sheet.gesamt[s].unwrap_or_default();
             for (plus, written, sum) in [
                 (true, gesamt.plus, plus_sum),
@@ -329,8 +344,8 @@ impl Checker<'_> {
                     );
                 }
             }
-            let plus = gesamt.plus.unwrap_or(plus_sum);
-            let minus = gesamt.minus.unwrap_or(minus_sum);
+            let plus = gesamt.plus.map_or(plus_sum, u64::from);
+            let minus = gesamt.minus.map_or(minus_sum, u64::from);
             let abzug = plus.min(minus);
             if !matches_written(sheet.abzug[s], abzug) {
                 self.flag(
@@ -345,7 +360,8 @@ impl Checker<'_> {
                     },
                 );
             }
-            let end = i64::from(plus) - i64::from(minus);
+            // Sums of u32 values over a page of rows stay far inside i64.
+            let end = plus as i64 - minus as i64;
             let written = sheet.endergebnis[s];
             if written.unwrap_or(0) != end {
                 self.flag(
@@ -360,7 +376,7 @@ impl Checker<'_> {
                     },
                 );
             }
-            ends += written.unwrap_or(0);
+            ends = ends.saturating_add(written.unwrap_or(0));
         }
         if ends != 0 {
             self.flag(
@@ -415,8 +431,8 @@ impl Checker<'_> {
 }
 
 /// A blank footer cell is right where the value would be 0.
-fn matches_written(written: Option<u32>, value: u32) -> bool {
-    written.unwrap_or(0) == value
+fn matches_written(written: Option<u32>, value: u64) -> bool {
+    written.map_or(0, u64::from) == value
 }
 
 fn circle_mismatches(c: &Candidate, cells: &[Cell]) -> usize {

@@ -342,3 +342,91 @@ fn solo_marks_removed_should_be_flagged() {
             .unwrap_or_else(|e| panic!("{e}"));
     }
 }
+
+fn any_cell() -> impl Strategy<Value = Cell> {
+    (
+        prop::option::of(prop_oneof![0u32..40, Just(u32::MAX), any::<u32>()]),
+        prop::option::of(prop_oneof![0u32..40, Just(u32::MAX)]),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(plus, minus, circled, corrected)| Cell {
+            plus,
+            minus,
+            circled,
+            corrected,
+            extra: Default::default(),
+        })
+}
+
+/// Any sheet of any shape the JSON schema admits, with any rule set: `verify`
+/// returns a result or a typed error, never panics.
+#[test]
+fn arbitrary_sheets_should_never_panic() {
+    use aufsicht::sheet::{GameRow, Gesamt, SCHEMA, Status};
+    let ids: Vec<&str> = aufsicht::rules::builtin_ids().collect();
+    let strategy = (2usize..7, 0usize..ids.len()).prop_flat_map(|(seats, rules)| {
+        (
+            Just(rules),
+            prop::collection::vec(
+                (
+                    1u32..40,
+                    prop::collection::vec(any_cell(), seats),
+                    any::<bool>(),
+                ),
+                0..40,
+            ),
+            prop::collection::vec(
+                prop::option::of((prop::option::of(any::<u32>()), prop::option::of(0u32..500))),
+                seats,
+            ),
+            prop::collection::vec(prop::option::of(any::<u32>()), seats),
+            prop::collection::vec(prop::option::of(any::<i64>()), seats),
+            prop::collection::vec(any::<bool>(), seats),
+            prop::collection::vec(prop::option::of("[0-9]{1,4}"), seats),
+        )
+    });
+    runner(500)
+        .run(
+            &strategy,
+            |(rules, rows, gesamt, abzug, endergebnis, signatures, players)| {
+                let rules = RuleSet::load(ids[rules]).expect("builtin");
+                let mut seen = std::collections::BTreeSet::new();
+                let games = rows
+                    .into_iter()
+                    .filter(|(no, _, _)| seen.insert(*no))
+                    .map(|(no, cells, initials)| GameRow {
+                        no,
+                        cells,
+                        initials,
+                        class: None,
+                        extra: Default::default(),
+                    })
+                    .collect();
+                let sheet = SheetResult {
+                    schema: SCHEMA.into(),
+                    source: None,
+                    page: None,
+                    form: None,
+                    rules: None,
+                    status: Status::Ok,
+                    round: None,
+                    table: None,
+                    players,
+                    games,
+                    gesamt: gesamt
+                        .into_iter()
+                        .map(|g| g.map(|(plus, minus)| Gesamt { plus, minus }))
+                        .collect(),
+                    abzug,
+                    endergebnis,
+                    signatures,
+                    flags: Vec::new(),
+                    extra: Default::default(),
+                };
+                let _ = verify(sheet, &rules, Lang::De);
+                Ok(())
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+}
