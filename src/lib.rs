@@ -24,3 +24,8 @@ pub use messages::Lang;
 pub use rules::RuleSet;
 pub use sheet::{SheetResult, Status};
 pub use verify::verify;
+pub mod align;
+pub mod form;
+pub mod geometry;
+pub mod input;
+pub mod render;

@@ -1,0 +1,359 @@
+//! Alignment: finds the printed ruled grid of a form on a page image and
+//! fits a homography from form millimetres to image pixels.
+//!
+//! No registration marks: the game table's outer frame gives a first
+//! estimate (its four corners), every ruled line of the template then pulls
+//! the fit onto the lines actually printed (iterated least squares over
+//! hundreds of line points). The share of line points found is the fit
+//! quality; a page that does not reach it is not this form.
+
+use image::Luma;
+use image::{GrayImage, imageops};
+use imageproc::contrast::adaptive_threshold;
+use imageproc::region_labelling::{Connectivity, connected_components};
+
+use crate::form::FormTemplate;
+use crate::geometry::Homography;
+
+/// Below this share of template line points found, the page is not the form.
+pub const MIN_FIT: f64 = 0.6;
+
+/// The working image side: large enough for 0.2 mm lines, small enough to be fast.
+const WORK_SIDE: f64 = 1800.0;
+
+/// A page image with the line masks alignment needs, at working resolution.
+pub struct Prepared {
+    /// Working scale: working px per original px.
+    pub scale: f64,
+    pub horizontal: GrayImage,
+    pub vertical: GrayImage,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Where the form lies on the page.
+#[derive(Debug, Clone)]
+pub struct Alignment {
+    /// Form mm -> original image px.
+    pub to_image: Homography,
+    /// Share of template line points found on a ruled line (0..1).
+    pub fit: f64,
+    /// Mean distance of found line points from the template, in mm.
+    pub residual_mm: f64,
+    /// The page was upside down (or turned by 90°: the quarter turns).
+    pub quarter_turns: u8,
+}
+
+pub fn prepare(page: &GrayImage) -> Prepared {
+    let (w, h) = page.dimensions();
+    let scale = (WORK_SIDE / f64::from(w.max(h))).min(1.0);
+    let work = if scale < 1.0 {
+        imageops::resize(
+            page,
+            ((f64::from(w) * scale).round() as u32).max(1),
+            ((f64::from(h) * scale).round() as u32).max(1),
+            imageops::FilterType::Triangle,
+        )
+    } else {
+        page.clone()
+    };
+    let (ww, wh) = work.dimensions();
+    // Page width in working px if the page fills the image: lines are a few mm at least.
+    let px_per_mm = f64::from(ww.max(wh)) / 297.0;
+    let radius = ((px_per_mm * 3.0).round() as u32).max(2);
+    let bin = adaptive_threshold(&work, radius, 12);
+    let min_run = ((px_per_mm * 7.0).round() as usize).max(8);
+    let horizontal = runs_mask(&bin, min_run, true);
+    let vertical = runs_mask(&bin, min_run, false);
+    Prepared {
+        scale,
+        horizontal,
+        vertical,
+        width: ww,
+        height: wh,
+    }
+}
+
+/// Dark pixels (0 in `bin`) on a run of at least `min_run` along one axis,
+/// counting a pixel dark when it or a neighbour across the run is dark (skew tolerance).
+fn runs_mask(bin: &GrayImage, min_run: usize, horizontal: bool) -> GrayImage {
+    let (w, h) = bin.dimensions();
+    let (len, lines) = if horizontal { (w, h) } else { (h, w) };
+    let mut out = GrayImage::new(w, h);
+    let dark = |a: u32, b: u32| -> bool {
+        let (x, y) = if horizontal { (a, b) } else { (b, a) };
+        bin.get_pixel(x, y)[0] == 0
+    };
+    for line in 0..lines {
+        let lo = line.saturating_sub(1);
+        let hi = (line + 1).min(lines - 1);
+        let mut start = None;
+        for i in 0..=len {
+            let on = i < len && (lo..=hi).any(|l| dark(i, l));
+            match (on, start) {
+                (true, None) => start = Some(i),
+                (false, Some(s)) => {
+                    if (i - s) as usize >= min_run {
+                        for j in s..i {
+                            if dark(j, line) {
+                                let (x, y) = if horizontal { (j, line) } else { (line, j) };
+                                out.put_pixel(x, y, Luma([255]));
+                            }
+                        }
+                    }
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Fits `form` onto the prepared page, or says why not.
+pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, String> {
+    let corners = grid_corners(prep).ok_or("no ruled table found on the page")?;
+    let [gx, gy, gw, gh] = form.grid();
+    let template = [(gx, gy), (gx + gw, gy), (gx + gw, gy + gh), (gx, gy + gh)];
+    let samples = line_samples(form);
+    let mut best: Option<Alignment> = None;
+    for turns in 0..4u8 {
+        let pairs: Vec<_> = (0..4)
+            .map(|i| (template[i], corners[(i + turns as usize) % 4]))
+            .collect();
+        let Some(h0) = Homography::fit(&pairs) else {
+            continue;
+        };
+        let Some(fitted) = refine(prep, &samples, h0) else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|b| fitted.0 > b.fit) {
+            let to_image = fitted.1.then(&Homography::scale_translate(
+                1.0 / prep.scale,
+                1.0 / prep.scale,
+                0.0,
+                0.0,
+            ));
+            best = Some(Alignment {
+                to_image,
+                fit: fitted.0,
+                residual_mm: fitted.2,
+                quarter_turns: turns,
+            });
+        }
+    }
+    best.ok_or_else(|| "the ruled table does not match the form".to_string())
+}
+
+/// The four corners (clockwise from top-left, in working px) of the largest
+/// connected structure of ruled lines: the game table.
+fn grid_corners(prep: &Prepared) -> Option<[(f64, f64); 4]> {
+    let mut union = prep.horizontal.clone();
+    for (x, y, p) in prep.vertical.enumerate_pixels() {
+        if p[0] > 0 {
+            union.put_pixel(x, y, Luma([255]));
+        }
+    }
+    let labels = connected_components(&union, Connectivity::Eight, Luma([0u8]));
+    let mut boxes: std::collections::HashMap<u32, (u32, u32, u32, u32, u32)> = Default::default();
+    for (x, y, l) in labels.enumerate_pixels() {
+        let l = l[0];
+        if l == 0 {
+            continue;
+        }
+        let e = boxes.entry(l).or_insert((x, y, x, y, 0));
+        e.0 = e.0.min(x);
+        e.1 = e.1.min(y);
+        e.2 = e.2.max(x);
+        e.3 = e.3.max(y);
+        e.4 += 1;
+    }
+    let (&label, &(x0, y0, x1, y1, _)) = boxes
+        .iter()
+        .max_by_key(|(_, b)| u64::from(b.2 - b.0) * u64::from(b.3 - b.1))?;
+    let (bw, bh) = (x1 - x0, y1 - y0);
+    let side = prep.width.max(prep.height);
+    if bw.min(bh) < side / 6 {
+        return None;
+    }
+    let mut ext = [(f64::MAX, (0.0, 0.0)); 4];
+    for (x, y, l) in labels.enumerate_pixels() {
+        if l[0] != label {
+            continue;
+        }
+        let (fx, fy) = (f64::from(x), f64::from(y));
+        let keys = [fx + fy, -(fx - fy), -(fx + fy), fx - fy];
+        for (k, e) in keys.iter().zip(ext.iter_mut()) {
+            if *k < e.0 {
+                *e = (*k, (fx, fy));
+            }
+        }
+    }
+    // Order: top-left (min x+y), top-right (max x-y), bottom-right (max x+y), bottom-left (min x-y).
+    Some([ext[0].1, ext[1].1, ext[2].1, ext[3].1])
+}
+
+/// A point on a template line and whether the line is horizontal.
+struct Sample {
+    mm: (f64, f64),
+    horizontal: bool,
+}
+
+fn line_samples(form: &FormTemplate) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for &[x1, y1, x2, y2, _] in &form.lines {
+        let horizontal = (y1 - y2).abs() < 1e-6;
+        let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt();
+        if len < 4.0 {
+            continue;
+        }
+        let n = (len / 2.5).floor() as usize;
+        for i in 0..n {
+            let t = (1.2 + (len - 2.4) * (i as f64 + 0.5) / n as f64) / len;
+            out.push(Sample {
+                mm: (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t),
+                horizontal,
+            });
+        }
+    }
+    out
+}
+
+/// Iterated least squares: every sample looks for its line along the normal.
+/// Returns (fit share, homography in working px, mean residual in mm).
+fn refine(
+    prep: &Prepared,
+    samples: &[Sample],
+    start: Homography,
+) -> Option<(f64, Homography, f64)> {
+    let mut h = start;
+    let mut result = None;
+    for radius_mm in [2.4, 1.6, 1.0, 0.7, 0.7] {
+        let mut pairs = Vec::with_capacity(samples.len());
+        let mut dist_mm = 0.0;
+        for s in samples {
+            let p = h.apply(s.mm);
+            // Pixels per mm along the normal, from the current map.
+            let q = if s.horizontal {
+                h.apply((s.mm.0, s.mm.1 + 1.0))
+            } else {
+                h.apply((s.mm.0 + 1.0, s.mm.1))
+            };
+            let (nx, ny) = (q.0 - p.0, q.1 - p.1);
+            let px_mm = (nx * nx + ny * ny).sqrt();
+            if !px_mm.is_finite() || px_mm < 0.5 {
+                return None;
+            }
+            let mask = if s.horizontal {
+                &prep.horizontal
+            } else {
+                &prep.vertical
+            };
+            if let Some(off) = find_line(mask, p, (nx / px_mm, ny / px_mm), radius_mm * px_mm) {
+                let found = (p.0 + nx / px_mm * off, p.1 + ny / px_mm * off);
+                dist_mm += off.abs() / px_mm;
+                pairs.push((s.mm, found));
+            }
+        }
+        let share = pairs.len() as f64 / samples.len().max(1) as f64;
+        let mean = dist_mm / pairs.len().max(1) as f64;
+        if pairs.len() < 12 {
+            return result.or(Some((share, h, mean)));
+        }
+        let next = Homography::fit(&pairs)?;
+        result = Some((share, h, mean));
+        h = next;
+    }
+    result.map(|(share, _, mean)| (share, h, mean))
+}
+
+/// Offset (px, along the unit normal) of the centre of the nearest mask run within `radius`.
+fn find_line(mask: &GrayImage, p: (f64, f64), n: (f64, f64), radius: f64) -> Option<f64> {
+    let r = radius.ceil() as i32;
+    let on = |t: i32| -> bool {
+        let x = (p.0 + n.0 * f64::from(t)).round();
+        let y = (p.1 + n.1 * f64::from(t)).round();
+        x >= 0.0
+            && y >= 0.0
+            && (x as u32) < mask.width()
+            && (y as u32) < mask.height()
+            && mask.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    let mut best: Option<f64> = None;
+    let mut t = -r;
+    while t <= r {
+        if on(t) {
+            let start = t;
+            while t < r && on(t + 1) {
+                t += 1;
+            }
+            let centre = f64::from(start + t) / 2.0;
+            if best.is_none_or(|b| centre.abs() < b.abs()) {
+                best = Some(centre);
+            }
+        }
+        t += 1;
+    }
+    best.filter(|b| b.abs() <= radius)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::render_form;
+
+    #[test]
+    fn a_rendered_form_aligns_to_itself() {
+        let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let page = render_form(&form, 150.0);
+        let a = align(&prepare(&page), &form).expect("aligned");
+        assert!(a.fit > 0.95, "fit {}", a.fit);
+        assert_eq!(a.quarter_turns, 0);
+        let (x, y) = a.to_image.apply((100.0, 150.0));
+        let px = 150.0 / 25.4;
+        assert!(
+            (x - 100.0 * px).abs() < 1.5 && (y - 150.0 * px).abs() < 1.5,
+            "{x} {y}"
+        );
+    }
+
+    #[test]
+    fn an_upside_down_form_is_found_turned() {
+        let form = FormTemplate::load("doko-a4-24x5").expect("form");
+        let page = imageops::rotate180(&render_form(&form, 120.0));
+        let a = align(&prepare(&page), &form).expect("aligned");
+        assert!(a.fit > 0.9, "fit {}", a.fit);
+        assert_eq!(a.quarter_turns, 2);
+        let (x, y) = a.to_image.apply((20.0, 30.0));
+        let px = 120.0 / 25.4;
+        assert!(
+            (x - (210.0 - 20.0) * px).abs() < 2.0 && (y - (297.0 - 30.0) * px).abs() < 2.0,
+            "{x} {y}"
+        );
+    }
+
+    #[test]
+    fn a_blank_page_does_not_align() {
+        let page = GrayImage::from_pixel(800, 1100, Luma([250]));
+        assert!(
+            align(
+                &prepare(&page),
+                &FormTemplate::load("punkteliste-a4-32").expect("form")
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn the_other_form_fits_worse() {
+        let doko = FormTemplate::load("doko-a4-24x5").expect("form");
+        let schafkopf = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let prep = prepare(&render_form(&doko, 150.0));
+        let right = align(&prep, &doko).expect("doko").fit;
+        let wrong = align(&prep, &schafkopf).map(|a| a.fit).unwrap_or(0.0);
+        assert!(
+            right > 0.95 && wrong < MIN_FIT,
+            "right {right} wrong {wrong}"
+        );
+    }
+}

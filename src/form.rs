@@ -1,0 +1,290 @@
+//! Form templates: where every field of a printed sheet lies, in millimetres
+//! from the page's top-left corner, and what is printed around the fields.
+//!
+//! The shipped templates are in `templates/forms/`; a club describes its own
+//! form in the same JSON and passes its path to `--form`.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::TemplateError;
+
+const BUILTIN: &[(&str, &str)] = &[
+    (
+        "punkteliste-a4-32",
+        include_str!("../templates/forms/punkteliste-a4-32.json"),
+    ),
+    (
+        "doko-a4-24x5",
+        include_str!("../templates/forms/doko-a4-24x5.json"),
+    ),
+];
+
+pub fn builtin_ids() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().map(|(id, _)| *id)
+}
+
+/// `[x, y, w, h]` in mm.
+pub type MmBox = [f64; 4];
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct PlusMinus {
+    pub plus: MmBox,
+    pub minus: MmBox,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Fields {
+    pub round: MmBox,
+    pub table: MmBox,
+    pub player_id: Vec<MmBox>,
+    #[serde(default)]
+    pub player_name: Vec<MmBox>,
+    /// Per printed game row, per seat.
+    pub game: Vec<Vec<PlusMinus>>,
+    pub initials: Vec<MmBox>,
+    pub gesamt: Vec<PlusMinus>,
+    pub abzug: Vec<MmBox>,
+    pub endergebnis: Vec<MmBox>,
+    pub signature: Vec<MmBox>,
+}
+
+/// A printed text: `y` is the middle of the text line.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Text {
+    pub text: String,
+    pub x: f64,
+    pub y: f64,
+    /// Cap height in mm.
+    pub size: f64,
+    #[serde(default)]
+    pub bold: bool,
+    /// `left` (default), `center` or `right` of `x`.
+    #[serde(default)]
+    pub anchor: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FormTemplate {
+    pub id: String,
+    /// `schafkopf` or `doppelkopf`.
+    pub game: String,
+    pub page_mm: [f64; 2],
+    pub seats: usize,
+    pub games: usize,
+    pub fields: Fields,
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The outer box of the game table.
+    #[serde(default)]
+    pub grid: Option<MmBox>,
+    /// Ruled lines `[x1, y1, x2, y2, width]`; derived from the field boxes when absent.
+    #[serde(default)]
+    pub lines: Vec<[f64; 5]>,
+    #[serde(default)]
+    pub texts: Vec<Text>,
+}
+
+impl FormTemplate {
+    /// A built-in id or the path of a club's own template.
+    pub fn load(name_or_path: &str) -> Result<Self, TemplateError> {
+        if let Some((id, text)) = BUILTIN.iter().find(|(id, _)| *id == name_or_path) {
+            return Self::from_json(&format!("templates/forms/{id}.json"), text);
+        }
+        let path = Path::new(name_or_path);
+        if path.exists() {
+            let text = std::fs::read_to_string(path).map_err(|source| TemplateError::Read {
+                file: path.to_path_buf(),
+                source,
+            })?;
+            return Self::from_json(&path.display().to_string(), &text);
+        }
+        Err(TemplateError::Unknown {
+            what: "form",
+            name: name_or_path.to_string(),
+            known: builtin_ids().collect::<Vec<_>>().join(", "),
+        })
+    }
+
+    pub fn builtins() -> Vec<Self> {
+        builtin_ids().filter_map(|id| Self::load(id).ok()).collect()
+    }
+
+    pub fn from_json(file: &str, text: &str) -> Result<Self, TemplateError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let mut form: FormTemplate =
+            serde_path_to_error::deserialize(de).map_err(|e| TemplateError::Invalid {
+                file: file.to_string(),
+                line: Some(e.inner().line()),
+                field: e.path().to_string(),
+                message: e.inner().to_string(),
+            })?;
+        form.validate(file)?;
+        if form.lines.is_empty() {
+            form.lines = form.derived_lines();
+        }
+        if form.grid.is_none() {
+            form.grid = Some(form.derived_grid());
+        }
+        Ok(form)
+    }
+
+    fn validate(&self, file: &str) -> Result<(), TemplateError> {
+        let bad = |field: &str, message: String| TemplateError::Invalid {
+            file: file.to_string(),
+            line: None,
+            field: field.to_string(),
+            message,
+        };
+        let f = &self.fields;
+        for (name, len) in [
+            ("fields.player_id", f.player_id.len()),
+            ("fields.gesamt", f.gesamt.len()),
+            ("fields.abzug", f.abzug.len()),
+            ("fields.endergebnis", f.endergebnis.len()),
+            ("fields.signature", f.signature.len()),
+        ] {
+            if len != self.seats {
+                return Err(bad(
+                    name,
+                    format!("has {len} boxes for {} seats", self.seats),
+                ));
+            }
+        }
+        if f.game.len() != self.games || f.initials.len() != self.games {
+            return Err(bad(
+                "fields.game",
+                format!("needs {} rows (and as many `initials` boxes)", self.games),
+            ));
+        }
+        if let Some(i) = f.game.iter().position(|r| r.len() != self.seats) {
+            return Err(bad(
+                &format!("fields.game[{i}]"),
+                format!("needs {} seats", self.seats),
+            ));
+        }
+        let [w, h] = self.page_mm;
+        let inside = |b: &MmBox| {
+            b[2] > 0.0
+                && b[3] > 0.0
+                && b[0] >= 0.0
+                && b[1] >= 0.0
+                && b[0] + b[2] <= w
+                && b[1] + b[3] <= h
+        };
+        if let Some((name, _)) = self.named_boxes().into_iter().find(|(_, b)| !inside(b)) {
+            return Err(bad(
+                &format!("fields.{name}"),
+                "box lies outside the page".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every field box with a name for messages.
+    pub fn named_boxes(&self) -> Vec<(String, MmBox)> {
+        let f = &self.fields;
+        let mut out = vec![
+            ("round".to_string(), f.round),
+            ("table".to_string(), f.table),
+        ];
+        for (s, b) in f.player_id.iter().enumerate() {
+            out.push((format!("player_id[{s}]"), *b));
+        }
+        for (r, row) in f.game.iter().enumerate() {
+            for (s, pm) in row.iter().enumerate() {
+                out.push((format!("game[{r}][{s}].plus"), pm.plus));
+                out.push((format!("game[{r}][{s}].minus"), pm.minus));
+            }
+            out.push((format!("initials[{r}]"), f.initials[r]));
+        }
+        for s in 0..self.seats {
+            out.push((format!("gesamt[{s}].plus"), f.gesamt[s].plus));
+            out.push((format!("gesamt[{s}].minus"), f.gesamt[s].minus));
+            out.push((format!("abzug[{s}]"), f.abzug[s]));
+            out.push((format!("endergebnis[{s}]"), f.endergebnis[s]));
+            out.push((format!("signature[{s}]"), f.signature[s]));
+        }
+        out
+    }
+
+    fn derived_lines(&self) -> Vec<[f64; 5]> {
+        let mut lines = Vec::new();
+        for (_, [x, y, w, h]) in self.named_boxes() {
+            lines.push([x, y, x + w, y, 0.2]);
+            lines.push([x, y + h, x + w, y + h, 0.2]);
+            lines.push([x, y, x, y + h, 0.2]);
+            lines.push([x + w, y, x + w, y + h, 0.2]);
+        }
+        lines.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        lines.dedup();
+        lines
+    }
+
+    fn derived_grid(&self) -> MmBox {
+        let boxes: Vec<MmBox> = self
+            .fields
+            .game
+            .iter()
+            .flatten()
+            .flat_map(|pm| [pm.plus, pm.minus])
+            .collect();
+        let x0 = boxes.iter().map(|b| b[0]).fold(f64::MAX, f64::min);
+        let y0 = boxes.iter().map(|b| b[1]).fold(f64::MAX, f64::min);
+        let x1 = boxes.iter().map(|b| b[0] + b[2]).fold(f64::MIN, f64::max);
+        let y1 = self
+            .fields
+            .endergebnis
+            .iter()
+            .map(|b| b[1] + b[3])
+            .fold(f64::MIN, f64::max);
+        [x0, y0, x1 - x0, y1 - y0]
+    }
+
+    pub fn grid(&self) -> MmBox {
+        self.grid.unwrap_or_else(|| self.derived_grid())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_forms_load_with_their_lines() {
+        for id in builtin_ids() {
+            let form = FormTemplate::load(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(form.id, id);
+            assert!(form.lines.len() > 50);
+            assert_eq!(form.fields.game.len(), form.games);
+        }
+    }
+
+    #[test]
+    fn a_club_form_without_lines_gets_them_from_its_boxes() {
+        let text = include_str!("../templates/forms/punkteliste-a4-32.json");
+        let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
+        let obj = value.as_object_mut().expect("object");
+        obj.remove("lines");
+        obj.remove("grid");
+        let form = FormTemplate::from_json("club.json", &value.to_string()).expect("form");
+        assert!(form.lines.len() > 100);
+        let g = form.grid();
+        assert!(
+            (g[0] - 32.0).abs() < 1e-9 && (g[1] - 63.0).abs() < 1e-9,
+            "{g:?}"
+        );
+    }
+
+    #[test]
+    fn a_box_off_the_page_is_refused() {
+        let text = include_str!("../templates/forms/doko-a4-24x5.json");
+        let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
+        value["fields"]["round"] = serde_json::json!([205.0, 14.0, 14.0, 8.0]);
+        let err = FormTemplate::from_json("club.json", &value.to_string())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("fields.round"), "{err}");
+    }
+}
