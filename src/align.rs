@@ -112,12 +112,18 @@ fn runs_mask(bin: &GrayImage, min_run: usize, horizontal: bool) -> GrayImage {
 
 /// Fits `form` onto the prepared page, or says why not.
 pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, String> {
-    let corners = grid_corners(prep).ok_or("no ruled table found on the page")?;
+    let candidates = grid_corners(prep);
+    if candidates.is_empty() {
+        return Err("no ruled table found on the page".into());
+    }
     let [gx, gy, gw, gh] = form.grid();
     let template = [(gx, gy), (gx + gw, gy), (gx + gw, gy + gh), (gx, gy + gh)];
     let samples = line_samples(form);
     let mut best: Option<Alignment> = None;
-    for turns in 0..4u8 {
+    for (corners, turns) in candidates
+        .iter()
+        .flat_map(|c| (0..4u8).map(move |t| (c, t)))
+    {
         let pairs: Vec<_> = (0..4)
             .map(|i| (template[i], corners[(i + turns as usize) % 4]))
             .collect();
@@ -146,8 +152,9 @@ pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, String> 
 }
 
 /// The four corners (clockwise from top-left, in working px) of the largest
-/// connected structure of ruled lines: the game table.
-fn grid_corners(prep: &Prepared) -> Option<[(f64, f64); 4]> {
+/// connected structures of ruled lines: one of them is the game table (the
+/// edge of a dark scanner bed or a table top can be larger).
+fn grid_corners(prep: &Prepared) -> Vec<[(f64, f64); 4]> {
     let mut union = prep.horizontal.clone();
     for (x, y, p) in prep.vertical.enumerate_pixels() {
         if p[0] > 0 {
@@ -168,29 +175,31 @@ fn grid_corners(prep: &Prepared) -> Option<[(f64, f64); 4]> {
         e.3 = e.3.max(y);
         e.4 += 1;
     }
-    let (&label, &(x0, y0, x1, y1, _)) = boxes
-        .iter()
-        .max_by_key(|(_, b)| u64::from(b.2 - b.0) * u64::from(b.3 - b.1))?;
-    let (bw, bh) = (x1 - x0, y1 - y0);
     let side = prep.width.max(prep.height);
-    if bw.min(bh) < side / 6 {
-        return None;
-    }
-    let mut ext = [(f64::MAX, (0.0, 0.0)); 4];
+    let mut big: Vec<(u32, u64)> = boxes
+        .iter()
+        .filter(|(_, b)| (b.2 - b.0).min(b.3 - b.1) >= side / 6)
+        .map(|(&l, b)| (l, u64::from(b.2 - b.0) * u64::from(b.3 - b.1)))
+        .collect();
+    big.sort_by_key(|&(l, area)| (std::cmp::Reverse(area), l));
+    big.truncate(4);
+    let mut ext = vec![[(f64::MAX, (0.0, 0.0)); 4]; big.len()];
     for (x, y, l) in labels.enumerate_pixels() {
-        if l[0] != label {
+        let Some(i) = big.iter().position(|b| b.0 == l[0]) else {
             continue;
-        }
+        };
         let (fx, fy) = (f64::from(x), f64::from(y));
         let keys = [fx + fy, -(fx - fy), -(fx + fy), fx - fy];
-        for (k, e) in keys.iter().zip(ext.iter_mut()) {
+        for (k, e) in keys.iter().zip(ext[i].iter_mut()) {
             if *k < e.0 {
                 *e = (*k, (fx, fy));
             }
         }
     }
     // Order: top-left (min x+y), top-right (max x-y), bottom-right (max x+y), bottom-left (min x-y).
-    Some([ext[0].1, ext[1].1, ext[2].1, ext[3].1])
+    ext.into_iter()
+        .map(|e| [e[0].1, e[1].1, e[2].1, e[3].1])
+        .collect()
 }
 
 /// A point on a template line and whether the line is horizontal.

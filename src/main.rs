@@ -1,12 +1,14 @@
 //! The `aufsicht` command line: a thin layer over the library.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
 
-use aufsicht::{Lang, RuleSet, SheetResult};
+use aufsicht::form::FormTemplate;
+use aufsicht::read::TesseractReader;
+use aufsicht::{Lang, RuleSet, SheetResult, input, scan, synth};
 
 #[derive(Parser)]
 #[command(
@@ -22,19 +24,102 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum CaptureArg {
+    Clean,
+    Scanner,
+    Phone,
+    Mixed,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum Format {
+    Png,
+    Jpg,
+    Tif,
+    Pdf,
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Read scanned sheets (images, PDFs, folders) and write one result JSON per sheet.
+    Scan {
+        /// Rule set id (merkur, schwaig, turnier30, laufende, doppelkopf) or the path of a rule file.
+        #[arg(long)]
+        rules: String,
+        /// Form id (punkteliste-a4-32, doko-a4-24x5) or a template path; recognised when absent.
+        #[arg(long)]
+        form: Option<String>,
+        /// Folder for the results.
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
     /// Recompute every flag of a sheet result and print it as JSON.
     Verify {
-        /// Rule set id (merkur, schwaig, turnier30, laufende, doppelkopf) or the path of a rule file.
+        /// Rule set id or the path of a rule file.
         #[arg(long)]
         rules: String,
         /// A sheet result (JSON, schema aufsicht/sheet-v1).
         sheet: PathBuf,
     },
+    /// Render a blank form to print (PNG or PDF by the file's extension).
+    RenderForm {
+        #[arg(long)]
+        form: String,
+        #[arg(long, default_value_t = 300.0)]
+        dpi: f64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Generate filled, scanned test sheets with their truth (scans/ and truth/ in --out).
+    Generate {
+        #[arg(long)]
+        rules: String,
+        #[arg(long)]
+        form: String,
+        #[arg(long, default_value_t = 10)]
+        count: usize,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Players at the table (Doppelkopf: 4 or 5).
+        #[arg(long)]
+        players: Option<usize>,
+        #[arg(long, value_enum, default_value = "mixed")]
+        capture: CaptureArg,
+        #[arg(long, default_value_t = 200.0)]
+        dpi: f64,
+        #[arg(long, value_enum, default_value = "png")]
+        format: Format,
+        /// MNIST training digits (default: data/mnist, else the bundled subset).
+        #[arg(long)]
+        digits: Option<PathBuf>,
+    },
+    /// Compare scan results with the generator's truth and print the rates.
+    Evaluate {
+        #[arg(long)]
+        truth: PathBuf,
+        #[arg(long)]
+        results: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
+    // Tesseract's OpenMP reads this at start-up only: re-run ourselves with it set.
+    if std::env::var_os("OMP_THREAD_LIMIT").is_none()
+        && let Ok(exe) = std::env::current_exe()
+    {
+        let status = std::process::Command::new(exe)
+            .args(std::env::args_os().skip(1))
+            .env("OMP_THREAD_LIMIT", "1")
+            .status();
+        if let Ok(status) = status {
+            return ExitCode::from(status.code().unwrap_or(2).clamp(0, 255) as u8);
+        }
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -46,22 +131,265 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
+    let lang = cli.lang;
     match cli.command {
-        Command::Verify { rules, sheet } => {
-            let rules = RuleSet::load(&rules).context("cannot load the rule set (--rules)")?;
-            let input = SheetResult::from_path(&sheet)?;
-            let named = input.rules.clone();
-            let checked = aufsicht::verify(input, &rules, cli.lang)
-                .with_context(|| sheet.display().to_string())?;
-            println!("{}", checked.to_json_pretty());
-            if let Some(named) = named.filter(|n| n != &rules.id) {
-                eprintln!(
-                    "aufsicht: note: {} names rule set `{named}`; it was checked with `{}` as --rules says",
-                    sheet.display(),
-                    rules.id
-                );
+        Command::Verify { rules, sheet } => verify(&rules, &sheet, lang),
+        Command::Scan {
+            rules,
+            form,
+            out,
+            inputs,
+        } => scan_cmd(&rules, form.as_deref(), &out, &inputs, lang),
+        Command::RenderForm { form, dpi, out } => {
+            let form = FormTemplate::load(&form).context("cannot load the form (--form)")?;
+            if !(50.0..=1200.0).contains(&dpi) {
+                bail!("--dpi {dpi} is out of range: use 50 to 1200");
+            }
+            let page = aufsicht::render::render_form(&form, dpi);
+            write_page(&page, &out, dpi)
+        }
+        Command::Generate {
+            rules,
+            form,
+            count,
+            out,
+            seed,
+            players,
+            capture,
+            dpi,
+            format,
+            digits,
+        } => generate(
+            &rules, &form, count, &out, seed, players, capture, dpi, format, digits, lang,
+        ),
+        Command::Evaluate { truth, results } => {
+            let report =
+                aufsicht::evaluate::evaluate(&truth, &results).map_err(anyhow::Error::msg)?;
+            for line in report.lines() {
+                println!("{line}");
             }
             Ok(())
         }
     }
+}
+
+fn verify(rules: &str, sheet: &Path, lang: Lang) -> Result<()> {
+    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
+    let input = SheetResult::from_path(sheet)?;
+    let named = input.rules.clone();
+    let checked =
+        aufsicht::verify(input, &rules, lang).with_context(|| sheet.display().to_string())?;
+    println!("{}", checked.to_json_pretty());
+    if let Some(named) = named.filter(|n| n != &rules.id) {
+        eprintln!(
+            "aufsicht: note: {} names rule set `{named}`; it was checked with `{}` as --rules says",
+            sheet.display(),
+            rules.id
+        );
+    }
+    Ok(())
+}
+
+fn scan_cmd(
+    rules: &str,
+    form: Option<&str>,
+    out: &Path,
+    inputs: &[PathBuf],
+    lang: Lang,
+) -> Result<()> {
+    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
+    let forms = match form {
+        Some(f) => vec![FormTemplate::load(f).context("cannot load the form (--form)")?],
+        None => FormTemplate::builtins(),
+    };
+    for input in inputs {
+        if !input.exists() {
+            bail!("{} does not exist: check the path", input.display());
+        }
+    }
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create the output folder {}", out.display()))?;
+    let mut reader = TesseractReader::digits().map_err(anyhow::Error::msg)?;
+    let (files, skipped) = input::collect(inputs);
+    for s in &skipped {
+        eprintln!("aufsicht: skipped (not an image or PDF): {}", s.display());
+    }
+    let seats = forms.first().map_or(4, |f| f.seats);
+    let mut used = std::collections::BTreeSet::new();
+    let (mut ok, mut flagged, mut unreadable) = (0, 0, 0);
+    for file in &files {
+        for page in input::load(file) {
+            let source = page.source.display().to_string();
+            let result = match &page.image {
+                Err(why) => scan::unreadable(&source, page.number, seats, why),
+                Ok(img) => match scan::locate(img, &forms) {
+                    Err(why) => scan::unreadable(&source, page.number, seats, &why),
+                    Ok(aligned) => {
+                        let read = scan::read_sheet(&aligned, &mut reader, &source, page.number);
+                        match aufsicht::verify(read, &rules, lang) {
+                            Ok(v) => v,
+                            Err(e) => scan::unreadable(
+                                &source,
+                                page.number,
+                                aligned.form.seats,
+                                &e.to_string(),
+                            ),
+                        }
+                    }
+                },
+            };
+            match result.status {
+                aufsicht::Status::Ok => ok += 1,
+                aufsicht::Status::Flagged => flagged += 1,
+                aufsicht::Status::Unreadable => unreadable += 1,
+            }
+            let name = result_name(
+                file,
+                page.number,
+                input::kind_of(file) == input::Kind::Pdf,
+                &mut used,
+            );
+            let path = out.join(name);
+            std::fs::write(&path, result.to_json_pretty() + "\n").with_context(|| {
+                format!("cannot write {}: check the output folder", path.display())
+            })?;
+        }
+    }
+    eprintln!(
+        "aufsicht: {} sheets, {ok} ok, {flagged} flagged, {unreadable} unreadable; results in {}",
+        ok + flagged + unreadable,
+        out.display()
+    );
+    Ok(())
+}
+
+/// `<stem>.json`, `<stem>-p<N>.json` for PDF pages; a second file of the same stem keeps its extension.
+fn result_name(
+    file: &Path,
+    page: u32,
+    pdf: bool,
+    used: &mut std::collections::BTreeSet<String>,
+) -> String {
+    let stem = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("sheet")
+        .to_string();
+    let base = if pdf {
+        format!("{stem}-p{page}")
+    } else {
+        stem.clone()
+    };
+    let mut name = format!("{base}.json");
+    if !used.insert(name.clone()) {
+        let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("x");
+        name = format!("{base}.{ext}.json");
+        used.insert(name.clone());
+    }
+    name
+}
+
+fn write_page(page: &image::GrayImage, out: &Path, dpi: f64) -> Result<()> {
+    let ext = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("pdf") => std::fs::write(
+            out,
+            aufsicht::render::pdf_of_pages(std::slice::from_ref(page), dpi),
+        )
+        .with_context(|| format!("cannot write {}", out.display())),
+        Some("png" | "jpg" | "jpeg" | "tif" | "tiff") => page
+            .save(out)
+            .with_context(|| format!("cannot write {}", out.display())),
+        _ => bail!(
+            "{}: give the output a .png, .jpg, .tif or .pdf name",
+            out.display()
+        ),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    rules: &str,
+    form: &str,
+    count: usize,
+    out: &Path,
+    seed: u64,
+    players: Option<usize>,
+    capture: CaptureArg,
+    dpi: f64,
+    format: Format,
+    digits: Option<PathBuf>,
+    lang: Lang,
+) -> Result<()> {
+    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
+    let form = FormTemplate::load(form).context("cannot load the form (--form)")?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let digits = match digits {
+        Some(d) => synth::Digits::from_dir(&d),
+        None => synth::Digits::from_dir(&root.join("data/mnist"))
+            .or_else(|_| synth::Digits::from_dir(&root.join("samples/digits"))),
+    }
+    .map_err(anyhow::Error::msg)?;
+    let (scans, truths) = (out.join("scans"), out.join("truth"));
+    std::fs::create_dir_all(&scans)?;
+    std::fs::create_dir_all(&truths)?;
+    for i in 0..count {
+        let mut rng = synth::rng(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+        let table = players.unwrap_or_else(|| {
+            let sizes: Vec<usize> = rules
+                .tables
+                .iter()
+                .map(|t| t.players)
+                .filter(|&p| p <= form.seats)
+                .collect();
+            sizes.get(i % sizes.len().max(1)).copied().unwrap_or(4)
+        });
+        let sheet = synth::random_sheet(&rules, &form, table, &mut rng);
+        let (page, drawn) = synth::draw(&sheet, &form, &digits, dpi, &mut rng);
+        let how = match capture {
+            CaptureArg::Clean => synth::Capture::Clean,
+            CaptureArg::Scanner => synth::Capture::Scanner,
+            CaptureArg::Phone => synth::Capture::Phone,
+            CaptureArg::Mixed => [
+                synth::Capture::Scanner,
+                synth::Capture::Scanner,
+                synth::Capture::Phone,
+            ][i % 3],
+        };
+        let (image, facts) = synth::capture(&page, how, &mut rng);
+        let stem = format!("{}-{:04}", rules.id, i + 1);
+        let ext = match format {
+            Format::Png => "png",
+            Format::Jpg => "jpg",
+            Format::Tif => "tif",
+            Format::Pdf => "pdf",
+        };
+        let file = scans.join(format!("{stem}.{ext}"));
+        write_page(&image, &file, dpi)?;
+        let mut truth = aufsicht::verify(sheet, &rules, lang)?;
+        truth.source = Some(file.display().to_string());
+        truth.extra.insert("capture".into(), facts);
+        truth
+            .extra
+            .insert("form_rows".into(), serde_json::json!(form.games));
+        truth.extra.insert(
+            "dashes".into(),
+            serde_json::json!(
+                drawn
+                    .dashes
+                    .iter()
+                    .map(|(r, s, c)| serde_json::json!([r, s, c]))
+                    .collect::<Vec<_>>()
+            ),
+        );
+        std::fs::write(
+            truths.join(format!("{stem}.json")),
+            truth.to_json_pretty() + "\n",
+        )?;
+    }
+    eprintln!("aufsicht: {count} sheets in {}", scans.display());
+    Ok(())
 }

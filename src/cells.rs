@@ -1,0 +1,443 @@
+//! Cells: each field box cut out of the aligned page, its ruled lines
+//! removed without losing the strokes that cross them, and its marks told
+//! apart: empty, a dash, ink to read; a circle around the value; a sign.
+
+use image::{GrayImage, Luma};
+use imageproc::region_labelling::{Connectivity, connected_components};
+
+use crate::align::Alignment;
+use crate::form::MmBox;
+
+/// Crop resolution.
+pub const PX_PER_MM: f64 = 10.0;
+/// Margin cut around each box: strokes run over the ruled lines.
+const MARGIN_MM: f64 = 1.2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    Empty,
+    Dash,
+    Ink,
+}
+
+impl Mark {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mark::Empty => "empty",
+            Mark::Dash => "dash",
+            Mark::Ink => "ink",
+        }
+    }
+}
+
+/// One field as found on the page.
+#[derive(Debug, Clone)]
+pub struct CellImage {
+    pub mark: Mark,
+    pub circled: bool,
+    /// A leading sign (Endergebnis): `'+'` or `'-'`.
+    pub sign: Option<char>,
+    /// The digits only: black ink on white, cropped to the ink.
+    pub digits: GrayImage,
+    /// Ink pixels in the box after line removal.
+    pub ink_px: u32,
+}
+
+/// Cuts `bx` (mm) out of the page through the alignment, at `PX_PER_MM`, with a margin.
+pub fn cut(page: &GrayImage, align: &Alignment, bx: MmBox) -> GrayImage {
+    let [x, y, w, h] = bx;
+    let (cw, ch) = (
+        ((w + 2.0 * MARGIN_MM) * PX_PER_MM).round() as u32,
+        ((h + 2.0 * MARGIN_MM) * PX_PER_MM).round() as u32,
+    );
+    let mut out = GrayImage::new(cw, ch);
+    let (pw, ph) = (page.width() as f64, page.height() as f64);
+    for v in 0..ch {
+        for u in 0..cw {
+            let mm = (
+                x - MARGIN_MM + (f64::from(u) + 0.5) / PX_PER_MM,
+                y - MARGIN_MM + (f64::from(v) + 0.5) / PX_PER_MM,
+            );
+            let (ix, iy) = align.to_image.apply(mm);
+            let value = if ix >= 0.0 && iy >= 0.0 && ix < pw - 1.0 && iy < ph - 1.0 {
+                bilinear(page, ix, iy)
+            } else {
+                255
+            };
+            out.put_pixel(u, v, Luma([value]));
+        }
+    }
+    out
+}
+
+fn bilinear(img: &GrayImage, x: f64, y: f64) -> u8 {
+    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
+    let (fx, fy) = (x - x.floor(), y - y.floor());
+    let p = |dx, dy| f64::from(img.get_pixel(x0 + dx, y0 + dy)[0]);
+    let v = p(0, 0) * (1.0 - fx) * (1.0 - fy)
+        + p(1, 0) * fx * (1.0 - fy)
+        + p(0, 1) * (1.0 - fx) * fy
+        + p(1, 1) * fx * fy;
+    v.round().clamp(0.0, 255.0) as u8
+}
+
+/// Ink mask of a crop: 255 where darker than the paper around it.
+pub fn binarize(crop: &GrayImage) -> GrayImage {
+    let mut values: Vec<u8> = crop.pixels().map(|p| p[0]).collect();
+    values.sort_unstable();
+    let paper = f64::from(values[(values.len() * 9) / 10]);
+    let cut = (paper * 0.62).min(paper - 45.0);
+    GrayImage::from_fn(crop.width(), crop.height(), |x, y| {
+        Luma([if f64::from(crop.get_pixel(x, y)[0]) < cut {
+            255
+        } else {
+            0
+        }])
+    })
+}
+
+/// Removes the box's ruled lines from an ink mask, keeping strokes that cross them.
+pub fn remove_lines(ink: &mut GrayImage) {
+    let (w, h) = ink.dimensions();
+    let m = (MARGIN_MM * PX_PER_MM).round() as u32;
+    let band = (0.8 * PX_PER_MM) as u32;
+    // Horizontal lines at the top and bottom edges.
+    for edge in [m, h.saturating_sub(m)] {
+        let rows = line_span(ink, edge, band, true);
+        if let Some((a, b)) = rows {
+            for x in 0..w {
+                let above = a > 0 && ink.get_pixel(x, a - 1)[0] > 0;
+                let below = b + 1 < h && ink.get_pixel(x, b + 1)[0] > 0;
+                if !(above && below) {
+                    for y in a..=b {
+                        ink.put_pixel(x, y, Luma([0]));
+                    }
+                }
+            }
+        }
+    }
+    for edge in [m, w.saturating_sub(m)] {
+        if let Some((a, b)) = line_span(ink, edge, band, false) {
+            for y in 0..h {
+                let left = a > 0 && ink.get_pixel(a - 1, y)[0] > 0;
+                let right = b + 1 < w && ink.get_pixel(b + 1, y)[0] > 0;
+                if !(left && right) {
+                    for x in a..=b {
+                        ink.put_pixel(x, y, Luma([0]));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The rows (or columns) near `edge` that are mostly ink: the printed line.
+fn line_span(ink: &GrayImage, edge: u32, band: u32, horizontal: bool) -> Option<(u32, u32)> {
+    let (w, h) = ink.dimensions();
+    let (len, across) = if horizontal { (w, h) } else { (h, w) };
+    let lo = edge.saturating_sub(band);
+    let hi = (edge + band).min(across - 1);
+    let fill = |i: u32| -> f64 {
+        let n = (0..len)
+            .filter(|&j| {
+                let (x, y) = if horizontal { (j, i) } else { (i, j) };
+                ink.get_pixel(x, y)[0] > 0
+            })
+            .count();
+        n as f64 / f64::from(len)
+    };
+    let fills: Vec<(u32, f64)> = (lo..=hi).map(|i| (i, fill(i))).collect();
+    let &(peak, best) = fills.iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    if best < 0.4 {
+        return None;
+    }
+    let on = |i: u32| fills.iter().any(|&(j, f)| j == i && f > best * 0.35);
+    let (mut a, mut b) = (peak, peak);
+    while a > lo && on(a - 1) {
+        a -= 1;
+    }
+    while b < hi && on(b + 1) {
+        b += 1;
+    }
+    Some((a.saturating_sub(1), (b + 1).min(across - 1)))
+}
+
+struct Component {
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+    area: u32,
+    label: u32,
+}
+
+impl Component {
+    fn w(&self) -> u32 {
+        self.x1 - self.x0 + 1
+    }
+    fn h(&self) -> u32 {
+        self.y1 - self.y0 + 1
+    }
+}
+
+/// Reads the marks of one field from its cut-out (see [`cut`]).
+pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImage {
+    let mut ink = binarize(crop);
+    remove_lines(&mut ink);
+    let (w, h) = ink.dimensions();
+    let m = (MARGIN_MM * PX_PER_MM) as u32;
+    let inset = (0.4 * PX_PER_MM) as u32;
+    let (ix0, iy0, ix1, iy1) = (
+        m + inset,
+        m + inset,
+        w.saturating_sub(m + inset),
+        h.saturating_sub(m + inset),
+    );
+
+    let labels = connected_components(&ink, Connectivity::Eight, Luma([0u8]));
+    let mut comps: std::collections::BTreeMap<u32, Component> = Default::default();
+    for (x, y, l) in labels.enumerate_pixels() {
+        let l = l[0];
+        if l == 0 {
+            continue;
+        }
+        let c = comps.entry(l).or_insert(Component {
+            x0: x,
+            y0: y,
+            x1: x,
+            y1: y,
+            area: 0,
+            label: l,
+        });
+        c.x0 = c.x0.min(x);
+        c.y0 = c.y0.min(y);
+        c.x1 = c.x1.max(x);
+        c.y1 = c.y1.max(y);
+        c.area += 1;
+    }
+    let min_area = (0.12 * PX_PER_MM * PX_PER_MM) as u32;
+    let mut kept: Vec<Component> = comps
+        .into_values()
+        .filter(|c| c.area >= min_area && c.x1 >= ix0 && c.x0 <= ix1 && c.y1 >= iy0 && c.y0 <= iy1)
+        .collect();
+    let ink_px: u32 = kept.iter().map(|c| c.area).sum();
+    let empty = CellImage {
+        mark: Mark::Empty,
+        circled: false,
+        sign: None,
+        digits: GrayImage::from_pixel(1, 1, Luma([255])),
+        ink_px,
+    };
+    if kept.is_empty() {
+        return empty;
+    }
+    let bbox = |cs: &[Component]| {
+        (
+            cs.iter().map(|c| c.x0).min().unwrap_or(0),
+            cs.iter().map(|c| c.y0).min().unwrap_or(0),
+            cs.iter().map(|c| c.x1).max().unwrap_or(0),
+            cs.iter().map(|c| c.y1).max().unwrap_or(0),
+        )
+    };
+    let (bx0, by0, bx1, by1) = bbox(&kept);
+    let (bw, bh) = (bx1 - bx0 + 1, by1 - by0 + 1);
+    let mm = |px: u32| f64::from(px) / PX_PER_MM;
+    if mm(bh) <= 1.3 && mm(bw) >= 2.0 && bw >= 3 * bh {
+        return CellImage {
+            mark: Mark::Dash,
+            ..empty
+        };
+    }
+
+    let keep: std::collections::BTreeSet<u32> = kept.iter().map(|c| c.label).collect();
+    let mut clean = GrayImage::from_fn(w, h, |x, y| {
+        Luma([if keep.contains(&labels.get_pixel(x, y)[0]) {
+            255
+        } else {
+            0
+        }])
+    });
+
+    let mut circled = false;
+    if find_circle && bw >= bh && mm(bh) >= 3.0 {
+        let (cx, cy) = (f64::from(bx0 + bx1) / 2.0, f64::from(by0 + by1) / 2.0);
+        let (a, b) = (f64::from(bw) / 2.0, f64::from(bh) / 2.0);
+        let rays = 48;
+        let hits = (0..rays)
+            .filter(|i| {
+                let t = f64::from(*i) * std::f64::consts::TAU / f64::from(rays);
+                (70..=105).any(|r| {
+                    let r = f64::from(r) / 100.0;
+                    let (x, y) = (cx + a * r * t.cos(), cy + b * r * t.sin());
+                    x >= 0.0
+                        && y >= 0.0
+                        && (x as u32) < w
+                        && (y as u32) < h
+                        && clean.get_pixel(x as u32, y as u32)[0] > 0
+                })
+            })
+            .count();
+        let inside = clean
+            .enumerate_pixels()
+            .filter(|(x, y, p)| {
+                let (dx, dy) = ((f64::from(*x) - cx) / a, (f64::from(*y) - cy) / b);
+                p[0] > 0 && dx * dx + dy * dy < 0.45
+            })
+            .count();
+        if hits as f64 >= 0.85 * f64::from(rays) && inside > (min_area as usize) {
+            circled = true;
+            for (x, y, p) in clean.enumerate_pixels_mut() {
+                let (dx, dy) = ((f64::from(x) - cx) / a, (f64::from(y) - cy) / b);
+                if dx * dx + dy * dy >= 0.62 {
+                    *p = Luma([0]);
+                }
+            }
+            kept.retain(|c| c.w() < bw * 9 / 10);
+        }
+    }
+
+    let mut sign = None;
+    if find_sign {
+        let mut parts: Vec<&Component> = kept.iter().collect();
+        parts.sort_by_key(|c| c.x0);
+        let tallest = parts.iter().map(|c| c.h()).max().unwrap_or(0);
+        if parts.len() >= 2
+            && let Some(first) = parts.first()
+        {
+            let small = first.h() * 100 < tallest * 55;
+            if small && first.w() >= first.h() * 2 {
+                sign = Some('-');
+            } else if small && first.w() * 10 >= first.h() * 6 && first.h() * 10 >= first.w() * 6 {
+                sign = Some('+');
+            }
+            if sign.is_some() {
+                let label = first.label;
+                for (x, y, p) in clean.enumerate_pixels_mut() {
+                    if labels.get_pixel(x, y)[0] == label {
+                        *p = Luma([0]);
+                    }
+                }
+            }
+        }
+    }
+
+    CellImage {
+        mark: Mark::Ink,
+        circled,
+        sign,
+        digits: crop_to_ink(&clean),
+        ink_px,
+    }
+}
+
+/// Black ink on white, cut to the ink with a small white border.
+fn crop_to_ink(mask: &GrayImage) -> GrayImage {
+    let on: Vec<(u32, u32)> = mask
+        .enumerate_pixels()
+        .filter(|p| p.2[0] > 0)
+        .map(|p| (p.0, p.1))
+        .collect();
+    let Some(x0) = on.iter().map(|p| p.0).min() else {
+        return GrayImage::from_pixel(1, 1, Luma([255]));
+    };
+    let x1 = on.iter().map(|p| p.0).max().unwrap_or(x0);
+    let y0 = on.iter().map(|p| p.1).min().unwrap_or(0);
+    let y1 = on.iter().map(|p| p.1).max().unwrap_or(y0);
+    let pad = 4;
+    let mut out = GrayImage::from_pixel(x1 - x0 + 1 + 2 * pad, y1 - y0 + 1 + 2 * pad, Luma([255]));
+    for &(x, y) in &on {
+        out.put_pixel(x - x0 + pad, y - y0 + pad, Luma([0]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imageproc::drawing::{
+        draw_filled_rect_mut, draw_hollow_ellipse_mut, draw_line_segment_mut,
+    };
+    use imageproc::rect::Rect;
+
+    /// A 19 x 6 mm cell cut-out with its ruled frame, at crop resolution.
+    fn cell() -> GrayImage {
+        let m = (MARGIN_MM * PX_PER_MM) as i32;
+        let (w, h) = (
+            (19.0 + 2.0 * MARGIN_MM) * PX_PER_MM,
+            (6.0 + 2.0 * MARGIN_MM) * PX_PER_MM,
+        );
+        let mut img = GrayImage::from_pixel(w as u32, h as u32, Luma([235]));
+        for (x, y, rw, rh) in [
+            (0, m - 1, w as u32, 3),
+            (0, h as i32 - m - 1, w as u32, 3),
+            (m - 1, 0, 3, h as u32),
+            (w as i32 - m - 1, 0, 3, h as u32),
+        ] {
+            draw_filled_rect_mut(&mut img, Rect::at(x, y).of_size(rw, rh), Luma([30]));
+        }
+        img
+    }
+
+    fn stroke(img: &mut GrayImage, a: (f32, f32), b: (f32, f32)) {
+        for d in 0..3 {
+            let d = d as f32;
+            draw_line_segment_mut(img, (a.0 + d, a.1), (b.0 + d, b.1), Luma([40]));
+        }
+    }
+
+    #[test]
+    fn an_empty_cell_is_empty_despite_its_lines() {
+        assert_eq!(analyse(&cell(), true, false).mark, Mark::Empty);
+    }
+
+    #[test]
+    fn a_dash_is_a_dash() {
+        let mut c = cell();
+        stroke(&mut c, (80.0, 42.0), (130.0, 43.0));
+        assert_eq!(analyse(&c, true, false).mark, Mark::Dash);
+    }
+
+    #[test]
+    fn a_one_crossing_the_bottom_line_keeps_its_stroke() {
+        let mut c = cell();
+        stroke(&mut c, (100.0, 20.0), (100.0, 80.0));
+        let a = analyse(&c, true, false);
+        assert_eq!(a.mark, Mark::Ink);
+        assert!(
+            a.digits.height() >= 55,
+            "stroke kept across the line: {}",
+            a.digits.height()
+        );
+    }
+
+    #[test]
+    fn a_circle_around_a_digit_is_found_and_removed() {
+        let mut c = cell();
+        stroke(&mut c, (105.0, 25.0), (105.0, 60.0));
+        for r in 0..2 {
+            draw_hollow_ellipse_mut(&mut c, (106, 42), 30 + r, 27 + r, Luma([40]));
+        }
+        let a = analyse(&c, true, false);
+        assert!(a.circled);
+        assert!(
+            a.digits.width() < 30,
+            "only the digit is left: {}",
+            a.digits.width()
+        );
+        let mut zero = cell();
+        for r in 0..3 {
+            draw_hollow_ellipse_mut(&mut zero, (106, 42), 12 + r, 18 + r, Luma([40]));
+        }
+        assert!(!analyse(&zero, true, false).circled, "a 0 is not a circle");
+    }
+
+    #[test]
+    fn a_minus_sign_is_told_from_the_digits() {
+        let mut c = cell();
+        stroke(&mut c, (60.0, 42.0), (75.0, 42.0));
+        stroke(&mut c, (90.0, 25.0), (90.0, 60.0));
+        let a = analyse(&c, false, true);
+        assert_eq!(a.sign, Some('-'));
+        assert!(a.digits.width() < 20);
+    }
+}

@@ -1,0 +1,179 @@
+//! Measures scan results against the generator's truth: whether each field
+//! holds ink, circles, initials, signatures, digits, and unreadable pages.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::sheet::{SheetResult, Status};
+
+/// Hits and totals per measured quantity.
+#[derive(Debug, Default, Clone)]
+pub struct Report {
+    pub sheets: usize,
+    pub missing: usize,
+    pub unreadable: usize,
+    pub counts: BTreeMap<&'static str, (usize, usize)>,
+    pub uncertain: usize,
+}
+
+impl Report {
+    fn count(&mut self, what: &'static str, hit: bool) {
+        let e = self.counts.entry(what).or_default();
+        e.0 += usize::from(hit);
+        e.1 += 1;
+    }
+
+    pub fn rate(&self, what: &str) -> Option<f64> {
+        self.counts
+            .get(what)
+            .map(|(h, n)| *h as f64 / (*n).max(1) as f64)
+    }
+
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "sheets {}  missing results {}  unreadable {}  uncertain cells per sheet {:.2}",
+            self.sheets,
+            self.missing,
+            self.unreadable,
+            self.uncertain as f64 / self.sheets.max(1) as f64
+        )];
+        for (what, (h, n)) in &self.counts {
+            out.push(format!(
+                "{what:<28} {:>8.4}  ({h}/{n})",
+                *h as f64 / (*n).max(1) as f64
+            ));
+        }
+        out
+    }
+}
+
+/// `truth_dir/<stem>.json` against `results_dir/<stem>.json`.
+pub fn evaluate(truth_dir: &Path, results_dir: &Path) -> Result<Report, String> {
+    let mut report = Report::default();
+    let mut entries: Vec<_> = std::fs::read_dir(truth_dir)
+        .map_err(|e| format!("cannot read {}: {e}", truth_dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    entries.sort();
+    for truth_path in entries {
+        let truth = SheetResult::from_path(&truth_path).map_err(|e| e.to_string())?;
+        report.sheets += 1;
+        let Some(stem) = truth_path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let result_path = [format!("{stem}.json"), format!("{stem}-p1.json")]
+            .into_iter()
+            .map(|n| results_dir.join(n))
+            .find(|p| p.exists());
+        let Some(result) = result_path.and_then(|p| SheetResult::from_path(&p).ok()) else {
+            report.missing += 1;
+            continue;
+        };
+        if result.status == Status::Unreadable {
+            report.unreadable += 1;
+            continue;
+        }
+        compare(&truth, &result, &mut report);
+    }
+    Ok(report)
+}
+
+fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
+    let seats = truth.seats().min(result.seats());
+    let rows_t: BTreeMap<u32, _> = truth.games.iter().map(|g| (g.no, g)).collect();
+    let rows_r: BTreeMap<u32, _> = result.games.iter().map(|g| (g.no, g)).collect();
+    let max_row = rows_t
+        .keys()
+        .chain(rows_r.keys())
+        .copied()
+        .max()
+        .unwrap_or(0);
+    let form_rows = truth
+        .extra
+        .get("form_rows")
+        .and_then(Value::as_u64)
+        .unwrap_or(u64::from(max_row)) as u32;
+    report.uncertain += result
+        .flags
+        .iter()
+        .filter(|f| f.code == crate::Code::CellUncertain)
+        .count();
+    for no in 1..=form_rows {
+        let t = rows_t.get(&no);
+        let r = rows_r.get(&no);
+        for s in 0..seats {
+            for col in ["plus", "minus"] {
+                let tv = t.and_then(|g| {
+                    if col == "plus" {
+                        g.cells[s].plus
+                    } else {
+                        g.cells[s].minus
+                    }
+                });
+                let marks = r
+                    .and_then(|g| g.cells[s].extra.get("marks"))
+                    .and_then(|m| m.get(col))
+                    .and_then(Value::as_str);
+                let rv = r.and_then(|g| {
+                    if col == "plus" {
+                        g.cells[s].plus
+                    } else {
+                        g.cells[s].minus
+                    }
+                });
+                report.count("value field ink", tv.is_some() == (marks == Some("ink")));
+                if let Some(tv) = tv {
+                    report.count("value digits", rv == Some(tv));
+                    let tc = t.is_some_and(|g| g.cells[s].circled);
+                    let rc = r.is_some_and(|g| g.cells[s].circled);
+                    report.count("circle", tc == rc);
+                }
+            }
+        }
+        let ti = t.is_some_and(|g| g.initials);
+        let ri = r.is_some_and(|g| g.initials);
+        report.count("initials", ti == ri);
+    }
+    for s in 0..seats {
+        report.count("signature", truth.signatures[s] == result.signatures[s]);
+        let uncertain = |field: &str| {
+            result.flags.iter().any(|f| {
+                f.code == crate::Code::CellUncertain
+                    && f.row.is_none()
+                    && f.seat == Some(s + 1)
+                    && f.field.as_deref() == Some(field)
+            })
+        };
+        let tg = truth.gesamt[s].unwrap_or_default();
+        let rg = result.gesamt[s].unwrap_or_default();
+        for (field, tv, rv) in [
+            ("plus", tg.plus, rg.plus),
+            ("minus", tg.minus, rg.minus),
+            ("abzug", truth.abzug[s], result.abzug[s]),
+        ] {
+            report.count(
+                "footer field ink",
+                tv.is_some() == (rv.is_some() || uncertain(field)),
+            );
+            if let Some(tv) = tv {
+                report.count("footer digits", rv == Some(tv));
+            }
+        }
+        let te = truth.endergebnis[s];
+        report.count(
+            "footer field ink",
+            te.is_some() == (result.endergebnis[s].is_some() || uncertain("endergebnis")),
+        );
+        if te.is_some() {
+            report.count("endergebnis (with sign)", te == result.endergebnis[s]);
+        }
+        report.count("player id", truth.players[s] == result.players[s]);
+    }
+    report.count(
+        "round/table",
+        truth.round == result.round && truth.table == result.table,
+    );
+}

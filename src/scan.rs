@@ -1,0 +1,369 @@
+//! The scan pipeline for one page: locate the form, read every field, and
+//! hand the values to the verifier.
+//!
+//! `GrayImage` → [`locate`] → [`AlignedSheet`] → [`read_sheet`] → `SheetResult` → `verify`
+
+use image::GrayImage;
+use serde_json::{Map, Value, json};
+
+use crate::align::{self, Alignment, MIN_FIT};
+use crate::cells::{self, CellImage, Mark};
+use crate::flags::{Code, Flag};
+use crate::form::{FormTemplate, MmBox};
+use crate::read::{DigitReader, Reading};
+use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
+
+/// Below this confidence a reading is shown to a person (`CELL_UNCERTAIN`).
+pub const CONFIDENT: f32 = 0.75;
+
+/// A page with the form found on it.
+pub struct AlignedSheet<'a> {
+    pub page: &'a GrayImage,
+    pub form: &'a FormTemplate,
+    pub alignment: Alignment,
+}
+
+/// Finds which of `forms` is on the page and where. Never guesses: a page
+/// that fits no form well enough is an error with the reason.
+pub fn locate<'a>(
+    page: &'a GrayImage,
+    forms: &'a [FormTemplate],
+) -> Result<AlignedSheet<'a>, String> {
+    if page.width() < 200 || page.height() < 200 {
+        return Err(format!(
+            "the image is only {}×{} pixels",
+            page.width(),
+            page.height()
+        ));
+    }
+    let prep = align::prepare(page);
+    let mut best: Option<(usize, Alignment)> = None;
+    let mut why = String::from("no ruled table found on the page");
+    for (i, form) in forms.iter().enumerate() {
+        match align::align(&prep, form) {
+            Ok(a) if best.as_ref().is_none_or(|b| a.fit > b.1.fit) => best = Some((i, a)),
+            Ok(_) => {}
+            Err(e) => why = e,
+        }
+    }
+    match best {
+        Some((i, a)) if a.fit >= MIN_FIT => Ok(AlignedSheet {
+            page,
+            form: &forms[i],
+            alignment: a,
+        }),
+        Some((i, a)) => Err(format!(
+            "the page does not match the form {} (only {:.0}% of its ruled lines found)",
+            forms[i].id,
+            a.fit * 100.0
+        )),
+        None => Err(why),
+    }
+}
+
+struct Reader<'r> {
+    sheet: &'r AlignedSheet<'r>,
+    digits: &'r mut dyn DigitReader,
+    flags: Vec<Flag>,
+}
+
+impl Reader<'_> {
+    fn cell(&self, bx: MmBox, circle: bool, sign: bool) -> CellImage {
+        let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
+        cells::analyse(&crop, circle, sign)
+    }
+
+    fn uncertain(
+        &mut self,
+        row: Option<u32>,
+        seat: Option<usize>,
+        field: &str,
+        r: &Reading,
+        what: &str,
+    ) {
+        let shown = if r.text.is_empty() {
+            "?".to_string()
+        } else {
+            r.text.clone()
+        };
+        let mut extra = Map::new();
+        extra.insert("reading".into(), json!(r.text));
+        extra.insert("confidence".into(), json!(round2(r.confidence)));
+        if !r.alternatives.is_empty() {
+            extra.insert(
+                "alternatives".into(),
+                json!(
+                    r.alternatives
+                        .iter()
+                        .map(|(t, p)| json!([t, round2(*p)]))
+                        .collect::<Vec<_>>()
+                ),
+            );
+        }
+        self.flags.push(Flag {
+            code: Code::CellUncertain,
+            severity: Code::CellUncertain.severity(),
+            row,
+            seat,
+            field: Some(field.to_string()),
+            message: format!(
+                "{what}: gelesen \"{shown}\" ({:.0}%), bitte prüfen.",
+                r.confidence * 100.0
+            ),
+            extra,
+        });
+    }
+
+    /// A number field: (value, mark, circled).
+    fn number(
+        &mut self,
+        bx: MmBox,
+        circle: bool,
+        row: Option<u32>,
+        seat: Option<usize>,
+        field: &str,
+        what: &str,
+    ) -> (Option<u32>, CellImage) {
+        let c = self.cell(bx, circle, false);
+        if c.mark != Mark::Ink {
+            return (None, c);
+        }
+        let r = self.digits.read(&c.digits);
+        let v = r.value();
+        if v.is_none() || r.confidence < CONFIDENT {
+            self.uncertain(row, seat, field, &r, what);
+        }
+        (v, c)
+    }
+
+    fn digits_text(
+        &mut self,
+        bx: MmBox,
+        seat: Option<usize>,
+        field: &str,
+        what: &str,
+    ) -> Option<String> {
+        let c = self.cell(bx, false, false);
+        if c.mark != Mark::Ink {
+            return None;
+        }
+        let r = self.digits.read(&c.digits);
+        if r.text.is_empty() || r.confidence < CONFIDENT {
+            self.uncertain(None, seat, field, &r, what);
+        }
+        (!r.text.is_empty()).then_some(r.text)
+    }
+
+    fn has_ink(&self, bx: MmBox, min_mm2: f64) -> bool {
+        let c = self.cell(bx, false, false);
+        c.mark != Mark::Empty
+            && f64::from(c.ink_px) >= min_mm2 * cells::PX_PER_MM * cells::PX_PER_MM
+    }
+}
+
+fn round2(v: f32) -> f64 {
+    (f64::from(v) * 100.0).round() / 100.0
+}
+
+/// Reads every field of an aligned sheet into a sheet result (not yet verified).
+pub fn read_sheet(
+    sheet: &AlignedSheet,
+    digits: &mut dyn DigitReader,
+    source: &str,
+    page: u32,
+) -> SheetResult {
+    let form = sheet.form;
+    let f = &form.fields;
+    let seats = form.seats;
+    let mut r = Reader {
+        sheet,
+        digits,
+        flags: Vec::new(),
+    };
+    let round = r.number(f.round, false, None, None, "round", "Runde").0;
+    let table = r.number(f.table, false, None, None, "table", "Tisch").0;
+    let players = (0..seats)
+        .map(|s| {
+            r.digits_text(
+                f.player_id[s],
+                Some(s + 1),
+                "player_id",
+                &format!("Platz {}: Teilnehmer-Nr.", s + 1),
+            )
+        })
+        .collect();
+
+    let mut games = Vec::new();
+    for (i, row) in f.game.iter().enumerate() {
+        let no = i as u32 + 1;
+        let mut cells = Vec::with_capacity(seats);
+        let mut any = false;
+        for (s, pm) in row.iter().enumerate() {
+            let what = |col: &str| format!("Spiel {no}, Platz {} {col}", s + 1);
+            let (plus, pc) = r.number(pm.plus, true, Some(no), Some(s + 1), "plus", &what("Plus"));
+            let (minus, mc) = r.number(
+                pm.minus,
+                true,
+                Some(no),
+                Some(s + 1),
+                "minus",
+                &what("Minus"),
+            );
+            any |= pc.mark != Mark::Empty || mc.mark != Mark::Empty;
+            let mut extra = Map::new();
+            extra.insert(
+                "marks".into(),
+                json!({"plus": pc.mark.as_str(), "minus": mc.mark.as_str()}),
+            );
+            cells.push(Cell {
+                plus,
+                minus,
+                circled: pc.circled || mc.circled,
+                corrected: false,
+                extra,
+            });
+        }
+        let initials = r.has_ink(f.initials[i], 0.6);
+        if any || initials {
+            games.push(GameRow {
+                no,
+                cells,
+                initials,
+                class: None,
+                extra: Map::new(),
+            });
+        } else {
+            // Uncertainty flags of a row with no writing cannot exist: nothing was read there.
+        }
+    }
+
+    let gesamt = (0..seats)
+        .map(|s| {
+            let plus = r
+                .number(
+                    f.gesamt[s].plus,
+                    false,
+                    None,
+                    Some(s + 1),
+                    "plus",
+                    &format!("Platz {}: Gesamt Plus", s + 1),
+                )
+                .0;
+            let minus = r
+                .number(
+                    f.gesamt[s].minus,
+                    false,
+                    None,
+                    Some(s + 1),
+                    "minus",
+                    &format!("Platz {}: Gesamt Minus", s + 1),
+                )
+                .0;
+            (plus.is_some() || minus.is_some()).then_some(Gesamt { plus, minus })
+        })
+        .collect();
+    let abzug = (0..seats)
+        .map(|s| {
+            r.number(
+                f.abzug[s],
+                false,
+                None,
+                Some(s + 1),
+                "abzug",
+                &format!("Platz {}: Abzug", s + 1),
+            )
+            .0
+        })
+        .collect();
+    let endergebnis = (0..seats)
+        .map(|s| {
+            let c = r.cell(f.endergebnis[s], false, true);
+            if c.mark != Mark::Ink {
+                return None;
+            }
+            let reading = r.digits.read(&c.digits);
+            let value = reading.value().map(i64::from);
+            let what = format!("Platz {}: Endergebnis", s + 1);
+            match (value, c.sign) {
+                (Some(v), Some('-')) => {
+                    if reading.confidence < CONFIDENT {
+                        r.uncertain(None, Some(s + 1), "endergebnis", &reading, &what);
+                    }
+                    Some(-v)
+                }
+                (Some(v), sign) => {
+                    if reading.confidence < CONFIDENT || (sign.is_none() && v != 0) {
+                        r.uncertain(None, Some(s + 1), "endergebnis", &reading, &what);
+                    }
+                    Some(v)
+                }
+                (None, _) => {
+                    r.uncertain(None, Some(s + 1), "endergebnis", &reading, &what);
+                    None
+                }
+            }
+        })
+        .collect();
+    let signatures = (0..seats).map(|s| r.has_ink(f.signature[s], 2.0)).collect();
+
+    let a = &sheet.alignment;
+    let mut extra = Map::new();
+    extra.insert(
+        "alignment".into(),
+        json!({
+            "fit": round2(a.fit as f32),
+            "residual_mm": round2(a.residual_mm as f32),
+            "upside_down": a.quarter_turns == 2,
+            "quarter_turns": a.quarter_turns,
+        }),
+    );
+    extra.insert("reader".into(), Value::String(r.digits.name().to_string()));
+    SheetResult {
+        schema: SCHEMA.into(),
+        source: Some(source.to_string()),
+        page: Some(page),
+        form: Some(form.id.clone()),
+        rules: None,
+        status: Status::Ok,
+        round,
+        table,
+        players,
+        games,
+        gesamt,
+        abzug,
+        endergebnis,
+        signatures,
+        flags: r.flags,
+        extra,
+    }
+}
+
+/// The result for a page that could not be read: nothing guessed.
+pub fn unreadable(source: &str, page: u32, seats: usize, why: &str) -> SheetResult {
+    SheetResult {
+        schema: SCHEMA.into(),
+        source: Some(source.to_string()),
+        page: Some(page),
+        form: None,
+        rules: None,
+        status: Status::Unreadable,
+        round: None,
+        table: None,
+        players: vec![None; seats],
+        games: Vec::new(),
+        gesamt: vec![None; seats],
+        abzug: vec![None; seats],
+        endergebnis: vec![None; seats],
+        signatures: vec![false; seats],
+        flags: vec![Flag {
+            code: Code::SheetUnreadable,
+            severity: Code::SheetUnreadable.severity(),
+            row: None,
+            seat: None,
+            field: None,
+            message: format!("Blatt nicht lesbar: {why}."),
+            extra: Map::new(),
+        }],
+        extra: Map::new(),
+    }
+}

@@ -1,0 +1,750 @@
+//! Test data: random legal sheets of a rule set, drawn onto a rendered form
+//! with real handwritten digits (MNIST training split), pens, circles,
+//! initials, dashes and signatures, then scanned with faults (skew, scale,
+//! a dark scanner bed, upside down, blur, noise; or a phone's perspective
+//! and uneven light). The truth is written in the contract's shape.
+
+use std::io::Read;
+use std::path::Path;
+
+use image::{GrayImage, Luma};
+use imageproc::drawing::{draw_antialiased_line_segment_mut, draw_hollow_ellipse_mut};
+use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp_into};
+use imageproc::pixelops::interpolate;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+
+use crate::form::{FormTemplate, MmBox};
+use crate::render::{mm_to_px, render_form};
+use crate::rules::{Outcomes, RuleSet, Shape};
+use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
+
+/// Handwritten digits: 28×28 images (ink bright on black, as MNIST) and labels.
+pub struct Digits {
+    images: Vec<[u8; 784]>,
+    by_label: [Vec<usize>; 10],
+}
+
+impl Digits {
+    /// Reads an idx3 images file and its idx1 labels file (plain or `.gz`).
+    pub fn load(images: &Path, labels: &Path) -> Result<Self, String> {
+        let img = read_maybe_gz(images)?;
+        let lab = read_maybe_gz(labels)?;
+        if img.len() < 16 || lab.len() < 8 || img[..4] != [0, 0, 8, 3] || lab[..4] != [0, 0, 8, 1] {
+            return Err(format!(
+                "{} / {} are not MNIST idx files",
+                images.display(),
+                labels.display()
+            ));
+        }
+        let n = u32::from_be_bytes([img[4], img[5], img[6], img[7]]) as usize;
+        if img.len() < 16 + n * 784 || lab.len() < 8 + n {
+            return Err("the MNIST files are truncated".into());
+        }
+        let mut by_label: [Vec<usize>; 10] = Default::default();
+        let mut images = Vec::with_capacity(n);
+        for i in 0..n {
+            let mut a = [0u8; 784];
+            a.copy_from_slice(&img[16 + i * 784..16 + (i + 1) * 784]);
+            images.push(a);
+            let l = lab[8 + i] as usize;
+            if l < 10 {
+                by_label[l].push(i);
+            }
+        }
+        if by_label.iter().any(Vec::is_empty) {
+            return Err("the MNIST files lack some digit".into());
+        }
+        Ok(Digits { images, by_label })
+    }
+
+    /// The digits in `dir`: the full training split if fetched
+    /// (`train-images.idx3-ubyte`), else the small bundled subset.
+    pub fn from_dir(dir: &Path) -> Result<Self, String> {
+        for (i, l) in [
+            ("train-images.idx3-ubyte", "train-labels.idx1-ubyte"),
+            (
+                "train-images-subset.idx3-ubyte.gz",
+                "train-labels-subset.idx1-ubyte.gz",
+            ),
+        ] {
+            if dir.join(i).exists() {
+                return Self::load(&dir.join(i), &dir.join(l));
+            }
+        }
+        Err(format!(
+            "no MNIST training digits in {} (run scripts/fetch-mnist.sh)",
+            dir.display()
+        ))
+    }
+
+    pub fn len(&self) -> usize {
+        self.images.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.images.is_empty()
+    }
+
+    fn pick(&self, digit: u32, rng: &mut ChaCha8Rng) -> &[u8; 784] {
+        let list = &self.by_label[digit as usize % 10];
+        &self.images[list[rng.random_range(0..list.len())]]
+    }
+}
+
+fn read_maybe_gz(path: &Path) -> Result<Vec<u8>, String> {
+    let raw = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if raw.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&raw[..])
+            .read_to_end(&mut out)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(out)
+    } else {
+        Ok(raw)
+    }
+}
+
+/// One legal row of a rule set: values for the four playing seats in
+/// canonical order, the circled position, whether the supervisor initials it.
+#[derive(Debug, Clone)]
+pub struct LegalRow {
+    pub values: [i64; 4],
+    pub circled: Option<usize>,
+    pub initials: bool,
+    pub first_game: bool,
+    pub counts_as_game: bool,
+    pub solo: bool,
+}
+
+/// Every legal row of the rule set's tariff (open unit ranges cut at 12).
+pub fn legal_rows(rules: &RuleSet) -> Vec<LegalRow> {
+    let mut out = Vec::new();
+    for t in &rules.tariffs {
+        let units: Vec<u32> = match (&t.units, t.units_from) {
+            (Some(list), _) => list.clone(),
+            (None, Some(from)) => (from..=t.units_to.unwrap_or(from + 12).min(from + 12)).collect(),
+            _ => Vec::new(),
+        };
+        let laufende: Vec<u32> = match (&rules.laufende, t.laufende) {
+            (Some(l), true) => std::iter::once(0).chain(l.from..=l.to).collect(),
+            _ => vec![0],
+        };
+        let row = |values: [i64; 4], circled: Option<usize>| LegalRow {
+            values,
+            circled,
+            initials: t.initials,
+            first_game: t.first_game,
+            counts_as_game: t.counts_as_game,
+            solo: t.tags.iter().any(|x| x == "solo"),
+        };
+        for &b in &units {
+            for &l in &laufende {
+                let k = i64::from(b + l);
+                match t.shape {
+                    Shape::Partner => {
+                        out.push(row([k, k, -k, -k], None));
+                        if l > 0 && rules.laufende.as_ref().is_some_and(|x| x.caller_alone) {
+                            let (b, l) = (i64::from(b), i64::from(l));
+                            out.push(row([b + 2 * l, b, -(b + l), -(b + l)], None));
+                            out.push(row([-(b + 2 * l), -b, b + l, b + l], None));
+                        }
+                    }
+                    Shape::Solo => {
+                        let circle = t.circled.unwrap_or(true).then_some(0);
+                        if t.outcomes != Outcomes::Lost {
+                            out.push(row([3 * k, -k, -k, -k], circle));
+                        }
+                        if t.outcomes != Outcomes::Won && k > 0 {
+                            out.push(row([-3 * k, k, k, k], circle));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What the generator drew besides the values: for measuring the reader.
+#[derive(Debug, Clone, Default)]
+pub struct Drawn {
+    /// (row, seat, column) of every dash drawn in a blank column.
+    pub dashes: Vec<(u32, usize, &'static str)>,
+}
+
+/// A random legal sheet of `rules` at a table of `players` on `form`.
+pub fn random_sheet(
+    rules: &RuleSet,
+    form: &FormTemplate,
+    players: usize,
+    rng: &mut ChaCha8Rng,
+) -> SheetResult {
+    let table = rules
+        .tables
+        .iter()
+        .find(|t| t.players == players)
+        .or_else(|| rules.tables.first())
+        .cloned();
+    let (players, games, sits_out) =
+        table.map_or((4, 32, 0), |t| (t.players, t.games as usize, t.sits_out));
+    let rows = legal_rows(rules);
+    let game_rows: Vec<&LegalRow> = rows.iter().filter(|r| r.counts_as_game).collect();
+    let penalty = rows.iter().find(|r| !r.counts_as_game);
+    let seats = form.seats;
+    let mut chosen: Vec<LegalRow> = Vec::new();
+    while chosen.len() < games {
+        // Rufspiele and normal games are most common; solos next.
+        let r = game_rows[rng.random_range(0..game_rows.len())];
+        if r.values.iter().any(|v| v.abs() > 12 * 3) || (chosen.is_empty() && !r.first_game) {
+            continue;
+        }
+        if r.solo && rng.random_bool(0.5) {
+            continue;
+        }
+        chosen.push(r.clone());
+    }
+    if let Some(p) = penalty
+        && rng.random_bool(0.3)
+    {
+        let at = rng.random_range(1..chosen.len());
+        chosen.insert(at, p.clone());
+    }
+    let mut out_rows = Vec::new();
+    for (i, r) in chosen.iter().enumerate() {
+        let sitter = (sits_out > 0).then_some(i % players);
+        let mut playing: Vec<usize> = (0..players).filter(|&s| Some(s) != sitter).collect();
+        shuffle(&mut playing, rng);
+        let mut cells = vec![Cell::default(); seats];
+        for (pos, &v) in r.values.iter().enumerate() {
+            let s = playing[pos];
+            cells[s] = if v > 0 || (v == 0 && rng.random_bool(0.5)) {
+                Cell::plus(v.unsigned_abs() as u32)
+            } else {
+                Cell::minus(v.unsigned_abs() as u32)
+            };
+            cells[s].circled = r.circled == Some(pos);
+        }
+        out_rows.push(GameRow {
+            no: i as u32 + 1,
+            cells,
+            initials: r.initials || rng.random_bool(0.03),
+            class: None,
+            extra: Default::default(),
+        });
+    }
+    // Doppelkopf: every player plays a solo (Pflichtsolo).
+    if rules.pflichtsolo.is_some() {
+        let solos: Vec<&LegalRow> = game_rows
+            .iter()
+            .copied()
+            .filter(|r| r.solo && r.values[0].abs() <= 18)
+            .collect();
+        let slots: Vec<usize> = (1..chosen.len())
+            .filter(|&i| chosen[i].counts_as_game)
+            .take(players)
+            .collect();
+        for (s, &slot) in slots.iter().enumerate() {
+            let r = solos[rng.random_range(0..solos.len())];
+            let sitter = (sits_out > 0).then_some((s + 1) % players);
+            let others: Vec<usize> = (0..players)
+                .filter(|&o| o != s && Some(o) != sitter)
+                .collect();
+            let mut cells = vec![Cell::default(); seats];
+            let to_cell = |v: i64| {
+                if v > 0 {
+                    Cell::plus(v as u32)
+                } else {
+                    Cell::minus(v.unsigned_abs() as u32)
+                }
+            };
+            cells[s] = to_cell(r.values[0]);
+            cells[s].circled = true;
+            for (j, &o) in others.iter().enumerate() {
+                cells[o] = to_cell(r.values[j + 1]);
+            }
+            out_rows[slot].cells = cells;
+        }
+    }
+    let mut gesamt = vec![None; seats];
+    let mut abzug = vec![None; seats];
+    let mut endergebnis = vec![None; seats];
+    let mut signatures = vec![false; seats];
+    let mut ids = vec![None; seats];
+    for s in 0..players {
+        let plus: u32 = out_rows.iter().filter_map(|g| g.cells[s].plus).sum();
+        let minus: u32 = out_rows.iter().filter_map(|g| g.cells[s].minus).sum();
+        gesamt[s] = Some(Gesamt {
+            plus: Some(plus),
+            minus: Some(minus),
+        });
+        abzug[s] = Some(plus.min(minus));
+        endergebnis[s] = Some(i64::from(plus) - i64::from(minus));
+        signatures[s] = true;
+        ids[s] = Some(format!("{}", rng.random_range(1..2000u32)));
+    }
+    SheetResult {
+        schema: SCHEMA.into(),
+        source: None,
+        page: Some(1),
+        form: Some(form.id.clone()),
+        rules: Some(rules.id.clone()),
+        status: Status::Ok,
+        round: Some(rng.random_range(1..=rules.rounds.max(1))),
+        table: Some(rng.random_range(1..60)),
+        players: ids,
+        games: out_rows,
+        gesamt,
+        abzug,
+        endergebnis,
+        signatures,
+        flags: Vec::new(),
+        extra: Default::default(),
+    }
+}
+
+fn shuffle<T>(v: &mut [T], rng: &mut ChaCha8Rng) {
+    for i in (1..v.len()).rev() {
+        let j = rng.random_range(0..=i);
+        v.swap(i, j);
+    }
+}
+
+/// A pen: darkness of the ink and stroke width change.
+struct Pen {
+    ink: u8,
+    grow: i32,
+}
+
+/// Draws `sheet` by hand onto the blank form at `dpi`.
+pub fn draw(
+    sheet: &SheetResult,
+    form: &FormTemplate,
+    digits: &Digits,
+    dpi: f64,
+    rng: &mut ChaCha8Rng,
+) -> (GrayImage, Drawn) {
+    let mut page = render_form(form, dpi);
+    let pen = Pen {
+        ink: rng.random_range(10..90),
+        grow: [-1, 0, 0, 1][rng.random_range(0..4)],
+    };
+    let mut drawn = Drawn::default();
+    let f = &form.fields;
+    let px = |mm: f64| mm_to_px(mm, dpi);
+    let dash_rate = rng.random_range(0.0..0.6);
+    if let Some(r) = sheet.round {
+        write_number(
+            &mut page,
+            &r.to_string(),
+            f.round,
+            digits,
+            &pen,
+            dpi,
+            rng,
+            false,
+        );
+    }
+    if let Some(t) = sheet.table {
+        write_number(
+            &mut page,
+            &t.to_string(),
+            f.table,
+            digits,
+            &pen,
+            dpi,
+            rng,
+            false,
+        );
+    }
+    for (s, id) in sheet.players.iter().enumerate() {
+        if let Some(id) = id {
+            write_number(&mut page, id, f.player_id[s], digits, &pen, dpi, rng, false);
+        }
+    }
+    for g in &sheet.games {
+        let i = g.no as usize - 1;
+        for (s, c) in g.cells.iter().enumerate() {
+            let pm = f.game[i][s];
+            for (col, value, bx, other) in [
+                ("plus", c.plus, pm.plus, c.minus),
+                ("minus", c.minus, pm.minus, c.plus),
+            ] {
+                match value {
+                    Some(v) => {
+                        let ink = write_number(
+                            &mut page,
+                            &v.to_string(),
+                            bx,
+                            digits,
+                            &pen,
+                            dpi,
+                            rng,
+                            false,
+                        );
+                        if c.circled {
+                            circle(&mut page, ink, &pen, dpi, rng);
+                        }
+                    }
+                    None if other.is_some() && rng.random_bool(dash_rate) => {
+                        dash(&mut page, bx, &pen, dpi, rng);
+                        drawn.dashes.push((g.no, s + 1, col));
+                    }
+                    None => {}
+                }
+            }
+        }
+        if g.initials {
+            scribble(&mut page, f.initials[i], &pen, dpi, rng, 2);
+        }
+    }
+    for s in 0..form.seats {
+        if let Some(gs) = sheet.gesamt[s] {
+            for (v, bx) in [(gs.plus, f.gesamt[s].plus), (gs.minus, f.gesamt[s].minus)] {
+                if let Some(v) = v {
+                    write_number(&mut page, &v.to_string(), bx, digits, &pen, dpi, rng, false);
+                }
+            }
+        }
+        if let Some(a) = sheet.abzug[s] {
+            write_number(
+                &mut page,
+                &a.to_string(),
+                f.abzug[s],
+                digits,
+                &pen,
+                dpi,
+                rng,
+                false,
+            );
+        }
+        if let Some(e) = sheet.endergebnis[s] {
+            let text = if e > 0 {
+                format!("+{e}")
+            } else {
+                e.to_string()
+            };
+            write_number(
+                &mut page,
+                &text,
+                f.endergebnis[s],
+                digits,
+                &pen,
+                dpi,
+                rng,
+                true,
+            );
+        }
+        if sheet.signatures[s] {
+            scribble(&mut page, f.signature[s], &pen, dpi, rng, 5);
+        }
+    }
+    let _ = px;
+    (page, drawn)
+}
+
+/// Writes a number in a box with handwritten digits; returns the ink's box in px.
+#[allow(clippy::too_many_arguments)]
+fn write_number(
+    page: &mut GrayImage,
+    text: &str,
+    bx: MmBox,
+    digits: &Digits,
+    pen: &Pen,
+    dpi: f64,
+    rng: &mut ChaCha8Rng,
+    signed: bool,
+) -> (f64, f64, f64, f64) {
+    let px = |mm: f64| mm_to_px(mm, dpi);
+    let [x, y, w, h] = bx;
+    let height_mm = (h * rng.random_range(0.55..0.75)).min(5.2);
+    let digit_px = px(height_mm);
+    let char_w = digit_px * 0.75;
+    let gap = px(rng.random_range(0.1..0.7));
+    let n = text.chars().count() as f64;
+    let total = n * char_w + (n - 1.0) * gap;
+    let free = (px(w) - total).max(0.0);
+    let mut cx = px(x) + free * rng.random_range(0.2..0.8);
+    let top = px(y) + (px(h) - digit_px) * rng.random_range(0.2..0.8);
+    let start = cx;
+    for ch in text.chars() {
+        let jitter = px(rng.random_range(-0.3..0.3));
+        match ch {
+            '-' | '+' => {
+                let (l, r) = (cx + char_w * 0.1, cx + char_w * 0.75);
+                let mid = top + digit_px * 0.5 + jitter;
+                line(
+                    page,
+                    (l, mid),
+                    (r, mid + px(rng.random_range(-0.2..0.2))),
+                    pen,
+                    dpi,
+                );
+                if ch == '+' {
+                    let c = (l + r) / 2.0;
+                    line(
+                        page,
+                        (c, mid - char_w * 0.33),
+                        (c, mid + char_w * 0.33),
+                        pen,
+                        dpi,
+                    );
+                }
+                cx += char_w * 0.9 + gap;
+            }
+            d => {
+                let glyph = digits.pick(d.to_digit(10).unwrap_or(0), rng);
+                paste_digit(
+                    page,
+                    glyph,
+                    cx - char_w * 0.2,
+                    top + jitter,
+                    digit_px / 20.0,
+                    pen,
+                );
+                cx += char_w + gap;
+            }
+        }
+    }
+    let _ = signed;
+    (start, top, cx - gap, top + digit_px)
+}
+
+/// MNIST digits fill about 20 of their 28 pixels: `scale` maps 20 px to the digit height.
+fn paste_digit(page: &mut GrayImage, glyph: &[u8; 784], x0: f64, y0: f64, scale: f64, pen: &Pen) {
+    let side = (28.0 * scale).ceil() as u32;
+    let src = GrayImage::from_fn(28, 28, |x, y| Luma([glyph[(y * 28 + x) as usize]]));
+    let mut big = image::imageops::resize(&src, side, side, image::imageops::FilterType::Triangle);
+    if pen.grow > 0 {
+        big =
+            imageproc::morphology::grayscale_dilate(&big, &imageproc::morphology::Mask::square(3));
+    } else if pen.grow < 0 && side > 60 {
+        big = imageproc::morphology::grayscale_erode(&big, &imageproc::morphology::Mask::square(3));
+    }
+    let (ox, oy) = (
+        (x0 - 4.0 * scale).round() as i64,
+        (y0 - 4.0 * scale).round() as i64,
+    );
+    for (x, y, p) in big.enumerate_pixels() {
+        let (px, py) = (ox + i64::from(x), oy + i64::from(y));
+        if px < 0
+            || py < 0
+            || px >= i64::from(page.width())
+            || py >= i64::from(page.height())
+            || p[0] == 0
+        {
+            continue;
+        }
+        let alpha = f32::from(p[0]) / 255.0;
+        let q = page.get_pixel_mut(px as u32, py as u32);
+        let v = interpolate(Luma([pen.ink]), *q, alpha);
+        *q = Luma([v[0].min(q[0])]);
+    }
+}
+
+fn line(page: &mut GrayImage, a: (f64, f64), b: (f64, f64), pen: &Pen, dpi: f64) {
+    let width = (mm_to_px(0.35, dpi) + f64::from(pen.grow)).max(1.0);
+    let n = width.round() as i32;
+    for d in 0..n {
+        let o = f64::from(d) - width / 2.0;
+        for (dx, dy) in [(0.0, o), (o, 0.0)] {
+            draw_antialiased_line_segment_mut(
+                page,
+                ((a.0 + dx) as i32, (a.1 + dy) as i32),
+                ((b.0 + dx) as i32, (b.1 + dy) as i32),
+                Luma([pen.ink]),
+                |l, r, t| {
+                    let v = interpolate(l, r, t);
+                    Luma([v[0].min(r[0])])
+                },
+            );
+        }
+    }
+}
+
+fn circle(
+    page: &mut GrayImage,
+    ink: (f64, f64, f64, f64),
+    pen: &Pen,
+    dpi: f64,
+    rng: &mut ChaCha8Rng,
+) {
+    let (x0, y0, x1, y1) = ink;
+    let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+    let pad = mm_to_px(rng.random_range(0.5..1.1), dpi);
+    let (a, b) = (
+        ((x1 - x0) / 2.0 + pad).max(mm_to_px(2.6, dpi)),
+        (y1 - y0) / 2.0 + pad * 0.6,
+    );
+    let width = (mm_to_px(0.3, dpi) + f64::from(pen.grow)).max(1.0).round() as i32;
+    for d in 0..width {
+        draw_hollow_ellipse_mut(
+            page,
+            (cx as i32, cy as i32),
+            a as i32 + d,
+            b as i32 + d,
+            Luma([pen.ink]),
+        );
+    }
+}
+
+fn dash(page: &mut GrayImage, bx: MmBox, pen: &Pen, dpi: f64, rng: &mut ChaCha8Rng) {
+    let px = |mm: f64| mm_to_px(mm, dpi);
+    let [x, y, w, h] = bx;
+    let len = rng.random_range(0.2..0.5) * w;
+    let l = x + (w - len) * rng.random_range(0.2..0.8);
+    let my = y + h * rng.random_range(0.4..0.6);
+    line(
+        page,
+        (px(l), px(my)),
+        (px(l + len), px(my + rng.random_range(-0.3..0.3))),
+        pen,
+        dpi,
+    );
+}
+
+/// Initials and signatures: a few connected pen strokes.
+fn scribble(
+    page: &mut GrayImage,
+    bx: MmBox,
+    pen: &Pen,
+    dpi: f64,
+    rng: &mut ChaCha8Rng,
+    loops: usize,
+) {
+    let px = |mm: f64| mm_to_px(mm, dpi);
+    let [x, y, w, h] = bx;
+    let n = 4 + loops * 3;
+    let mut prev = (px(x + w * 0.15), px(y + h * rng.random_range(0.3..0.7)));
+    for i in 1..=n {
+        let t = i as f64 / n as f64;
+        let next = (
+            px(x + w * (0.15 + 0.7 * t)),
+            px(y + h * rng.random_range(0.2..0.8)),
+        );
+        line(page, prev, next, pen, dpi);
+        prev = next;
+    }
+}
+
+/// How a page is digitised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Capture {
+    /// A flat, straight scan.
+    Clean,
+    /// An office scanner: skew, shift, scale, dark bed, sometimes upside down.
+    Scanner,
+    /// A phone photo: perspective, uneven light, blur.
+    Phone,
+}
+
+/// Digitises a drawn page; returns the image and what was done (for the truth file).
+pub fn capture(
+    page: &GrayImage,
+    how: Capture,
+    rng: &mut ChaCha8Rng,
+) -> (GrayImage, serde_json::Value) {
+    let (w, h) = (page.width() as f64, page.height() as f64);
+    match how {
+        Capture::Clean => (page.clone(), json!({"capture": "clean"})),
+        Capture::Scanner => {
+            let angle: f64 = rng.random_range(-5.0f64..5.0).to_radians();
+            let scale = rng.random_range(0.97..1.03);
+            let bed = rng.random_bool(0.4);
+            let margin = if bed {
+                rng.random_range(0.03..0.08)
+            } else {
+                0.0
+            };
+            let (ow, oh) = (w * (1.0 + 2.0 * margin), h * (1.0 + 2.0 * margin));
+            let upside = rng.random_bool(0.15);
+            let (shx, shy) = (
+                rng.random_range(-0.015..0.015) * w,
+                rng.random_range(-0.015..0.015) * h,
+            );
+            let (c, s) = (angle.cos() * scale, angle.sin() * scale);
+            let flip = if upside { -1.0 } else { 1.0 };
+            // Page centre to output centre, rotated and scaled (and turned if upside down).
+            let (pcx, pcy) = (w / 2.0, h / 2.0);
+            let m = [
+                flip * c,
+                -flip * s,
+                ow / 2.0 + shx - flip * (c * pcx - s * pcy),
+                flip * s,
+                flip * c,
+                oh / 2.0 + shy - flip * (s * pcx + c * pcy),
+                0.0,
+                0.0,
+                1.0,
+            ];
+            let bed_value = if bed { rng.random_range(15..50) } else { 255 };
+            let mut out = GrayImage::from_pixel(ow as u32, oh as u32, Luma([bed_value]));
+            if let Some(p) = Projection::from_matrix(m.map(|v| v as f32)) {
+                warp_into(
+                    page,
+                    p,
+                    Interpolation::Bilinear,
+                    Border::Constant(Luma([bed_value])),
+                    &mut out,
+                );
+            }
+            let sigma = rng.random_range(0.3..1.0);
+            let out = image::imageops::blur(&out, sigma);
+            let out = imageproc::noise::gaussian_noise(
+                &out,
+                0.0,
+                rng.random_range(2.0..8.0),
+                rng.random(),
+            );
+            let facts = json!({"capture": "scanner", "angle_deg": angle.to_degrees(), "scale": scale,
+                "dark_bed": bed, "upside_down": upside, "blur": sigma});
+            (out, facts)
+        }
+        Capture::Phone => {
+            let (ow, oh) = (w * 1.15, h * 1.15);
+            let j = |rng: &mut ChaCha8Rng| rng.random_range(-0.05..0.05);
+            let src = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
+            let dst = [
+                (ow * (0.06 + j(rng)), oh * (0.06 + j(rng))),
+                (ow * (0.94 + j(rng)), oh * (0.06 + j(rng))),
+                (ow * (0.94 + j(rng)), oh * (0.94 + j(rng))),
+                (ow * (0.06 + j(rng)), oh * (0.94 + j(rng))),
+            ];
+            let table = rng.random_range(60..140);
+            let mut out = GrayImage::from_pixel(ow as u32, oh as u32, Luma([table]));
+            let to_f32 = |p: [(f64, f64); 4]| p.map(|(x, y)| (x as f32, y as f32));
+            if let Some(p) = Projection::from_control_points(to_f32(src), to_f32(dst)) {
+                warp_into(
+                    page,
+                    p,
+                    Interpolation::Bilinear,
+                    Border::Constant(Luma([table])),
+                    &mut out,
+                );
+            }
+            // Uneven light: a gradient across the page, darker at one corner.
+            let (gx, gy) = (rng.random_range(-0.35..0.35), rng.random_range(-0.35..0.35));
+            for (x, y, p) in out.enumerate_pixels_mut() {
+                let f = 1.0 + gx * (x as f64 / ow - 0.5) + gy * (y as f64 / oh - 0.5) - 0.1;
+                p[0] = (f64::from(p[0]) * f).clamp(0.0, 255.0) as u8;
+            }
+            let sigma = rng.random_range(0.6..1.5);
+            let out = image::imageops::blur(&out, sigma);
+            let out = imageproc::noise::gaussian_noise(
+                &out,
+                0.0,
+                rng.random_range(3.0..9.0),
+                rng.random(),
+            );
+            (
+                out,
+                json!({"capture": "phone", "corners": dst.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>(), "blur": sigma}),
+            )
+        }
+    }
+}
+
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
