@@ -96,9 +96,11 @@ pub fn binarize(crop: &GrayImage) -> GrayImage {
     })
 }
 
-/// Removes the box's ruled lines from an ink mask, keeping strokes that cross them.
-pub fn remove_lines(ink: &mut GrayImage) {
+/// Removes the box's ruled lines from an ink mask, keeping strokes that cross
+/// them. Returns where the lines were (255), for the circle test.
+pub fn remove_lines(ink: &mut GrayImage) -> GrayImage {
     let (w, h) = ink.dimensions();
+    let mut lines = GrayImage::new(w, h);
     let m = (MARGIN_MM * PX_PER_MM).round() as u32;
     let band = (0.8 * PX_PER_MM) as u32;
     // Horizontal lines at the top and bottom edges.
@@ -113,6 +115,9 @@ pub fn remove_lines(ink: &mut GrayImage) {
                         ink.put_pixel(x, y, Luma([0]));
                     }
                 }
+                for y in a..=b {
+                    lines.put_pixel(x, y, Luma([255]));
+                }
             }
         }
     }
@@ -126,9 +131,13 @@ pub fn remove_lines(ink: &mut GrayImage) {
                         ink.put_pixel(x, y, Luma([0]));
                     }
                 }
+                for x in a..=b {
+                    lines.put_pixel(x, y, Luma([255]));
+                }
             }
         }
     }
+    lines
 }
 
 /// The rows (or columns) near `edge` that are mostly ink: the printed line.
@@ -183,7 +192,7 @@ impl Component {
 /// Reads the marks of one field from its cut-out (see [`cut`]).
 pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImage {
     let mut ink = binarize(crop);
-    remove_lines(&mut ink);
+    let lines = remove_lines(&mut ink);
     let (w, h) = ink.dimensions();
     let m = (MARGIN_MM * PX_PER_MM) as u32;
     let inset = (0.4 * PX_PER_MM) as u32;
@@ -216,9 +225,25 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
         c.area += 1;
     }
     let min_area = (0.12 * PX_PER_MM * PX_PER_MM) as u32;
+    // Ink that only reaches in over an edge (a neighbour's circle or a long
+    // stroke from the row above) is not this cell's.
+    let reach = (1.2 * PX_PER_MM) as u32;
+    let stray = |c: &Component| {
+        (c.x0 < m && c.x1 < m + reach)
+            || (c.x1 > w - m && c.x0 > w - m - reach)
+            || (c.y0 < m && c.y1 < m + reach * 3 / 4)
+            || (c.y1 > h - m && c.y0 > h - m - reach * 3 / 4)
+    };
     let mut kept: Vec<Component> = comps
         .into_values()
-        .filter(|c| c.area >= min_area && c.x1 >= ix0 && c.x0 <= ix1 && c.y1 >= iy0 && c.y0 <= iy1)
+        .filter(|c| {
+            c.area >= min_area
+                && c.x1 >= ix0
+                && c.x0 <= ix1
+                && c.y1 >= iy0
+                && c.y0 <= iy1
+                && !stray(c)
+        })
         .collect();
     let ink_px: u32 = kept.iter().map(|c| c.area).sum();
     let empty = CellImage {
@@ -259,41 +284,21 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
     });
 
     let mut circled = false;
-    if find_circle && bw >= bh && mm(bh) >= 3.0 {
+    if find_circle
+        && bw * 10 >= bh * 9
+        && mm(bh) >= 3.0
+        && is_ring(&clean, &lines, (bx0, by0, bx1, by1))
+    {
+        circled = true;
         let (cx, cy) = (f64::from(bx0 + bx1) / 2.0, f64::from(by0 + by1) / 2.0);
         let (a, b) = (f64::from(bw) / 2.0, f64::from(bh) / 2.0);
-        let rays = 48;
-        let hits = (0..rays)
-            .filter(|i| {
-                let t = f64::from(*i) * std::f64::consts::TAU / f64::from(rays);
-                (70..=105).any(|r| {
-                    let r = f64::from(r) / 100.0;
-                    let (x, y) = (cx + a * r * t.cos(), cy + b * r * t.sin());
-                    x >= 0.0
-                        && y >= 0.0
-                        && (x as u32) < w
-                        && (y as u32) < h
-                        && clean.get_pixel(x as u32, y as u32)[0] > 0
-                })
-            })
-            .count();
-        let inside = clean
-            .enumerate_pixels()
-            .filter(|(x, y, p)| {
-                let (dx, dy) = ((f64::from(*x) - cx) / a, (f64::from(*y) - cy) / b);
-                p[0] > 0 && dx * dx + dy * dy < 0.45
-            })
-            .count();
-        if hits as f64 >= 0.85 * f64::from(rays) && inside > (min_area as usize) {
-            circled = true;
-            for (x, y, p) in clean.enumerate_pixels_mut() {
-                let (dx, dy) = ((f64::from(x) - cx) / a, (f64::from(y) - cy) / b);
-                if dx * dx + dy * dy >= 0.62 {
-                    *p = Luma([0]);
-                }
+        for (x, y, p) in clean.enumerate_pixels_mut() {
+            let (dx, dy) = ((f64::from(x) - cx) / a, (f64::from(y) - cy) / b);
+            if dx * dx + dy * dy >= 0.62 {
+                *p = Luma([0]);
             }
-            kept.retain(|c| c.w() < bw * 9 / 10);
         }
+        kept.retain(|c| c.w() < bw * 9 / 10);
     }
 
     let mut sign = None;
@@ -328,6 +333,59 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
         digits: crop_to_ink(&clean),
         ink_px,
     }
+}
+
+/// A ring around other ink: along almost every ray from the centre of the
+/// ink's box, the outermost ink is a thin run near the box's ellipse with
+/// white before it (or the ring is hidden in a ruled line there), and there is
+/// ink inside. A digit 0 has nothing inside; a 2 or 3 has no gap on most rays.
+fn is_ring(ink: &GrayImage, lines: &GrayImage, (x0, y0, x1, y1): (u32, u32, u32, u32)) -> bool {
+    let (w, h) = ink.dimensions();
+    let (cx, cy) = (f64::from(x0 + x1) / 2.0, f64::from(y0 + y1) / 2.0);
+    let (a, b) = (
+        f64::from(x1 - x0) / 2.0 + 0.5,
+        f64::from(y1 - y0) / 2.0 + 0.5,
+    );
+    let at = |img: &GrayImage, r: f64, t: f64| -> bool {
+        let (x, y) = (cx + a * r * t.cos(), cy + b * r * t.sin());
+        x >= 0.0
+            && y >= 0.0
+            && (x as u32) < w
+            && (y as u32) < h
+            && img.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    let rays: u32 = 48;
+    let steps: Vec<f64> = (0..=65).map(|i| f64::from(i) * 0.02).collect();
+    let (mut ring, mut separate, mut inner) = (0u32, 0u32, 0u32);
+    for i in 0..rays {
+        let t = f64::from(i) * std::f64::consts::TAU / f64::from(rays);
+        let on: Vec<bool> = steps.iter().map(|&r| at(ink, r, t)).collect();
+        if on.iter().zip(&steps).any(|(&o, &r)| o && r < 0.5) {
+            inner += 1;
+        }
+        match on.iter().rposition(|&o| o) {
+            Some(end) if (0.8..=1.2).contains(&steps[end]) => {
+                ring += 1;
+                let mut start = end;
+                while start > 0 && on[start - 1] {
+                    start -= 1;
+                }
+                let thin = steps[end] - steps[start] <= 0.3;
+                let gap_before = start >= 3 && !on[start - 1] && !on[start - 2];
+                separate += u32::from(thin && gap_before);
+            }
+            // The ring may run inside a ruled line there.
+            _ => {
+                ring += u32::from(
+                    steps
+                        .iter()
+                        .any(|&r| (0.7..=1.3).contains(&r) && at(lines, r, t)),
+                )
+            }
+        }
+    }
+    // Digits may touch the ring (a broad pen): most rays, not all, see white between.
+    ring * 100 >= rays * 85 && separate * 100 >= rays * 45 && inner * 100 >= rays * 15
 }
 
 /// Black ink on white, cut to the ink with a small white border.

@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::Path;
 
 use image::{GrayImage, Luma};
-use imageproc::drawing::{draw_antialiased_line_segment_mut, draw_hollow_ellipse_mut};
+use imageproc::drawing::draw_antialiased_line_segment_mut;
 use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp_into};
 use imageproc::pixelops::interpolate;
 use rand::{RngExt, SeedableRng};
@@ -467,7 +467,7 @@ fn write_number(
     let free = (px(w) - total).max(0.0);
     let mut cx = px(x) + free * rng.random_range(0.2..0.8);
     let top = px(y) + (px(h) - digit_px) * rng.random_range(0.2..0.8);
-    let start = cx;
+    let mut ink = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for ch in text.chars() {
         let jitter = px(rng.random_range(-0.3..0.3));
         match ch {
@@ -481,6 +481,7 @@ fn write_number(
                     pen,
                     dpi,
                 );
+                ink = union(ink, (l, mid - 1.0, r, mid + 1.0));
                 if ch == '+' {
                     let c = (l + r) / 2.0;
                     line(
@@ -490,12 +491,13 @@ fn write_number(
                         pen,
                         dpi,
                     );
+                    ink = union(ink, (c, mid - char_w * 0.33, c, mid + char_w * 0.33));
                 }
                 cx += char_w * 0.9 + gap;
             }
             d => {
                 let glyph = digits.pick(d.to_digit(10).unwrap_or(0), rng);
-                paste_digit(
+                let drawn = paste_digit(
                     page,
                     glyph,
                     cx - char_w * 0.2,
@@ -503,16 +505,30 @@ fn write_number(
                     digit_px / 20.0,
                     pen,
                 );
+                ink = union(ink, drawn);
                 cx += char_w + gap;
             }
         }
     }
     let _ = signed;
-    (start, top, cx - gap, top + digit_px)
+    ink
 }
 
 /// MNIST digits fill about 20 of their 28 pixels: `scale` maps 20 px to the digit height.
-fn paste_digit(page: &mut GrayImage, glyph: &[u8; 784], x0: f64, y0: f64, scale: f64, pen: &Pen) {
+fn union(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> (f64, f64, f64, f64) {
+    (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
+}
+
+/// Returns the box of the ink drawn `(x0, y0, x1, y1)`.
+fn paste_digit(
+    page: &mut GrayImage,
+    glyph: &[u8; 784],
+    x0: f64,
+    y0: f64,
+    scale: f64,
+    pen: &Pen,
+) -> (f64, f64, f64, f64) {
+    let mut bbox = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     let side = (28.0 * scale).ceil() as u32;
     let src = GrayImage::from_fn(28, 28, |x, y| Luma([glyph[(y * 28 + x) as usize]]));
     let mut big = image::imageops::resize(&src, side, side, image::imageops::FilterType::Triangle);
@@ -537,10 +553,20 @@ fn paste_digit(page: &mut GrayImage, glyph: &[u8; 784], x0: f64, y0: f64, scale:
             continue;
         }
         let alpha = f32::from(p[0]) / 255.0;
+        if alpha > 0.5 {
+            let (fx, fy) = (px as f64, py as f64);
+            bbox = (
+                bbox.0.min(fx),
+                bbox.1.min(fy),
+                bbox.2.max(fx),
+                bbox.3.max(fy),
+            );
+        }
         let q = page.get_pixel_mut(px as u32, py as u32);
         let v = interpolate(Luma([pen.ink]), *q, alpha);
         *q = Luma([v[0].min(q[0])]);
     }
+    bbox
 }
 
 fn line(page: &mut GrayImage, a: (f64, f64), b: (f64, f64), pen: &Pen, dpi: f64) {
@@ -577,15 +603,17 @@ fn circle(
         ((x1 - x0) / 2.0 + pad).max(mm_to_px(2.6, dpi)),
         (y1 - y0) / 2.0 + pad * 0.6,
     );
-    let width = (mm_to_px(0.3, dpi) + f64::from(pen.grow)).max(1.0).round() as i32;
-    for d in 0..width {
-        draw_hollow_ellipse_mut(
-            page,
-            (cx as i32, cy as i32),
-            a as i32 + d,
-            b as i32 + d,
-            Luma([pen.ink]),
-        );
+    // The same pen as the digits, slightly wobbly, a little overshoot at the end.
+    let wobble = rng.random_range(0.0..0.06);
+    let start = rng.random_range(0.0..std::f64::consts::TAU);
+    let n = 72;
+    let point = |i: usize| {
+        let t = start + (i as f64) * std::f64::consts::TAU * 1.05 / n as f64;
+        let r = 1.0 + wobble * (3.0 * t).sin();
+        (cx + a * r * t.cos(), cy + b * r * t.sin())
+    };
+    for i in 0..n {
+        line(page, point(i), point(i + 1), pen, dpi);
     }
 }
 
