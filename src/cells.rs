@@ -225,14 +225,16 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
         c.area += 1;
     }
     let min_area = (0.12 * PX_PER_MM * PX_PER_MM) as u32;
-    // Ink that only reaches in over an edge (a neighbour's circle or a long
-    // stroke from the row above) is not this cell's.
+    // Ink that only reaches in over an edge (a neighbour's circle, a long
+    // stroke from the row above) is not this cell's: it hugs that edge.
     let reach = (1.2 * PX_PER_MM) as u32;
+    let tol = (0.5 * PX_PER_MM) as u32;
+    let box_h = h - 2 * m;
     let stray = |c: &Component| {
-        (c.x0 < m && c.x1 < m + reach)
-            || (c.x1 > w - m && c.x0 > w - m - reach)
-            || (c.y0 < m && c.y1 < m + reach * 3 / 4)
-            || (c.y1 > h - m && c.y0 > h - m - reach * 3 / 4)
+        (c.x0 <= m + tol && c.x1 < m + reach)
+            || (c.x1 + tol >= w - m && c.x0 + reach > w - m)
+            || (c.y0 <= m + tol && c.y1 < m + box_h * 2 / 5)
+            || (c.y1 + tol >= h - m && c.y0 > h - m - box_h * 2 / 5)
     };
     let mut kept: Vec<Component> = comps
         .into_values()
