@@ -1,26 +1,23 @@
 #!/usr/bin/env bash
-# Runs aufsicht on the bundled samples: every typed sheet under samples/sheets
-# is verified with the rule set its file name starts after the first `_`
-# (e.g. muster_merkur_...json -> merkur); results go to out/samples/.
+# Runs aufsicht on the bundled samples: the scans under samples/scans (file
+# names start with their rule set) are read and checked, results go to
+# out/samples/, then compared with the generator's truth; the typed sheets
+# under samples/sheets are verified.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cargo build --release --locked --quiet
-mkdir -p out/samples
-status=0
+bin=./target/release/aufsicht
+rm -rf out/samples && mkdir -p out/samples/scans out/samples/sheets
+for rules in $(ls samples/scans | cut -d- -f1 | sort -u); do
+  $bin scan --rules "$rules" --out out/samples/scans samples/scans/"$rules"-*
+done
+echo "== scans against their truth"
+$bin evaluate --truth samples/truth --results out/samples/scans
+echo "== typed sheets"
 for sheet in samples/sheets/*.json; do
   name=$(basename "$sheet" .json)
   rules=$(echo "$name" | cut -d_ -f2)
-  out="out/samples/$name.json"
-  if ./target/release/aufsicht verify --rules "$rules" "$sheet" > "$out"; then
-    python3 - "$out" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-codes = ", ".join(f["code"] for f in d["flags"]) or "-"
-print(f'{sys.argv[1]}: {d["status"]} ({len(d["flags"])} flags: {codes})')
-PY
-  else
-    status=1
-  fi
+  $bin verify --rules "$rules" "$sheet" > "out/samples/sheets/$name.json"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[1]+":", d["status"], ", ".join(f["code"] for f in d["flags"]) or "-")' "out/samples/sheets/$name.json"
 done
-exit $status

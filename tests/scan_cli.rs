@@ -1,0 +1,305 @@
+//! `aufsicht scan` run as a binary on sample scans with known truth, and on
+//! every kind of bad input a night's folder can hold.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use aufsicht::evaluate::evaluate;
+
+fn aufsicht(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_aufsicht"))
+        .args(args)
+        .env_remove("AUFSICHT_LANG")
+        .output()
+        .expect("run aufsicht")
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("aufsicht-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn ok(out: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "aufsicht failed: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+fn result(path: &Path) -> serde_json::Value {
+    serde_json::from_str(
+        &std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    )
+    .expect("result JSON")
+}
+
+#[test]
+fn sample_scans_should_be_laid_out_as_their_truth() {
+    let out = temp("samples");
+    let scans = root().join("samples/scans");
+    let mut rules: Vec<String> = std::fs::read_dir(&scans)
+        .expect("samples")
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .split('-')
+                .next()
+                .map(str::to_string)
+        })
+        .collect();
+    rules.sort();
+    rules.dedup();
+    for r in &rules {
+        let files: Vec<String> = std::fs::read_dir(&scans)
+            .expect("samples")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&format!("{r}-")))
+            })
+            .map(|p| p.display().to_string())
+            .collect();
+        let mut args = vec![
+            "scan",
+            "--rules",
+            r.as_str(),
+            "--out",
+            out.to_str().expect("path"),
+        ];
+        args.extend(files.iter().map(String::as_str));
+        ok(&aufsicht(&args));
+    }
+    let report = evaluate(&root().join("samples/truth"), &out).expect("evaluate");
+    let text = report.lines().join("\n");
+    assert_eq!(report.sheets, 4, "{text}");
+    assert_eq!(report.missing + report.unreadable, 0, "{text}");
+    let at_least = |what: &str, min: f64| {
+        let rate = report.rate(what).unwrap_or(0.0);
+        assert!(rate >= min, "{what} {rate} < {min}\n{text}");
+    };
+    at_least("value field ink", 0.99);
+    at_least("footer field ink", 0.99);
+    at_least("circle", 0.95);
+    at_least("initials", 0.97);
+    at_least("signature", 0.9);
+    // Every scanned sheet names its form and how well the grid fitted.
+    let merkur = result(&out.join("merkur-scanner.json"));
+    assert_eq!(merkur["form"], "punkteliste-a4-32");
+    assert!(merkur["alignment"]["fit"].as_f64().unwrap_or(0.0) > 0.9);
+    let doko = result(&out.join("doppelkopf-scanner.json"));
+    assert_eq!(doko["form"], "doko-a4-24x5");
+    assert!(
+        out.join("turnier30-clean-p1.json").exists(),
+        "PDF pages are named -p<N>"
+    );
+}
+
+#[test]
+fn an_upside_down_scan_should_be_read_the_right_way_round() {
+    let dir = temp("upside");
+    let img = image::open(root().join("samples/scans/merkur-scanner.jpg"))
+        .expect("sample")
+        .to_luma8();
+    let turned = image::imageops::rotate180(&img);
+    let path = dir.join("turned.png");
+    turned.save(&path).expect("save");
+    let out = dir.join("out");
+    ok(&aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        out.to_str().expect("p"),
+        path.to_str().expect("p"),
+    ]));
+    let r = result(&out.join("turned.json"));
+    assert_eq!(r["status"], "flagged");
+    assert_eq!(r["alignment"]["upside_down"], true);
+    assert_eq!(r["games"].as_array().map(Vec::len), Some(32));
+}
+
+/// A PNG header that claims 60000×60000 pixels.
+fn huge_png() -> Vec<u8> {
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend(60000u32.to_be_bytes());
+    ihdr.extend(60000u32.to_be_bytes());
+    ihdr.extend([8, 0, 0, 0, 0]);
+    let mut crc = flate2::Crc::new();
+    crc.update(&ihdr);
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    png.extend(13u32.to_be_bytes());
+    png.extend(&ihdr);
+    png.extend(crc.sum().to_be_bytes());
+    png.extend(0u32.to_be_bytes());
+    png.extend(b"IEND\xaeB`\x82");
+    png
+}
+
+#[test]
+fn bad_inputs_should_each_get_an_unreadable_result_and_the_batch_goes_on() {
+    let dir = temp("bad");
+    let night = dir.join("night");
+    std::fs::create_dir_all(&night).expect("dir");
+    let good = std::fs::read(root().join("samples/scans/merkur-scanner.jpg")).expect("sample");
+    let write = |name: &str, bytes: &[u8]| std::fs::write(night.join(name), bytes).expect("write");
+    write("a-good.jpg", &good);
+    write("empty.png", b"");
+    write("truncated.jpg", &good[..good.len() / 3]);
+    let noise: Vec<u8> = (0..5000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    write("noise.jpg", &noise);
+    write("huge.png", &huge_png());
+    write(
+        "broken.pdf",
+        b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF",
+    );
+    write("notes.txt", b"Tisch 7 hat zu spaet abgegeben");
+    image::GrayImage::from_pixel(1240, 1754, image::Luma([245]))
+        .save(night.join("blank.png"))
+        .expect("blank");
+    // A page of something else: a ruled letter-like page with other lines.
+    let mut other = image::GrayImage::from_pixel(1240, 1754, image::Luma([250]));
+    for y in (100..1700).step_by(37) {
+        for x in 80..1160 {
+            other.put_pixel(x, y, image::Luma([30]));
+        }
+    }
+    other.save(night.join("other.png")).expect("other");
+    let out = dir.join("out");
+    let stderr = ok(&aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        out.to_str().expect("p"),
+        night.to_str().expect("p"),
+    ]));
+    assert!(
+        stderr.contains("skipped (not an image or PDF)") && stderr.contains("notes.txt"),
+        "{stderr}"
+    );
+    for name in [
+        "empty",
+        "truncated",
+        "noise",
+        "huge",
+        "broken-p1",
+        "blank",
+        "other",
+    ] {
+        let r = result(&out.join(format!("{name}.json")));
+        assert_eq!(r["status"], "unreadable", "{name}");
+        assert_eq!(r["flags"][0]["code"], "SHEET_UNREADABLE", "{name}");
+        assert!(
+            r["flags"][0]["message"]
+                .as_str()
+                .is_some_and(|m| m.len() > 20),
+            "{name}: a reason"
+        );
+    }
+    assert_eq!(
+        result(&out.join("a-good.json"))["status"],
+        "flagged",
+        "the good sheet is still read"
+    );
+    let written: Vec<_> = std::fs::read_dir(&out).expect("out").collect();
+    assert_eq!(
+        written.len(),
+        8,
+        "one result per image or PDF, nothing else"
+    );
+    let mut listing: Vec<String> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| Some(e.ok()?.file_name().to_str()?.to_string()))
+        .collect();
+    listing.sort();
+    assert_eq!(listing, ["night", "out"], "nothing written outside --out");
+}
+
+#[test]
+fn a_sheet_of_the_other_form_should_be_unreadable_when_the_form_is_given() {
+    let dir = temp("foreign");
+    let out = dir.join("out");
+    let doko = root().join("samples/scans/doppelkopf-scanner.jpg");
+    ok(&aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--form",
+        "punkteliste-a4-32",
+        "--out",
+        out.to_str().expect("p"),
+        doko.to_str().expect("p"),
+    ]));
+    let r = result(&out.join("doppelkopf-scanner.json"));
+    assert_eq!(r["status"], "unreadable");
+}
+
+#[test]
+fn a_multi_page_pdf_should_give_one_result_per_page() {
+    let dir = temp("pdf");
+    let page = image::open(root().join("samples/scans/merkur-scanner.jpg"))
+        .expect("sample")
+        .to_luma8();
+    let blank = image::GrayImage::from_pixel(page.width(), page.height(), image::Luma([250]));
+    let pdf = aufsicht::render::pdf_of_pages(&[page, blank], 150.0);
+    std::fs::write(dir.join("night.pdf"), pdf).expect("pdf");
+    let out = dir.join("out");
+    ok(&aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        out.to_str().expect("p"),
+        dir.join("night.pdf").to_str().expect("p"),
+    ]));
+    assert_eq!(result(&out.join("night-p1.json"))["status"], "flagged");
+    assert_eq!(result(&out.join("night-p2.json"))["status"], "unreadable");
+}
+
+#[test]
+fn render_form_should_write_png_and_pdf_that_scan_as_the_form() {
+    let dir = temp("render");
+    for ext in ["png", "pdf"] {
+        let file = dir.join(format!("blank.{ext}"));
+        ok(&aufsicht(&[
+            "render-form",
+            "--form",
+            "doko-a4-24x5",
+            "--dpi",
+            "150",
+            "--out",
+            file.to_str().expect("p"),
+        ]));
+        assert!(file.metadata().map(|m| m.len() > 1000).unwrap_or(false));
+    }
+    let out = dir.join("out");
+    ok(&aufsicht(&[
+        "scan",
+        "--rules",
+        "doppelkopf",
+        "--out",
+        out.to_str().expect("p"),
+        dir.join("blank.png").to_str().expect("p"),
+    ]));
+    let r = result(&out.join("blank.json"));
+    assert_eq!(r["form"], "doko-a4-24x5", "a blank form is recognised");
+    assert_eq!(r["games"].as_array().map(Vec::len), Some(0));
+    let err = aufsicht(&[
+        "render-form",
+        "--form",
+        "doko-a4-24x5",
+        "--out",
+        dir.join("x.bmp").to_str().expect("p"),
+    ]);
+    assert!(!err.status.success());
+}
