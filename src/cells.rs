@@ -45,18 +45,28 @@ pub struct CellImage {
 
 /// Cuts `bx` (mm) out of the page through the alignment, at `PX_PER_MM`, with a margin.
 pub fn cut(page: &GrayImage, align: &Alignment, bx: MmBox) -> GrayImage {
-    let [x, y, w, h] = bx;
+    cut_with_margin(page, align, bx, MARGIN_MM)
+}
+
+/// Cuts `bx` (mm) with `margin` mm around it (negative: inside the box).
+pub fn cut_with_margin(page: &GrayImage, align: &Alignment, bx: MmBox, margin: f64) -> GrayImage {
+    let [x, y, w, h] = [
+        bx[0] - margin,
+        bx[1] - margin,
+        bx[2] + 2.0 * margin,
+        bx[3] + 2.0 * margin,
+    ];
     let (cw, ch) = (
-        ((w + 2.0 * MARGIN_MM) * PX_PER_MM).round() as u32,
-        ((h + 2.0 * MARGIN_MM) * PX_PER_MM).round() as u32,
+        (w * PX_PER_MM).round() as u32,
+        (h * PX_PER_MM).round() as u32,
     );
     let mut out = GrayImage::new(cw, ch);
     let (pw, ph) = (page.width() as f64, page.height() as f64);
     for v in 0..ch {
         for u in 0..cw {
             let mm = (
-                x - MARGIN_MM + (f64::from(u) + 0.5) / PX_PER_MM,
-                y - MARGIN_MM + (f64::from(v) + 0.5) / PX_PER_MM,
+                x + (f64::from(u) + 0.5) / PX_PER_MM,
+                y + (f64::from(v) + 0.5) / PX_PER_MM,
             );
             let (ix, iy) = align.to_image.apply(mm);
             let value = if ix >= 0.0 && iy >= 0.0 && ix < pw - 1.0 && iy < ph - 1.0 {

@@ -210,6 +210,7 @@ fn scan_cmd(
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the output folder {}", out.display()))?;
     let mut reader = TesseractReader::digits().map_err(anyhow::Error::msg)?;
+    let mut printed = TesseractReader::printed().map_err(anyhow::Error::msg)?;
     let (files, skipped) = input::collect(inputs);
     for s in &skipped {
         eprintln!("aufsicht: skipped (not an image or PDF): {}", s.display());
@@ -225,7 +226,18 @@ fn scan_cmd(
                 Ok(img) => match scan::locate(img, &forms) {
                     Err(why) => scan::unreadable(&source, page.number, seats, &why),
                     Ok(aligned) => {
-                        let read = scan::read_sheet(&aligned, &mut reader, &source, page.number);
+                        let (title, title_ok, rows) = scan::confirm(&aligned, &mut printed);
+                        let mut read =
+                            scan::read_sheet(&aligned, &mut reader, &source, page.number);
+                        if let Some(a) = read
+                            .extra
+                            .get_mut("alignment")
+                            .and_then(|a| a.as_object_mut())
+                        {
+                            a.insert("title_read".into(), title.into());
+                            a.insert("title_matches".into(), title_ok.into());
+                            a.insert("row_numbers_read".into(), rows.into());
+                        }
                         match aufsicht::verify(read, &rules, lang) {
                             Ok(v) => v,
                             Err(e) => scan::unreadable(

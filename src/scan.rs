@@ -10,7 +10,7 @@ use crate::align::{self, Alignment, MIN_FIT};
 use crate::cells::{self, CellImage, Mark};
 use crate::flags::{Code, Flag};
 use crate::form::{FormTemplate, MmBox};
-use crate::read::{DigitReader, Reading};
+use crate::read::{DigitReader, Reading, TesseractReader};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
 
 /// Below this confidence a reading is shown to a person (`CELL_UNCERTAIN`).
@@ -59,6 +59,62 @@ pub fn locate<'a>(
         )),
         None => Err(why),
     }
+}
+
+/// Reads the printed title and three printed row numbers through the
+/// alignment: a second, independent check that the right form was found
+/// where the ruled lines say. Returns (title as read, title matches, row numbers found).
+pub fn confirm(sheet: &AlignedSheet, printed: &mut TesseractReader) -> (String, bool, usize) {
+    let form = sheet.form;
+    let mut title = String::new();
+    if let Some(t) = form.texts.first() {
+        let width = t.size * 0.75 * t.text.chars().count() as f64;
+        let crop = cells::cut_with_margin(
+            sheet.page,
+            &sheet.alignment,
+            [t.x - 1.0, t.y - t.size * 1.1, width + 2.0, t.size * 2.2],
+            0.0,
+        );
+        title = printed.read_line(&crop).text;
+    }
+    let expected = form.title.clone().unwrap_or_default();
+    let matches = similarity(&title, &expected) >= 0.7;
+    let mut rows_found = 0;
+    let rows = form.fields.game.len();
+    for row in [1, rows / 2, rows] {
+        let first = form.fields.game[row - 1][0].plus;
+        let grid = form.grid();
+        let bx = [grid[0], first[1], first[0] - grid[0], first[3]];
+        let crop = cells::cut_with_margin(sheet.page, &sheet.alignment, bx, -0.7);
+        let text: String = printed
+            .read_line(&crop)
+            .text
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect();
+        rows_found += usize::from(text == row.to_string());
+    }
+    (title, matches, rows_found)
+}
+
+/// Share of the expected text's letter pairs found in the read text.
+fn similarity(read: &str, expected: &str) -> f64 {
+    let norm = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<Vec<_>>()
+    };
+    let (r, e) = (norm(read), norm(expected));
+    if e.len() < 2 {
+        return 0.0;
+    }
+    let pairs: Vec<(char, char)> = r.windows(2).map(|w| (w[0], w[1])).collect();
+    let hits = e
+        .windows(2)
+        .filter(|w| pairs.contains(&(w[0], w[1])))
+        .count();
+    hits as f64 / (e.len() - 1) as f64
 }
 
 struct Reader<'r> {

@@ -94,6 +94,9 @@ fn sample_scans_should_be_laid_out_as_their_truth() {
     let merkur = result(&out.join("merkur-scanner.json"));
     assert_eq!(merkur["form"], "punkteliste-a4-32");
     assert!(merkur["alignment"]["fit"].as_f64().unwrap_or(0.0) > 0.9);
+    // Tesseract reads the printed title and row numbers: the form is confirmed.
+    assert_eq!(merkur["alignment"]["title_read"], "Schafkopf-Turnier-Punkteliste");
+    assert_eq!(merkur["alignment"]["row_numbers_read"], 3);
     let doko = result(&out.join("doppelkopf-scanner.json"));
     assert_eq!(doko["form"], "doko-a4-24x5");
     assert!(
