@@ -79,7 +79,7 @@ fn sample_scans_should_be_laid_out_as_their_truth() {
     }
     let report = evaluate(&root().join("samples/truth"), &out).expect("evaluate");
     let text = report.lines().join("\n");
-    assert_eq!(report.sheets, 4, "{text}");
+    assert_eq!(report.sheets, 6, "{text}");
     assert_eq!(report.missing + report.unreadable, 0, "{text}");
     let at_least = |what: &str, min: f64| {
         let rate = report.rate(what).unwrap_or(0.0);
@@ -95,7 +95,10 @@ fn sample_scans_should_be_laid_out_as_their_truth() {
     assert_eq!(merkur["form"], "punkteliste-a4-32");
     assert!(merkur["alignment"]["fit"].as_f64().unwrap_or(0.0) > 0.9);
     // Tesseract reads the printed title and row numbers: the form is confirmed.
-    assert_eq!(merkur["alignment"]["title_read"], "Schafkopf-Turnier-Punkteliste");
+    assert_eq!(
+        merkur["alignment"]["title_read"],
+        "Schafkopf-Turnier-Punkteliste"
+    );
     assert_eq!(merkur["alignment"]["row_numbers_read"], 3);
     let doko = result(&out.join("doppelkopf-scanner.json"));
     assert_eq!(doko["form"], "doko-a4-24x5");
