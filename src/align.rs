@@ -63,8 +63,9 @@ pub fn prepare(page: &GrayImage) -> Prepared {
     let radius = ((px_per_mm * 3.0).round() as u32).max(2);
     let bin = adaptive_threshold(&work, radius, 12);
     let min_run = ((px_per_mm * 7.0).round() as usize).max(8);
-    let horizontal = runs_mask(&bin, min_run, true);
-    let vertical = runs_mask(&bin, min_run, false);
+    let t = skew(&bin);
+    let horizontal = runs_mask(&bin, min_run, true, t);
+    let vertical = runs_mask(&bin, min_run, false, t);
     Prepared {
         scale,
         horizontal,
@@ -74,29 +75,61 @@ pub fn prepare(page: &GrayImage) -> Prepared {
     }
 }
 
-/// Dark pixels (0 in `bin`) on a run of at least `min_run` along one axis,
-/// counting a pixel dark when it or a neighbour across the run is dark (skew tolerance).
-fn runs_mask(bin: &GrayImage, min_run: usize, horizontal: bool) -> GrayImage {
+/// The page's rotation as a slope (tan): the angle at which the dark pixels'
+/// projection across the lines is sharpest (ruled lines dominate it).
+fn skew(bin: &GrayImage) -> f64 {
+    let dark: Vec<(f64, f64)> = bin
+        .enumerate_pixels()
+        .filter(|(x, y, p)| p[0] == 0 && (x + y) % 3 == 0)
+        .map(|(x, y, _)| (f64::from(x), f64::from(y)))
+        .collect();
+    let size = (bin.width() + bin.height()) as usize * 2;
+    let mut best = (0.0, f64::MIN);
+    for step in -24..=24 {
+        let t = (f64::from(step) * 0.5).to_radians().tan();
+        let mut hist = vec![0u32; size];
+        for &(x, y) in &dark {
+            let b = (y - x * t) as isize + size as isize / 2;
+            if let Some(h) = usize::try_from(b).ok().and_then(|b| hist.get_mut(b)) {
+                *h += 1;
+            }
+        }
+        let score: f64 = hist.iter().map(|&h| f64::from(h) * f64::from(h)).sum();
+        if score > best.1 {
+            best = (t, score);
+        }
+    }
+    best.0
+}
+
+/// Dark pixels (0 in `bin`) on a run of at least `min_run` along lines of
+/// slope `t`, counting a pixel dark when it or a neighbour across the run is
+/// dark (what the slope leaves of the skew, and perspective, is tolerated).
+fn runs_mask(bin: &GrayImage, min_run: usize, horizontal: bool, t: f64) -> GrayImage {
     let (w, h) = bin.dimensions();
     let (len, lines) = if horizontal { (w, h) } else { (h, w) };
+    // Vertical lines lean the other way under a rotation.
+    let t = if horizontal { t } else { -t };
     let mut out = GrayImage::new(w, h);
-    let dark = |a: u32, b: u32| -> bool {
-        let (x, y) = if horizontal { (a, b) } else { (b, a) };
-        bin.get_pixel(x, y)[0] == 0
+    let at = |i: u32, l: i64| -> Option<(u32, u32)> {
+        let across = l + (f64::from(i) * t).round() as i64;
+        let across = u32::try_from(across).ok().filter(|&a| a < lines)?;
+        Some(if horizontal { (i, across) } else { (across, i) })
     };
-    for line in 0..lines {
-        let lo = line.saturating_sub(1);
-        let hi = (line + 1).min(lines - 1);
+    let dark = |i: u32, l: i64| at(i, l).is_some_and(|(x, y)| bin.get_pixel(x, y)[0] == 0);
+    let reach = (f64::from(len) * t.abs()).ceil() as i64 + 1;
+    for line in -reach..i64::from(lines) + reach {
         let mut start = None;
         for i in 0..=len {
-            let on = i < len && (lo..=hi).any(|l| dark(i, l));
+            let on = i < len && (line - 1..=line + 1).any(|l| dark(i, l));
             match (on, start) {
                 (true, None) => start = Some(i),
                 (false, Some(s)) => {
                     if (i - s) as usize >= min_run {
                         for j in s..i {
-                            if dark(j, line) {
-                                let (x, y) = if horizontal { (j, line) } else { (line, j) };
+                            if dark(j, line)
+                                && let Some((x, y)) = at(j, line)
+                            {
                                 out.put_pixel(x, y, Luma([255]));
                             }
                         }

@@ -96,7 +96,7 @@ pub fn binarize(crop: &GrayImage) -> GrayImage {
     let mut values: Vec<u8> = crop.pixels().map(|p| p[0]).collect();
     values.sort_unstable();
     let paper = f64::from(values[(values.len() * 9) / 10]);
-    let cut = (paper * 0.62).min(paper - 45.0);
+    let cut = (paper * 0.78).min(paper - 40.0);
     GrayImage::from_fn(crop.width(), crop.height(), |x, y| {
         Luma([if f64::from(crop.get_pixel(x, y)[0]) < cut {
             255

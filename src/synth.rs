@@ -532,9 +532,13 @@ fn paste_digit(
     let side = (28.0 * scale).ceil() as u32;
     let src = GrayImage::from_fn(28, 28, |x, y| Luma([glyph[(y * 28 + x) as usize]]));
     let mut big = image::imageops::resize(&src, side, side, image::imageops::FilterType::Triangle);
-    if pen.grow > 0 {
-        big =
+    // A broader pen: only where a pixel is finer than the MNIST stroke change.
+    if pen.grow > 0 && side > 48 {
+        let grown =
             imageproc::morphology::grayscale_dilate(&big, &imageproc::morphology::Mask::square(3));
+        for (p, g) in big.pixels_mut().zip(grown.pixels()) {
+            p[0] = p[0].max(g[0] / 2);
+        }
     } else if pen.grow < 0 && side > 60 {
         big = imageproc::morphology::grayscale_erode(&big, &imageproc::morphology::Mask::square(3));
     }
