@@ -222,13 +222,13 @@ fn scan_cmd(
         for page in input::load(file) {
             let source = page.source.display().to_string();
             let result = match &page.image {
-                Err(why) => scan::unreadable(&source, page.number, seats, why),
+                Err(why) => scan::unreadable(&source, page.number, seats, why, lang),
                 Ok(img) => match scan::locate(img, &forms) {
-                    Err(why) => scan::unreadable(&source, page.number, seats, &why),
+                    Err(why) => scan::unreadable(&source, page.number, seats, &why, lang),
                     Ok(aligned) => {
                         let (title, title_ok, rows) = scan::confirm(&aligned, &mut printed);
                         let mut read =
-                            scan::read_sheet(&aligned, &mut reader, &source, page.number);
+                            scan::read_sheet(&aligned, &mut reader, &source, page.number, lang);
                         if let Some(a) = read
                             .extra
                             .get_mut("alignment")

@@ -10,6 +10,7 @@ use crate::align::{self, Alignment, MIN_FIT};
 use crate::cells::{self, CellImage, Mark};
 use crate::flags::{Code, Flag};
 use crate::form::{FormTemplate, MmBox};
+use crate::messages::Lang;
 use crate::read::{DigitReader, Reading, TesseractReader};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
 
@@ -118,12 +119,21 @@ fn similarity(read: &str, expected: &str) -> f64 {
 }
 
 struct Reader<'r> {
+    lang: Lang,
     sheet: &'r AlignedSheet<'r>,
     digits: &'r mut dyn DigitReader,
     flags: Vec<Flag>,
 }
 
 impl Reader<'_> {
+    /// A field's name in the supervisor's language.
+    fn name(&self, de: String, en: String) -> String {
+        match self.lang {
+            Lang::De => de,
+            Lang::En => en,
+        }
+    }
+
     fn cell(&self, bx: MmBox, circle: bool, sign: bool) -> CellImage {
         let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
         cells::analyse(&crop, circle, sign)
@@ -162,10 +172,16 @@ impl Reader<'_> {
             row,
             seat,
             field: Some(field.to_string()),
-            message: format!(
-                "{what}: gelesen \"{shown}\" ({:.0}%), bitte prüfen.",
-                r.confidence * 100.0
-            ),
+            message: match self.lang {
+                Lang::De => format!(
+                    "{what}: gelesen \"{shown}\" ({:.0}%), bitte prüfen.",
+                    r.confidence * 100.0
+                ),
+                Lang::En => format!(
+                    "{what}: read \"{shown}\" ({:.0}%), please check.",
+                    r.confidence * 100.0
+                ),
+            },
             extra,
         });
     }
@@ -227,24 +243,31 @@ pub fn read_sheet(
     digits: &mut dyn DigitReader,
     source: &str,
     page: u32,
+    lang: Lang,
 ) -> SheetResult {
     let form = sheet.form;
     let f = &form.fields;
     let seats = form.seats;
     let mut r = Reader {
+        lang,
         sheet,
         digits,
         flags: Vec::new(),
     };
-    let round = r.number(f.round, false, None, None, "round", "Runde").0;
-    let table = r.number(f.table, false, None, None, "table", "Tisch").0;
+    let what = r.name("Runde".into(), "Round".into());
+    let round = r.number(f.round, false, None, None, "round", &what).0;
+    let what = r.name("Tisch".into(), "Table".into());
+    let table = r.number(f.table, false, None, None, "table", &what).0;
     let players = (0..seats)
         .map(|s| {
             r.digits_text(
                 f.player_id[s],
                 Some(s + 1),
                 "player_id",
-                &format!("Platz {}: Teilnehmer-Nr.", s + 1),
+                &r.name(
+                    format!("Platz {}: Teilnehmer-Nr.", s + 1),
+                    format!("Seat {}: participant number", s + 1),
+                ),
             )
         })
         .collect();
@@ -255,7 +278,11 @@ pub fn read_sheet(
         let mut cells = Vec::with_capacity(seats);
         let mut any = false;
         for (s, pm) in row.iter().enumerate() {
-            let what = |col: &str| format!("Spiel {no}, Platz {} {col}", s + 1);
+            let lang = r.lang;
+            let what = |col: &str| match lang {
+                Lang::De => format!("Spiel {no}, Platz {} {col}", s + 1),
+                Lang::En => format!("Game {no}, seat {} {}", s + 1, col.to_lowercase()),
+            };
             let (plus, pc) = r.number(pm.plus, true, Some(no), Some(s + 1), "plus", &what("Plus"));
             let (minus, mc) = r.number(
                 pm.minus,
@@ -302,7 +329,10 @@ pub fn read_sheet(
                     None,
                     Some(s + 1),
                     "plus",
-                    &format!("Platz {}: Gesamt Plus", s + 1),
+                    &r.name(
+                        format!("Platz {}: Gesamt Plus", s + 1),
+                        format!("Seat {}: Gesamt plus", s + 1),
+                    ),
                 )
                 .0;
             let minus = r
@@ -312,7 +342,10 @@ pub fn read_sheet(
                     None,
                     Some(s + 1),
                     "minus",
-                    &format!("Platz {}: Gesamt Minus", s + 1),
+                    &r.name(
+                        format!("Platz {}: Gesamt Minus", s + 1),
+                        format!("Seat {}: Gesamt minus", s + 1),
+                    ),
                 )
                 .0;
             (plus.is_some() || minus.is_some()).then_some(Gesamt { plus, minus })
@@ -326,7 +359,10 @@ pub fn read_sheet(
                 None,
                 Some(s + 1),
                 "abzug",
-                &format!("Platz {}: Abzug", s + 1),
+                &r.name(
+                    format!("Platz {}: Abzug", s + 1),
+                    format!("Seat {}: Abzug", s + 1),
+                ),
             )
             .0
         })
@@ -339,7 +375,10 @@ pub fn read_sheet(
             }
             let reading = r.digits.read(&c.digits);
             let value = reading.value().map(i64::from);
-            let what = format!("Platz {}: Endergebnis", s + 1);
+            let what = r.name(
+                format!("Platz {}: Endergebnis", s + 1),
+                format!("Seat {}: Endergebnis", s + 1),
+            );
             match (value, c.sign) {
                 (Some(v), Some('-')) => {
                     if reading.confidence < CONFIDENT {
@@ -395,7 +434,7 @@ pub fn read_sheet(
 }
 
 /// The result for a page that could not be read: nothing guessed.
-pub fn unreadable(source: &str, page: u32, seats: usize, why: &str) -> SheetResult {
+pub fn unreadable(source: &str, page: u32, seats: usize, why: &str, lang: Lang) -> SheetResult {
     SheetResult {
         schema: SCHEMA.into(),
         source: Some(source.to_string()),
@@ -417,7 +456,10 @@ pub fn unreadable(source: &str, page: u32, seats: usize, why: &str) -> SheetResu
             row: None,
             seat: None,
             field: None,
-            message: format!("Blatt nicht lesbar: {why}."),
+            message: match lang {
+                Lang::De => format!("Blatt nicht lesbar: {why}."),
+                Lang::En => format!("Sheet unreadable: {why}."),
+            },
             extra: Map::new(),
         }],
         extra: Map::new(),
