@@ -245,6 +245,7 @@ fn scan_cmd(
                                 page.number,
                                 aligned.form.seats,
                                 &e.to_string(),
+                                lang,
                             ),
                         }
                     }
