@@ -539,8 +539,6 @@ fn paste_digit(
         for (p, g) in big.pixels_mut().zip(grown.pixels()) {
             p[0] = p[0].max(g[0] / 2);
         }
-    } else if pen.grow < 0 && side > 60 {
-        big = imageproc::morphology::grayscale_erode(&big, &imageproc::morphology::Mask::square(3));
     }
     let (ox, oy) = (
         (x0 - 4.0 * scale).round() as i64,
@@ -556,7 +554,8 @@ fn paste_digit(
         {
             continue;
         }
-        let alpha = f32::from(p[0]) / 255.0;
+        // MNIST strokes peak below full intensity: a pen lays down solid ink.
+        let alpha = (f32::from(p[0]) / 170.0).min(1.0);
         if alpha > 0.5 {
             let (fx, fy) = (px as f64, py as f64);
             bbox = (
