@@ -45,6 +45,13 @@ pub struct Alignment {
 }
 
 pub fn prepare(page: &GrayImage) -> Prepared {
+    prepare_with(page, &[0.0])
+}
+
+/// As [`prepare`], for a page whose lines slope differently across it (a
+/// phone photo's strong perspective): line runs are looked for at the page's
+/// skew plus each of these extra angles (degrees).
+pub fn prepare_with(page: &GrayImage, extra_deg: &[f64]) -> Prepared {
     let (w, h) = page.dimensions();
     let scale = (WORK_SIDE / f64::from(w.max(h))).min(1.0);
     let work = if scale < 1.0 {
@@ -63,9 +70,18 @@ pub fn prepare(page: &GrayImage) -> Prepared {
     let radius = ((px_per_mm * 3.0).round() as u32).max(2);
     let bin = adaptive_threshold(&work, radius, 12);
     let min_run = ((px_per_mm * 7.0).round() as usize).max(8);
-    let t = skew(&bin);
-    let horizontal = runs_mask(&bin, min_run, true, t);
-    let vertical = runs_mask(&bin, min_run, false, t);
+    let base = skew(&bin).atan();
+    let mut horizontal = GrayImage::new(ww, wh);
+    let mut vertical = GrayImage::new(ww, wh);
+    for d in extra_deg {
+        let t = (base + d.to_radians()).tan();
+        for (mask, is_h) in [(&mut horizontal, true), (&mut vertical, false)] {
+            let found = runs_mask(&bin, min_run, is_h, t);
+            for (o, f) in mask.pixels_mut().zip(found.pixels()) {
+                o[0] = o[0].max(f[0]);
+            }
+        }
+    }
     Prepared {
         scale,
         horizontal,

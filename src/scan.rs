@@ -37,14 +37,20 @@ pub fn locate<'a>(
             page.height()
         ));
     }
-    let prep = align::prepare(page);
     let mut best: Option<(usize, Alignment)> = None;
     let mut why = String::from("no ruled table found on the page");
-    for (i, form) in forms.iter().enumerate() {
-        match align::align(&prep, form) {
-            Ok(a) if best.as_ref().is_none_or(|b| a.fit > b.1.fit) => best = Some((i, a)),
-            Ok(_) => {}
-            Err(e) => why = e,
+    // Strong perspective bends the lines apart: then look along several slopes.
+    for slopes in [&[0.0][..], &[-6.0, -3.0, 0.0, 3.0, 6.0][..]] {
+        if best.as_ref().is_some_and(|b| b.1.fit >= MIN_FIT) {
+            break;
+        }
+        let prep = align::prepare_with(page, slopes);
+        for (i, form) in forms.iter().enumerate() {
+            match align::align(&prep, form) {
+                Ok(a) if best.as_ref().is_none_or(|b| a.fit > b.1.fit) => best = Some((i, a)),
+                Ok(_) => {}
+                Err(e) => why = e,
+            }
         }
     }
     match best {
