@@ -297,7 +297,7 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
 
     let mut circled = false;
     if find_circle
-        && bw * 10 >= bh * 9
+        && bw * 4 >= bh * 3
         && mm(bh) >= 3.0
         && is_ring(&clean, &lines, (bx0, by0, bx1, by1))
     {
@@ -396,8 +396,8 @@ fn is_ring(ink: &GrayImage, lines: &GrayImage, (x0, y0, x1, y1): (u32, u32, u32,
             }
         }
     }
-    // Digits may touch the ring (a broad pen): most rays, not all, see white between.
-    ring * 100 >= rays * 85 && separate * 100 >= rays * 45 && inner * 100 >= rays * 15
+    // Digits may touch the ring (a broad pen): many rays, not all, see white between.
+    ring * 100 >= rays * 85 && separate * 100 >= rays * 35 && inner * 100 >= rays * 15
 }
 
 /// Black ink on white, cut to the ink with a small white border.
