@@ -26,6 +26,7 @@ pub use sheet::{SheetResult, Status};
 pub use verify::verify;
 pub mod align;
 pub mod cells;
+pub mod cnn;
 pub mod evaluate;
 pub mod form;
 pub mod geometry;

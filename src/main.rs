@@ -33,6 +33,14 @@ enum CaptureArg {
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum ReaderArg {
+    /// The trained digit model (default).
+    Cnn,
+    /// Tesseract's legacy engine with a digit whitelist.
+    Tesseract,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
 enum Format {
     Png,
     Jpg,
@@ -53,6 +61,9 @@ enum Command {
         /// Folder for the results.
         #[arg(long)]
         out: PathBuf,
+        /// Which reader reads the handwritten digits.
+        #[arg(long, value_enum, default_value = "cnn")]
+        reader: ReaderArg,
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
@@ -97,6 +108,21 @@ enum Command {
         /// MNIST training digits (default: data/mnist, else the bundled subset).
         #[arg(long)]
         digits: Option<PathBuf>,
+        /// Draw only the digits the model's training held back (measures the model fairly).
+        #[arg(long)]
+        held_back: bool,
+    },
+    /// Train the digit model on the MNIST training split (writes a .safetensors file).
+    TrainDigits {
+        /// Folder with train-images.idx3-ubyte and train-labels.idx1-ubyte.
+        #[arg(long, default_value = "data/mnist")]
+        mnist: PathBuf,
+        #[arg(long, default_value = "models/digits.safetensors")]
+        out: PathBuf,
+        #[arg(long, default_value_t = 3)]
+        epochs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Compare scan results with the generator's truth and print the rates.
     Evaluate {
@@ -138,8 +164,9 @@ fn run(cli: Cli) -> Result<()> {
             rules,
             form,
             out,
+            reader,
             inputs,
-        } => scan_cmd(&rules, form.as_deref(), &out, &inputs, lang),
+        } => scan_cmd(&rules, form.as_deref(), &out, reader, &inputs, lang),
         Command::RenderForm { form, dpi, out } => {
             let form = FormTemplate::load(&form).context("cannot load the form (--form)")?;
             if !(50.0..=1200.0).contains(&dpi) {
@@ -159,9 +186,32 @@ fn run(cli: Cli) -> Result<()> {
             dpi,
             format,
             digits,
+            held_back,
         } => generate(
-            &rules, &form, count, &out, seed, players, capture, dpi, format, digits, lang,
+            &rules, &form, count, &out, seed, players, capture, dpi, format, digits, held_back,
+            lang,
         ),
+        Command::TrainDigits {
+            mnist,
+            out,
+            epochs,
+            seed,
+        } => {
+            let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
+            eprintln!(
+                "aufsicht: training on {} MNIST training digits",
+                digits.len()
+            );
+            let model = aufsicht::cnn::train(&digits, epochs, seed, &mut |line| {
+                eprintln!("aufsicht: {line}")
+            })
+            .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
+            model
+                .save(&out)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+            eprintln!("aufsicht: model written to {}", out.display());
+            Ok(())
+        }
         Command::Evaluate { truth, results } => {
             let report =
                 aufsicht::evaluate::evaluate(&truth, &results).map_err(anyhow::Error::msg)?;
@@ -194,6 +244,7 @@ fn scan_cmd(
     rules: &str,
     form: Option<&str>,
     out: &Path,
+    which: ReaderArg,
     inputs: &[PathBuf],
     lang: Lang,
 ) -> Result<()> {
@@ -209,7 +260,10 @@ fn scan_cmd(
     }
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the output folder {}", out.display()))?;
-    let mut reader = TesseractReader::digits().map_err(anyhow::Error::msg)?;
+    let mut reader: Box<dyn aufsicht::read::DigitReader> = match which {
+        ReaderArg::Cnn => Box::new(aufsicht::cnn::CnnReader::new().map_err(anyhow::Error::msg)?),
+        ReaderArg::Tesseract => Box::new(TesseractReader::digits().map_err(anyhow::Error::msg)?),
+    };
     let mut printed = TesseractReader::printed().map_err(anyhow::Error::msg)?;
     let (files, skipped) = input::collect(inputs);
     for s in &skipped {
@@ -228,7 +282,7 @@ fn scan_cmd(
                     Ok(aligned) => {
                         let (title, title_ok, rows) = scan::confirm(&aligned, &mut printed);
                         let mut read =
-                            scan::read_sheet(&aligned, &mut reader, &source, page.number, lang);
+                            scan::read_sheet(&aligned, reader.as_mut(), &source, page.number, lang);
                         if let Some(a) = read
                             .extra
                             .get_mut("alignment")
@@ -335,6 +389,7 @@ fn generate(
     dpi: f64,
     format: Format,
     digits: Option<PathBuf>,
+    held_back: bool,
     lang: Lang,
 ) -> Result<()> {
     let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
@@ -346,6 +401,11 @@ fn generate(
             .or_else(|_| synth::Digits::from_dir(&root.join("samples/digits"))),
     }
     .map_err(anyhow::Error::msg)?;
+    let digits = if held_back {
+        digits.last(aufsicht::cnn::HELD_BACK)
+    } else {
+        digits
+    };
     let (scans, truths) = (out.join("scans"), out.join("truth"));
     std::fs::create_dir_all(&scans)?;
     std::fs::create_dir_all(&truths)?;

@@ -79,12 +79,32 @@ impl Digits {
         ))
     }
 
+    /// Only the last `n` images: the training command holds them back, so
+    /// sheets drawn from them measure the digit model on digits it never saw.
+    pub fn last(mut self, n: usize) -> Self {
+        let start = self.images.len().saturating_sub(n);
+        for list in &mut self.by_label {
+            list.retain(|&i| i >= start);
+        }
+        self
+    }
+
     pub fn len(&self) -> usize {
         self.images.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.images.is_empty()
+    }
+
+    /// Image `i` (28×28, ink bright) and its label.
+    pub fn get(&self, i: usize) -> (&[u8; 784], u8) {
+        let label = self
+            .by_label
+            .iter()
+            .position(|l| l.binary_search(&i).is_ok())
+            .unwrap_or(0);
+        (&self.images[i], label as u8)
     }
 
     fn pick(&self, digit: u32, rng: &mut ChaCha8Rng) -> &[u8; 784] {
