@@ -16,6 +16,10 @@ pub struct Report {
     pub unreadable: usize,
     pub counts: BTreeMap<&'static str, (usize, usize)>,
     pub uncertain: usize,
+    /// Wrong values that no flag points at (the contract's first duty).
+    pub silent: usize,
+    /// Wrong values in all.
+    pub wrong: usize,
 }
 
 impl Report {
@@ -33,11 +37,13 @@ impl Report {
 
     pub fn lines(&self) -> Vec<String> {
         let mut out = vec![format!(
-            "sheets {}  missing results {}  unreadable {}  uncertain cells per sheet {:.2}",
+            "sheets {}  missing results {}  unreadable {}  uncertain cells per sheet {:.2}  wrong values {}  silent errors {}",
             self.sheets,
             self.missing,
             self.unreadable,
-            self.uncertain as f64 / self.sheets.max(1) as f64
+            self.uncertain as f64 / self.sheets.max(1) as f64,
+            self.wrong,
+            self.silent
         )];
         for (what, (h, n)) in &self.counts {
             out.push(format!(
@@ -125,6 +131,12 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
                     }
                 });
                 report.count("value field ink", tv.is_some() == (marks == Some("ink")));
+                if tv != rv {
+                    report.wrong += 1;
+                    if !result.flags.iter().any(|f| f.points_at_row(no)) {
+                        report.silent += 1;
+                    }
+                }
                 if let Some(tv) = tv {
                     report.count("value digits", rv == Some(tv));
                     let tc = t.is_some_and(|g| g.cells[s].circled);
@@ -161,6 +173,11 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
             if let Some(tv) = tv {
                 report.count("footer digits", rv == Some(tv));
             }
+            if tv != rv {
+                report.wrong += 1;
+                report.silent +=
+                    usize::from(!result.flags.iter().any(|f| f.points_at_footer(s + 1)));
+            }
         }
         let te = truth.endergebnis[s];
         report.count(
@@ -169,6 +186,10 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
         );
         if te.is_some() {
             report.count("endergebnis (with sign)", te == result.endergebnis[s]);
+        }
+        if te != result.endergebnis[s] {
+            report.wrong += 1;
+            report.silent += usize::from(!result.flags.iter().any(|f| f.points_at_footer(s + 1)));
         }
         report.count("player id", truth.players[s] == result.players[s]);
     }

@@ -216,11 +216,17 @@ fn run(cli: Cli) -> Result<()> {
             let report =
                 aufsicht::evaluate::evaluate(&truth, &results).map_err(anyhow::Error::msg)?;
             for line in report.lines() {
-                println!("{line}");
+                stdout_line(&line);
             }
             Ok(())
         }
     }
+}
+
+/// Prints a line; a closed pipe (`| head`) ends the output quietly instead of panicking.
+fn stdout_line(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{line}");
 }
 
 fn verify(rules: &str, sheet: &Path, lang: Lang) -> Result<()> {
@@ -229,7 +235,7 @@ fn verify(rules: &str, sheet: &Path, lang: Lang) -> Result<()> {
     let named = input.rules.clone();
     let checked =
         aufsicht::verify(input, &rules, lang).with_context(|| sheet.display().to_string())?;
-    println!("{}", checked.to_json_pretty());
+    stdout_line(&checked.to_json_pretty());
     if let Some(named) = named.filter(|n| n != &rules.id) {
         eprintln!(
             "aufsicht: note: {} names rule set `{named}`; it was checked with `{}` as --rules says",
