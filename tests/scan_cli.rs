@@ -2,21 +2,12 @@
 //! every kind of bad input a night's folder can hold.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::{aufsicht, root};
 
 use aufsicht::evaluate::evaluate;
-
-fn aufsicht(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_aufsicht"))
-        .args(args)
-        .env_remove("AUFSICHT_LANG")
-        .output()
-        .expect("run aufsicht")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("aufsicht-{name}-{}", std::process::id()));

@@ -2,21 +2,12 @@
 //! seed 000 "Muster" golden output, and malformed inputs.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::{aufsicht, root};
 
 use serde_json::Value;
-
-fn aufsicht(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_aufsicht"))
-        .args(args)
-        .env_remove("AUFSICHT_LANG")
-        .output()
-        .expect("run aufsicht")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn json(output: &Output) -> Value {
     assert!(

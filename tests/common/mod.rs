@@ -1,74 +1,17 @@
-//! Legal sheets for property tests, built from the rule set's tariffs
-//! independently of the verifier's matching code.
+//! Shared test helpers: running the binary, and legal sheets for property
+//! tests (from the rule set's tariffs, independently of the verifier's matching).
 #![allow(dead_code)]
 
-use aufsicht::rules::{Outcomes, RuleSet, Shape, TableSize};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use aufsicht::rules::{RuleSet, TableSize};
 use aufsicht::sheet::{Cell, GameRow, Gesamt, SheetResult, Status};
 use proptest::prelude::*;
 
-/// One legal way to fill the four playing seats of a row, seats in canonical order.
-#[derive(Debug, Clone)]
-pub struct RowSpec {
-    pub name: String,
-    pub values: [i64; 4],
-    /// Index into `values` of the seat whose value is circled.
-    pub circled: Option<usize>,
-    pub initials: bool,
-    pub first_game: bool,
-    pub counts_as_game: bool,
-    pub solo_tag: bool,
-}
-
-/// Every legal row of a rule set (open unit ranges cut at 12).
-pub fn legal_rows(rules: &RuleSet) -> Vec<RowSpec> {
-    let mut out = Vec::new();
-    for t in &rules.tariffs {
-        let units: Vec<u32> = match (&t.units, t.units_from) {
-            (Some(list), _) => list.clone(),
-            (None, Some(from)) => (from..=t.units_to.unwrap_or(from + 12).min(from + 12)).collect(),
-            _ => Vec::new(),
-        };
-        let laufende: Vec<u32> = match (&rules.laufende, t.laufende) {
-            (Some(l), true) => std::iter::once(0).chain(l.from..=l.to).collect(),
-            _ => vec![0],
-        };
-        let spec = |values: [i64; 4], circled: Option<usize>| RowSpec {
-            name: t.name.clone(),
-            values,
-            circled,
-            initials: t.initials,
-            first_game: t.first_game,
-            counts_as_game: t.counts_as_game,
-            solo_tag: t.tags.iter().any(|x| x == "solo"),
-        };
-        for &b in &units {
-            for &l in &laufende {
-                let k = i64::from(b + l);
-                match t.shape {
-                    Shape::Partner => {
-                        out.push(spec([k, k, -k, -k], None));
-                        let alone = rules.laufende.as_ref().is_some_and(|x| x.caller_alone);
-                        if alone && l > 0 {
-                            let (b, l) = (i64::from(b), i64::from(l));
-                            out.push(spec([b + 2 * l, b, -(b + l), -(b + l)], None));
-                            out.push(spec([-(b + 2 * l), -b, b + l, b + l], None));
-                        }
-                    }
-                    Shape::Solo => {
-                        let circle = t.circled.unwrap_or(true).then_some(0);
-                        if t.outcomes != Outcomes::Lost {
-                            out.push(spec([3 * k, -k, -k, -k], circle));
-                        }
-                        if t.outcomes != Outcomes::Won && k > 0 {
-                            out.push(spec([-3 * k, k, k, k], circle));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    out
-}
+/// One legal way to fill the four playing seats of a row: the generator's
+/// enumeration of the tariff, which does not share code with the verifier.
+pub use aufsicht::synth::{LegalRow as RowSpec, legal_rows};
 
 #[derive(Debug, Clone)]
 pub struct RowChoice {
@@ -193,7 +136,7 @@ fn build(
     if rules.pflichtsolo.is_some() {
         let solo = rows
             .iter()
-            .find(|r| r.solo_tag && r.counts_as_game && r.values[0] > 0)
+            .find(|r| r.solo && r.counts_as_game && r.values[0] > 0)
             .expect("a won solo");
         let slots: Vec<usize> = (1..chosen.len())
             .filter(|&i| chosen[i].0.counts_as_game)
@@ -273,4 +216,17 @@ pub fn all_tables() -> Vec<(RuleSet, TableSize, usize)> {
         }
     }
     out
+}
+
+/// Runs the built binary with German messages (the default).
+pub fn aufsicht(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_aufsicht"))
+        .args(args)
+        .env_remove("AUFSICHT_LANG")
+        .output()
+        .expect("run aufsicht")
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
