@@ -266,66 +266,56 @@ fn scan_cmd(
     }
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the output folder {}", out.display()))?;
-    let mut reader: Box<dyn aufsicht::read::DigitReader> = match which {
-        ReaderArg::Cnn => Box::new(aufsicht::cnn::CnnReader::new().map_err(anyhow::Error::msg)?),
-        ReaderArg::Tesseract => Box::new(TesseractReader::digits().map_err(anyhow::Error::msg)?),
-    };
-    let mut printed = TesseractReader::printed().map_err(anyhow::Error::msg)?;
     let (files, skipped) = input::collect(inputs);
     for s in &skipped {
         eprintln!("aufsicht: skipped (not an image or PDF): {}", s.display());
     }
-    let seats = forms.first().map_or(4, |f| f.seats);
+    // Result names first, in input order: a second file of the same stem keeps its extension.
     let mut used = std::collections::BTreeSet::new();
+    let jobs: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|f| (f.clone(), result_base(f, &mut used)))
+        .collect();
+    let readers = || -> Result<(Box<dyn aufsicht::read::DigitReader>, TesseractReader), String> {
+        let digits: Box<dyn aufsicht::read::DigitReader> = match which {
+            ReaderArg::Cnn => Box::new(aufsicht::cnn::CnnReader::new()?),
+            ReaderArg::Tesseract => Box::new(TesseractReader::digits()?),
+        };
+        Ok((digits, TesseractReader::printed()?))
+    };
+    readers().map_err(anyhow::Error::msg)?;
+    use rayon::prelude::*;
+    // Files in parallel, one set of readers per worker.
+    let outcomes: Vec<Result<Vec<aufsicht::Status>>> = jobs
+        .par_iter()
+        .map_init(readers, |readers, (file, base)| {
+            let (digits, printed) = readers.as_mut().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let pdf = input::kind_of(file) == input::Kind::Pdf;
+            let mut statuses = Vec::new();
+            for page in input::load(file) {
+                let result = scan::scan_page(&page, &forms, &rules, digits.as_mut(), printed, lang);
+                let name = if pdf {
+                    format!("{base}-p{}.json", page.number)
+                } else {
+                    format!("{base}.json")
+                };
+                let path = out.join(name);
+                std::fs::write(&path, result.to_json_pretty() + "\n").with_context(|| {
+                    format!("cannot write {}: check the output folder", path.display())
+                })?;
+                statuses.push(result.status);
+            }
+            Ok(statuses)
+        })
+        .collect();
     let (mut ok, mut flagged, mut unreadable) = (0, 0, 0);
-    for file in &files {
-        for page in input::load(file) {
-            let source = page.source.display().to_string();
-            let result = match &page.image {
-                Err(why) => scan::unreadable(&source, page.number, seats, why, lang),
-                Ok(img) => match scan::locate(img, &forms) {
-                    Err(why) => scan::unreadable(&source, page.number, seats, &why, lang),
-                    Ok(aligned) => {
-                        let (title, title_ok, rows) = scan::confirm(&aligned, &mut printed);
-                        let mut read =
-                            scan::read_sheet(&aligned, reader.as_mut(), &source, page.number, lang);
-                        if let Some(a) = read
-                            .extra
-                            .get_mut("alignment")
-                            .and_then(|a| a.as_object_mut())
-                        {
-                            a.insert("title_read".into(), title.into());
-                            a.insert("title_matches".into(), title_ok.into());
-                            a.insert("row_numbers_read".into(), rows.into());
-                        }
-                        match aufsicht::verify(read, &rules, lang) {
-                            Ok(v) => v,
-                            Err(e) => scan::unreadable(
-                                &source,
-                                page.number,
-                                aligned.form.seats,
-                                &e.to_string(),
-                                lang,
-                            ),
-                        }
-                    }
-                },
-            };
-            match result.status {
+    for outcome in outcomes {
+        for status in outcome? {
+            match status {
                 aufsicht::Status::Ok => ok += 1,
                 aufsicht::Status::Flagged => flagged += 1,
                 aufsicht::Status::Unreadable => unreadable += 1,
             }
-            let name = result_name(
-                file,
-                page.number,
-                input::kind_of(file) == input::Kind::Pdf,
-                &mut used,
-            );
-            let path = out.join(name);
-            std::fs::write(&path, result.to_json_pretty() + "\n").with_context(|| {
-                format!("cannot write {}: check the output folder", path.display())
-            })?;
         }
     }
     eprintln!(
@@ -336,30 +326,21 @@ fn scan_cmd(
     Ok(())
 }
 
-/// `<stem>.json`, `<stem>-p<N>.json` for PDF pages; a second file of the same stem keeps its extension.
-fn result_name(
-    file: &Path,
-    page: u32,
-    pdf: bool,
-    used: &mut std::collections::BTreeSet<String>,
-) -> String {
+/// The result name's base: the file's stem, or stem and extension when an
+/// earlier input had the same stem (`<base>.json`, `<base>-p<N>.json` for PDFs).
+fn result_base(file: &Path, used: &mut std::collections::BTreeSet<String>) -> String {
     let stem = file
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("sheet")
         .to_string();
-    let base = if pdf {
-        format!("{stem}-p{page}")
-    } else {
-        stem.clone()
-    };
-    let mut name = format!("{base}.json");
-    if !used.insert(name.clone()) {
-        let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("x");
-        name = format!("{base}.{ext}.json");
-        used.insert(name.clone());
+    if used.insert(stem.clone()) {
+        return stem;
     }
-    name
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("x");
+    let base = format!("{stem}.{ext}");
+    used.insert(base.clone());
+    base
 }
 
 fn write_page(page: &image::GrayImage, out: &Path, dpi: f64) -> Result<()> {

@@ -439,6 +439,49 @@ pub fn read_sheet(
     }
 }
 
+/// One page through the whole pipeline: locate the form, confirm it with the
+/// printed text, read every field, verify. Never fails: a page that cannot
+/// be read is an `unreadable` result that says why.
+pub fn scan_page(
+    page: &crate::input::Page,
+    forms: &[FormTemplate],
+    rules: &crate::rules::RuleSet,
+    digits: &mut dyn DigitReader,
+    printed: &mut TesseractReader,
+    lang: Lang,
+) -> SheetResult {
+    let source = page.source.display().to_string();
+    let seats = forms.first().map_or(4, |f| f.seats);
+    let img = match &page.image {
+        Ok(img) => img,
+        Err(why) => return unreadable(&source, page.number, seats, why, lang),
+    };
+    let aligned = match locate(img, forms) {
+        Ok(a) => a,
+        Err(why) => return unreadable(&source, page.number, seats, &why, lang),
+    };
+    let (title, title_ok, rows) = confirm(&aligned, printed);
+    let mut read = read_sheet(&aligned, digits, &source, page.number, lang);
+    if let Some(a) = read
+        .extra
+        .get_mut("alignment")
+        .and_then(Value::as_object_mut)
+    {
+        a.insert("title_read".into(), title.into());
+        a.insert("title_matches".into(), title_ok.into());
+        a.insert("row_numbers_read".into(), rows.into());
+    }
+    crate::verify::verify(read, rules, lang).unwrap_or_else(|e| {
+        unreadable(
+            &source,
+            page.number,
+            aligned.form.seats,
+            &e.to_string(),
+            lang,
+        )
+    })
+}
+
 /// The result for a page that could not be read: nothing guessed.
 pub fn unreadable(source: &str, page: u32, seats: usize, why: &str, lang: Lang) -> SheetResult {
     SheetResult {
