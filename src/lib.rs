@@ -1,22 +1,39 @@
 //! aufsicht: reads and checks the score sheets of Schafkopf and Doppelkopf
 //! tournaments.
 //!
-//! The pipeline, stage by stage (each a module, each passing one type on):
+//! The pipeline, one module per stage, each passing one type on:
 //!
 //! ```text
-//! SheetResult (typed, or read from a scan)  --verify(RuleSet)-->  SheetResult with flags
+//! file ──input──▶ Page (image) ──scan::locate / align──▶ AlignedSheet
+//!      ──cells + read (DigitReader: cnn, Tesseract)──▶ SheetResult (values as read)
+//!      ──verify (rules, classify)──▶ SheetResult with flags
 //! ```
 //!
-//! Reading scans (`Scan` → `AlignedSheet` → `CellReadings`) comes in front
-//! of `verify`; standings and the archive come after it.
+//! `scan::scan_page` runs a page through all of it. Rule sets (`rules`) and
+//! form templates (`form`) are data under `templates/`. `synth`, `render` and
+//! `evaluate` make test sheets and measure the pipeline on them.
 
-pub mod classify;
 pub mod error;
 pub mod flags;
 pub mod messages;
-pub mod rules;
 pub mod sheet;
+
+pub mod form;
+pub mod rules;
+
+pub mod align;
+pub mod cells;
+pub mod classify;
+pub mod cnn;
+pub mod geometry;
+pub mod input;
+pub mod read;
+pub mod scan;
 pub mod verify;
+
+pub mod evaluate;
+pub mod render;
+pub mod synth;
 
 pub use error::{SheetError, TemplateError};
 pub use flags::{Code, Flag, Severity};
@@ -24,14 +41,3 @@ pub use messages::Lang;
 pub use rules::RuleSet;
 pub use sheet::{SheetResult, Status};
 pub use verify::verify;
-pub mod align;
-pub mod cells;
-pub mod cnn;
-pub mod evaluate;
-pub mod form;
-pub mod geometry;
-pub mod input;
-pub mod read;
-pub mod render;
-pub mod scan;
-pub mod synth;

@@ -153,6 +153,7 @@ fn bad_inputs_should_each_get_an_unreadable_result_and_the_batch_goes_on() {
     let good = std::fs::read(root().join("samples/scans/merkur-scanner.jpg")).expect("sample");
     let write = |name: &str, bytes: &[u8]| std::fs::write(night.join(name), bytes).expect("write");
     write("a-good.jpg", &good);
+    write("a-good.png", b"not really a png");
     write("empty.png", b"");
     write("truncated.jpg", &good[..good.len() / 3]);
     let noise: Vec<u8> = (0..5000u32)
@@ -213,10 +214,15 @@ fn bad_inputs_should_each_get_an_unreadable_result_and_the_batch_goes_on() {
         "flagged",
         "the good sheet is still read"
     );
+    assert_eq!(
+        result(&out.join("a-good.png.json"))["status"],
+        "unreadable",
+        "same stem: the extension keeps the results apart"
+    );
     let written: Vec<_> = std::fs::read_dir(&out).expect("out").collect();
     assert_eq!(
         written.len(),
-        8,
+        9,
         "one result per image or PDF, nothing else"
     );
     let mut listing: Vec<String> = std::fs::read_dir(&dir)
