@@ -287,14 +287,31 @@ pub fn random_sheet(
             out_rows[slot].cells = cells;
         }
     }
+    let ids = (0..seats)
+        .map(|s| (s < players).then(|| rng.random_range(1..2000u32).to_string()))
+        .collect();
+    let mut sheet = finished_sheet(&rules.id, out_rows, ids);
+    sheet.form = Some(form.id.clone());
+    sheet.round = Some(rng.random_range(1..=rules.rounds.max(1)));
+    sheet.table = Some(rng.random_range(1..60));
+    sheet
+}
+
+/// A sheet as a careful Schreiber finishes it: each seat with a participant
+/// number gets its footer summed from the rows, and signs.
+pub fn finished_sheet(
+    rules: &str,
+    games: Vec<GameRow>,
+    players: Vec<Option<String>>,
+) -> SheetResult {
+    let seats = players.len();
     let mut gesamt = vec![None; seats];
     let mut abzug = vec![None; seats];
     let mut endergebnis = vec![None; seats];
     let mut signatures = vec![false; seats];
-    let mut ids = vec![None; seats];
-    for s in 0..players {
-        let plus: u32 = out_rows.iter().filter_map(|g| g.cells[s].plus).sum();
-        let minus: u32 = out_rows.iter().filter_map(|g| g.cells[s].minus).sum();
+    for s in (0..seats).filter(|&s| players[s].is_some()) {
+        let plus: u32 = games.iter().filter_map(|g| g.cells[s].plus).sum();
+        let minus: u32 = games.iter().filter_map(|g| g.cells[s].minus).sum();
         gesamt[s] = Some(Gesamt {
             plus: Some(plus),
             minus: Some(minus),
@@ -302,19 +319,18 @@ pub fn random_sheet(
         abzug[s] = Some(plus.min(minus));
         endergebnis[s] = Some(i64::from(plus) - i64::from(minus));
         signatures[s] = true;
-        ids[s] = Some(format!("{}", rng.random_range(1..2000u32)));
     }
     SheetResult {
         schema: SCHEMA.into(),
         source: None,
         page: Some(1),
-        form: Some(form.id.clone()),
-        rules: Some(rules.id.clone()),
+        form: None,
+        rules: Some(rules.to_string()),
         status: Status::Ok,
-        round: Some(rng.random_range(1..=rules.rounds.max(1))),
-        table: Some(rng.random_range(1..60)),
-        players: ids,
-        games: out_rows,
+        round: Some(1),
+        table: Some(1),
+        players,
+        games,
         gesamt,
         abzug,
         endergebnis,

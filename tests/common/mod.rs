@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use aufsicht::rules::{RuleSet, TableSize};
-use aufsicht::sheet::{Cell, GameRow, Gesamt, SheetResult, Status};
+use aufsicht::sheet::{Cell, GameRow, SheetResult};
 use proptest::prelude::*;
 
 /// One legal way to fill the four playing seats of a row: the generator's
@@ -159,41 +159,10 @@ fn build(
         }
     }
 
-    let mut gesamt = vec![None; form_seats];
-    let mut abzug = vec![None; form_seats];
-    let mut endergebnis = vec![None; form_seats];
-    let mut signatures = vec![false; form_seats];
-    let mut ids = vec![None; form_seats];
-    for s in 0..players {
-        let plus: u32 = games.iter().filter_map(|g| g.cells[s].plus).sum();
-        let minus: u32 = games.iter().filter_map(|g| g.cells[s].minus).sum();
-        gesamt[s] = Some(Gesamt {
-            plus: Some(plus),
-            minus: Some(minus),
-        });
-        abzug[s] = Some(plus.min(minus));
-        endergebnis[s] = Some(i64::from(plus) - i64::from(minus));
-        signatures[s] = true;
-        ids[s] = Some(format!("{:04}", (seed as usize / (s + 1)) % 10000));
-    }
-    SheetResult {
-        schema: aufsicht::sheet::SCHEMA.to_string(),
-        source: Some("generated".into()),
-        page: Some(1),
-        form: None,
-        rules: Some(rules.id.clone()),
-        status: Status::Ok,
-        round: Some(1),
-        table: Some(1),
-        players: ids,
-        games,
-        gesamt,
-        abzug,
-        endergebnis,
-        signatures,
-        flags: Vec::new(),
-        extra: Default::default(),
-    }
+    let ids = (0..form_seats)
+        .map(|s| (s < players).then(|| format!("{:04}", (seed as usize / (s + 1)) % 10000)))
+        .collect();
+    aufsicht::synth::finished_sheet(&rules.id, games, ids)
 }
 
 fn value_cell(v: i64, zero_in_minus: bool) -> Cell {
