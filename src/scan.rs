@@ -321,39 +321,20 @@ pub fn read_sheet(
                 class: None,
                 extra: Map::new(),
             });
-        } else {
-            // Uncertainty flags of a row with no writing cannot exist: nothing was read there.
         }
     }
 
     let gesamt = (0..seats)
         .map(|s| {
-            let plus = r
-                .number(
-                    f.gesamt[s].plus,
-                    false,
-                    None,
-                    Some(s + 1),
-                    "plus",
-                    &r.name(
-                        format!("Platz {}: Gesamt Plus", s + 1),
-                        format!("Seat {}: Gesamt plus", s + 1),
-                    ),
-                )
-                .0;
-            let minus = r
-                .number(
-                    f.gesamt[s].minus,
-                    false,
-                    None,
-                    Some(s + 1),
-                    "minus",
-                    &r.name(
-                        format!("Platz {}: Gesamt Minus", s + 1),
-                        format!("Seat {}: Gesamt minus", s + 1),
-                    ),
-                )
-                .0;
+            let mut column = |bx: MmBox, field: &str, de: &str, en: &str| {
+                let what = r.name(
+                    format!("Platz {}: Gesamt {de}", s + 1),
+                    format!("Seat {}: Gesamt {en}", s + 1),
+                );
+                r.number(bx, false, None, Some(s + 1), field, &what).0
+            };
+            let plus = column(f.gesamt[s].plus, "plus", "Plus", "plus");
+            let minus = column(f.gesamt[s].minus, "minus", "Minus", "minus");
             (plus.is_some() || minus.is_some()).then_some(Gesamt { plus, minus })
         })
         .collect();
