@@ -181,6 +181,7 @@ fn line_span(ink: &GrayImage, edge: u32, band: u32, horizontal: bool) -> Option<
     Some((a.saturating_sub(1), (b + 1).min(across - 1)))
 }
 
+#[derive(Clone, Copy)]
 struct Component {
     x0: u32,
     y0: u32,
@@ -302,15 +303,49 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
         && is_ring(&clean, &lines, (bx0, by0, bx1, by1))
     {
         circled = true;
-        let (cx, cy) = (f64::from(bx0 + bx1) / 2.0, f64::from(by0 + by1) / 2.0);
-        let (a, b) = (f64::from(bw) / 2.0, f64::from(bh) / 2.0);
-        for (x, y, p) in clean.enumerate_pixels_mut() {
+        // The ring's own box: its tall pieces, not ink reaching in from a neighbour.
+        let tall: Vec<Component> = kept
+            .iter()
+            .filter(|c| c.h() * 10 >= bh * 6)
+            .cloned()
+            .collect();
+        let (rx0, ry0, rx1, ry1) = if tall.is_empty() {
+            (bx0, by0, bx1, by1)
+        } else {
+            bbox(&tall)
+        };
+        let (cx, cy) = (f64::from(rx0 + rx1) / 2.0, f64::from(ry0 + ry1) / 2.0);
+        let (a, b) = (
+            f64::from(rx1 - rx0 + 1) / 2.0,
+            f64::from(ry1 - ry0 + 1) / 2.0,
+        );
+        let r2 = |x: u32, y: u32| {
             let (dx, dy) = ((f64::from(x) - cx) / a, (f64::from(y) - cy) / b);
-            if dx * dx + dy * dy >= 0.62 {
+            dx * dx + dy * dy
+        };
+        // Pieces of the ring (a ruled line may have cut it in two or more)
+        // lie almost wholly in the outer band: they go whole, so no arc ends
+        // are left to be read as a 1. A ring the digits touch loses its band only.
+        let mut outer: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
+        for (x, y, l) in labels.enumerate_pixels() {
+            if keep.contains(&l[0]) {
+                let e = outer.entry(l[0]).or_default();
+                e.0 += u32::from(r2(x, y) >= 0.45);
+                e.1 += 1;
+            }
+        }
+        let ring_piece: std::collections::BTreeSet<u32> = outer
+            .into_iter()
+            .filter(|(_, (o, n))| o * 100 >= n * 80)
+            .map(|(l, _)| l)
+            .collect();
+        for (x, y, p) in clean.enumerate_pixels_mut() {
+            if ring_piece.contains(&labels.get_pixel(x, y)[0]) {
                 *p = Luma([0]);
             }
         }
-        kept.retain(|c| c.w() < bw * 9 / 10);
+        peel_ring(&mut clean, (cx, cy), (a, b));
+        kept.retain(|c| c.w() < bw * 9 / 10 && !ring_piece.contains(&c.label));
     }
 
     let mut sign = None;
@@ -398,6 +433,51 @@ fn is_ring(ink: &GrayImage, lines: &GrayImage, (x0, y0, x1, y1): (u32, u32, u32,
     }
     // Digits may touch the ring (a broad pen): many rays, not all, see white between.
     ring * 100 >= rays * 85 && separate * 100 >= rays * 35 && inner * 100 >= rays * 15
+}
+
+/// Erases what is left of a hand-drawn ring: along each ray from the
+/// centre inwards, the first run of ink, no deeper than the ring is thick
+/// (where a digit touches the ring, the digit stays).
+fn peel_ring(ink: &mut GrayImage, (cx, cy): (f64, f64), (a, b): (f64, f64)) {
+    let (w, h) = ink.dimensions();
+    let rays = 720;
+    let step = 0.7 / a.max(b).max(1.0);
+    let on = |img: &GrayImage, x: f64, y: f64| {
+        x >= 0.0
+            && y >= 0.0
+            && (x as u32) < w
+            && (y as u32) < h
+            && img.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    // Per ray: the points of its first run of ink from outside.
+    let mut runs: Vec<Vec<(u32, u32)>> = Vec::with_capacity(rays);
+    for i in 0..rays {
+        let t = i as f64 * std::f64::consts::TAU / rays as f64;
+        let (dx, dy) = (a * t.cos(), b * t.sin());
+        let mut r = 1.25;
+        let mut run = Vec::new();
+        while r > 0.35 {
+            let (x, y) = (cx + dx * r, cy + dy * r);
+            if on(ink, x, y) {
+                let p = (x as u32, y as u32);
+                if run.last() != Some(&p) {
+                    run.push(p);
+                }
+            } else if !run.is_empty() {
+                break;
+            }
+            r -= step;
+        }
+        runs.push(run);
+    }
+    let mut lens: Vec<usize> = runs.iter().map(Vec::len).filter(|&n| n > 0).collect();
+    lens.sort_unstable();
+    let thick = lens.get(lens.len() / 2).copied().unwrap_or(0) * 3 / 2 + 1;
+    for run in runs {
+        for (x, y) in run.into_iter().take(thick) {
+            ink.put_pixel(x, y, Luma([0]));
+        }
+    }
 }
 
 /// Black ink on white, cut to the ink with a small white border.

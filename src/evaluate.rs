@@ -20,7 +20,21 @@ pub struct Report {
     pub silent: usize,
     /// Wrong values in all.
     pub wrong: usize,
+    /// The truth's flags (the writer's mistakes as the verifier sees them) and how many the result has.
+    pub writer_flags: (usize, usize),
+    /// Flags of the result the truth does not have (`CELL_UNCERTAIN` aside).
+    pub false_flags: usize,
+    /// Of those, the ones on a row or seat a `CELL_UNCERTAIN` also points at
+    /// (they follow from a reading a person checks anyway).
+    pub false_flags_at_uncertain: usize,
+    /// Set when the evaluation ran the scan itself: seconds and peak memory (MB).
+    pub run: Option<(f64, f64)>,
+    /// Game cells by the reader's confidence: (right, all) per bin of [`BINS`].
+    pub calibration: [(usize, usize); 7],
 }
+
+/// Lower edges of the confidence bins of the calibration table.
+pub const BINS: [f64; 7] = [0.0, 0.5, 0.75, 0.9, 0.97, 0.99, 0.999];
 
 impl Report {
     fn count(&mut self, what: &'static str, hit: bool) {
@@ -36,15 +50,49 @@ impl Report {
     }
 
     pub fn lines(&self) -> Vec<String> {
+        let per_sheet = |n: usize| n as f64 / self.sheets.max(1) as f64;
         let mut out = vec![format!(
             "sheets {}  missing results {}  unreadable {}  uncertain cells per sheet {:.2}  wrong values {}  silent errors {}",
             self.sheets,
             self.missing,
             self.unreadable,
-            self.uncertain as f64 / self.sheets.max(1) as f64,
+            per_sheet(self.uncertain),
             self.wrong,
             self.silent
         )];
+        let (found, all) = self.writer_flags;
+        out.push(format!(
+            "writer-error recall {:.4} ({found}/{all})  false flags per sheet {:.3} ({}; {} of them where a CELL_UNCERTAIN points too)",
+            found as f64 / all.max(1) as f64,
+            per_sheet(self.false_flags),
+            self.false_flags,
+            self.false_flags_at_uncertain
+        ));
+        if let Some((secs, mb)) = self.run {
+            out.push(format!(
+                "scan: {:.2} sheets per second ({} in {secs:.1} s), peak memory {mb:.0} MB",
+                self.sheets as f64 / secs.max(1e-9),
+                self.sheets
+            ));
+        }
+        let cells: (usize, usize) = ["value digits", "footer digits", "endergebnis (with sign)"]
+            .iter()
+            .filter_map(|k| self.counts.get(k))
+            .fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1));
+        for (i, (right, all)) in self.calibration.iter().enumerate() {
+            let hi = BINS.get(i + 1).copied().unwrap_or(1.0);
+            out.push(format!(
+                "reader confidence {:.3}..{hi:.3}: {all:>6} game cells, {:.4} read right",
+                BINS[i],
+                *right as f64 / (*all).max(1) as f64
+            ));
+        }
+        out.push(format!(
+            "cells (game values and footer) {:.4} ({}/{})",
+            cells.0 as f64 / cells.1.max(1) as f64,
+            cells.0,
+            cells.1
+        ));
         for (what, (h, n)) in &self.counts {
             out.push(format!(
                 "{what:<28} {:>8.4}  ({h}/{n})",
@@ -107,6 +155,37 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
         .iter()
         .filter(|f| f.code == crate::Code::CellUncertain)
         .count();
+    let same =
+        |a: &crate::Flag, b: &crate::Flag| a.code == b.code && a.row == b.row && a.seat == b.seat;
+    let checked = |f: &&crate::Flag| {
+        !matches!(
+            f.code,
+            crate::Code::CellUncertain | crate::Code::SheetUnreadable
+        )
+    };
+    for t in truth.flags.iter().filter(checked) {
+        report.writer_flags.1 += 1;
+        report.writer_flags.0 += usize::from(result.flags.iter().any(|r| same(t, r)));
+    }
+    let uncertain_at = |f: &crate::Flag| {
+        result.flags.iter().any(|u| {
+            u.code == crate::Code::CellUncertain
+                && match (f.row, f.seat) {
+                    (Some(r), _) => u.row == Some(r),
+                    (None, Some(s)) => u.seat == Some(s),
+                    (None, None) => u.row.is_none(),
+                }
+        })
+    };
+    for f in result
+        .flags
+        .iter()
+        .filter(checked)
+        .filter(|r| !truth.flags.iter().any(|t| same(t, r)))
+    {
+        report.false_flags += 1;
+        report.false_flags_at_uncertain += usize::from(uncertain_at(f));
+    }
     for no in 1..=form_rows {
         let t = rows_t.get(&no);
         let r = rows_r.get(&no);
@@ -136,6 +215,14 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
                     if !result.flags.iter().any(|f| f.points_at_row(no)) {
                         report.silent += 1;
                     }
+                }
+                let seen = r
+                    .and_then(|g| g.cells[s].extra.get(&format!("{col}_reading")))
+                    .and_then(|x| Some((x.get("read")?.as_str()?, x.get("confidence")?.as_f64()?)));
+                if let (Some(tv), Some((read, confidence))) = (tv, seen) {
+                    let bin = BINS.iter().rposition(|&lo| confidence >= lo).unwrap_or(0);
+                    report.calibration[bin].0 += usize::from(read == tv.to_string());
+                    report.calibration[bin].1 += 1;
                 }
                 if let Some(tv) = tv {
                     report.count("value digits", rv == Some(tv));

@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! file ──input──▶ Page (image) ──scan::locate / align──▶ AlignedSheet
-//!      ──cells + read (DigitReader: cnn, Tesseract)──▶ SheetResult (values as read)
+//!      ──cells + read (DigitReader: cnn, Tesseract)──▶ SheetResult (values as read) + CellReadings
+//!      ──decode (legal rows, column sums)──▶ SheetResult (uncertain cells decided or flagged)
 //!      ──verify (rules, classify)──▶ SheetResult with flags
 //! ```
 //!
@@ -25,6 +26,7 @@ pub mod align;
 pub mod cells;
 pub mod classify;
 pub mod cnn;
+pub mod decode;
 pub mod geometry;
 pub mod input;
 pub mod read;

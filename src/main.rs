@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
+use rand::RngExt;
 
 use aufsicht::form::FormTemplate;
 use aufsicht::read::TesseractReader;
@@ -111,6 +112,9 @@ enum Command {
         /// Draw only the digits the model's training held back (measures the model fairly).
         #[arg(long)]
         held_back: bool,
+        /// Share of sheets on which the writer makes one mistake (0..1).
+        #[arg(long, default_value_t = 0.3)]
+        writer_errors: f64,
     },
     /// Train the digit model on the MNIST training split (writes a .safetensors file).
     TrainDigits {
@@ -125,11 +129,20 @@ enum Command {
         seed: u64,
     },
     /// Compare scan results with the generator's truth and print the rates.
+    /// With --scans, scan them first (into --results) and time it.
     Evaluate {
         #[arg(long)]
         truth: PathBuf,
         #[arg(long)]
         results: PathBuf,
+        /// Scans to read first (a generated set's scans/ folder).
+        #[arg(long, requires = "rules")]
+        scans: Option<PathBuf>,
+        /// Rule set for --scans.
+        #[arg(long)]
+        rules: Option<String>,
+        #[arg(long, value_enum, default_value = "cnn")]
+        reader: ReaderArg,
     },
 }
 
@@ -187,8 +200,20 @@ fn run(cli: Cli) -> Result<()> {
             format,
             digits,
             held_back,
+            writer_errors,
         } => generate(
-            &rules, &form, count, &out, seed, players, capture, dpi, format, digits, held_back,
+            &rules,
+            &form,
+            count,
+            &out,
+            seed,
+            players,
+            capture,
+            dpi,
+            format,
+            digits,
+            held_back,
+            writer_errors,
             lang,
         ),
         Command::TrainDigits {
@@ -212,9 +237,24 @@ fn run(cli: Cli) -> Result<()> {
             eprintln!("aufsicht: model written to {}", out.display());
             Ok(())
         }
-        Command::Evaluate { truth, results } => {
-            let report =
+        Command::Evaluate {
+            truth,
+            results,
+            scans,
+            rules,
+            reader,
+        } => {
+            let run = match (scans, rules) {
+                (Some(scans), Some(rules)) => {
+                    let start = std::time::Instant::now();
+                    scan_cmd(&rules, None, &results, reader, &[scans], cli.lang)?;
+                    Some((start.elapsed().as_secs_f64(), peak_memory_mb()))
+                }
+                _ => None,
+            };
+            let mut report =
                 aufsicht::evaluate::evaluate(&truth, &results).map_err(anyhow::Error::msg)?;
+            report.run = run;
             for line in report.lines() {
                 stdout_line(&line);
             }
@@ -224,6 +264,18 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 /// Prints a line; a closed pipe (`| head`) ends the output quietly instead of panicking.
+/// The process's peak resident memory (Linux), 0 where unknown.
+fn peak_memory_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
 fn stdout_line(line: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stdout(), "{line}");
@@ -377,8 +429,12 @@ fn generate(
     format: Format,
     digits: Option<PathBuf>,
     held_back: bool,
+    writer_errors: f64,
     lang: Lang,
 ) -> Result<()> {
+    if !(0.0..=1.0).contains(&writer_errors) {
+        bail!("--writer-errors is a share of the sheets: give a number from 0 to 1");
+    }
     let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
     let form = FormTemplate::load(form).context("cannot load the form (--form)")?;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -407,7 +463,12 @@ fn generate(
                 .collect();
             sizes.get(i % sizes.len().max(1)).copied().unwrap_or(4)
         });
-        let sheet = synth::random_sheet(&rules, &form, table, &mut rng);
+        let mut sheet = synth::random_sheet(&rules, &form, table, &mut rng);
+        let mistake = if rng.random_bool(writer_errors) {
+            synth::writer_error(&mut sheet, &mut rng)
+        } else {
+            serde_json::Value::Null
+        };
         let (page, drawn) = synth::draw(&sheet, &form, &digits, dpi, &mut rng);
         let how = match capture {
             CaptureArg::Clean => synth::Capture::Clean,
@@ -432,6 +493,9 @@ fn generate(
         let mut truth = aufsicht::verify(sheet, &rules, lang)?;
         truth.source = Some(file.display().to_string());
         truth.extra.insert("capture".into(), facts);
+        if !mistake.is_null() {
+            truth.extra.insert("writer_error".into(), mistake);
+        }
         truth
             .extra
             .insert("form_rows".into(), serde_json::json!(form.games));

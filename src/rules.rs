@@ -388,6 +388,67 @@ fn toml_error(file: &str, text: &str, path: &str, e: &toml::de::Error) -> Templa
     }
 }
 
+/// One legal row of a rule set: values for the four playing seats in
+/// canonical order, the circled position, whether the supervisor initials it.
+#[derive(Debug, Clone)]
+pub struct LegalRow {
+    pub values: [i64; 4],
+    pub circled: Option<usize>,
+    pub initials: bool,
+    pub first_game: bool,
+    pub counts_as_game: bool,
+    pub solo: bool,
+}
+
+/// Every legal row of the rule set's tariff (open unit ranges cut at 12).
+pub fn legal_rows(rules: &RuleSet) -> Vec<LegalRow> {
+    let mut out = Vec::new();
+    for t in &rules.tariffs {
+        let units: Vec<u32> = match (&t.units, t.units_from) {
+            (Some(list), _) => list.clone(),
+            (None, Some(from)) => (from..=t.units_to.unwrap_or(from + 12).min(from + 12)).collect(),
+            _ => Vec::new(),
+        };
+        let laufende: Vec<u32> = match (&rules.laufende, t.laufende) {
+            (Some(l), true) => std::iter::once(0).chain(l.from..=l.to).collect(),
+            _ => vec![0],
+        };
+        let row = |values: [i64; 4], circled: Option<usize>| LegalRow {
+            values,
+            circled,
+            initials: t.initials,
+            first_game: t.first_game,
+            counts_as_game: t.counts_as_game,
+            solo: t.tags.iter().any(|x| x == "solo"),
+        };
+        for &b in &units {
+            for &l in &laufende {
+                let k = i64::from(b + l);
+                match t.shape {
+                    Shape::Partner => {
+                        out.push(row([k, k, -k, -k], None));
+                        if l > 0 && rules.laufende.as_ref().is_some_and(|x| x.caller_alone) {
+                            let (b, l) = (i64::from(b), i64::from(l));
+                            out.push(row([b + 2 * l, b, -(b + l), -(b + l)], None));
+                            out.push(row([-(b + 2 * l), -b, b + l, b + l], None));
+                        }
+                    }
+                    Shape::Solo => {
+                        let circle = t.circled.unwrap_or(true).then_some(0);
+                        if t.outcomes != Outcomes::Lost {
+                            out.push(row([3 * k, -k, -k, -k], circle));
+                        }
+                        if t.outcomes != Outcomes::Won && k > 0 {
+                            out.push(row([-3 * k, k, k, k], circle));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

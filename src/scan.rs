@@ -1,21 +1,19 @@
 //! The scan pipeline for one page: locate the form, read every field, and
 //! hand the values to the verifier.
 //!
-//! `GrayImage` → [`locate`] → [`AlignedSheet`] → [`read_sheet`] → `SheetResult` → `verify`
+//! `GrayImage` → [`locate`] → [`AlignedSheet`] → [`read_sheet`] → `SheetResult` + `CellReadings` → `decode` → `verify`
 
 use image::GrayImage;
 use serde_json::{Map, Value, json};
 
 use crate::align::{self, Alignment, MIN_FIT};
 use crate::cells::{self, CellImage, Mark};
+use crate::decode::{self, CONFIDENT, CellReadings, Field, FieldReading};
 use crate::flags::{Code, Flag};
 use crate::form::{FormTemplate, MmBox};
 use crate::messages::Lang;
 use crate::read::{DigitReader, Reading, TesseractReader};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
-
-/// Below this confidence a reading is shown to a person (`CELL_UNCERTAIN`).
-pub const CONFIDENT: f32 = 0.75;
 
 /// A page with the form found on it.
 pub struct AlignedSheet<'a> {
@@ -129,6 +127,7 @@ struct Reader<'r> {
     sheet: &'r AlignedSheet<'r>,
     digits: &'r mut dyn DigitReader,
     flags: Vec<Flag>,
+    readings: CellReadings,
 }
 
 impl Reader<'_> {
@@ -145,72 +144,30 @@ impl Reader<'_> {
         cells::analyse(&crop, circle, sign)
     }
 
-    fn uncertain(
-        &mut self,
-        row: Option<u32>,
-        seat: Option<usize>,
-        field: &str,
-        r: &Reading,
-        what: &str,
-    ) {
-        let shown = if r.text.is_empty() {
-            "?".to_string()
-        } else {
-            r.text.clone()
-        };
-        let mut extra = Map::new();
-        extra.insert("reading".into(), json!(r.text));
-        extra.insert("confidence".into(), json!(round2(r.confidence)));
-        if !r.alternatives.is_empty() {
-            extra.insert(
-                "alternatives".into(),
-                json!(
-                    r.alternatives
-                        .iter()
-                        .map(|(t, p)| json!([t, round2(*p)]))
-                        .collect::<Vec<_>>()
-                ),
-            );
-        }
-        self.flags.push(Flag {
-            code: Code::CellUncertain,
-            severity: Code::CellUncertain.severity(),
-            row,
-            seat,
-            field: Some(field.to_string()),
-            message: match self.lang {
-                Lang::De => format!(
-                    "{what}: gelesen \"{shown}\" ({:.0}%), bitte prüfen.",
-                    r.confidence * 100.0
-                ),
-                Lang::En => format!(
-                    "{what}: read \"{shown}\" ({:.0}%), please check.",
-                    r.confidence * 100.0
-                ),
-            },
-            extra,
-        });
+    fn uncertain(&mut self, seat: Option<usize>, field: &str, r: &Reading, what: &str) {
+        let flag = decode::uncertain_flag(None, seat, field, r, what, None, self.lang);
+        self.flags.push(flag);
     }
 
-    /// A number field: (value, mark, circled).
+    /// A number field: its value as read, and the reading kept for decoding.
     fn number(
         &mut self,
         bx: MmBox,
         circle: bool,
-        row: Option<u32>,
-        seat: Option<usize>,
-        field: &str,
+        field: Field,
         what: &str,
     ) -> (Option<u32>, CellImage) {
         let c = self.cell(bx, circle, false);
         if c.mark != Mark::Ink {
             return (None, c);
         }
-        let r = self.digits.read(&c.digits);
-        let v = r.value();
-        if v.is_none() || r.confidence < CONFIDENT {
-            self.uncertain(row, seat, field, &r, what);
-        }
+        let reading = self.digits.read(&c.digits);
+        let v = reading.value();
+        self.readings.fields.push(FieldReading {
+            field,
+            reading,
+            what: what.to_string(),
+        });
         (v, c)
     }
 
@@ -227,7 +184,7 @@ impl Reader<'_> {
         }
         let r = self.digits.read(&c.digits);
         if r.text.is_empty() || r.confidence < CONFIDENT {
-            self.uncertain(None, seat, field, &r, what);
+            self.uncertain(seat, field, &r, what);
         }
         (!r.text.is_empty()).then_some(r.text)
     }
@@ -243,14 +200,15 @@ fn round2(v: f32) -> f64 {
     (f64::from(v) * 100.0).round() / 100.0
 }
 
-/// Reads every field of an aligned sheet into a sheet result (not yet verified).
+/// Reads every field of an aligned sheet into a sheet result (not yet
+/// decoded or verified) and the readings of its number fields.
 pub fn read_sheet(
     sheet: &AlignedSheet,
     digits: &mut dyn DigitReader,
     source: &str,
     page: u32,
     lang: Lang,
-) -> SheetResult {
+) -> (SheetResult, CellReadings) {
     let form = sheet.form;
     let f = &form.fields;
     let seats = form.seats;
@@ -259,11 +217,12 @@ pub fn read_sheet(
         sheet,
         digits,
         flags: Vec::new(),
+        readings: CellReadings::default(),
     };
     let what = r.name("Runde".into(), "Round".into());
-    let round = r.number(f.round, false, None, None, "round", &what).0;
+    let round = r.number(f.round, false, Field::Round, &what).0;
     let what = r.name("Tisch".into(), "Table".into());
-    let table = r.number(f.table, false, None, None, "table", &what).0;
+    let table = r.number(f.table, false, Field::Table, &what).0;
     let players = (0..seats)
         .map(|s| {
             r.digits_text(
@@ -289,15 +248,9 @@ pub fn read_sheet(
                 Lang::De => format!("Spiel {no}, Platz {} {col}", s + 1),
                 Lang::En => format!("Game {no}, seat {} {}", s + 1, col.to_lowercase()),
             };
-            let (plus, pc) = r.number(pm.plus, true, Some(no), Some(s + 1), "plus", &what("Plus"));
-            let (minus, mc) = r.number(
-                pm.minus,
-                true,
-                Some(no),
-                Some(s + 1),
-                "minus",
-                &what("Minus"),
-            );
+            let (plus, pc) = r.number(pm.plus, true, Field::Game(no, s + 1, false), &what("Plus"));
+            let (minus, mc) =
+                r.number(pm.minus, true, Field::Game(no, s + 1, true), &what("Minus"));
             any |= pc.mark != Mark::Empty || mc.mark != Mark::Empty;
             let mut extra = Map::new();
             extra.insert(
@@ -326,15 +279,15 @@ pub fn read_sheet(
 
     let gesamt = (0..seats)
         .map(|s| {
-            let mut column = |bx: MmBox, field: &str, de: &str, en: &str| {
+            let mut column = |bx: MmBox, minus: bool, de: &str, en: &str| {
                 let what = r.name(
                     format!("Platz {}: Gesamt {de}", s + 1),
                     format!("Seat {}: Gesamt {en}", s + 1),
                 );
-                r.number(bx, false, None, Some(s + 1), field, &what).0
+                r.number(bx, false, Field::Gesamt(s + 1, minus), &what).0
             };
-            let plus = column(f.gesamt[s].plus, "plus", "Plus", "plus");
-            let minus = column(f.gesamt[s].minus, "minus", "Minus", "minus");
+            let plus = column(f.gesamt[s].plus, false, "Plus", "plus");
+            let minus = column(f.gesamt[s].minus, true, "Minus", "minus");
             (plus.is_some() || minus.is_some()).then_some(Gesamt { plus, minus })
         })
         .collect();
@@ -343,9 +296,7 @@ pub fn read_sheet(
             r.number(
                 f.abzug[s],
                 false,
-                None,
-                Some(s + 1),
-                "abzug",
+                Field::Abzug(s + 1),
                 &r.name(
                     format!("Platz {}: Abzug", s + 1),
                     format!("Seat {}: Abzug", s + 1),
@@ -367,20 +318,22 @@ pub fn read_sheet(
                 format!("Seat {}: Endergebnis", s + 1),
             );
             match (value, c.sign) {
-                (Some(v), Some('-')) => {
-                    if reading.confidence < CONFIDENT {
-                        r.uncertain(None, Some(s + 1), "endergebnis", &reading, &what);
-                    }
-                    Some(-v)
+                // Without a sign only 0 is complete: a person looks.
+                (Some(v), None) if v != 0 => {
+                    r.uncertain(Some(s + 1), "endergebnis", &reading, &what);
+                    Some(v)
                 }
                 (Some(v), sign) => {
-                    if reading.confidence < CONFIDENT || (sign.is_none() && v != 0) {
-                        r.uncertain(None, Some(s + 1), "endergebnis", &reading, &what);
-                    }
+                    let v = if sign == Some('-') { -v } else { v };
+                    r.readings.fields.push(FieldReading {
+                        field: Field::Endergebnis(s + 1),
+                        reading,
+                        what,
+                    });
                     Some(v)
                 }
                 (None, _) => {
-                    r.uncertain(None, Some(s + 1), "endergebnis", &reading, &what);
+                    r.uncertain(Some(s + 1), "endergebnis", &reading, &what);
                     None
                 }
             }
@@ -400,7 +353,7 @@ pub fn read_sheet(
         }),
     );
     extra.insert("reader".into(), Value::String(r.digits.name().to_string()));
-    SheetResult {
+    let sheet = SheetResult {
         schema: SCHEMA.into(),
         source: Some(source.to_string()),
         page: Some(page),
@@ -417,7 +370,8 @@ pub fn read_sheet(
         signatures,
         flags: r.flags,
         extra,
-    }
+    };
+    (sheet, r.readings)
 }
 
 /// One page through the whole pipeline: locate the form, confirm it with the
@@ -442,7 +396,7 @@ pub fn scan_page(
         Err(why) => return unreadable(&source, page.number, seats, &why, lang),
     };
     let (title, title_ok, rows) = confirm(&aligned, printed);
-    let mut read = read_sheet(&aligned, digits, &source, page.number, lang);
+    let (mut read, readings) = read_sheet(&aligned, digits, &source, page.number, lang);
     if let Some(a) = read
         .extra
         .get_mut("alignment")
@@ -452,7 +406,8 @@ pub fn scan_page(
         a.insert("title_matches".into(), title_ok.into());
         a.insert("row_numbers_read".into(), rows.into());
     }
-    crate::verify::verify(read, rules, lang).unwrap_or_else(|e| {
+    let decoded = decode::decode(read, &readings, rules, lang);
+    crate::verify::verify(decoded, rules, lang).unwrap_or_else(|e| {
         unreadable(
             &source,
             page.number,

@@ -17,7 +17,8 @@ use serde_json::json;
 
 use crate::form::{FormTemplate, MmBox};
 use crate::render::{mm_to_px, render_form};
-use crate::rules::{Outcomes, RuleSet, Shape};
+use crate::rules::RuleSet;
+pub use crate::rules::{LegalRow, legal_rows};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
 
 /// Handwritten digits: 28×28 images (ink bright on black, as MNIST) and labels.
@@ -124,67 +125,6 @@ fn read_maybe_gz(path: &Path) -> Result<Vec<u8>, String> {
     } else {
         Ok(raw)
     }
-}
-
-/// One legal row of a rule set: values for the four playing seats in
-/// canonical order, the circled position, whether the supervisor initials it.
-#[derive(Debug, Clone)]
-pub struct LegalRow {
-    pub values: [i64; 4],
-    pub circled: Option<usize>,
-    pub initials: bool,
-    pub first_game: bool,
-    pub counts_as_game: bool,
-    pub solo: bool,
-}
-
-/// Every legal row of the rule set's tariff (open unit ranges cut at 12).
-pub fn legal_rows(rules: &RuleSet) -> Vec<LegalRow> {
-    let mut out = Vec::new();
-    for t in &rules.tariffs {
-        let units: Vec<u32> = match (&t.units, t.units_from) {
-            (Some(list), _) => list.clone(),
-            (None, Some(from)) => (from..=t.units_to.unwrap_or(from + 12).min(from + 12)).collect(),
-            _ => Vec::new(),
-        };
-        let laufende: Vec<u32> = match (&rules.laufende, t.laufende) {
-            (Some(l), true) => std::iter::once(0).chain(l.from..=l.to).collect(),
-            _ => vec![0],
-        };
-        let row = |values: [i64; 4], circled: Option<usize>| LegalRow {
-            values,
-            circled,
-            initials: t.initials,
-            first_game: t.first_game,
-            counts_as_game: t.counts_as_game,
-            solo: t.tags.iter().any(|x| x == "solo"),
-        };
-        for &b in &units {
-            for &l in &laufende {
-                let k = i64::from(b + l);
-                match t.shape {
-                    Shape::Partner => {
-                        out.push(row([k, k, -k, -k], None));
-                        if l > 0 && rules.laufende.as_ref().is_some_and(|x| x.caller_alone) {
-                            let (b, l) = (i64::from(b), i64::from(l));
-                            out.push(row([b + 2 * l, b, -(b + l), -(b + l)], None));
-                            out.push(row([-(b + 2 * l), -b, b + l, b + l], None));
-                        }
-                    }
-                    Shape::Solo => {
-                        let circle = t.circled.unwrap_or(true).then_some(0);
-                        if t.outcomes != Outcomes::Lost {
-                            out.push(row([3 * k, -k, -k, -k], circle));
-                        }
-                        if t.outcomes != Outcomes::Won && k > 0 {
-                            out.push(row([-3 * k, k, k, k], circle));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    out
 }
 
 /// What the generator drew besides the values: for measuring the reader.
@@ -337,6 +277,80 @@ pub fn finished_sheet(
         signatures,
         flags: Vec::new(),
         extra: Default::default(),
+    }
+}
+
+/// Makes one mistake a writer makes on a finished sheet, and says which:
+/// a game value written wrong (the footer summed from what was written),
+/// a Gesamt added up wrong, an Abzug or Endergebnis worked out wrong.
+pub fn writer_error(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) -> serde_json::Value {
+    let seats: Vec<usize> = (0..sheet.players.len())
+        .filter(|&s| sheet.players[s].is_some())
+        .collect();
+    let Some(&seat) = seats.get(rng.random_range(0..seats.len().max(1))) else {
+        return serde_json::Value::Null;
+    };
+    // Off by ten, or a digit slip.
+    let slip = |v: u32, rng: &mut ChaCha8Rng| -> u32 {
+        let d = [10, 1, 2, 5][rng.random_range(0..4)];
+        if v > d && rng.random_bool(0.5) {
+            v - d
+        } else {
+            v + d
+        }
+    };
+    match rng.random_range(0..4) {
+        0 => {
+            let rows: Vec<usize> = (0..sheet.games.len())
+                .filter(|&i| !sheet.games[i].cells[seat].is_empty())
+                .collect();
+            let Some(&i) = rows.get(rng.random_range(0..rows.len().max(1))) else {
+                return serde_json::Value::Null;
+            };
+            let c = &mut sheet.games[i].cells[seat];
+            let field = if c.plus.is_some() {
+                &mut c.plus
+            } else {
+                &mut c.minus
+            };
+            *field = field.map(|v| slip(v, rng));
+            let no = sheet.games[i].no;
+            let done = finished_sheet(
+                sheet.rules.as_deref().unwrap_or(""),
+                std::mem::take(&mut sheet.games),
+                sheet.players.clone(),
+            );
+            sheet.games = done.games;
+            sheet.gesamt = done.gesamt;
+            sheet.abzug = done.abzug;
+            sheet.endergebnis = done.endergebnis;
+            json!({"kind": "row value", "row": no, "seat": seat + 1})
+        }
+        1 => {
+            if let Some(g) = sheet.gesamt[seat].as_mut() {
+                if rng.random_bool(0.5) {
+                    g.plus = g.plus.map(|v| slip(v, rng));
+                } else {
+                    g.minus = g.minus.map(|v| slip(v, rng));
+                }
+            }
+            json!({"kind": "gesamt", "seat": seat + 1})
+        }
+        2 => {
+            sheet.abzug[seat] = sheet.abzug[seat].map(|v| slip(v, rng));
+            json!({"kind": "abzug", "seat": seat + 1})
+        }
+        _ => {
+            sheet.endergebnis[seat] = sheet.endergebnis[seat].map(|v| {
+                if v != 0 && rng.random_bool(0.3) {
+                    -v
+                } else {
+                    let w = slip(v.unsigned_abs() as u32, rng);
+                    i64::from(w) * if v < 0 { -1 } else { 1 }
+                }
+            });
+            json!({"kind": "endergebnis", "seat": seat + 1})
+        }
     }
 }
 

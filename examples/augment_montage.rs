@@ -1,0 +1,23 @@
+//! Developer aid: a montage of augmented training digits (what the model learns from).
+//! Usage: cargo run --release --example augment_montage -- data/mnist OUT.png
+
+use image::{GrayImage, Luma};
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(dir), Some(out)) = (args.get(1), args.get(2)) else {
+        return Err("usage: augment_montage MNIST_DIR OUT.png".into());
+    };
+    let digits = aufsicht::synth::Digits::from_dir(std::path::Path::new(dir))?;
+    let mut rng = aufsicht::synth::rng(3);
+    let mut sheet = GrayImage::from_pixel(20 * 30, 10 * 30, Luma([128]));
+    for i in 0..200 {
+        let (img, label) = digits.get(i);
+        let v = aufsicht::cnn::normalise(&aufsicht::cnn::augment(img, label, &mut rng));
+        for (k, p) in v.iter().enumerate() {
+            let (x, y) = ((i % 20) * 30 + k % 28, (i / 20) * 30 + k / 28);
+            sheet.put_pixel(x as u32, y as u32, Luma([255 - (p * 255.0) as u8]));
+        }
+    }
+    sheet.save(out).map_err(|e| e.to_string())
+}

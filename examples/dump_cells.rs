@@ -1,0 +1,33 @@
+//! Developer aid: writes the digit ink of every game cell of a scan as PNG
+//! (`<out>/<row>-<seat>-<plus|minus>.png`) to look at what the reader sees.
+//! Usage: cargo run --release --example dump_cells -- SCAN OUT_DIR
+
+use aufsicht::{cells, form::FormTemplate, input, scan};
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(src), Some(out)) = (args.get(1), args.get(2)) else {
+        return Err("usage: dump_cells SCAN OUT_DIR".into());
+    };
+    let forms = FormTemplate::builtins();
+    let pages = input::load(std::path::Path::new(src));
+    let page = pages.first().ok_or("no page")?;
+    let img = page.image.as_ref().map_err(|e| e.clone())?;
+    let sheet = scan::locate(img, &forms)?;
+    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
+    for (i, row) in sheet.form.fields.game.iter().enumerate() {
+        for (s, pm) in row.iter().enumerate() {
+            for (name, bx) in [("plus", pm.plus), ("minus", pm.minus)] {
+                let crop = cells::cut(sheet.page, &sheet.alignment, bx);
+                let c = cells::analyse(&crop, true, false);
+                if c.mark == cells::Mark::Ink {
+                    let path = format!("{out}/{}-{}-{name}.png", i + 1, s + 1);
+                    c.digits.save(&path).map_err(|e| e.to_string())?;
+                    crop.save(format!("{out}/{}-{}-{name}-raw.png", i + 1, s + 1))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
