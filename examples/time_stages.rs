@@ -20,20 +20,54 @@ fn main() -> Result<(), String> {
     let mut cnn = aufsicht::cnn::CnnReader::new()?;
     let mut printed = TesseractReader::printed()?;
     let t = Instant::now();
+    let prep = aufsicht::align::prepare(img);
+    eprintln!("  prepare {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
+    for f in &forms {
+        let t = Instant::now();
+        let _ = aufsicht::align::align(&prep, f);
+        eprintln!(
+            "  align {} {:>6.0} ms",
+            f.id,
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    let t = Instant::now();
     let sheet = scan::locate(img, &forms)?;
     eprintln!("locate  {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     // The engines start on first use; a batch reuses them.
     scan::confirm(&sheet, &mut printed);
     let t = Instant::now();
-    scan::confirm(&sheet, &mut printed);
+    let c = scan::confirm(&sheet, &mut printed);
+    eprintln!("{c:?}");
     eprintln!("confirm {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     let _ = scan::read_sheet(&sheet, &mut cnn, src, 1, aufsicht::Lang::En);
     let t = Instant::now();
     let (read, readings) = scan::read_sheet(&sheet, &mut cnn, src, 1, aufsicht::Lang::En);
     eprintln!("read    {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     let t = Instant::now();
+    let n = cells_only(&sheet);
+    eprintln!(
+        "  of which cutting {n} game cells {:>6.0} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let t = Instant::now();
     let decoded = aufsicht::decode::decode(read, &readings, &rules, aufsicht::Lang::En);
     let _ = aufsicht::verify(decoded, &rules, aufsicht::Lang::En);
     eprintln!("decode+verify {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     Ok(())
+}
+
+/// Cutting and analysing every game cell, without reading.
+fn cells_only(sheet: &scan::AlignedSheet) -> usize {
+    let mut ink = 0;
+    for row in &sheet.form.fields.game {
+        for pm in row {
+            for bx in [pm.plus, pm.minus] {
+                let crop = aufsicht::cells::cut(sheet.page, &sheet.alignment, bx);
+                let c = aufsicht::cells::analyse(&crop, true, false);
+                ink += usize::from(c.mark == aufsicht::cells::Mark::Ink);
+            }
+        }
+    }
+    ink
 }

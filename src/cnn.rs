@@ -251,13 +251,45 @@ impl DigitReader for CnnReader {
     }
 
     fn read(&mut self, digits: &GrayImage) -> Reading {
-        let pieces = segment(digits);
-        if pieces.is_empty() || pieces.len() > 6 {
-            return Reading::none();
-        }
-        // Each piece is one digit, or two touching ones: both are read, and
-        // the width of the piece weighs them.
-        let options: Vec<Vec<(Vec<GrayImage>, f32)>> = pieces
+        self.read_batch(&[digits])
+            .pop()
+            .unwrap_or_else(Reading::none)
+    }
+
+    /// All cells' digits go through the net in one batch.
+    fn read_batch(&mut self, cells: &[&GrayImage]) -> Vec<Reading> {
+        let options: Vec<Option<Options>> = cells.iter().map(|c| hypotheses(c)).collect();
+        let inputs: Vec<Vec<f32>> = options
+            .iter()
+            .flatten()
+            .flatten()
+            .flatten()
+            .flat_map(|(imgs, _)| imgs.iter().map(normalise))
+            .collect();
+        let mut probs = self.classify(&inputs).into_iter();
+        options
+            .iter()
+            .map(|o| match o {
+                Some(o) => best_strings(o, &mut probs),
+                None => Reading::none(),
+            })
+            .collect()
+    }
+}
+
+/// A cell's pieces, each as its ways to be read (one digit, or two touching
+/// ones) with their prior weight.
+type Options = Vec<Vec<(Vec<GrayImage>, f32)>>;
+
+fn hypotheses(digits: &GrayImage) -> Option<Options> {
+    let pieces = segment(digits);
+    if pieces.is_empty() || pieces.len() > 6 {
+        return None;
+    }
+    // Each piece is one digit, or two touching ones: both are read, and
+    // the width of the piece weighs them.
+    Some(
+        pieces
             .into_iter()
             .map(|p| match split(&p) {
                 Some((l, r)) => {
@@ -266,57 +298,56 @@ impl DigitReader for CnnReader {
                 }
                 None => vec![(vec![p], 1.0)],
             })
-            .collect();
-        let inputs: Vec<Vec<f32>> = options
-            .iter()
-            .flatten()
-            .flat_map(|(imgs, _)| imgs.iter().map(normalise))
-            .collect();
-        let mut probs = self.classify(&inputs).into_iter();
-        let mut beam: Vec<(String, f32)> = vec![(String::new(), 1.0)];
-        for piece in &options {
-            let mut next = Vec::new();
-            for (imgs, prior) in piece {
-                // The strings this option can be, best first.
-                let mut strings: Vec<(String, f32)> = vec![(String::new(), *prior)];
-                for _ in imgs {
-                    let p = probs.next().unwrap_or([0.1; 10]);
-                    let mut top: Vec<(usize, f32)> = p.iter().copied().enumerate().collect();
-                    top.sort_by(|a, b| b.1.total_cmp(&a.1));
-                    strings = strings
-                        .iter()
-                        .flat_map(|(t, q)| {
-                            top.iter()
-                                .take(3)
-                                .map(move |&(d, pd)| (format!("{t}{d}"), q * pd))
-                        })
-                        .collect();
-                }
-                for (text, q) in &beam {
-                    for (t, p) in &strings {
-                        next.push((format!("{text}{t}"), q * p));
-                    }
+            .collect(),
+    )
+}
+
+/// The best strings of a cell's options, given the net's probabilities in
+/// the order the options' digits were queued.
+fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; 10]>) -> Reading {
+    let mut beam: Vec<(String, f32)> = vec![(String::new(), 1.0)];
+    for piece in options {
+        let mut next = Vec::new();
+        for (imgs, prior) in piece {
+            // The strings this option can be, best first.
+            let mut strings: Vec<(String, f32)> = vec![(String::new(), *prior)];
+            for _ in imgs {
+                let p = probs.next().unwrap_or([0.1; 10]);
+                let mut top: Vec<(usize, f32)> = p.iter().copied().enumerate().collect();
+                top.sort_by(|a, b| b.1.total_cmp(&a.1));
+                strings = strings
+                    .iter()
+                    .flat_map(|(t, q)| {
+                        top.iter()
+                            .take(3)
+                            .map(move |&(d, pd)| (format!("{t}{d}"), q * pd))
+                    })
+                    .collect();
+            }
+            for (text, q) in &beam {
+                for (t, p) in &strings {
+                    next.push((format!("{text}{t}"), q * p));
                 }
             }
-            next.sort_by(|a, b| b.1.total_cmp(&a.1));
-            next.truncate(8);
-            beam = next;
         }
-        // The same string from two cuts is one reading.
-        let mut merged: Vec<(String, f32)> = Vec::new();
-        for (t, p) in beam {
-            match merged.iter_mut().find(|m| m.0 == t) {
-                Some(m) => m.1 += p,
-                None => merged.push((t, p)),
-            }
+        next.sort_by(|a, b| b.1.total_cmp(&a.1));
+        next.truncate(8);
+        beam = next;
+    }
+    // The same string from two cuts is one reading.
+    let mut merged: Vec<(String, f32)> = Vec::new();
+    for (t, p) in beam {
+        match merged.iter_mut().find(|m| m.0 == t) {
+            Some(m) => m.1 += p,
+            None => merged.push((t, p)),
         }
-        merged.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let (text, confidence) = merged.first().cloned().unwrap_or_default();
-        Reading {
-            text,
-            confidence: confidence.min(1.0),
-            alternatives: merged.into_iter().skip(1).take(4).collect(),
-        }
+    }
+    merged.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (text, confidence) = merged.first().cloned().unwrap_or_default();
+    Reading {
+        text,
+        confidence: confidence.min(1.0),
+        alternatives: merged.into_iter().skip(1).take(4).collect(),
     }
 }
 

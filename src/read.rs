@@ -35,6 +35,10 @@ impl Reading {
 pub trait DigitReader {
     fn name(&self) -> &str;
     fn read(&mut self, digits: &GrayImage) -> Reading;
+    /// Many cells at once (a reader may batch them; the default reads one by one).
+    fn read_batch(&mut self, cells: &[&GrayImage]) -> Vec<Reading> {
+        cells.iter().map(|c| self.read(c)).collect()
+    }
 }
 
 /// Where the Tesseract model lies: `AUFSICHT_TESSDATA`, the project's
@@ -69,18 +73,11 @@ impl TesseractReader {
         Self::new("0123456789")
     }
 
-    /// The LSTM engine for printed text (titles, row numbers): 99.5-100% here.
+    /// An engine for printed text (titles, row numbers): the legacy engine
+    /// where its model is there (several times faster than LSTM on a title),
+    /// else LSTM; both read the printed samples right.
     pub fn printed() -> Result<Self, String> {
-        let mut reader = TesseractReader {
-            api: None,
-            datapath: tessdata_dir(),
-            legacy: false,
-            whitelist: PRINTED,
-        };
-        reader.engine().ok_or(
-            "Tesseract could not start: install tesseract-ocr-eng (scripts/install-deps.sh)",
-        )?;
-        Ok(reader)
+        Self::new(PRINTED)
     }
 
     pub fn new(whitelist: &'static str) -> Result<Self, String> {

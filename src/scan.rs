@@ -15,6 +15,9 @@ use crate::messages::Lang;
 use crate::read::{DigitReader, Reading, TesseractReader};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
 
+/// A fit from which the other forms are not tried.
+const SURE_FIT: f64 = 0.95;
+
 /// A page with the form found on it.
 pub struct AlignedSheet<'a> {
     pub page: &'a GrayImage,
@@ -44,6 +47,10 @@ pub fn locate<'a>(
         }
         let prep = align::prepare_with(page, slopes);
         for (i, form) in forms.iter().enumerate() {
+            // Nearly every ruled line of a form in place: no other form fits better.
+            if best.as_ref().is_some_and(|b| b.1.fit >= SURE_FIT) {
+                break;
+            }
             match align::align(&prep, form) {
                 Ok(a) if best.as_ref().is_none_or(|b| a.fit > b.1.fit) => best = Some((i, a)),
                 Ok(_) => {}
@@ -80,7 +87,14 @@ pub fn confirm(sheet: &AlignedSheet, printed: &mut TesseractReader) -> (String, 
             [t.x - 1.0, t.y - t.size * 1.1, width + 2.0, t.size * 2.2],
             0.0,
         );
-        title = printed.read_line(&crop).text;
+        // Print is read as well at a third of the cutting resolution, three times faster.
+        let small = image::imageops::resize(
+            &crop,
+            crop.width() / 3,
+            crop.height() / 3,
+            image::imageops::FilterType::Triangle,
+        );
+        title = printed.read_line(&small).text;
     }
     let expected = form.title.clone().unwrap_or_default();
     let matches = similarity(&title, &expected) >= 0.7;
@@ -128,6 +142,8 @@ struct Reader<'r> {
     digits: &'r mut dyn DigitReader,
     flags: Vec<Flag>,
     readings: CellReadings,
+    /// Number fields with ink, waiting to be read: field, digits, name.
+    pending: Vec<(Field, GrayImage, String)>,
 }
 
 impl Reader<'_> {
@@ -140,6 +156,9 @@ impl Reader<'_> {
     }
 
     fn cell(&self, bx: MmBox, circle: bool, sign: bool) -> CellImage {
+        if cells::looks_blank(self.sheet.page, &self.sheet.alignment, bx) {
+            return CellImage::blank();
+        }
         let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
         cells::analyse(&crop, circle, sign)
     }
@@ -150,25 +169,34 @@ impl Reader<'_> {
     }
 
     /// A number field: its value as read, and the reading kept for decoding.
-    fn number(
-        &mut self,
-        bx: MmBox,
-        circle: bool,
-        field: Field,
-        what: &str,
-    ) -> (Option<u32>, CellImage) {
-        let c = self.cell(bx, circle, false);
-        if c.mark != Mark::Ink {
-            return (None, c);
+    /// A number field: its mark now; its digits are read with all the
+    /// sheet's others in one batch ([`Reader::read_numbers`]).
+    fn number(&mut self, bx: MmBox, circle: bool, field: Field, what: &str) -> CellImage {
+        let mut c = self.cell(bx, circle, false);
+        if c.mark == Mark::Ink {
+            let digits = std::mem::replace(&mut c.digits, GrayImage::new(1, 1));
+            self.pending.push((field, digits, what.to_string()));
         }
-        let reading = self.digits.read(&c.digits);
-        let v = reading.value();
-        self.readings.fields.push(FieldReading {
-            field,
-            reading,
-            what: what.to_string(),
-        });
-        (v, c)
+        c
+    }
+
+    /// Reads every pending number field at once: the values as read.
+    fn read_numbers(&mut self) -> std::collections::BTreeMap<Field, u32> {
+        let pending = std::mem::take(&mut self.pending);
+        let images: Vec<&GrayImage> = pending.iter().map(|p| &p.1).collect();
+        let readings = self.digits.read_batch(&images);
+        let mut values = std::collections::BTreeMap::new();
+        for ((field, _, what), reading) in pending.into_iter().zip(readings) {
+            if let Some(v) = reading.value() {
+                values.insert(field, v);
+            }
+            self.readings.fields.push(FieldReading {
+                field,
+                reading,
+                what,
+            });
+        }
+        values
     }
 
     fn digits_text(
@@ -218,11 +246,12 @@ pub fn read_sheet(
         digits,
         flags: Vec::new(),
         readings: CellReadings::default(),
+        pending: Vec::new(),
     };
     let what = r.name("Runde".into(), "Round".into());
-    let round = r.number(f.round, false, Field::Round, &what).0;
+    r.number(f.round, false, Field::Round, &what);
     let what = r.name("Tisch".into(), "Table".into());
-    let table = r.number(f.table, false, Field::Table, &what).0;
+    r.number(f.table, false, Field::Table, &what);
     let players = (0..seats)
         .map(|s| {
             r.digits_text(
@@ -248,9 +277,8 @@ pub fn read_sheet(
                 Lang::De => format!("Spiel {no}, Platz {} {col}", s + 1),
                 Lang::En => format!("Game {no}, seat {} {}", s + 1, col.to_lowercase()),
             };
-            let (plus, pc) = r.number(pm.plus, true, Field::Game(no, s + 1, false), &what("Plus"));
-            let (minus, mc) =
-                r.number(pm.minus, true, Field::Game(no, s + 1, true), &what("Minus"));
+            let pc = r.number(pm.plus, true, Field::Game(no, s + 1, false), &what("Plus"));
+            let mc = r.number(pm.minus, true, Field::Game(no, s + 1, true), &what("Minus"));
             any |= pc.mark != Mark::Empty || mc.mark != Mark::Empty;
             let mut extra = Map::new();
             extra.insert(
@@ -258,8 +286,8 @@ pub fn read_sheet(
                 json!({"plus": pc.mark.as_str(), "minus": mc.mark.as_str()}),
             );
             cells.push(Cell {
-                plus,
-                minus,
+                plus: None,
+                minus: None,
                 circled: pc.circled || mc.circled,
                 corrected: false,
                 extra,
@@ -277,34 +305,40 @@ pub fn read_sheet(
         }
     }
 
+    for s in 0..seats {
+        for (bx, minus, de, en) in [
+            (f.gesamt[s].plus, false, "Plus", "plus"),
+            (f.gesamt[s].minus, true, "Minus", "minus"),
+        ] {
+            let what = r.name(
+                format!("Platz {}: Gesamt {de}", s + 1),
+                format!("Seat {}: Gesamt {en}", s + 1),
+            );
+            r.number(bx, false, Field::Gesamt(s + 1, minus), &what);
+        }
+        let what = r.name(
+            format!("Platz {}: Abzug", s + 1),
+            format!("Seat {}: Abzug", s + 1),
+        );
+        r.number(f.abzug[s], false, Field::Abzug(s + 1), &what);
+    }
+    let values = r.read_numbers();
+    let value = |field: Field| values.get(&field).copied();
+    for g in &mut games {
+        for (s, c) in g.cells.iter_mut().enumerate() {
+            c.plus = value(Field::Game(g.no, s + 1, false));
+            c.minus = value(Field::Game(g.no, s + 1, true));
+        }
+    }
     let gesamt = (0..seats)
         .map(|s| {
-            let mut column = |bx: MmBox, minus: bool, de: &str, en: &str| {
-                let what = r.name(
-                    format!("Platz {}: Gesamt {de}", s + 1),
-                    format!("Seat {}: Gesamt {en}", s + 1),
-                );
-                r.number(bx, false, Field::Gesamt(s + 1, minus), &what).0
-            };
-            let plus = column(f.gesamt[s].plus, false, "Plus", "plus");
-            let minus = column(f.gesamt[s].minus, true, "Minus", "minus");
+            let plus = value(Field::Gesamt(s + 1, false));
+            let minus = value(Field::Gesamt(s + 1, true));
             (plus.is_some() || minus.is_some()).then_some(Gesamt { plus, minus })
         })
         .collect();
-    let abzug = (0..seats)
-        .map(|s| {
-            r.number(
-                f.abzug[s],
-                false,
-                Field::Abzug(s + 1),
-                &r.name(
-                    format!("Platz {}: Abzug", s + 1),
-                    format!("Seat {}: Abzug", s + 1),
-                ),
-            )
-            .0
-        })
-        .collect();
+    let abzug = (0..seats).map(|s| value(Field::Abzug(s + 1))).collect();
+    let (round, table) = (value(Field::Round), value(Field::Table));
     let endergebnis = (0..seats)
         .map(|s| {
             let c = r.cell(f.endergebnis[s], false, true);
