@@ -29,5 +29,14 @@ fn main() -> Result<(), String> {
             }
         }
     }
+    for (s, bx) in sheet.form.fields.player_id.iter().enumerate() {
+        let crop = cells::cut(sheet.page, &sheet.alignment, *bx);
+        let c = cells::analyse(&crop, false, false);
+        c.digits
+            .save(format!("{out}/player-{}.png", s + 1))
+            .map_err(|e| e.to_string())?;
+        crop.save(format!("{out}/player-{}-raw.png", s + 1))
+            .map_err(|e| e.to_string())?;
+    }
     Ok(())
 }

@@ -1,9 +1,11 @@
 //! Row decoding: the stage between reading and verifying. A confidently read
 //! value stays as read, legal or not (finding the writer's mistakes is the
 //! verifier's job). Only where a reading is uncertain are its alternatives
-//! ranked with the rule set's legal rows and the footer's column sums; the
-//! cell then gets `CELL_UNCERTAIN` with the suggestion, unless the evidence
-//! is overwhelming (see [`ACCEPT`] and docs/measurements.md).
+//! ranked with the rule set's legal rows and the footer's column sums. When
+//! that evidence overwhelmingly confirms the reading (see [`ACCEPT`] and
+//! docs/reading.md) it stands without a flag; otherwise the cell gets
+//! `CELL_UNCERTAIN` with the alternatives and the suggestion. Decoding never
+//! replaces a reading by itself: values stay as read.
 //!
 //! `SheetResult` (values as read) + [`CellReadings`] → [`decode`] → `SheetResult`
 
@@ -230,20 +232,6 @@ pub fn decode(
             );
         }
     }
-    for (f, d) in &decided {
-        if let (Field::Game(no, s, m), Some(v)) = (f, d.value)
-            && let Some(g) = sheet.games.iter_mut().find(|g| g.no == *no)
-            && let Some(c) = g.cells.get_mut(s - 1)
-        {
-            let v = u32::try_from(v).ok();
-            if *m {
-                c.minus = v;
-            } else {
-                c.plus = v;
-            }
-        }
-    }
-
     // Columns: the uncertain cells of a column and its Gesamt are decided
     // together. A decoded value is taken without asking only when the
     // column's most likely assignment adds up to a Gesamt the reading
@@ -311,15 +299,15 @@ pub fn decode(
             };
             let posterior = p * weight(*sum) / all.max(f64::MIN_POSITIVE);
             let pg = prob(&g_cands, *sum);
-            // The reader must have seen each taken value as a possibility.
-            let seen = open.iter().zip(values).all(|((f, _), v)| {
-                by_field
-                    .get(f)
-                    .is_some_and(|fr| prob(&candidates(&fr.reading), v.abs()) >= 0.01)
-            });
-            if posterior >= ACCEPT && pg >= GESAMT_SUPPORT && seen {
+            // Decoding confirms readings, it never silently replaces one: of
+            // the column's best assignment, the cells read so are taken; a
+            // cell it reads otherwise goes to a person with the suggestion.
+            if posterior >= ACCEPT && pg >= GESAMT_SUPPORT {
                 for ((f, _), v) in open.iter().zip(values) {
-                    accepted.insert(*f, *v);
+                    let top = by_field.get(f).and_then(|fr| fr.reading.value());
+                    if top.map(i64::from) == Some(*v) {
+                        accepted.insert(*f, *v);
+                    }
                 }
             }
         }
@@ -341,23 +329,6 @@ pub fn decode(
             accepted.insert(*f, v);
         }
     }
-    for (f, v) in &accepted {
-        if let Field::Game(no, s, m) = *f
-            && let Some(c) = sheet
-                .games
-                .iter_mut()
-                .find(|g| g.no == no)
-                .and_then(|g| g.cells.get_mut(s - 1))
-        {
-            let v = u32::try_from(*v).ok();
-            if m {
-                c.minus = v;
-            } else {
-                c.plus = v;
-            }
-        }
-    }
-
     let mut flags = Vec::new();
     // A column is settled when none of its cells is left to a person.
     let mut unsettled = vec![[false; 2]; seats];
@@ -488,30 +459,10 @@ pub fn decode(
             posterior,
             ranked: vec![(t, posterior)],
         };
-        if posterior >= ACCEPT && p >= 0.05 {
-            let v = u32::try_from(t).ok();
-            match field {
-                Field::Gesamt(s, m) => {
-                    if let Some(Some(g)) = sheet.gesamt.get_mut(s - 1) {
-                        if m {
-                            g.minus = v;
-                        } else {
-                            g.plus = v;
-                        }
-                    }
-                    settled_gesamt.insert((s, m), t);
-                }
-                Field::Abzug(s) => {
-                    if let Some(a) = sheet.abzug.get_mut(s - 1) {
-                        *a = v;
-                    }
-                }
-                Field::Endergebnis(s) => {
-                    if let Some(Some(e)) = sheet.endergebnis.get_mut(s - 1) {
-                        *e = if *e < 0 { -t } else { t };
-                    }
-                }
-                _ => {}
+        // Confirmed as read: it stands, and a confirmed Gesamt settles its Abzug.
+        if posterior >= ACCEPT && fr.reading.value().map(i64::from) == Some(t) {
+            if let Field::Gesamt(s, m) = field {
+                settled_gesamt.insert((s, m), t);
             }
         } else {
             flags.push(uncertain_flag(
@@ -632,7 +583,8 @@ mod tests {
             "flags": []
         }))
         .expect("sheet");
-        let values = [(false, 2u32), (false, 2), (true, 2), (true, 8)];
+        let read = last.value().unwrap_or(0);
+        let values = [(false, 2u32), (false, 2), (true, 2), (true, read)];
         sheet.games.push(GameRow {
             no: 1,
             cells: values
@@ -681,11 +633,21 @@ mod tests {
     }
 
     #[test]
-    fn an_uncertain_cell_backed_by_row_and_column_is_decoded() {
-        let (sheet, readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 2);
+    fn an_uncertain_reading_row_and_column_confirm_is_taken() {
+        let (sheet, readings) = sheet_and_readings(reading("2", 0.6, &[("8", 0.3)]), 2);
         let out = decode(sheet, &readings, &rules(), Lang::En);
         assert_eq!(out.games[0].cells[3].minus, Some(2));
         assert!(out.flags.is_empty(), "{:?}", out.flags);
+        let r = &out.games[0].cells[3].extra["minus_reading"];
+        assert_eq!(r["decoded"], json!(true));
+    }
+
+    #[test]
+    fn a_reading_the_rules_contradict_is_not_replaced_silently() {
+        let (sheet, readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 2);
+        let out = decode(sheet, &readings, &rules(), Lang::En);
+        assert_eq!(out.flags.len(), 1, "a person decides");
+        assert_eq!(out.flags[0].extra.get("suggestion"), Some(&json!(2)));
     }
 
     #[test]

@@ -68,3 +68,20 @@ pub enum SheetError {
         players: usize,
     },
 }
+
+/// The archive file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    #[error("cannot open the archive {path}: {message} (give another --archive file)")]
+    Open { path: String, message: String },
+    #[error("archive: {0} (is the file an aufsicht archive? give another --archive file)")]
+    Sql(#[from] rusqlite::Error),
+    #[error("archive: a stored result cannot be read back: {0}")]
+    Corrupt(String),
+    #[error("archive: {0}")]
+    NoTournament(String),
+    #[error("archive: no sheet with id {0}")]
+    NoSuchSheet(i64),
+    #[error("archive: cannot write CSV: {0}")]
+    Csv(#[from] csv::Error),
+}

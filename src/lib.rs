@@ -31,13 +31,16 @@ pub mod geometry;
 pub mod input;
 pub mod read;
 pub mod scan;
+pub mod standings;
 pub mod verify;
 
+pub mod archive;
+pub mod batch;
 pub mod evaluate;
 pub mod render;
 pub mod synth;
 
-pub use error::{SheetError, TemplateError};
+pub use error::{ArchiveError, SheetError, TemplateError};
 pub use flags::{Code, Flag, Severity};
 pub use messages::Lang;
 pub use rules::RuleSet;

@@ -8,8 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use rand::RngExt;
 
 use aufsicht::form::FormTemplate;
-use aufsicht::read::TesseractReader;
-use aufsicht::{Lang, RuleSet, SheetResult, input, scan, synth};
+use aufsicht::{Lang, RuleSet, SheetResult, input, synth};
 
 #[derive(Parser)]
 #[command(
@@ -65,6 +64,15 @@ enum Command {
         /// Which reader reads the handwritten digits.
         #[arg(long, value_enum, default_value = "cnn")]
         reader: ReaderArg,
+        /// The archive (SQLite) the sheets go into; default: aufsicht.sqlite in --out.
+        #[arg(long)]
+        archive: Option<PathBuf>,
+        /// The tournament's name in the archive; default: the name of --out.
+        #[arg(long)]
+        tournament: Option<String>,
+        /// Do not archive (results and summary.csv only).
+        #[arg(long, conflicts_with_all = ["archive", "tournament"])]
+        no_archive: bool,
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
@@ -74,6 +82,44 @@ enum Command {
         #[arg(long)]
         rules: String,
         /// A sheet result (JSON, schema aufsicht/sheet-v1).
+        sheet: PathBuf,
+    },
+    /// Rank the night's players from the sheet results in DIRs (CSV to stdout).
+    Standings {
+        /// Rule set id or the path of a rule file (its tie-breaks order equal totals).
+        #[arg(long)]
+        rules: String,
+        /// Where the night checks go (CSV); default: standings-checks.csv in the first DIR.
+        #[arg(long)]
+        checks: Option<PathBuf>,
+        /// Folders of sheet results (*.json), e.g. one per round.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
+    /// Write an archived night back out: one contract JSON per sheet and values.csv.
+    Export {
+        #[arg(long)]
+        archive: PathBuf,
+        /// The tournament's name; may be left out when the archive holds one.
+        #[arg(long)]
+        tournament: Option<String>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Take a person's corrected sheet result into the archive: re-verified,
+    /// every changed value recorded with who and when. Prints the new result.
+    Correct {
+        #[arg(long)]
+        archive: PathBuf,
+        #[arg(long)]
+        tournament: Option<String>,
+        /// Rule set id or the path of a rule file.
+        #[arg(long)]
+        rules: String,
+        /// Who corrected it (name or initials), for the trail.
+        #[arg(long)]
+        by: String,
+        /// The corrected sheet result (a scan's JSON, edited).
         sheet: PathBuf,
     },
     /// Render a blank form to print (PNG or PDF by the file's extension).
@@ -115,6 +161,10 @@ enum Command {
         /// Share of sheets on which the writer makes one mistake (0..1).
         #[arg(long, default_value_t = 0.3)]
         writer_errors: f64,
+        /// A whole night instead of --count sheets: this many players (a multiple
+        /// of 4) at tables of four in every round of the rule set, seated anew each round.
+        #[arg(long)]
+        night: Option<usize>,
     },
     /// Train the digit model on the MNIST training split (writes a .safetensors file).
     TrainDigits {
@@ -178,8 +228,39 @@ fn run(cli: Cli) -> Result<()> {
             form,
             out,
             reader,
+            archive,
+            tournament,
+            no_archive,
             inputs,
-        } => scan_cmd(&rules, form.as_deref(), &out, reader, &inputs, lang),
+        } => scan_cmd(
+            &rules,
+            form.as_deref(),
+            &out,
+            reader,
+            &inputs,
+            lang,
+            (!no_archive).then_some(ArchiveArg {
+                file: archive,
+                tournament,
+            }),
+        ),
+        Command::Standings {
+            rules,
+            checks,
+            dirs,
+        } => standings(&rules, checks, &dirs, lang),
+        Command::Export {
+            archive,
+            tournament,
+            out,
+        } => export(&archive, tournament.as_deref(), &out),
+        Command::Correct {
+            archive,
+            tournament,
+            rules,
+            by,
+            sheet,
+        } => correct(&archive, tournament.as_deref(), &rules, &by, &sheet, lang),
         Command::RenderForm { form, dpi, out } => {
             let form = FormTemplate::load(&form).context("cannot load the form (--form)")?;
             if !(50.0..=1200.0).contains(&dpi) {
@@ -201,6 +282,7 @@ fn run(cli: Cli) -> Result<()> {
             digits,
             held_back,
             writer_errors,
+            night,
         } => generate(
             &rules,
             &form,
@@ -214,6 +296,7 @@ fn run(cli: Cli) -> Result<()> {
             digits,
             held_back,
             writer_errors,
+            night,
             lang,
         ),
         Command::TrainDigits {
@@ -247,7 +330,7 @@ fn run(cli: Cli) -> Result<()> {
             let run = match (scans, rules) {
                 (Some(scans), Some(rules)) => {
                     let start = std::time::Instant::now();
-                    scan_cmd(&rules, None, &results, reader, &[scans], cli.lang)?;
+                    scan_cmd(&rules, None, &results, reader, &[scans], cli.lang, None)?;
                     Some((start.elapsed().as_secs_f64(), peak_memory_mb()))
                 }
                 _ => None,
@@ -263,7 +346,6 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
-/// Prints a line; a closed pipe (`| head`) ends the output quietly instead of panicking.
 /// The process's peak resident memory (Linux), 0 where unknown.
 fn peak_memory_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
@@ -276,6 +358,7 @@ fn peak_memory_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// Prints a line; a closed pipe (`| head`) ends the output quietly instead of panicking.
 fn stdout_line(line: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stdout(), "{line}");
@@ -298,6 +381,197 @@ fn verify(rules: &str, sheet: &Path, lang: Lang) -> Result<()> {
     Ok(())
 }
 
+fn standings(rules: &str, checks: Option<PathBuf>, dirs: &[PathBuf], lang: Lang) -> Result<()> {
+    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
+    let mut files = Vec::new();
+    for dir in dirs {
+        if !dir.is_dir() {
+            bail!(
+                "{} is not a folder: give the folders of sheet results (scan --out)",
+                dir.display()
+            );
+        }
+        files.extend(json_files(dir));
+    }
+    files.sort();
+    let mut sheets = Vec::new();
+    for file in &files {
+        let sheet = match SheetResult::from_path(file) {
+            Ok(s) => s,
+            // Other JSON (not a sheet result) is passed over, but said.
+            Err(e) => {
+                eprintln!("aufsicht: skipped {}: {e}", file.display());
+                continue;
+            }
+        };
+        let name = file.display().to_string();
+        // Flags are recomputed: a corrected value must count, a stale flag must not.
+        match aufsicht::verify(sheet.clone(), &rules, lang) {
+            Ok(checked) => sheets.push((name, checked)),
+            Err(e) => {
+                eprintln!("aufsicht: {name}: {e}; counted as written, with its flags as they are");
+                sheets.push((name, sheet));
+            }
+        }
+    }
+    if sheets.is_empty() {
+        bail!(
+            "no sheet results (*.json) in {}: run `aufsicht scan --out DIR` first",
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let table = aufsicht::standings::standings(&sheets, &rules);
+    let mut out = Vec::new();
+    table.write_csv(&mut out)?;
+    use std::io::Write;
+    let _ = std::io::stdout().write_all(&out);
+    let checks_path = checks.unwrap_or_else(|| dirs[0].join("standings-checks.csv"));
+    let mut text = Vec::new();
+    table.write_checks_csv(&mut text)?;
+    std::fs::write(&checks_path, text)
+        .with_context(|| format!("cannot write the night checks to {}", checks_path.display()))?;
+    for c in &table.checks {
+        eprintln!("aufsicht: {}: {}", c.kind.as_str(), c.message);
+    }
+    let review = table
+        .players
+        .iter()
+        .filter(|p| !p.review.is_empty())
+        .count();
+    eprintln!(
+        "aufsicht: {} players from {} sheets; {} night checks (in {}); {review} players with sheets to review",
+        table.players.len(),
+        sheets.len(),
+        table.checks.len(),
+        checks_path.display()
+    );
+    Ok(())
+}
+
+/// Every `*.json` below `dir`, except the night-check and summary files.
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(json_files(&path));
+        } else if path.extension().and_then(|e| e.to_str()) == Some("json") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+fn open_archive(path: &Path) -> Result<aufsicht::archive::Archive> {
+    if !path.is_file() {
+        bail!(
+            "{} does not exist: give the archive a scan wrote (scan --archive, default aufsicht.sqlite in --out)",
+            path.display()
+        );
+    }
+    Ok(aufsicht::archive::Archive::open(path)?)
+}
+
+fn export(archive: &Path, tournament: Option<&str>, out: &Path) -> Result<()> {
+    let db = open_archive(archive)?;
+    let t = db.pick_tournament(tournament)?;
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create the output folder {}", out.display()))?;
+    let sheets = db.sheets(t)?;
+    let files: Vec<PathBuf> = sheets
+        .iter()
+        .map(|s| {
+            PathBuf::from(
+                s.result
+                    .source
+                    .clone()
+                    .unwrap_or_else(|| format!("sheet-{}", s.id)),
+            )
+        })
+        .collect();
+    let jobs = aufsicht::batch::jobs(&files);
+    let mut written = std::collections::BTreeSet::new();
+    for (stored, job) in sheets.iter().zip(&jobs) {
+        let pdf = aufsicht::input::kind_of(&job.file) == aufsicht::input::Kind::Pdf;
+        let page = stored.result.page.unwrap_or(1);
+        let name = if pdf {
+            format!("{}-p{page}.json", job.base)
+        } else {
+            format!("{}.json", job.base)
+        };
+        let path = out.join(&name);
+        std::fs::write(&path, stored.result.to_json_pretty() + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        written.insert(name);
+    }
+    let values = out.join("values.csv");
+    let file = std::fs::File::create(&values)
+        .with_context(|| format!("cannot write {}", values.display()))?;
+    db.write_values_csv(t, std::io::BufWriter::new(file))?;
+    eprintln!(
+        "aufsicht: {} sheets and values.csv written to {}",
+        written.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+fn correct(
+    archive: &Path,
+    tournament: Option<&str>,
+    rules: &str,
+    by: &str,
+    sheet: &Path,
+    lang: Lang,
+) -> Result<()> {
+    if by.trim().is_empty() {
+        bail!("--by is empty: say who corrected the sheet (name or initials)");
+    }
+    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
+    let input = SheetResult::from_path(sheet)?;
+    let checked =
+        aufsicht::verify(input, &rules, lang).with_context(|| sheet.display().to_string())?;
+    let mut db = open_archive(archive)?;
+    let t = db.pick_tournament(tournament)?;
+    let source = checked.source.clone().unwrap_or_default();
+    let page = checked.page.unwrap_or(1);
+    let Some(id) = db.sheet_id(t, &source, page)? else {
+        bail!(
+            "{}: its source {source} (page {page}) is not in the archive: correct a result that a scan into this archive wrote",
+            sheet.display()
+        );
+    };
+    let changes = db.correct(id, &checked, by)?;
+    for c in &changes {
+        eprintln!(
+            "aufsicht: {}: {} -> {}",
+            c.field,
+            c.old.as_deref().unwrap_or("(blank)"),
+            c.new.as_deref().unwrap_or("(blank)")
+        );
+    }
+    eprintln!(
+        "aufsicht: {} values corrected by {by}; the sheet now has {} flags",
+        changes.len(),
+        checked.flags.len()
+    );
+    stdout_line(&checked.to_json_pretty());
+    Ok(())
+}
+
+/// Where and under which name a scan archives its sheets.
+struct ArchiveArg {
+    file: Option<PathBuf>,
+    tournament: Option<String>,
+}
+
+#[allow(clippy::too_many_arguments)]
 fn scan_cmd(
     rules: &str,
     form: Option<&str>,
@@ -305,7 +579,12 @@ fn scan_cmd(
     which: ReaderArg,
     inputs: &[PathBuf],
     lang: Lang,
+    archive: Option<ArchiveArg>,
 ) -> Result<()> {
+    use aufsicht::batch::{Batch, FileDone, ReaderKind};
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
     let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
     let forms = match form {
         Some(f) => vec![FormTemplate::load(f).context("cannot load the form (--form)")?],
@@ -322,77 +601,123 @@ fn scan_cmd(
     for s in &skipped {
         eprintln!("aufsicht: skipped (not an image or PDF): {}", s.display());
     }
-    // Result names first, in input order: a second file of the same stem keeps its extension.
-    let mut used = std::collections::BTreeSet::new();
-    let jobs: Vec<(PathBuf, String)> = files
-        .iter()
-        .map(|f| (f.clone(), result_base(f, &mut used)))
-        .collect();
-    let readers = || -> Result<(Box<dyn aufsicht::read::DigitReader>, TesseractReader), String> {
-        let digits: Box<dyn aufsicht::read::DigitReader> = match which {
-            ReaderArg::Cnn => Box::new(aufsicht::cnn::CnnReader::new()?),
-            ReaderArg::Tesseract => Box::new(TesseractReader::digits()?),
-        };
-        Ok((digits, TesseractReader::printed()?))
+    let archive = match archive {
+        Some(a) => {
+            let file = a.file.unwrap_or_else(|| out.join("aufsicht.sqlite"));
+            let name = a.tournament.unwrap_or_else(|| {
+                out.file_name()
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_else(|| "night".into())
+            });
+            let db = aufsicht::archive::Archive::open(&file)?;
+            let id = db.tournament(&name, &rules.id)?;
+            Some((std::sync::Mutex::new(db), id))
+        }
+        None => None,
     };
-    readers().map_err(anyhow::Error::msg)?;
-    use rayon::prelude::*;
-    // Files in parallel, one set of readers per worker.
-    let outcomes: Vec<Result<Vec<aufsicht::Status>>> = jobs
-        .par_iter()
-        .map_init(readers, |readers, (file, base)| {
-            let (digits, printed) = readers.as_mut().map_err(|e| anyhow::anyhow!("{e}"))?;
-            let pdf = input::kind_of(file) == input::Kind::Pdf;
-            let mut statuses = Vec::new();
-            for page in input::load(file) {
-                let result = scan::scan_page(&page, &forms, &rules, digits.as_mut(), printed, lang);
-                let name = if pdf {
-                    format!("{base}-p{}.json", page.number)
-                } else {
-                    format!("{base}.json")
-                };
-                let path = out.join(name);
-                std::fs::write(&path, result.to_json_pretty() + "\n").with_context(|| {
-                    format!("cannot write {}: check the output folder", path.display())
-                })?;
-                statuses.push(result.status);
+    let batch = Batch {
+        forms: &forms,
+        rules: &rules,
+        reader: match which {
+            ReaderArg::Cnn => ReaderKind::Cnn,
+            ReaderArg::Tesseract => ReaderKind::Tesseract,
+        },
+        lang,
+        out,
+        archive,
+    };
+    let jobs = aufsicht::batch::jobs(&files);
+    let bar = ProgressBar::new(jobs.len() as u64).with_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} files  {msg}  {elapsed} gone, {eta} left",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let (sheets_done, flagged_so_far) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let on_done = |d: &FileDone| {
+        let flagged = d
+            .sheets
+            .iter()
+            .filter(|(_, s)| s.status != aufsicht::Status::Ok)
+            .count();
+        let n = sheets_done.fetch_add(d.sheets.len(), Ordering::Relaxed) + d.sheets.len();
+        let f = flagged_so_far.fetch_add(flagged, Ordering::Relaxed) + flagged;
+        bar.set_message(format!("{n} sheets, {f} flagged or unreadable"));
+        bar.inc(1);
+    };
+    let outcomes = batch.run(&jobs, &on_done)?;
+    bar.finish_and_clear();
+
+    let mut all = Vec::new();
+    let mut failed = 0;
+    let mut resumed = 0;
+    for (job, outcome) in jobs.iter().zip(outcomes) {
+        match outcome {
+            Ok(done) => {
+                resumed += usize::from(done.from_archive);
+                all.extend(done.sheets);
             }
-            Ok(statuses)
-        })
-        .collect();
-    let (mut ok, mut flagged, mut unreadable) = (0, 0, 0);
-    for outcome in outcomes {
-        for status in outcome? {
-            match status {
-                aufsicht::Status::Ok => ok += 1,
-                aufsicht::Status::Flagged => flagged += 1,
-                aufsicht::Status::Unreadable => unreadable += 1,
+            Err(e) => {
+                failed += 1;
+                eprintln!("aufsicht: {}: {e}", job.file.display());
             }
         }
     }
+    let summary = out.join("summary.csv");
+    let mut text = Vec::new();
+    aufsicht::batch::write_summary(&all, &mut text)?;
+    std::fs::write(&summary, text)
+        .with_context(|| format!("cannot write {}", summary.display()))?;
+    let count = |st: aufsicht::Status| all.iter().filter(|(_, s)| s.status == st).count();
+    let (ok, flagged, unreadable) = (
+        count(aufsicht::Status::Ok),
+        count(aufsicht::Status::Flagged),
+        count(aufsicht::Status::Unreadable),
+    );
+    if resumed > 0 {
+        eprintln!(
+            "aufsicht: {resumed} files were in the archive already: taken from there, not read again"
+        );
+    }
     eprintln!(
-        "aufsicht: {} sheets, {ok} ok, {flagged} flagged, {unreadable} unreadable; results in {}",
-        ok + flagged + unreadable,
+        "aufsicht: {} sheets, {ok} ok, {flagged} flagged, {unreadable} unreadable; results and summary.csv in {}",
+        all.len(),
         out.display()
     );
+    if failed > 0 {
+        bail!(
+            "{failed} files have no result file (see above): fix the cause and run the same command again; finished files are not read twice"
+        );
+    }
     Ok(())
 }
 
-/// The result name's base: the file's stem, or stem and extension when an
-/// earlier input had the same stem (`<base>.json`, `<base>-p<N>.json` for PDFs).
-fn result_base(file: &Path, used: &mut std::collections::BTreeSet<String>) -> String {
-    let stem = file
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("sheet")
-        .to_string();
-    if used.insert(stem.clone()) {
-        return stem;
+/// A night's seating: for each round and table (from 1) the participant
+/// numbers of its four seats; every player plays every round, seated anew.
+fn night_seating(players: usize, rounds: u32, seed: u64) -> Vec<(u32, u32, Vec<String>)> {
+    let mut rng = synth::rng(seed ^ 0x5eed_2a11);
+    let mut ids: Vec<u32> = Vec::new();
+    while ids.len() < players {
+        let id = rng.random_range(1..2000u32);
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
     }
-    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("x");
-    let base = format!("{stem}.{ext}");
-    used.insert(base.clone());
-    base
+    let mut out = Vec::new();
+    for round in 1..=rounds {
+        let mut order = ids.clone();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        for (t, chunk) in order.chunks(4).enumerate() {
+            out.push((
+                round,
+                t as u32 + 1,
+                chunk.iter().map(u32::to_string).collect(),
+            ));
+        }
+    }
+    out
 }
 
 fn write_page(page: &image::GrayImage, out: &Path, dpi: f64) -> Result<()> {
@@ -430,6 +755,7 @@ fn generate(
     digits: Option<PathBuf>,
     held_back: bool,
     writer_errors: f64,
+    night: Option<usize>,
     lang: Lang,
 ) -> Result<()> {
     if !(0.0..=1.0).contains(&writer_errors) {
@@ -452,9 +778,24 @@ fn generate(
     let (scans, truths) = (out.join("scans"), out.join("truth"));
     std::fs::create_dir_all(&scans)?;
     std::fs::create_dir_all(&truths)?;
+    let seating = match night {
+        Some(n) => {
+            if n == 0 || n % 4 != 0 || n / 4 > 99 {
+                bail!("--night {n}: give a multiple of 4 players (tables of four), at most 396");
+            }
+            night_seating(n, rules.rounds.max(1), seed)
+        }
+        None => Vec::new(),
+    };
+    let count = if night.is_some() {
+        seating.len()
+    } else {
+        count
+    };
     for i in 0..count {
         let mut rng = synth::rng(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-        let table = players.unwrap_or_else(|| {
+        let seat = seating.get(i);
+        let table = seat.map(|_| 4).or(players).unwrap_or_else(|| {
             let sizes: Vec<usize> = rules
                 .tables
                 .iter()
@@ -464,6 +805,13 @@ fn generate(
             sizes.get(i % sizes.len().max(1)).copied().unwrap_or(4)
         });
         let mut sheet = synth::random_sheet(&rules, &form, table, &mut rng);
+        if let Some((round, table, ids)) = seat {
+            sheet.round = Some(*round);
+            sheet.table = Some(*table);
+            for (slot, id) in sheet.players.iter_mut().zip(ids) {
+                *slot = Some(id.clone());
+            }
+        }
         let mistake = if rng.random_bool(writer_errors) {
             synth::writer_error(&mut sheet, &mut rng)
         } else {
@@ -481,7 +829,10 @@ fn generate(
             ][i % 3],
         };
         let (image, facts) = synth::capture(&page, how, &mut rng);
-        let stem = format!("{}-{:04}", rules.id, i + 1);
+        let stem = match seat {
+            Some((round, table, _)) => format!("{}-r{round}-t{table:02}", rules.id),
+            None => format!("{}-{:04}", rules.id, i + 1),
+        };
         let ext = match format {
             Format::Png => "png",
             Format::Jpg => "jpg",

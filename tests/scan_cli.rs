@@ -1,20 +1,13 @@
 //! `aufsicht scan` run as a binary on sample scans with known truth, and on
 //! every kind of bad input a night's folder can hold.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 mod common;
-use common::{aufsicht, root};
+use common::{aufsicht, root, temp};
 
 use aufsicht::evaluate::evaluate;
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("aufsicht-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 fn ok(out: &Output) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
@@ -219,12 +212,19 @@ fn bad_inputs_should_each_get_an_unreadable_result_and_the_batch_goes_on() {
         "unreadable",
         "same stem: the extension keeps the results apart"
     );
-    let written: Vec<_> = std::fs::read_dir(&out).expect("out").collect();
+    let written: Vec<_> = std::fs::read_dir(&out)
+        .expect("out")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .collect();
     assert_eq!(
         written.len(),
         9,
         "one result per image or PDF, nothing else"
     );
+    let summary = std::fs::read_to_string(out.join("summary.csv")).expect("summary.csv");
+    assert_eq!(summary.lines().count(), 1 + 9, "{summary}");
+    assert_eq!(summary.matches(",unreadable,").count(), 8, "{summary}");
     let mut listing: Vec<String> = std::fs::read_dir(&dir)
         .expect("dir")
         .filter_map(|e| Some(e.ok()?.file_name().to_str()?.to_string()))

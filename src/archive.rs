@@ -1,0 +1,609 @@
+//! The archive: every sheet of every night in one SQLite file, so that a
+//! complaint weeks later can be answered from what was read, what was
+//! flagged and who corrected what.
+//!
+//! `SheetResult`s (with the image's SHA-256) → [`Archive`] → the contract's
+//! JSON and CSV again ([`Archive::sheets`], [`Archive::write_values_csv`]).
+//!
+//! Each input file is stored in one transaction with all its pages: a batch
+//! killed midway leaves whole files or none, and the next run skips what is
+//! stored (same image bytes: same SHA-256).
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use crate::error::ArchiveError;
+use crate::sheet::SheetResult;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    rules TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    number INTEGER NOT NULL,
+    UNIQUE (tournament_id, number)
+);
+CREATE TABLE IF NOT EXISTS sheets (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    round_id INTEGER REFERENCES rounds(id),
+    source TEXT NOT NULL,
+    page INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    form TEXT,
+    rules TEXT,
+    status TEXT NOT NULL,
+    fit REAL,
+    table_no INTEGER,
+    result_json TEXT NOT NULL,
+    scanned TEXT NOT NULL DEFAULT (datetime('now')),
+    UNIQUE (tournament_id, sha256, page)
+);
+CREATE TABLE IF NOT EXISTS players (
+    sheet_id INTEGER NOT NULL REFERENCES sheets(id),
+    seat INTEGER NOT NULL,
+    participant TEXT,
+    PRIMARY KEY (sheet_id, seat)
+);
+CREATE TABLE IF NOT EXISTS sheet_values (
+    sheet_id INTEGER NOT NULL REFERENCES sheets(id),
+    field TEXT NOT NULL,
+    value INTEGER,
+    PRIMARY KEY (sheet_id, field)
+);
+CREATE TABLE IF NOT EXISTS flags (
+    sheet_id INTEGER NOT NULL REFERENCES sheets(id),
+    code TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    row_no INTEGER,
+    seat INTEGER,
+    field TEXT,
+    message TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS corrections (
+    id INTEGER PRIMARY KEY,
+    sheet_id INTEGER NOT NULL REFERENCES sheets(id),
+    field TEXT NOT NULL,
+    old_value TEXT,
+    new_value TEXT,
+    who TEXT NOT NULL,
+    at TEXT NOT NULL DEFAULT (datetime('now'))
+);
+";
+
+/// The SHA-256 of a file's bytes, as hex.
+pub fn sha256_file(path: &Path) -> Result<String, std::io::Error> {
+    let bytes = std::fs::read(path)?;
+    Ok(hex(&Sha256::digest(&bytes)))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One value that changed in a correction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Correction {
+    pub field: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+/// A stored sheet: its archive id, image hash and result.
+#[derive(Debug, Clone)]
+pub struct StoredSheet {
+    pub id: i64,
+    pub sha256: String,
+    pub result: SheetResult,
+}
+
+pub struct Archive {
+    conn: Connection,
+}
+
+impl Archive {
+    /// Opens (or creates) the archive file.
+    pub fn open(path: &Path) -> Result<Self, ArchiveError> {
+        let conn = Connection::open(path).map_err(|e| ArchiveError::Open {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        // WAL: a killed writer leaves the last committed state readable.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Archive { conn })
+    }
+
+    /// The tournament's id, created on first use.
+    pub fn tournament(&self, name: &str, rules: &str) -> Result<i64, ArchiveError> {
+        self.conn.execute(
+            "INSERT OR IGNORE INTO tournaments (name, rules) VALUES (?1, ?2)",
+            params![name, rules],
+        )?;
+        Ok(self.conn.query_row(
+            "SELECT id FROM tournaments WHERE name = ?1",
+            params![name],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The tournaments in the archive: (id, name), oldest first.
+    pub fn tournaments(&self) -> Result<Vec<(i64, String)>, ArchiveError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, name FROM tournaments ORDER BY id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The tournament named, or the only one when no name is given.
+    pub fn pick_tournament(&self, name: Option<&str>) -> Result<i64, ArchiveError> {
+        let all = self.tournaments()?;
+        let names = || {
+            all.iter()
+                .map(|(_, n)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match name {
+            Some(n) => all
+                .iter()
+                .find(|(_, t)| t == n)
+                .map(|(id, _)| *id)
+                .ok_or_else(|| {
+                    ArchiveError::NoTournament(format!(
+                        "no tournament \"{n}\"; the archive holds: {}",
+                        names()
+                    ))
+                }),
+            None if all.len() == 1 => Ok(all[0].0),
+            None if all.is_empty() => Err(ArchiveError::NoTournament(
+                "the archive is empty: scan into it first".into(),
+            )),
+            None => Err(ArchiveError::NoTournament(format!(
+                "the archive holds several tournaments ({}): name one with --tournament",
+                names()
+            ))),
+        }
+    }
+
+    /// The stored results of an image (all its pages, in page order), if any.
+    pub fn find(&self, tournament: i64, sha256: &str) -> Result<Vec<SheetResult>, ArchiveError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT result_json FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 ORDER BY page",
+        )?;
+        let rows = stmt.query_map(params![tournament, sha256], |r| r.get::<_, String>(0))?;
+        let mut out = Vec::new();
+        for json in rows {
+            out.push(parse(&json?)?);
+        }
+        Ok(out)
+    }
+
+    /// Stores all pages of one input file at once (one transaction). Pages
+    /// already stored are left as they are (with any corrections).
+    pub fn store_file(
+        &mut self,
+        tournament: i64,
+        sha256: &str,
+        pages: &[SheetResult],
+    ) -> Result<(), ArchiveError> {
+        let tx = self.conn.transaction()?;
+        for sheet in pages {
+            let round_id = match sheet.round {
+                Some(n) => {
+                    tx.execute(
+                        "INSERT OR IGNORE INTO rounds (tournament_id, number) VALUES (?1, ?2)",
+                        params![tournament, n],
+                    )?;
+                    Some(tx.query_row(
+                        "SELECT id FROM rounds WHERE tournament_id = ?1 AND number = ?2",
+                        params![tournament, n],
+                        |r| r.get::<_, i64>(0),
+                    )?)
+                }
+                None => None,
+            };
+            let fit = sheet
+                .extra
+                .get("alignment")
+                .and_then(|a| a.get("fit"))
+                .and_then(serde_json::Value::as_f64);
+            let old: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 AND page = ?3",
+                    params![tournament, sha256, sheet.page.unwrap_or(1)],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            // The same image again: the archived sheet (and its corrections) stays.
+            if old.is_some() {
+                continue;
+            }
+            tx.execute(
+                "INSERT INTO sheets (tournament_id, round_id, source, page, sha256, form, rules, status, fit, table_no, result_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                params![
+                    tournament,
+                    round_id,
+                    sheet.source.clone().unwrap_or_default(),
+                    sheet.page.unwrap_or(1),
+                    sha256,
+                    sheet.form,
+                    sheet.rules,
+                    status_str(sheet),
+                    fit,
+                    sheet.table,
+                    sheet.to_json_pretty(),
+                ],
+            )?;
+            let id = tx.last_insert_rowid();
+            write_details(&tx, id, sheet)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every stored sheet of the tournament, in the order they were stored.
+    pub fn sheets(&self, tournament: i64) -> Result<Vec<StoredSheet>, ArchiveError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, sha256, result_json FROM sheets WHERE tournament_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![tournament], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, sha256, json) = row?;
+            out.push(StoredSheet {
+                id,
+                sha256,
+                result: parse(&json)?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The archive id of the sheet with this source (and page).
+    pub fn sheet_id(
+        &self,
+        tournament: i64,
+        source: &str,
+        page: u32,
+    ) -> Result<Option<i64>, ArchiveError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id FROM sheets WHERE tournament_id = ?1 AND source = ?2 AND page = ?3",
+                params![tournament, source, page],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Replaces a stored sheet by its corrected (and re-verified) result,
+    /// recording every value that changed, by whom. Returns the changes.
+    pub fn correct(
+        &mut self,
+        sheet_id: i64,
+        corrected: &SheetResult,
+        who: &str,
+    ) -> Result<Vec<Correction>, ArchiveError> {
+        let tx = self.conn.transaction()?;
+        let old: String = tx
+            .query_row(
+                "SELECT result_json FROM sheets WHERE id = ?1",
+                params![sheet_id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or(ArchiveError::NoSuchSheet(sheet_id))?;
+        let old = parse(&old)?;
+        let changes = diff(&old, corrected);
+        for c in &changes {
+            tx.execute(
+                "INSERT INTO corrections (sheet_id, field, old_value, new_value, who) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![sheet_id, c.field, c.old, c.new, who],
+            )?;
+        }
+        tx.execute(
+            "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4 WHERE id = ?1",
+            params![
+                sheet_id,
+                status_str(corrected),
+                corrected.table,
+                corrected.to_json_pretty()
+            ],
+        )?;
+        for table in ["players", "sheet_values", "flags"] {
+            tx.execute(
+                &format!("DELETE FROM {table} WHERE sheet_id = ?1"),
+                params![sheet_id],
+            )?;
+        }
+        write_details(&tx, sheet_id, corrected)?;
+        tx.commit()?;
+        Ok(changes)
+    }
+
+    /// The correction trail of a sheet: (field, old, new, who, when), oldest first.
+    pub fn corrections(&self, sheet_id: i64) -> Result<Vec<[String; 5]>, ArchiveError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT field, coalesce(old_value, ''), coalesce(new_value, ''), who, at FROM corrections WHERE sheet_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![sheet_id], |r| {
+            Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?])
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every value of the tournament as CSV: source, page, round, table, field, value.
+    pub fn write_values_csv<W: std::io::Write>(
+        &self,
+        tournament: i64,
+        out: W,
+    ) -> Result<(), ArchiveError> {
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(["source", "page", "round", "table", "field", "value"])?;
+        let mut stmt = self.conn.prepare(
+            "SELECT s.source, s.page, r.number, s.table_no, v.field, v.value
+             FROM sheet_values v JOIN sheets s ON s.id = v.sheet_id
+             LEFT JOIN rounds r ON r.id = s.round_id
+             WHERE s.tournament_id = ?1 ORDER BY s.id, v.rowid",
+        )?;
+        let rows = stmt.query_map(params![tournament], |r| {
+            Ok([
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?.to_string(),
+                opt(r.get::<_, Option<i64>>(2)?),
+                opt(r.get::<_, Option<i64>>(3)?),
+                r.get::<_, String>(4)?,
+                opt(r.get::<_, Option<i64>>(5)?),
+            ])
+        })?;
+        for row in rows {
+            w.write_record(row?)?;
+        }
+        w.flush().map_err(csv::Error::from)?;
+        Ok(())
+    }
+}
+
+fn opt(v: Option<i64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+fn parse(json: &str) -> Result<SheetResult, ArchiveError> {
+    SheetResult::from_json("archive", json).map_err(|e| ArchiveError::Corrupt(e.to_string()))
+}
+
+fn status_str(sheet: &SheetResult) -> String {
+    serde_json::to_value(sheet.status)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+fn write_details(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    sheet: &SheetResult,
+) -> Result<(), ArchiveError> {
+    for (seat, p) in sheet.players.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO players (sheet_id, seat, participant) VALUES (?1, ?2, ?3)",
+            params![id, seat as i64 + 1, p],
+        )?;
+    }
+    for (field, value) in values(sheet) {
+        tx.execute(
+            "INSERT INTO sheet_values (sheet_id, field, value) VALUES (?1, ?2, ?3)",
+            params![id, field, value],
+        )?;
+    }
+    for f in &sheet.flags {
+        tx.execute(
+            "INSERT INTO flags (sheet_id, code, severity, row_no, seat, field, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                id,
+                f.code.as_str(),
+                if f.severity == crate::flags::Severity::Error { "error" } else { "warning" },
+                f.row,
+                f.seat.map(|s| s as i64),
+                f.field,
+                f.message
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// Every number on the sheet by a field path (`game.3.seat.2.plus`,
+/// `gesamt.1.minus`, `abzug.1`, `endergebnis.1`, `round`, `table`), blanks included.
+pub fn values(sheet: &SheetResult) -> Vec<(String, Option<i64>)> {
+    let mut out = vec![
+        ("round".to_string(), sheet.round.map(i64::from)),
+        ("table".to_string(), sheet.table.map(i64::from)),
+    ];
+    for g in &sheet.games {
+        for (s, c) in g.cells.iter().enumerate() {
+            out.push((
+                format!("game.{}.seat.{}.plus", g.no, s + 1),
+                c.plus.map(i64::from),
+            ));
+            out.push((
+                format!("game.{}.seat.{}.minus", g.no, s + 1),
+                c.minus.map(i64::from),
+            ));
+        }
+    }
+    for (s, g) in sheet.gesamt.iter().enumerate() {
+        out.push((
+            format!("gesamt.{}.plus", s + 1),
+            g.and_then(|g| g.plus).map(i64::from),
+        ));
+        out.push((
+            format!("gesamt.{}.minus", s + 1),
+            g.and_then(|g| g.minus).map(i64::from),
+        ));
+    }
+    for (s, a) in sheet.abzug.iter().enumerate() {
+        out.push((format!("abzug.{}", s + 1), a.map(i64::from)));
+    }
+    for (s, e) in sheet.endergebnis.iter().enumerate() {
+        out.push((format!("endergebnis.{}", s + 1), *e));
+    }
+    out
+}
+
+/// What changed between two versions of a sheet: numbers, participant
+/// numbers, circles, initials and signatures.
+pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
+    let mut before: std::collections::BTreeMap<String, Option<String>> = values(old)
+        .into_iter()
+        .map(|(f, v)| (f, v.map(|v| v.to_string())))
+        .collect();
+    let mut after: std::collections::BTreeMap<String, Option<String>> = values(new)
+        .into_iter()
+        .map(|(f, v)| (f, v.map(|v| v.to_string())))
+        .collect();
+    for (sheet, map) in [(old, &mut before), (new, &mut after)] {
+        for (s, p) in sheet.players.iter().enumerate() {
+            map.insert(format!("player.{}", s + 1), p.clone());
+        }
+        for (s, sig) in sheet.signatures.iter().enumerate() {
+            map.insert(format!("signature.{}", s + 1), Some(sig.to_string()));
+        }
+        for g in &sheet.games {
+            map.insert(
+                format!("game.{}.initials", g.no),
+                Some(g.initials.to_string()),
+            );
+            for (s, c) in g.cells.iter().enumerate() {
+                map.insert(
+                    format!("game.{}.seat.{}.circled", g.no, s + 1),
+                    Some(c.circled.to_string()),
+                );
+            }
+        }
+    }
+    let fields: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    fields
+        .into_iter()
+        .filter_map(|f| {
+            let o = before.get(f).cloned().flatten();
+            let n = after.get(f).cloned().flatten();
+            // A row that appears only now reads "false"/blank before: same thing.
+            let blankish = |v: &Option<String>| v.as_deref().is_none_or(|v| v == "false");
+            (o != n && !(blankish(&o) && blankish(&n))).then(|| Correction {
+                field: f.clone(),
+                old: o,
+                new: n,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sheet::{Cell, GameRow};
+
+    fn sheet(end: i64) -> SheetResult {
+        let row = GameRow {
+            no: 1,
+            cells: vec![Cell::plus(1), Cell::plus(1), Cell::minus(1), Cell::minus(1)],
+            initials: false,
+            class: None,
+            extra: Default::default(),
+        };
+        let ids = ["1", "2", "3", "4"]
+            .iter()
+            .map(|s| Some(s.to_string()))
+            .collect();
+        let mut s = crate::synth::finished_sheet("merkur", vec![row], ids);
+        s.source = Some("a.png".into());
+        s.endergebnis[0] = Some(end);
+        s
+    }
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let p = std::env::temp_dir().join(format!(
+            "aufsicht-archive-{name}-{}.sqlite",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&p);
+        p
+    }
+
+    #[test]
+    fn a_stored_sheet_comes_back_as_stored_and_is_not_duplicated() {
+        let path = temp("roundtrip");
+        let mut a = Archive::open(&path).expect("open");
+        let t = a.tournament("night", "merkur").expect("tournament");
+        a.store_file(t, "abc", &[sheet(1)]).expect("store");
+        a.store_file(t, "abc", &[sheet(1)]).expect("store again");
+        let all = a.sheets(t).expect("sheets");
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].result, sheet(1));
+        assert_eq!(a.find(t, "abc").expect("find").len(), 1);
+        assert!(a.find(t, "other").expect("find").is_empty());
+    }
+
+    #[test]
+    fn a_correction_keeps_the_old_and_new_value_and_who() {
+        let path = temp("correct");
+        let mut a = Archive::open(&path).expect("open");
+        let t = a.tournament("night", "merkur").expect("tournament");
+        a.store_file(t, "abc", &[sheet(5)]).expect("store");
+        let id = a.sheet_id(t, "a.png", 1).expect("query").expect("stored");
+        let changes = a.correct(id, &sheet(1), "Anna").expect("correct");
+        assert_eq!(
+            changes,
+            vec![Correction {
+                field: "endergebnis.1".into(),
+                old: Some("5".into()),
+                new: Some("1".into())
+            }]
+        );
+        let trail = a.corrections(id).expect("trail");
+        assert_eq!(trail.len(), 1);
+        assert_eq!(
+            &trail[0][..4],
+            &["endergebnis.1", "5", "1", "Anna"].map(String::from)
+        );
+        assert_eq!(
+            a.sheets(t).expect("sheets")[0].result.endergebnis[0],
+            Some(1)
+        );
+        let mut csv = Vec::new();
+        a.write_values_csv(t, &mut csv).expect("csv");
+        let csv = String::from_utf8(csv).expect("utf8");
+        assert!(csv.contains("a.png,1,1,1,endergebnis.1,1"), "{csv}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_an_archive_is_a_clear_error() {
+        let path = temp("notdb");
+        std::fs::write(
+            &path,
+            "this is not sqlite, it is text long enough to be read",
+        )
+        .expect("write");
+        let err = Archive::open(&path).err().expect("an error");
+        assert!(err.to_string().contains("archive"), "{err}");
+    }
+}

@@ -1,0 +1,261 @@
+//! A night's batch: input files → pages → [`scan_page`] → result files in
+//! the output folder, the archive, and `summary.csv`, on all cores.
+//!
+//! Files already in the archive (same image bytes) are not read again: a
+//! batch killed midway resumes where it stopped. Result files are written
+//! whole (temporary file, then rename): a kill never leaves half a JSON.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use crate::archive::{Archive, sha256_file};
+use crate::form::FormTemplate;
+use crate::input;
+use crate::messages::Lang;
+use crate::read::{DigitReader, TesseractReader};
+use crate::rules::RuleSet;
+use crate::scan::scan_page;
+use crate::sheet::{SheetResult, Status};
+
+/// Which reader reads the handwritten digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReaderKind {
+    /// The trained digit model.
+    Cnn,
+    /// Tesseract's legacy engine with a digit whitelist.
+    Tesseract,
+}
+
+type Readers = (Box<dyn DigitReader>, TesseractReader);
+
+fn readers(kind: ReaderKind) -> Result<Readers, String> {
+    let digits: Box<dyn DigitReader> = match kind {
+        ReaderKind::Cnn => Box::new(crate::cnn::CnnReader::new()?),
+        ReaderKind::Tesseract => Box::new(TesseractReader::digits()?),
+    };
+    Ok((digits, TesseractReader::printed()?))
+}
+
+/// One input file of the batch and the base name of its result files.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub file: PathBuf,
+    /// `<base>.json`, or `<base>-p<N>.json` for the pages of a PDF.
+    pub base: String,
+}
+
+/// Result names in input order: a second file with the same stem keeps its extension.
+pub fn jobs(files: &[PathBuf]) -> Vec<Job> {
+    let mut used = std::collections::BTreeSet::new();
+    files
+        .iter()
+        .map(|file| {
+            let stem = file
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("sheet")
+                .to_string();
+            let base = if used.insert(stem.clone()) {
+                stem
+            } else {
+                let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("x");
+                let base = format!("{stem}.{ext}");
+                used.insert(base.clone());
+                base
+            };
+            Job {
+                file: file.clone(),
+                base,
+            }
+        })
+        .collect()
+}
+
+/// What became of one input file.
+#[derive(Debug)]
+pub struct FileDone {
+    pub file: PathBuf,
+    /// (result file, result) per page.
+    pub sheets: Vec<(PathBuf, SheetResult)>,
+    /// Taken from the archive instead of read again.
+    pub from_archive: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    #[error("cannot set up the digit readers: {0}")]
+    Readers(String),
+    #[error("cannot write {path}: {source} (check the output folder and free space)")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Archive(#[from] crate::error::ArchiveError),
+}
+
+/// The batch's settings.
+pub struct Batch<'a> {
+    pub forms: &'a [FormTemplate],
+    pub rules: &'a RuleSet,
+    pub reader: ReaderKind,
+    pub lang: Lang,
+    pub out: &'a Path,
+    /// The archive and the tournament's id in it.
+    pub archive: Option<(Mutex<Archive>, i64)>,
+}
+
+impl Batch<'_> {
+    /// Runs every job on all cores; `done` is called as each file finishes
+    /// (for progress). A file that fails to write is an `Err` for that file
+    /// only: the rest of the batch goes on.
+    pub fn run(
+        &self,
+        jobs: &[Job],
+        done: &(dyn Fn(&FileDone) + Sync),
+    ) -> Result<Vec<Result<FileDone, BatchError>>, BatchError> {
+        // Fail early, once, when the readers cannot be made at all.
+        readers(self.reader).map_err(BatchError::Readers)?;
+        Ok(jobs
+            .par_iter()
+            .map_init(
+                || readers(self.reader),
+                |readers, job| {
+                    let out = self.file(readers, job);
+                    if let Ok(d) = &out {
+                        done(d);
+                    }
+                    out
+                },
+            )
+            .collect())
+    }
+
+    fn file(
+        &self,
+        readers: &mut Result<Readers, String>,
+        job: &Job,
+    ) -> Result<FileDone, BatchError> {
+        let pdf = input::kind_of(&job.file) == input::Kind::Pdf;
+        let name = |page: u32| {
+            self.out.join(if pdf {
+                format!("{}-p{page}.json", job.base)
+            } else {
+                format!("{}.json", job.base)
+            })
+        };
+        // An unreadable file has no hash; it is read (and reported) each time.
+        let sha = sha256_file(&job.file).ok();
+        if let (Some((archive, tournament)), Some(sha)) = (&self.archive, &sha) {
+            let stored = lock(archive).find(*tournament, sha)?;
+            if !stored.is_empty() {
+                let mut sheets = Vec::new();
+                for s in stored {
+                    let path = name(s.page.unwrap_or(1));
+                    write_whole(&path, &s)?;
+                    sheets.push((path, s));
+                }
+                return Ok(FileDone {
+                    file: job.file.clone(),
+                    sheets,
+                    from_archive: true,
+                });
+            }
+        }
+        let (digits, printed) = readers
+            .as_mut()
+            .map_err(|e| BatchError::Readers(e.clone()))?;
+        let mut sheets = Vec::new();
+        for page in input::load(&job.file) {
+            let result = scan_page(
+                &page,
+                self.forms,
+                self.rules,
+                digits.as_mut(),
+                printed,
+                self.lang,
+            );
+            let path = name(page.number);
+            write_whole(&path, &result)?;
+            sheets.push((path, result));
+        }
+        if let (Some((archive, tournament)), Some(sha)) = (&self.archive, &sha) {
+            let pages: Vec<SheetResult> = sheets.iter().map(|(_, s)| s.clone()).collect();
+            lock(archive).store_file(*tournament, sha, &pages)?;
+        }
+        Ok(FileDone {
+            file: job.file.clone(),
+            sheets,
+            from_archive: false,
+        })
+    }
+}
+
+fn lock(archive: &Mutex<Archive>) -> std::sync::MutexGuard<'_, Archive> {
+    // A panic elsewhere cannot leave the archive half-written (transactions): go on.
+    archive.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Writes the result under a temporary name, then renames it into place.
+fn write_whole(path: &Path, sheet: &SheetResult) -> Result<(), BatchError> {
+    let tmp = path.with_extension("json.part");
+    let err = |source| BatchError::Write {
+        path: path.display().to_string(),
+        source,
+    };
+    std::fs::write(&tmp, sheet.to_json_pretty() + "\n").map_err(err)?;
+    std::fs::rename(&tmp, path).map_err(err)
+}
+
+/// Counts of errors and warnings on a sheet.
+pub fn flag_counts(sheet: &SheetResult) -> (usize, usize) {
+    let errors = sheet
+        .flags
+        .iter()
+        .filter(|f| f.severity == crate::flags::Severity::Error)
+        .count();
+    (errors, sheet.flags.len() - errors)
+}
+
+/// `summary.csv`: one row per sheet.
+pub fn write_summary<W: std::io::Write>(
+    sheets: &[(PathBuf, SheetResult)],
+    out: W,
+) -> Result<(), csv::Error> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "source", "page", "result", "round", "table", "players", "status", "errors", "warnings",
+    ])?;
+    for (path, s) in sheets {
+        let (errors, warnings) = flag_counts(s);
+        let num = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_default();
+        let players: Vec<String> = s
+            .players
+            .iter()
+            .map(|p| p.clone().unwrap_or_default())
+            .collect();
+        let status = match s.status {
+            Status::Ok => "ok",
+            Status::Flagged => "flagged",
+            Status::Unreadable => "unreadable",
+        };
+        w.write_record([
+            s.source.clone().unwrap_or_default(),
+            num(s.page),
+            path.file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default(),
+            num(s.round),
+            num(s.table),
+            players.join(";"),
+            status.to_string(),
+            errors.to_string(),
+            warnings.to_string(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}

@@ -1,0 +1,603 @@
+//! The night's ranking: sheet results of every round → players linked by
+//! their Teilnehmer-Nr. → totals, tie-break counts, ranks, and the night's
+//! consistency checks (a player at two tables, a missing round, a table
+//! number twice, an unreadable participant number).
+//!
+//! `[SheetResult]` (verified) → [`standings`] → [`Standings`]
+//!
+//! Nothing is dropped silently: whatever cannot be attributed to a player and
+//! a round becomes a [`NightCheck`], and every sheet a person still has to
+//! look at is named in the `review` column of the players it touches.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::flags::{Code, Severity};
+use crate::rules::{RuleSet, TieBreakBy};
+use crate::sheet::{SheetResult, Status};
+
+/// One player's line of the ranking.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing {
+    /// Equal for players the total and every tie-break cannot separate.
+    pub rank: usize,
+    /// The Teilnehmer-Nr. as first written.
+    pub player: String,
+    /// Sum of the player's Endergebnis over all rounds.
+    pub total: i64,
+    /// Per round of the night (index 0 = round 1): the Endergebnis, if played.
+    pub rounds: Vec<Option<i64>>,
+    /// The rule set's tie-break counts, in its order.
+    pub tie_breaks: Vec<i64>,
+    /// Sheets (source names) a person must still look at for this player.
+    pub review: Vec<String>,
+}
+
+/// What the night's sheets say about each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NightCheckKind {
+    /// The sheet could not be read at all: its players are not counted.
+    SheetUnreadable,
+    /// No round or table number could be read.
+    RoundOrTableMissing,
+    /// A seat with scores has no readable participant number.
+    PlayerIdUnreadable,
+    /// The same round and table number on two sheets.
+    TableTwice,
+    /// A participant number at two tables (or seats) in one round.
+    PlayerTwiceInRound,
+    /// A participant seen in some rounds of the night but not in all.
+    PlayerMissingRound,
+}
+
+impl NightCheckKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SheetUnreadable => "SHEET_UNREADABLE",
+            Self::RoundOrTableMissing => "ROUND_OR_TABLE_MISSING",
+            Self::PlayerIdUnreadable => "PLAYER_ID_UNREADABLE",
+            Self::TableTwice => "TABLE_TWICE",
+            Self::PlayerTwiceInRound => "PLAYER_TWICE_IN_ROUND",
+            Self::PlayerMissingRound => "PLAYER_MISSING_ROUND",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NightCheck {
+    pub kind: NightCheckKind,
+    /// The sheets concerned (source names).
+    pub sheets: Vec<String>,
+    /// One sentence for the supervisor, saying what to do.
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standings {
+    /// Number of round columns (the highest round number seen, at least the rule set's).
+    pub rounds: usize,
+    /// Tie-break column names, in the rule set's order.
+    pub tie_break_columns: Vec<String>,
+    /// In rank order.
+    pub players: Vec<Standing>,
+    pub checks: Vec<NightCheck>,
+}
+
+/// The name a sheet goes by in `review` and the night checks.
+pub fn sheet_name(sheet: &SheetResult, fallback: &str) -> String {
+    let source = sheet.source.clone().unwrap_or_else(|| fallback.to_string());
+    match sheet.page {
+        Some(p) if source.to_ascii_lowercase().ends_with(".pdf") => format!("{source}#p{p}"),
+        _ => source,
+    }
+}
+
+/// Participant numbers are compared by value: "0417" and "417" are one player.
+fn player_key(id: &str) -> String {
+    let digits = id.trim().trim_start_matches('0');
+    if digits.is_empty() {
+        "0".to_string()
+    } else {
+        digits.to_string()
+    }
+}
+
+/// Whether a person must still look at this seat of the sheet before its
+/// numbers can be trusted: an error anywhere on the sheet (a wrong row
+/// changes everyone's result), or an uncertain reading in the player's seat
+/// or in a game row.
+fn needs_review(sheet: &SheetResult, seat: usize) -> bool {
+    sheet.flags.iter().any(|f| {
+        f.severity == Severity::Error
+            || (f.code == Code::CellUncertain
+                && (f.seat.is_none_or(|s| s == seat) || f.row.is_some()))
+    })
+}
+
+#[derive(Default)]
+struct Acc {
+    player: String,
+    total: i64,
+    rounds: BTreeMap<u32, i64>,
+    tie_breaks: Vec<i64>,
+    review: BTreeSet<String>,
+    /// round → sheets the player sits at in it.
+    seen: BTreeMap<u32, Vec<String>>,
+}
+
+/// The ranking of one night. `sheets` are (name, verified result) pairs; the
+/// name is used when a result has no `source`.
+pub fn standings(sheets: &[(String, SheetResult)], rules: &RuleSet) -> Standings {
+    let mut players: BTreeMap<String, Acc> = BTreeMap::new();
+    let mut checks = Vec::new();
+    let mut tables: BTreeMap<(u32, u32), Vec<String>> = BTreeMap::new();
+    let mut max_round = rules.rounds;
+    let mut rounds_seen = BTreeSet::new();
+
+    for (fallback, sheet) in sheets {
+        let name = sheet_name(sheet, fallback);
+        if sheet.status == Status::Unreadable {
+            checks.push(NightCheck {
+                kind: NightCheckKind::SheetUnreadable,
+                sheets: vec![name.clone()],
+                message: format!(
+                    "sheet {name} could not be read: enter its values by hand (a corrected JSON) and run standings again"
+                ),
+            });
+            continue;
+        }
+        match (sheet.round, sheet.table) {
+            (Some(r), Some(t)) => tables.entry((r, t)).or_default().push(name.clone()),
+            _ => checks.push(NightCheck {
+                kind: NightCheckKind::RoundOrTableMissing,
+                sheets: vec![name.clone()],
+                message: format!(
+                    "sheet {name} has no readable round or table number: write it into the sheet's JSON; its points count in the total but in no round column"
+                ),
+            }),
+        }
+        if let Some(r) = sheet.round {
+            max_round = max_round.max(r);
+            rounds_seen.insert(r);
+        }
+        for seat in 1..=sheet.seats() {
+            let end = sheet.endergebnis.get(seat - 1).copied().flatten();
+            let played = sheet
+                .games
+                .iter()
+                .any(|g| g.cells.get(seat - 1).is_some_and(|c| c.has_writing()));
+            let id = sheet.players.get(seat - 1).cloned().flatten();
+            let Some(id) = id.filter(|s| !s.trim().is_empty()) else {
+                if played || end.is_some() {
+                    checks.push(NightCheck {
+                        kind: NightCheckKind::PlayerIdUnreadable,
+                        sheets: vec![name.clone()],
+                        message: format!(
+                            "sheet {name}, seat {seat}: no readable participant number; these points belong to nobody until it is written into the sheet's JSON"
+                        ),
+                    });
+                }
+                continue;
+            };
+            let acc = players.entry(player_key(&id)).or_insert_with(|| Acc {
+                player: id.clone(),
+                tie_breaks: vec![0; rules.tie_breaks.len()],
+                ..Acc::default()
+            });
+            let value = end.unwrap_or_else(|| computed_result(sheet, seat));
+            if end.is_none() || needs_review(sheet, seat) {
+                acc.review.insert(name.clone());
+            }
+            acc.total += value;
+            if let Some(r) = sheet.round {
+                *acc.rounds.entry(r).or_insert(0) += value;
+                acc.seen.entry(r).or_default().push(name.clone());
+            }
+            for (i, tb) in rules.tie_breaks.iter().enumerate() {
+                acc.tie_breaks[i] += solo_count(sheet, seat, tb.by, tb.tag.as_deref());
+            }
+        }
+    }
+
+    for ((round, table), names) in &tables {
+        if names.len() > 1 {
+            checks.push(NightCheck {
+                kind: NightCheckKind::TableTwice,
+                sheets: names.clone(),
+                message: format!(
+                    "round {round}, table {table} is on {} sheets ({}): a sheet scanned twice or a wrong number; remove the duplicate or correct the number",
+                    names.len(),
+                    names.join(", ")
+                ),
+            });
+        }
+    }
+    for acc in players.values_mut() {
+        for (round, names) in &acc.seen {
+            if names.len() > 1 {
+                checks.push(NightCheck {
+                    kind: NightCheckKind::PlayerTwiceInRound,
+                    sheets: names.clone(),
+                    message: format!(
+                        "player {} is at {} places in round {round} ({}): check the participant numbers on these sheets",
+                        acc.player,
+                        names.len(),
+                        names.join(", ")
+                    ),
+                });
+                acc.review.extend(names.iter().cloned());
+            }
+        }
+        let missing: Vec<String> = rounds_seen
+            .iter()
+            .filter(|r| !acc.seen.contains_key(r))
+            .map(u32::to_string)
+            .collect();
+        if !missing.is_empty() && !acc.seen.is_empty() {
+            let sheets: Vec<String> = acc.seen.values().flatten().cloned().collect();
+            checks.push(NightCheck {
+                kind: NightCheckKind::PlayerMissingRound,
+                sheets,
+                message: format!(
+                    "player {} has no sheet in round {}: a missing sheet or a misread participant number; find the sheet or correct the number",
+                    acc.player,
+                    missing.join(", ")
+                ),
+            });
+        }
+    }
+
+    let rounds = max_round as usize;
+    let mut rows: Vec<Standing> = players
+        .into_values()
+        .map(|acc| {
+            let mut tie_breaks = acc.tie_breaks;
+            for (i, tb) in rules.tie_breaks.iter().enumerate() {
+                if tb.by == TieBreakBy::RoundDifference {
+                    let lo = acc.rounds.values().min().copied().unwrap_or(0);
+                    let hi = acc.rounds.values().max().copied().unwrap_or(0);
+                    tie_breaks[i] = hi - lo;
+                }
+            }
+            Standing {
+                rank: 0,
+                player: acc.player,
+                total: acc.total,
+                rounds: (1..=rounds as u32)
+                    .map(|r| acc.rounds.get(&r).copied())
+                    .collect(),
+                tie_breaks,
+                review: acc.review.into_iter().collect(),
+            }
+        })
+        .collect();
+
+    // Sort key: total, then each tie-break (more is better, except the round
+    // difference); the participant number only orders equal lines.
+    let key = |s: &Standing| -> Vec<i64> {
+        std::iter::once(-s.total)
+            .chain(
+                rules
+                    .tie_breaks
+                    .iter()
+                    .zip(&s.tie_breaks)
+                    .map(|(tb, v)| match tb.by {
+                        TieBreakBy::RoundDifference => *v,
+                        _ => -*v,
+                    }),
+            )
+            .collect()
+    };
+    rows.sort_by(|a, b| {
+        key(a)
+            .cmp(&key(b))
+            .then_with(|| {
+                player_key(&a.player)
+                    .len()
+                    .cmp(&player_key(&b.player).len())
+            })
+            .then_with(|| player_key(&a.player).cmp(&player_key(&b.player)))
+    });
+    let keys: Vec<Vec<i64>> = rows.iter().map(key).collect();
+    for i in 0..rows.len() {
+        rows[i].rank = if i > 0 && keys[i] == keys[i - 1] {
+            rows[i - 1].rank
+        } else {
+            i + 1
+        };
+    }
+    checks.sort();
+    Standings {
+        rounds,
+        tie_break_columns: rules.tie_breaks.iter().map(|t| t.column.clone()).collect(),
+        players: rows,
+        checks,
+    }
+}
+
+/// A seat's result from its game rows, for a sheet whose Endergebnis is blank.
+fn computed_result(sheet: &SheetResult, seat: usize) -> i64 {
+    sheet
+        .games
+        .iter()
+        .filter_map(|g| g.cells.get(seat - 1).and_then(|c| c.value()))
+        .sum()
+}
+
+/// Games of the seat as soloist with the tag (won ones only for `Won`).
+fn solo_count(sheet: &SheetResult, seat: usize, by: TieBreakBy, tag: Option<&str>) -> i64 {
+    let Some(tag) = tag else { return 0 };
+    let counted = sheet
+        .games
+        .iter()
+        .filter_map(|g| g.class.as_ref())
+        .filter(|c| c.soloist == Some(seat) && c.tags.iter().any(|t| t == tag))
+        .filter(|c| match by {
+            TieBreakBy::Won => c.won == Some(true),
+            TieBreakBy::Played => true,
+            TieBreakBy::RoundDifference => false,
+        })
+        .count();
+    i64::try_from(counted).unwrap_or(i64::MAX)
+}
+
+impl Standings {
+    /// The contract's CSV: rank, player, total, round_N..., tie-breaks, review.
+    pub fn write_csv<W: std::io::Write>(&self, out: W) -> Result<(), csv::Error> {
+        let mut w = csv::Writer::from_writer(out);
+        let mut header = vec!["rank".to_string(), "player".into(), "total".into()];
+        header.extend((1..=self.rounds).map(|r| format!("round_{r}")));
+        header.extend(self.tie_break_columns.iter().cloned());
+        header.push("review".into());
+        w.write_record(&header)?;
+        for p in &self.players {
+            let mut rec = vec![p.rank.to_string(), p.player.clone(), p.total.to_string()];
+            rec.extend(
+                p.rounds
+                    .iter()
+                    .map(|v| v.map(|v| v.to_string()).unwrap_or_default()),
+            );
+            rec.extend(p.tie_breaks.iter().map(i64::to_string));
+            rec.push(p.review.join(";"));
+            w.write_record(&rec)?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+
+    /// The night checks as CSV (kind, sheets, message) for the file beside the ranking.
+    pub fn write_checks_csv<W: std::io::Write>(&self, out: W) -> Result<(), csv::Error> {
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(["check", "sheets", "message"])?;
+        for c in &self.checks {
+            w.write_record([c.kind.as_str(), &c.sheets.join(";"), &c.message])?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::Lang;
+    use crate::sheet::{Cell, GameRow};
+    use crate::synth::finished_sheet;
+    use crate::verify;
+
+    fn row(no: u32, values: [i64; 4], circled: Option<usize>) -> GameRow {
+        let cells = values
+            .iter()
+            .enumerate()
+            .map(|(s, &v)| {
+                let mut c = if v >= 0 {
+                    Cell::plus(v.unsigned_abs() as u32)
+                } else {
+                    Cell::minus(v.unsigned_abs() as u32)
+                };
+                c.circled = circled == Some(s);
+                c
+            })
+            .collect();
+        GameRow {
+            no,
+            cells,
+            initials: false,
+            class: None,
+            extra: Default::default(),
+        }
+    }
+
+    /// A verified merkur sheet of `games` rows (the game count is not the point here).
+    fn sheet(round: u32, table: u32, ids: [&str; 4], games: Vec<GameRow>) -> (String, SheetResult) {
+        let rules = RuleSet::load("merkur").expect("merkur");
+        let ids = ids.iter().map(|s| Some(s.to_string())).collect();
+        let mut s = finished_sheet("merkur", games, ids);
+        s.round = Some(round);
+        s.table = Some(table);
+        s.source = Some(format!("r{round}t{table}.png"));
+        let mut s = verify(s, &rules, Lang::En).expect("verify");
+        s.flags.retain(|f| f.code != Code::GameCount);
+        if s.flags.is_empty() {
+            s.status = Status::Ok;
+        }
+        (format!("r{round}t{table}.json"), s)
+    }
+
+    fn night(sheets: Vec<(String, SheetResult)>) -> Standings {
+        standings(&sheets, &RuleSet::load("merkur").expect("merkur"))
+    }
+
+    fn line<'a>(s: &'a Standings, player: &str) -> &'a Standing {
+        s.players
+            .iter()
+            .find(|p| p.player == player)
+            .expect("player listed")
+    }
+
+    #[test]
+    fn players_are_linked_across_rounds_by_their_number() {
+        let s = night(vec![
+            sheet(
+                1,
+                1,
+                ["1", "2", "3", "4"],
+                vec![row(1, [1, 1, -1, -1], None)],
+            ),
+            sheet(
+                2,
+                1,
+                ["3", "0001", "2", "4"],
+                vec![row(1, [2, -2, 2, -2], None)],
+            ),
+        ]);
+        let one = line(&s, "1");
+        assert_eq!(one.total, -1);
+        assert_eq!(one.rounds, vec![Some(1), Some(-2)]);
+        assert_eq!(line(&s, "2").total, 3);
+        assert_eq!(line(&s, "3").total, 1);
+        assert_eq!(line(&s, "4").total, -3);
+        assert_eq!(
+            s.players.iter().map(|p| p.rank).collect::<Vec<_>>(),
+            vec![1, 2, 3, 4]
+        );
+        assert!(s.checks.is_empty(), "{:?}", s.checks);
+    }
+
+    #[test]
+    fn a_won_solo_ranks_a_player_ahead_on_equal_points() {
+        // Seat 1 wins a solo (+6); seat 3 wins two Rufspiele durch (+3 each).
+        let s = night(vec![sheet(
+            1,
+            1,
+            ["10", "20", "30", "40"],
+            vec![
+                row(1, [6, -2, -2, -2], Some(0)),
+                row(2, [-3, -3, 3, 3], None),
+                row(3, [3, -3, 3, -3], None),
+                row(4, [-1, 1, 1, -1], None),
+            ],
+        )]);
+        let a = line(&s, "10");
+        let c = line(&s, "30");
+        assert_eq!((a.total, c.total), (5, 5));
+        assert_eq!(a.tie_breaks, vec![0, 0, 1, 1]);
+        assert_eq!((a.rank, c.rank), (1, 2));
+    }
+
+    #[test]
+    fn players_nothing_separates_share_a_rank() {
+        let s = night(vec![sheet(
+            1,
+            1,
+            ["1", "2", "3", "4"],
+            vec![row(1, [1, 1, -1, -1], None)],
+        )]);
+        let ranks: Vec<(usize, &str)> = s
+            .players
+            .iter()
+            .map(|p| (p.rank, p.player.as_str()))
+            .collect();
+        assert_eq!(ranks, vec![(1, "1"), (1, "2"), (3, "3"), (3, "4")]);
+    }
+
+    #[test]
+    fn night_inconsistencies_are_reported_not_dropped() {
+        let mut unknown = sheet(
+            2,
+            2,
+            ["5", "6", "7", "8"],
+            vec![row(1, [1, 1, -1, -1], None)],
+        );
+        unknown.1.players[3] = None;
+        let s = night(vec![
+            sheet(
+                1,
+                1,
+                ["1", "2", "3", "4"],
+                vec![row(1, [1, 1, -1, -1], None)],
+            ),
+            sheet(
+                1,
+                1,
+                ["5", "6", "7", "1"],
+                vec![row(1, [1, 1, -1, -1], None)],
+            ),
+            sheet(
+                2,
+                1,
+                ["1", "2", "3", "4"],
+                vec![row(1, [1, 1, -1, -1], None)],
+            ),
+            unknown,
+        ]);
+        let kinds: Vec<NightCheckKind> = s.checks.iter().map(|c| c.kind).collect();
+        assert!(kinds.contains(&NightCheckKind::TableTwice), "{kinds:?}");
+        assert!(kinds.contains(&NightCheckKind::PlayerTwiceInRound));
+        assert!(kinds.contains(&NightCheckKind::PlayerIdUnreadable));
+        // Both sheets of round 1, table 1 carry the same name: one review entry.
+        let one = line(&s, "1");
+        assert_eq!(one.review, vec!["r1t1.png".to_string()]);
+    }
+
+    #[test]
+    fn a_player_absent_from_a_round_is_reported() {
+        let s = night(vec![
+            sheet(
+                1,
+                1,
+                ["1", "2", "3", "4"],
+                vec![row(1, [1, 1, -1, -1], None)],
+            ),
+            sheet(
+                2,
+                1,
+                ["1", "2", "3", "9"],
+                vec![row(1, [1, 1, -1, -1], None)],
+            ),
+        ]);
+        let missing: Vec<&NightCheck> = s
+            .checks
+            .iter()
+            .filter(|c| c.kind == NightCheckKind::PlayerMissingRound)
+            .collect();
+        assert_eq!(missing.len(), 2, "{missing:?}");
+        assert!(missing.iter().any(|c| c.message.contains("player 4 ")));
+        assert!(missing.iter().any(|c| c.message.contains("player 9 ")));
+    }
+
+    #[test]
+    fn a_sheet_with_an_error_flag_is_named_in_review() {
+        let (name, mut s) = sheet(
+            1,
+            3,
+            ["1", "2", "3", "4"],
+            vec![row(1, [1, 1, -1, -1], None)],
+        );
+        s.endergebnis[0] = Some(5);
+        let s = verify(s, &RuleSet::load("merkur").expect("merkur"), Lang::En).expect("verify");
+        assert!(s.flags.iter().any(|f| f.code == Code::EndergebnisMismatch));
+        let st = night(vec![(name, s)]);
+        assert_eq!(line(&st, "2").review, vec!["r1t3.png".to_string()]);
+        // The written Endergebnis counts, wrong or not: the flag points at it.
+        assert_eq!(line(&st, "1").total, 5);
+    }
+
+    #[test]
+    fn csv_has_the_contract_columns_in_order() {
+        let s = night(vec![sheet(
+            1,
+            1,
+            ["1", "2", "3", "4"],
+            vec![row(1, [1, 1, -1, -1], None)],
+        )]);
+        let mut out = Vec::new();
+        s.write_csv(&mut out).expect("csv");
+        let text = String::from_utf8(out).expect("utf8");
+        let header = text.lines().next().expect("header");
+        assert_eq!(
+            header,
+            "rank,player,total,round_1,round_2,tout_won,tout_played,solo_won,solo_played,review"
+        );
+        assert_eq!(text.lines().nth(1), Some("1,1,1,1,,0,0,0,0,"));
+    }
+}

@@ -1,0 +1,197 @@
+//! A night's batch run as the binary: summary, archive, a kill -9 midway and
+//! the resume, export back to the contract's JSON, a correction's trail.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::{aufsicht, root, temp};
+
+use aufsicht::SheetResult;
+use aufsicht::archive::Archive;
+
+fn results_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .filter(|n| n.ends_with(".json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+fn scan_args<'a>(out: &'a str, night: &'a str) -> Vec<&'a str> {
+    vec![
+        "scan",
+        "--rules",
+        "merkur",
+        "--tournament",
+        "test-night",
+        "--out",
+        out,
+        night,
+    ]
+}
+
+#[test]
+fn a_batch_killed_midway_should_resume_without_losing_or_duplicating_sheets() {
+    let dir = temp("kill");
+    let night = dir.join("night");
+    std::fs::create_dir_all(&night).expect("dir");
+    for entry in std::fs::read_dir(root().join("samples/scans"))
+        .expect("samples")
+        .flatten()
+    {
+        std::fs::copy(entry.path(), night.join(entry.file_name())).expect("copy");
+    }
+    let out = dir.join("out");
+    let (o, n) = (out.to_str().expect("utf8"), night.to_str().expect("utf8"));
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aufsicht"))
+        .args(scan_args(o, n))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start scan");
+    let start = Instant::now();
+    while results_in(&out).is_empty() && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("kill -9"); // SIGKILL on Unix
+    let _ = child.wait();
+    let after_kill = results_in(&out).len();
+
+    let second = aufsicht(&scan_args(o, n));
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(second.status.success(), "{stderr}");
+    let results = results_in(&out);
+    assert!(results.len() >= after_kill);
+
+    let db = Archive::open(&out.join("aufsicht.sqlite")).expect("archive");
+    let t = db.pick_tournament(Some("test-night")).expect("tournament");
+    let stored = db.sheets(t).expect("sheets");
+    assert_eq!(
+        stored.len(),
+        results.len(),
+        "one archived sheet per result file"
+    );
+    let mut keys: Vec<(String, Option<u32>)> = stored
+        .iter()
+        .map(|s| (s.result.source.clone().unwrap_or_default(), s.result.page))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), stored.len(), "no sheet twice");
+    let summary = std::fs::read_to_string(out.join("summary.csv")).expect("summary");
+    assert_eq!(summary.lines().count(), 1 + results.len());
+
+    // A third run reads nothing again.
+    let third = aufsicht(&scan_args(o, n));
+    let stderr = String::from_utf8_lossy(&third.stderr);
+    assert!(
+        stderr.contains("6 files were in the archive already"),
+        "{stderr}"
+    );
+    assert_eq!(db.sheets(t).expect("sheets").len(), stored.len());
+}
+
+#[test]
+fn an_archive_should_export_what_was_scanned_and_keep_the_correction_trail() {
+    let dir = temp("export");
+    let out = dir.join("out");
+    let scan = root().join("samples/scans/merkur-scanner.jpg");
+    let o = out.to_str().expect("utf8");
+    let first = aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        o,
+        scan.to_str().expect("utf8"),
+    ]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let archive = out.join("aufsicht.sqlite");
+    let a = archive.to_str().expect("utf8");
+
+    let exported = dir.join("exported");
+    let e = aufsicht(&[
+        "export",
+        "--archive",
+        a,
+        "--out",
+        exported.to_str().expect("utf8"),
+    ]);
+    assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
+    let scanned = SheetResult::from_path(&out.join("merkur-scanner.json")).expect("scanned");
+    let back = SheetResult::from_path(&exported.join("merkur-scanner.json")).expect("exported");
+    assert_eq!(scanned, back);
+    let values = std::fs::read_to_string(exported.join("values.csv")).expect("values.csv");
+    assert!(
+        values.lines().count() > 100,
+        "every value: {}",
+        values.lines().count()
+    );
+
+    // A person corrects seat 1's Endergebnis; the archive keeps old, new, who.
+    let mut fixed = scanned.clone();
+    let old = fixed.endergebnis[0];
+    fixed.endergebnis[0] = Some(old.unwrap_or(0) + 1);
+    let fixed_path = dir.join("fixed.json");
+    std::fs::write(&fixed_path, fixed.to_json_pretty()).expect("write");
+    let c = aufsicht(&[
+        "correct",
+        "--archive",
+        a,
+        "--rules",
+        "merkur",
+        "--by",
+        "Anna",
+        fixed_path.to_str().expect("utf8"),
+    ]);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    let printed: SheetResult =
+        SheetResult::from_json("stdout", &String::from_utf8_lossy(&c.stdout)).expect("json");
+    assert_eq!(printed.endergebnis[0], fixed.endergebnis[0]);
+
+    let db = Archive::open(&archive).expect("archive");
+    let t = db.pick_tournament(None).expect("one tournament");
+    let id = db.sheets(t).expect("sheets")[0].id;
+    let trail = db.corrections(id).expect("trail");
+    assert_eq!(trail.len(), 1, "{trail:?}");
+    assert_eq!(trail[0][0], "endergebnis.1");
+    assert_eq!(trail[0][3], "Anna");
+    assert_eq!(
+        db.sheets(t).expect("sheets")[0].result.endergebnis[0],
+        fixed.endergebnis[0]
+    );
+}
+
+#[test]
+fn a_file_that_is_not_an_archive_should_get_a_clear_error() {
+    let dir = temp("not-archive");
+    let bogus = dir.join("night.sqlite");
+    std::fs::write(
+        &bogus,
+        "these are notes, not a database; long enough to be read",
+    )
+    .expect("write");
+    let out = aufsicht(&[
+        "export",
+        "--archive",
+        bogus.to_str().expect("utf8"),
+        "--out",
+        dir.join("x").to_str().expect("utf8"),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--archive"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

@@ -1,0 +1,188 @@
+//! `aufsicht standings` run as a binary on a typed night (32 players, two
+//! rounds), checked against totals summed here from the sheets, and on a
+//! night with the inconsistencies a supervisor must hear about.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+mod common;
+use common::{aufsicht, temp};
+
+use aufsicht::form::FormTemplate;
+use aufsicht::{Lang, RuleSet, SheetResult};
+
+/// Writes a legal, verified night: `players` at tables of four, each round seated anew.
+fn write_night(dir: &Path, players: usize, seed: u64) -> Vec<SheetResult> {
+    let rules = RuleSet::load("merkur").expect("merkur");
+    let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+    let ids: Vec<String> = (0..players).map(|i| format!("{}", 100 + i * 7)).collect();
+    let mut sheets = Vec::new();
+    for round in 1..=2u32 {
+        let round_dir = dir.join(format!("runde{round}"));
+        std::fs::create_dir_all(&round_dir).expect("round dir");
+        // Round 2 seats every fourth player together (a different mix).
+        let order: Vec<&String> = if round == 1 {
+            ids.iter().collect()
+        } else {
+            (0..4).flat_map(|k| ids.iter().skip(k).step_by(4)).collect()
+        };
+        for (t, table) in order.chunks(4).enumerate() {
+            let mut rng = aufsicht::synth::rng(seed + u64::from(round) * 100 + t as u64);
+            let mut sheet = aufsicht::synth::random_sheet(&rules, &form, 4, &mut rng);
+            sheet.round = Some(round);
+            sheet.table = Some(t as u32 + 1);
+            for (slot, id) in sheet.players.iter_mut().zip(table) {
+                *slot = Some((*id).clone());
+            }
+            let stem = format!("r{round}-t{:02}", t + 1);
+            sheet.source = Some(format!("{stem}.png"));
+            let sheet = aufsicht::verify(sheet, &rules, Lang::En).expect("verify");
+            std::fs::write(
+                round_dir.join(format!("{stem}.json")),
+                sheet.to_json_pretty(),
+            )
+            .expect("write sheet");
+            sheets.push(sheet);
+        }
+    }
+    sheets
+}
+
+fn rows(csv: &str) -> Vec<BTreeMap<String, String>> {
+    let mut lines = csv.lines();
+    let header: Vec<String> = lines
+        .next()
+        .expect("header")
+        .split(',')
+        .map(String::from)
+        .collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_typed_night_should_rank_every_player_by_total_then_tie_breaks() {
+    let dir = temp("night");
+    let sheets = write_night(&dir, 32, 11);
+    let out = aufsicht(&[
+        "standings",
+        "--rules",
+        "merkur",
+        dir.join("runde1").to_str().expect("utf8"),
+        dir.join("runde2").to_str().expect("utf8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8(out.stdout).expect("utf8");
+    let table = rows(&csv);
+    assert_eq!(table.len(), 32);
+
+    // Totals and round results summed here, by participant number.
+    let mut expected: BTreeMap<String, (i64, [i64; 2])> = BTreeMap::new();
+    for s in &sheets {
+        for (id, end) in s.players.iter().zip(&s.endergebnis) {
+            let (Some(id), Some(end)) = (id, end) else {
+                continue;
+            };
+            let e = expected.entry(id.clone()).or_default();
+            e.0 += end;
+            e.1[s.round.expect("round") as usize - 1] += end;
+        }
+    }
+    for row in &table {
+        let (total, rounds) = expected[&row["player"]];
+        assert_eq!(row["total"], total.to_string(), "{row:?}");
+        assert_eq!(row["round_1"], rounds[0].to_string());
+        assert_eq!(row["round_2"], rounds[1].to_string());
+        assert_eq!(row["review"], "", "a legal night has nothing to review");
+    }
+
+    // Rank order: total, then the tie-break columns in order; equal lines share a rank.
+    let key = |r: &BTreeMap<String, String>| -> Vec<i64> {
+        [
+            "total",
+            "tout_won",
+            "tout_played",
+            "solo_won",
+            "solo_played",
+        ]
+        .iter()
+        .map(|c| r[*c].parse::<i64>().expect("number"))
+        .collect()
+    };
+    for (i, pair) in table.windows(2).enumerate() {
+        let (a, b) = (key(&pair[0]), key(&pair[1]));
+        assert!(a >= b, "row {i} ranked before a better one");
+        let (ra, rb) = (&pair[0]["rank"], &pair[1]["rank"]);
+        if a == b {
+            assert_eq!(ra, rb);
+        } else {
+            assert_eq!(rb, &(i + 2).to_string());
+        }
+    }
+    let checks = std::fs::read_to_string(dir.join("runde1/standings-checks.csv")).expect("checks");
+    assert_eq!(checks.lines().count(), 1, "only the header: {checks}");
+}
+
+#[test]
+fn night_inconsistencies_should_be_reported_and_nothing_dropped() {
+    let dir = temp("night-bad");
+    write_night(&dir, 8, 5);
+    let r2 = dir.join("runde2");
+    // A sheet scanned twice (same round and table), a participant number
+    // misread, and a file that is not a sheet result.
+    std::fs::copy(r2.join("r2-t01.json"), r2.join("r2-t01-again.json")).expect("copy");
+    let path = r2.join("r2-t02.json");
+    let mut sheet = SheetResult::from_path(&path).expect("sheet");
+    sheet.players[0] = None;
+    std::fs::write(&path, sheet.to_json_pretty()).expect("write");
+    std::fs::write(r2.join("notes.json"), "{ not json").expect("write");
+
+    let checks = dir.join("checks.csv");
+    let out = aufsicht(&[
+        "standings",
+        "--rules",
+        "merkur",
+        "--checks",
+        checks.to_str().expect("utf8"),
+        dir.join("runde1").to_str().expect("utf8"),
+        r2.to_str().expect("utf8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("notes.json"), "{stderr}");
+    let checks = std::fs::read_to_string(&checks).expect("checks file");
+    for kind in [
+        "TABLE_TWICE",
+        "PLAYER_TWICE_IN_ROUND",
+        "PLAYER_ID_UNREADABLE",
+        "PLAYER_MISSING_ROUND",
+    ] {
+        assert!(checks.contains(kind), "{kind} missing in {checks}");
+        assert!(stderr.contains(kind), "{kind} missing on stderr");
+    }
+}
+
+#[test]
+fn standings_without_results_should_say_what_to_do() {
+    let dir = temp("night-empty");
+    let out = aufsicht(&[
+        "standings",
+        "--rules",
+        "merkur",
+        dir.to_str().expect("utf8"),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("aufsicht scan"), "{stderr}");
+}
