@@ -63,6 +63,17 @@ pub fn cut(page: &GrayImage, align: &Alignment, bx: MmBox) -> GrayImage {
 
 /// Cuts `bx` (mm) with `margin` mm around it (negative: inside the box).
 pub fn cut_with_margin(page: &GrayImage, align: &Alignment, bx: MmBox, margin: f64) -> GrayImage {
+    cut_at(page, align, bx, margin, PX_PER_MM)
+}
+
+/// Cuts `bx` (mm) with `margin` mm around it at `px_per_mm` (the review page's crops and overviews).
+pub fn cut_at(
+    page: &GrayImage,
+    align: &Alignment,
+    bx: MmBox,
+    margin: f64,
+    px_per_mm: f64,
+) -> GrayImage {
     let [x, y, w, h] = [
         bx[0] - margin,
         bx[1] - margin,
@@ -70,16 +81,16 @@ pub fn cut_with_margin(page: &GrayImage, align: &Alignment, bx: MmBox, margin: f
         bx[3] + 2.0 * margin,
     ];
     let (cw, ch) = (
-        (w * PX_PER_MM).round() as u32,
-        (h * PX_PER_MM).round() as u32,
+        (w * px_per_mm).round() as u32,
+        (h * px_per_mm).round() as u32,
     );
     let mut out = GrayImage::new(cw, ch);
     let (pw, ph) = (page.width() as f64, page.height() as f64);
     for v in 0..ch {
         for u in 0..cw {
             let mm = (
-                x + (f64::from(u) + 0.5) / PX_PER_MM,
-                y + (f64::from(v) + 0.5) / PX_PER_MM,
+                x + (f64::from(u) + 0.5) / px_per_mm,
+                y + (f64::from(v) + 0.5) / px_per_mm,
             );
             let (ix, iy) = align.to_image.apply(mm);
             let value = if ix >= 0.0 && iy >= 0.0 && ix < pw - 1.0 && iy < ph - 1.0 {

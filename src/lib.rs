@@ -20,6 +20,7 @@ pub mod messages;
 pub mod sheet;
 
 pub mod form;
+pub mod review;
 pub mod rules;
 
 pub mod align;

@@ -122,6 +122,18 @@ enum Command {
         /// The corrected sheet result (a scan's JSON, edited).
         sheet: PathBuf,
     },
+    /// Write the night's review page: one self-contained HTML file, flagged sheets first.
+    Review {
+        /// The HTML file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// The page's title.
+        #[arg(long, default_value = "aufsicht review")]
+        title: String,
+        /// Folders of sheet results (*.json) whose scans are still where they were read.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
     /// Render a blank form to print (PNG or PDF by the file's extension).
     RenderForm {
         #[arg(long)]
@@ -261,6 +273,7 @@ fn run(cli: Cli) -> Result<()> {
             by,
             sheet,
         } => correct(&archive, tournament.as_deref(), &rules, &by, &sheet, lang),
+        Command::Review { out, title, dirs } => review(&out, &title, &dirs),
         Command::RenderForm { form, dpi, out } => {
             let form = FormTemplate::load(&form).context("cannot load the form (--form)")?;
             if !(50.0..=1200.0).contains(&dpi) {
@@ -466,6 +479,80 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+fn review(out: &Path, title: &str, dirs: &[PathBuf]) -> Result<()> {
+    use aufsicht::review::{ReviewSheet, page, stored_alignment};
+    let mut results = Vec::new();
+    for dir in dirs {
+        if !dir.is_dir() {
+            bail!(
+                "{} is not a folder: give the folders of sheet results (scan --out)",
+                dir.display()
+            );
+        }
+        for file in json_files(dir) {
+            // Other JSON files are passed over (but said): the page is about sheets.
+            match SheetResult::from_path(&file) {
+                Ok(s) => results.push((dir.clone(), file, s)),
+                Err(e) => eprintln!("aufsicht: skipped {}: {e}", file.display()),
+            }
+        }
+    }
+    if results.is_empty() {
+        bail!("no sheet results (*.json) in the folders: run `aufsicht scan --out DIR` first");
+    }
+    let forms = FormTemplate::builtins();
+    let custom: Vec<FormTemplate> = results
+        .iter()
+        .filter_map(|(_, _, s)| s.form.as_deref())
+        .filter(|f| !forms.iter().any(|b| &b.id == f))
+        .filter_map(|f| FormTemplate::load(f).ok())
+        .collect();
+    let all_forms: Vec<FormTemplate> = forms.into_iter().chain(custom).collect();
+    let mut missing = 0;
+    let sheets: Vec<ReviewSheet> = results
+        .iter()
+        .map(|(dir, file, s)| {
+            let form = s.form.as_deref().and_then(|id| all_forms.iter().find(|f| f.id == id));
+            // The scan's image: where it was read, else beside the results' folder.
+            let image = s.source.as_deref().and_then(|src| {
+                let src = Path::new(src);
+                let candidates = [src.to_path_buf(), dir.join(src), dir.parent().unwrap_or(dir).join(src)];
+                candidates.into_iter().find(|p| p.is_file()).and_then(|p| {
+                    input::load(&p)
+                        .into_iter()
+                        .find(|pg| Some(pg.number) == s.page || s.page.is_none())
+                        .and_then(|pg| pg.image.ok())
+                })
+            });
+            if image.is_none() && s.status != aufsicht::Status::Ok {
+                missing += 1;
+            }
+            if s.status != aufsicht::Status::Unreadable && stored_alignment(s).is_none() {
+                eprintln!("aufsicht: {}: no stored alignment (scanned by an older version?): no crops for it", file.display());
+            }
+            ReviewSheet {
+                result: s,
+                file_name: file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default(),
+                image,
+                form,
+            }
+        })
+        .collect();
+    let html = page(title, &sheets);
+    std::fs::write(out, html).with_context(|| format!("cannot write {}", out.display()))?;
+    if missing > 0 {
+        eprintln!(
+            "aufsicht: {missing} flagged sheets without their scanned image (moved?): the page shows their flags without crops"
+        );
+    }
+    eprintln!(
+        "aufsicht: review page for {} sheets written to {}: open it in a browser",
+        sheets.len(),
+        out.display()
+    );
+    Ok(())
 }
 
 fn open_archive(path: &Path) -> Result<aufsicht::archive::Archive> {

@@ -384,6 +384,8 @@ pub fn read_sheet(
             "residual_mm": round2(a.residual_mm as f32),
             "upside_down": a.quarter_turns == 2,
             "quarter_turns": a.quarter_turns,
+            // Form mm → image px, row-major: lets the review page cut cells without aligning again.
+            "to_image": a.to_image.0.transpose().as_slice().to_vec(),
         }),
     );
     extra.insert("reader".into(), Value::String(r.digits.name().to_string()));

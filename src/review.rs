@@ -1,0 +1,632 @@
+//! The review page: one self-contained HTML file per night (images embedded,
+//! works offline). Flagged sheets first; every flag with the crops of the
+//! cells it names, the reading and its alternatives; the whole sheet with
+//! those cells outlined; the named values editable, saved as a corrected
+//! contract JSON (for `aufsicht correct`).
+//!
+//! `[SheetResult]` + the scanned images → [`page`] → HTML
+
+use std::fmt::Write as _;
+use std::io::Cursor;
+
+use base64::Engine as _;
+use image::{GrayImage, Rgb, RgbImage};
+use imageproc::drawing::draw_hollow_rect_mut;
+use imageproc::rect::Rect;
+use nalgebra::Matrix3;
+use serde_json::Value;
+
+use crate::align::Alignment;
+use crate::cells::cut_at;
+use crate::flags::{Flag, Severity};
+use crate::form::{FormTemplate, MmBox};
+use crate::geometry::Homography;
+use crate::sheet::{SheetResult, Status};
+
+/// Crops at 6 px per mm, the overview at 3.
+const CROP_PX_PER_MM: f64 = 6.0;
+const OVERVIEW_PX_PER_MM: f64 = 3.0;
+
+/// One sheet for the page: its result, and its image and alignment when they could be found.
+pub struct ReviewSheet<'a> {
+    pub result: &'a SheetResult,
+    /// The result file's name (what a corrected JSON is saved as).
+    pub file_name: String,
+    pub image: Option<GrayImage>,
+    pub form: Option<&'a FormTemplate>,
+}
+
+/// The alignment stored in a result by `scan` (`alignment.to_image`).
+pub fn stored_alignment(result: &SheetResult) -> Option<Alignment> {
+    let a = result.extra.get("alignment")?;
+    let m: Vec<f64> = a
+        .get("to_image")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect();
+    if m.len() != 9 {
+        return None;
+    }
+    Some(Alignment {
+        to_image: Homography(Matrix3::from_row_slice(&m)),
+        fit: a.get("fit").and_then(Value::as_f64).unwrap_or(0.0),
+        residual_mm: a.get("residual_mm").and_then(Value::as_f64).unwrap_or(0.0),
+        quarter_turns: a.get("quarter_turns").and_then(Value::as_u64).unwrap_or(0) as u8,
+    })
+}
+
+/// A cell a flag names: where it is on the form, a label, and where its
+/// value sits in the result JSON (for the edit box), if it has one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Named {
+    pub label: String,
+    pub bx: MmBox,
+    /// JSON path (keys and indices) of the value.
+    pub path: Option<Vec<Value>>,
+    pub value: Option<String>,
+}
+
+fn union(a: MmBox, b: MmBox) -> MmBox {
+    let x0 = a[0].min(b[0]);
+    let y0 = a[1].min(b[1]);
+    let x1 = (a[0] + a[2]).max(b[0] + b[2]);
+    let y1 = (a[1] + a[3]).max(b[1] + b[3]);
+    [x0, y0, x1 - x0, y1 - y0]
+}
+
+/// The cells a flag names on this form.
+pub fn named_cells(flag: &Flag, sheet: &SheetResult, form: &FormTemplate) -> Vec<Named> {
+    let f = &form.fields;
+    let field = flag.field.as_deref();
+    let num = |v: Option<u32>| v.map(|v| v.to_string());
+    let mut out = Vec::new();
+    match (flag.row, flag.seat) {
+        (Some(row), seat) => {
+            let Some(boxes) = f.game.get(row as usize - 1) else {
+                return out;
+            };
+            let gi = sheet.games.iter().position(|g| g.no == row);
+            let seats: Vec<usize> = match seat {
+                Some(s) => vec![s],
+                None => (1..=boxes.len()).collect(),
+            };
+            for s in seats {
+                let Some(pm) = boxes.get(s - 1) else { continue };
+                let cell = gi.and_then(|i| sheet.games[i].cells.get(s - 1));
+                for (col, bx, value) in [
+                    ("plus", pm.plus, cell.and_then(|c| c.plus)),
+                    ("minus", pm.minus, cell.and_then(|c| c.minus)),
+                ] {
+                    if field.is_some_and(|fl| fl != col) && seat.is_some() {
+                        continue;
+                    }
+                    out.push(Named {
+                        label: format!("row {row}, seat {s}, {col}"),
+                        bx,
+                        path: gi.map(|i| {
+                            vec![
+                                "games".into(),
+                                i.into(),
+                                "cells".into(),
+                                (s - 1).into(),
+                                col.into(),
+                            ]
+                        }),
+                        value: num(value),
+                    });
+                }
+            }
+        }
+        (None, Some(s)) => {
+            let i = s - 1;
+            let gesamt = sheet.gesamt.get(i).copied().flatten();
+            let mut push = |label: &str, bx: Option<&MmBox>, path: Vec<Value>, value| {
+                if let Some(bx) = bx {
+                    out.push(Named {
+                        label: format!("seat {s}, {label}"),
+                        bx: *bx,
+                        path: Some(path),
+                        value,
+                    });
+                }
+            };
+            let g = |col: &str| vec!["gesamt".into(), i.into(), col.into()];
+            match field {
+                Some("plus") => push(
+                    "Gesamt +",
+                    f.gesamt.get(i).map(|p| &p.plus),
+                    g("plus"),
+                    num(gesamt.and_then(|g| g.plus)),
+                ),
+                Some("minus") => push(
+                    "Gesamt −",
+                    f.gesamt.get(i).map(|p| &p.minus),
+                    g("minus"),
+                    num(gesamt.and_then(|g| g.minus)),
+                ),
+                Some("abzug") => push(
+                    "Abzug",
+                    f.abzug.get(i),
+                    vec!["abzug".into(), i.into()],
+                    num(sheet.abzug.get(i).copied().flatten()),
+                ),
+                Some("player_id") => push(
+                    "Teilnehmer-Nr.",
+                    f.player_id.get(i),
+                    vec!["players".into(), i.into()],
+                    sheet.players.get(i).cloned().flatten(),
+                ),
+                Some("signature") => {
+                    if let Some(bx) = f.signature.get(i) {
+                        out.push(Named {
+                            label: format!("seat {s}, signature"),
+                            bx: *bx,
+                            path: None,
+                            value: None,
+                        });
+                    }
+                }
+                // Endergebnis, and footer flags without a field: the seat's footer.
+                _ => {
+                    push(
+                        "Endergebnis",
+                        f.endergebnis.get(i),
+                        vec!["endergebnis".into(), i.into()],
+                        sheet
+                            .endergebnis
+                            .get(i)
+                            .copied()
+                            .flatten()
+                            .map(|v| v.to_string()),
+                    );
+                    if field.is_none() {
+                        push(
+                            "Gesamt +",
+                            f.gesamt.get(i).map(|p| &p.plus),
+                            g("plus"),
+                            num(gesamt.and_then(|g| g.plus)),
+                        );
+                        push(
+                            "Gesamt −",
+                            f.gesamt.get(i).map(|p| &p.minus),
+                            g("minus"),
+                            num(gesamt.and_then(|g| g.minus)),
+                        );
+                    }
+                }
+            }
+        }
+        (None, None) => match field {
+            Some("round") => out.push(Named {
+                label: "round".into(),
+                bx: f.round,
+                path: Some(vec!["round".into()]),
+                value: num(sheet.round),
+            }),
+            Some("table") => out.push(Named {
+                label: "table".into(),
+                bx: f.table,
+                path: Some(vec!["table".into()]),
+                value: num(sheet.table),
+            }),
+            _ => {
+                // Sheet-wide findings (Endergebnis not zero): the Endergebnis line.
+                if let Some(bx) = f.endergebnis.iter().copied().reduce(union)
+                    && matches!(flag.code, crate::flags::Code::EndergebnisNotZero)
+                {
+                    out.push(Named {
+                        label: "Endergebnis line".into(),
+                        bx,
+                        path: None,
+                        value: None,
+                    });
+                }
+            }
+        },
+    }
+    out
+}
+
+fn data_uri_png(img: &GrayImage) -> String {
+    let mut bytes = Vec::new();
+    let _ = img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png);
+    format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
+fn data_uri_jpeg(img: &RgbImage) -> String {
+    let mut bytes = Vec::new();
+    let _ = img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Jpeg);
+    format!(
+        "data:image/jpeg;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The whole form area, straightened, with the named cells outlined.
+fn overview(img: &GrayImage, align: &Alignment, form: &FormTemplate, boxes: &[MmBox]) -> RgbImage {
+    let [w, h] = form.page_mm;
+    let gray = cut_at(img, align, [0.0, 0.0, w, h], 0.0, OVERVIEW_PX_PER_MM);
+    let mut rgb = RgbImage::from_fn(gray.width(), gray.height(), |x, y| {
+        let v = gray.get_pixel(x, y)[0];
+        Rgb([v, v, v])
+    });
+    for bx in boxes {
+        let s = OVERVIEW_PX_PER_MM;
+        for grow in 0..3 {
+            let g = grow as f64;
+            let rect = Rect::at((bx[0] * s - g) as i32, (bx[1] * s - g) as i32).of_size(
+                (bx[2] * s + 2.0 * g).max(1.0) as u32,
+                (bx[3] * s + 2.0 * g).max(1.0) as u32,
+            );
+            draw_hollow_rect_mut(&mut rgb, rect, Rgb([220, 0, 0]));
+        }
+    }
+    rgb
+}
+
+fn flag_extra(flag: &Flag) -> String {
+    let mut parts = Vec::new();
+    if let Some(r) = flag.extra.get("reading").and_then(Value::as_str) {
+        let conf = flag
+            .extra
+            .get("confidence")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.0);
+        parts.push(format!(
+            "read “{}” ({:.0}%)",
+            esc(if r.is_empty() { "?" } else { r }),
+            conf * 100.0
+        ));
+    }
+    if let Some(alts) = flag.extra.get("alternatives").and_then(Value::as_array) {
+        let list: Vec<String> = alts
+            .iter()
+            .filter_map(|a| {
+                let t = a.get(0)?.as_str()?;
+                let p = a.get(1)?.as_f64()?;
+                Some(format!("“{}” {:.0}%", esc(t), p * 100.0))
+            })
+            .collect();
+        if !list.is_empty() {
+            parts.push(format!("alternatives: {}", list.join(", ")));
+        }
+    }
+    if let Some(s) = flag.extra.get("suggestion") {
+        let p = flag
+            .extra
+            .get("suggestion_probability")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.0);
+        parts.push(format!(
+            "suggested: {} ({:.0}%)",
+            esc(&s.to_string()),
+            p * 100.0
+        ));
+    }
+    parts.join("; ")
+}
+
+const STYLE: &str = "body{font-family:sans-serif;margin:1em;max-width:1200px}
+section{border:1px solid #999;margin:1em 0;padding:.5em 1em}
+section.flagged{border-color:#c00} section.unreadable{border-color:#a0a}
+.flag{margin:.6em 0;padding:.3em;border-left:4px solid #c00}
+.flag.warning{border-left-color:#e90}
+img.crop{border:2px solid #c00;margin:2px;vertical-align:middle}
+img.overview{max-width:100%;border:1px solid #666}
+input.value{width:5em} .cell{display:inline-block;margin-right:1em}
+summary{cursor:pointer}";
+
+const SCRIPT: &str = r#"
+function setPath(obj, path, value) {
+  let o = obj;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (o[path[i]] === null || o[path[i]] === undefined) o[path[i]] = {};
+    o = o[path[i]];
+  }
+  o[path[path.length - 1]] = value;
+}
+function save(n) {
+  const sheet = JSON.parse(document.getElementById('sheet-' + n).textContent);
+  for (const input of document.querySelectorAll('#s' + n + ' input.value')) {
+    const path = JSON.parse(input.dataset.path);
+    const text = input.value.trim();
+    let value = null;
+    if (text !== '') value = path[0] === 'players' ? text : Number(text);
+    if (value !== null && path[0] !== 'players' && !Number.isInteger(value)) {
+      alert('Not a whole number: ' + text); return;
+    }
+    setPath(sheet, path, value);
+  }
+  const blob = new Blob([JSON.stringify(sheet, null, 2) + '\n'], {type: 'application/json'});
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = document.getElementById('s' + n).dataset.file;
+  a.click();
+}
+window.addEventListener('load', () => {
+  const crops = [...document.querySelectorAll('img.crop, img.overview')];
+  const shown = crops.filter(i => i.complete && i.naturalWidth > 0).length;
+  document.body.dataset.images = shown + '/' + crops.length;
+});
+"#;
+
+/// The review page for a night.
+pub fn page(title: &str, sheets: &[ReviewSheet]) -> String {
+    let mut order: Vec<usize> = (0..sheets.len()).collect();
+    let rank = |s: &SheetResult| match s.status {
+        Status::Flagged => 0,
+        Status::Unreadable => 1,
+        Status::Ok => 2,
+    };
+    let errors = |s: &SheetResult| {
+        s.flags
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count()
+    };
+    order.sort_by_key(|&i| {
+        (
+            rank(sheets[i].result),
+            usize::MAX - errors(sheets[i].result),
+            sheets[i].file_name.clone(),
+        )
+    });
+
+    let mut html = String::new();
+    let count = |st: Status| sheets.iter().filter(|s| s.result.status == st).count();
+    let _ = write!(
+        html,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title><style>{STYLE}</style></head><body>\
+         <h1>{t}</h1><p>{} sheets: {} flagged, {} unreadable, {} ok. Flagged sheets first. \
+         Edit a value and press “Save corrected JSON”; then run <code>aufsicht correct --archive … --by NAME FILE.json</code>.</p>",
+        sheets.len(),
+        count(Status::Flagged),
+        count(Status::Unreadable),
+        count(Status::Ok),
+        t = esc(title),
+    );
+    for (n, &i) in order.iter().enumerate() {
+        section(&mut html, n, &sheets[i]);
+    }
+    let _ = write!(html, "<script>{SCRIPT}</script></body></html>");
+    html
+}
+
+fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
+    let r = sheet.result;
+    let status = match r.status {
+        Status::Ok => "ok",
+        Status::Flagged => "flagged",
+        Status::Unreadable => "unreadable",
+    };
+    let num = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
+    let players: Vec<String> = r
+        .players
+        .iter()
+        .map(|p| p.clone().unwrap_or_else(|| "?".into()))
+        .collect();
+    let _ = write!(
+        html,
+        "<section id=\"s{n}\" class=\"{status}\" data-file=\"{}\"><h2>{} — round {}, table {} — {status}</h2><p>players: {}; {} flags</p>",
+        esc(&sheet.file_name),
+        esc(r.source.as_deref().unwrap_or(&sheet.file_name)),
+        num(r.round),
+        num(r.table),
+        esc(&players.join(", ")),
+        r.flags.len(),
+    );
+    let align = stored_alignment(r);
+    let can_cut = sheet.image.as_ref().zip(align.as_ref()).zip(sheet.form);
+    if sheet.image.is_none() && r.status != Status::Ok {
+        let _ = write!(
+            html,
+            "<p><b>The scanned image could not be opened</b> ({}): compare with the paper sheet.</p>",
+            esc(r.source.as_deref().unwrap_or("no source"))
+        );
+    }
+    let mut outlined = Vec::new();
+    let mut editable = 0;
+    for flag in &r.flags {
+        let sev = if flag.severity == Severity::Error {
+            "error"
+        } else {
+            "warning"
+        };
+        let _ = write!(
+            html,
+            "<div class=\"flag {sev}\"><b>{}</b> {}",
+            flag.code.as_str(),
+            esc(&flag.message)
+        );
+        let extra = flag_extra(flag);
+        if !extra.is_empty() {
+            let _ = write!(html, "<br><small>{extra}</small>");
+        }
+        if let Some(((img, align), form)) = can_cut {
+            let cells = named_cells(flag, r, form);
+            // Several cells (a whole row): one crop of them together reads best.
+            let shown: Vec<(String, MmBox)> = match cells.iter().map(|c| c.bx).reduce(union) {
+                Some(all) if cells.len() > 2 => {
+                    vec![(format!("row {}", flag.row.unwrap_or(0)), all)]
+                }
+                _ => cells.iter().map(|c| (c.label.clone(), c.bx)).collect(),
+            };
+            let _ = write!(html, "<br>");
+            for (label, bx) in &shown {
+                let crop = cut_at(img, align, *bx, 2.0, CROP_PX_PER_MM);
+                let _ = write!(
+                    html,
+                    "<img class=\"crop\" alt=\"{l}\" title=\"{l}\" src=\"{}\"> ",
+                    data_uri_png(&crop),
+                    l = esc(label)
+                );
+            }
+            let _ = write!(html, "<br>");
+            for cell in &cells {
+                let _ = write!(html, "<span class=\"cell\">{}", esc(&cell.label));
+                if let Some(path) = &cell.path {
+                    editable += 1;
+                    let _ = write!(
+                        html,
+                        " <input class=\"value\" data-path=\"{}\" value=\"{}\">",
+                        esc(&Value::Array(path.clone()).to_string()),
+                        esc(cell.value.as_deref().unwrap_or(""))
+                    );
+                }
+                let _ = write!(html, "</span>");
+                outlined.push(cell.bx);
+            }
+        }
+        let _ = write!(html, "</div>");
+    }
+    if editable > 0 {
+        let _ = write!(
+            html,
+            "<p><button onclick=\"save({n})\">Save corrected JSON</button></p>"
+        );
+    }
+    if let Some(((img, align), form)) = can_cut
+        && r.status != Status::Ok
+    {
+        let _ = write!(
+            html,
+            "<details open><summary>whole sheet, flagged cells outlined</summary><img class=\"overview\" alt=\"sheet\" src=\"{}\"></details>",
+            data_uri_jpeg(&overview(img, align, form, &outlined))
+        );
+    }
+    // The result itself, for saving a correction (`<` escaped for the script element).
+    let json = r.to_json_pretty().replace('<', "\\u003c");
+    let _ = write!(
+        html,
+        "<script type=\"application/json\" id=\"sheet-{n}\">{json}</script></section>"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flags::Code;
+
+    fn flag(code: Code, row: Option<u32>, seat: Option<usize>, field: Option<&str>) -> Flag {
+        Flag {
+            code,
+            severity: code.severity(),
+            row,
+            seat,
+            field: field.map(String::from),
+            message: "m".into(),
+            extra: Default::default(),
+        }
+    }
+
+    fn sheet() -> SheetResult {
+        let row = crate::sheet::GameRow {
+            no: 2,
+            cells: vec![
+                crate::sheet::Cell::plus(1),
+                crate::sheet::Cell::plus(1),
+                crate::sheet::Cell::minus(1),
+                crate::sheet::Cell::minus(1),
+            ],
+            initials: false,
+            class: None,
+            extra: Default::default(),
+        };
+        let ids = ["1", "2", "3", "4"]
+            .iter()
+            .map(|s| Some(s.to_string()))
+            .collect();
+        crate::synth::finished_sheet("merkur", vec![row], ids)
+    }
+
+    #[test]
+    fn a_cell_flag_names_its_cell_and_its_json_path() {
+        let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let s = sheet();
+        let cells = named_cells(
+            &flag(Code::CellUncertain, Some(2), Some(3), Some("minus")),
+            &s,
+            &form,
+        );
+        assert_eq!(cells.len(), 1);
+        assert_eq!(cells[0].bx, form.fields.game[1][2].minus);
+        assert_eq!(cells[0].value.as_deref(), Some("1"));
+        assert_eq!(
+            cells[0].path,
+            Some(vec![
+                "games".into(),
+                0.into(),
+                "cells".into(),
+                2.into(),
+                "minus".into()
+            ])
+        );
+    }
+
+    #[test]
+    fn a_row_flag_names_every_cell_of_the_row() {
+        let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let cells = named_cells(
+            &flag(Code::RowNotZeroSum, Some(2), None, None),
+            &sheet(),
+            &form,
+        );
+        assert_eq!(cells.len(), 8);
+    }
+
+    #[test]
+    fn a_footer_flag_names_the_footer_field() {
+        let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let s = sheet();
+        let cells = named_cells(
+            &flag(Code::AbzugMismatch, None, Some(4), Some("abzug")),
+            &s,
+            &form,
+        );
+        assert_eq!(cells.len(), 1);
+        assert_eq!(cells[0].bx, form.fields.abzug[3]);
+        assert_eq!(cells[0].path, Some(vec!["abzug".into(), 3.into()]));
+    }
+
+    #[test]
+    fn the_page_puts_flagged_sheets_first_and_embeds_the_result() {
+        let ok = sheet();
+        let mut bad = sheet();
+        bad.status = Status::Flagged;
+        bad.flags
+            .push(flag(Code::GesamtMismatch, None, Some(1), Some("plus")));
+        let html = page(
+            "night",
+            &[
+                ReviewSheet {
+                    result: &ok,
+                    file_name: "ok.json".into(),
+                    image: None,
+                    form: None,
+                },
+                ReviewSheet {
+                    result: &bad,
+                    file_name: "bad.json".into(),
+                    image: None,
+                    form: None,
+                },
+            ],
+        );
+        let first = html.find("data-file=\"bad.json\"").expect("bad listed");
+        let second = html.find("data-file=\"ok.json\"").expect("ok listed");
+        assert!(first < second);
+        assert!(html.contains("GESAMT_MISMATCH"));
+        assert!(html.contains("id=\"sheet-0\""));
+    }
+}

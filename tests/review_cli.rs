@@ -1,0 +1,122 @@
+//! The review page: written by the binary from scanned samples, then opened
+//! in headless Chromium: every crop must load, and a screenshot must show
+//! the crops (their red frames) with ink in them.
+
+use std::path::Path;
+use std::process::Command;
+
+mod common;
+use common::{aufsicht, root, temp};
+
+use aufsicht::SheetResult;
+use aufsicht::form::FormTemplate;
+use aufsicht::review::named_cells;
+
+fn chromium(args: &[&str]) -> std::process::Output {
+    Command::new("chromium")
+        .args(["--headless", "--no-sandbox", "--disable-gpu"])
+        .args(args)
+        .output()
+        .expect("chromium must be installed for this test: run scripts/install-deps.sh")
+}
+
+/// Flags on flagged sheets that name a cell of the form: each gets a crop.
+fn flags_with_cells(out: &Path) -> usize {
+    let mut n = 0;
+    for entry in std::fs::read_dir(out).expect("out").flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let sheet = SheetResult::from_path(&path).expect("result");
+        let Some(form) = sheet
+            .form
+            .as_deref()
+            .and_then(|f| FormTemplate::load(f).ok())
+        else {
+            continue;
+        };
+        n += sheet
+            .flags
+            .iter()
+            .filter(|f| !named_cells(f, &sheet, &form).is_empty())
+            .count();
+    }
+    n
+}
+
+#[test]
+fn the_review_page_should_show_every_flags_crops_in_chromium() {
+    let dir = temp("review");
+    let out = dir.join("out");
+    let scans = root().join("samples/scans");
+    let scan = aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--no-archive",
+        "--out",
+        out.to_str().expect("utf8"),
+        scans.join("merkur-scanner.jpg").to_str().expect("utf8"),
+        scans.join("merkur-fax.tif").to_str().expect("utf8"),
+    ]);
+    assert!(
+        scan.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scan.stderr)
+    );
+    let html = dir.join("review.html");
+    let review = aufsicht(&[
+        "review",
+        "--out",
+        html.to_str().expect("utf8"),
+        out.to_str().expect("utf8"),
+    ]);
+    assert!(
+        review.status.success(),
+        "{}",
+        String::from_utf8_lossy(&review.stderr)
+    );
+    let text = std::fs::read_to_string(&html).expect("page");
+    assert!(
+        !text.contains("src=\"http"),
+        "self-contained: nothing fetched"
+    );
+    let crops_written = text.matches("class=\"crop\"").count();
+    let expected = flags_with_cells(&out);
+    assert!(expected > 0, "the samples carry flags");
+    assert!(
+        crops_written >= expected,
+        "{crops_written} crops for {expected} flags"
+    );
+
+    let url = format!("file://{}", html.display());
+    let dom = chromium(&["--virtual-time-budget=10000", "--dump-dom", &url]);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let shown = dom
+        .split("data-images=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("the page's load script ran");
+    let (loaded, total) = shown.split_once('/').expect("n/m");
+    assert_eq!(loaded, total, "every image decodes in Chromium");
+    assert!(total.parse::<usize>().expect("number") >= crops_written);
+
+    let shot = dir.join("shot.png");
+    let _ = chromium(&[
+        "--window-size=1000,1400",
+        &format!("--screenshot={}", shot.display()),
+        &url,
+    ]);
+    let img = image::open(&shot).expect("screenshot").to_rgb8();
+    let red = img
+        .pixels()
+        .filter(|p| p[0] > 170 && p[1] < 70 && p[2] < 70)
+        .count();
+    let ink = img
+        .pixels()
+        .filter(|p| p[0] < 80 && p[1] < 80 && p[2] < 80)
+        .count();
+    assert!(red > 500, "crop frames on screen: {red} red pixels");
+    assert!(ink > 2000, "ink and text on screen: {ink} dark pixels");
+}
