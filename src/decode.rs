@@ -23,9 +23,9 @@ use crate::sheet::SheetResult;
 /// unless decoding accepts it.
 pub const CONFIDENT: f32 = 0.99;
 
-/// Posterior probability from which a decoded value of an uncertain cell is
-/// taken without asking a person, and only when its column also adds up to
-/// the Gesamt read with confidence.
+/// Posterior probability from which an uncertain reading, confirmed by its
+/// column (adding up to the Gesamt read) and equal to the reader's best,
+/// stands without asking a person.
 pub const ACCEPT: f64 = 0.95;
 
 /// Posterior from which a row alone confirms the reader's own best reading.
