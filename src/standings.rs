@@ -122,6 +122,36 @@ struct Acc {
     review: BTreeSet<String>,
     /// round → sheets the player sits at in it.
     seen: BTreeMap<u32, Vec<String>>,
+    /// Other readings of this participant number (from `CELL_UNCERTAIN`).
+    alternatives: BTreeSet<String>,
+}
+
+/// At most one digit inserted, dropped or changed between two numbers.
+fn one_digit_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    match long.len() - short.len() {
+        0 => {
+            short
+                .iter()
+                .zip(long.iter())
+                .filter(|(x, y)| x != y)
+                .count()
+                <= 1
+        }
+        1 => (0..long.len()).any(|skip| {
+            long.iter()
+                .enumerate()
+                .filter(|(i, _)| *i != skip)
+                .map(|(_, c)| c)
+                .eq(short.iter())
+        }),
+        _ => false,
+    }
 }
 
 /// The ranking of one night. `sheets` are (name, verified result) pairs; the
@@ -183,6 +213,16 @@ pub fn standings(sheets: &[(String, SheetResult)], rules: &RuleSet) -> Standings
                 tie_breaks: vec![0; rules.tie_breaks.len()],
                 ..Acc::default()
             });
+            acc.alternatives.extend(
+                sheet
+                    .flags
+                    .iter()
+                    .filter(|f| f.code == Code::CellUncertain && f.seat == Some(seat))
+                    .filter(|f| f.field.as_deref() == Some("player_id"))
+                    .filter_map(|f| f.extra.get("alternatives")?.as_array().cloned())
+                    .flatten()
+                    .filter_map(|a| a.get(0)?.as_str().map(player_key)),
+            );
             let value = end.unwrap_or_else(|| computed_result(sheet, seat));
             if end.is_none() || needs_review(sheet, seat) {
                 acc.review.insert(name.clone());
@@ -211,7 +251,20 @@ pub fn standings(sheets: &[(String, SheetResult)], rules: &RuleSet) -> Standings
             });
         }
     }
-    for acc in players.values_mut() {
+    // Who was seen in which rounds, to pair a number missing from a round
+    // with one seen only there (a misread participant number).
+    let seen_in: Vec<(String, String, BTreeSet<u32>, BTreeSet<String>)> = players
+        .iter()
+        .map(|(k, a)| {
+            (
+                k.clone(),
+                a.player.clone(),
+                a.seen.keys().copied().collect(),
+                a.alternatives.clone(),
+            )
+        })
+        .collect();
+    for (key, acc) in players.iter_mut() {
         for (round, names) in &acc.seen {
             if names.len() > 1 {
                 checks.push(NightCheck {
@@ -234,11 +287,36 @@ pub fn standings(sheets: &[(String, SheetResult)], rules: &RuleSet) -> Standings
             .collect();
         if !missing.is_empty() && !acc.seen.is_empty() {
             let sheets: Vec<String> = acc.seen.values().flatten().cloned().collect();
+            let absent: BTreeSet<u32> = rounds_seen
+                .iter()
+                .copied()
+                .filter(|r| !acc.seen.contains_key(r))
+                .collect();
+            let maybe: Vec<String> = seen_in
+                .iter()
+                .filter(|(k, _, rounds, alts)| {
+                    k != key
+                        && !rounds.is_empty()
+                        && rounds.is_subset(&absent)
+                        && (one_digit_apart(k, key)
+                            || alts.contains(key)
+                            || acc.alternatives.contains(k))
+                })
+                .map(|(_, p, _, _)| p.clone())
+                .collect();
+            let hint = if maybe.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (perhaps the same as player {}, seen only there)",
+                    maybe.join(" or ")
+                )
+            };
             checks.push(NightCheck {
                 kind: NightCheckKind::PlayerMissingRound,
                 sheets,
                 message: format!(
-                    "player {} has no sheet in round {}: a missing sheet or a misread participant number; find the sheet or correct the number",
+                    "player {} has no sheet in round {}{hint}: a missing sheet or a misread participant number; find the sheet or correct the number",
                     acc.player,
                     missing.join(", ")
                 ),
@@ -563,6 +641,22 @@ mod tests {
         assert_eq!(missing.len(), 2, "{missing:?}");
         assert!(missing.iter().any(|c| c.message.contains("player 4 ")));
         assert!(missing.iter().any(|c| c.message.contains("player 9 ")));
+        // 4 and 9 are one digit apart, each seen only where the other is missing.
+        assert!(
+            missing
+                .iter()
+                .any(|c| c.message.contains("perhaps the same as player 9")),
+            "{missing:?}"
+        );
+    }
+
+    #[test]
+    fn numbers_one_digit_apart_are_recognised() {
+        assert!(one_digit_apart("417", "417"));
+        assert!(one_digit_apart("417", "447"));
+        assert!(one_digit_apart("417", "17"));
+        assert!(!one_digit_apart("17", "1717"));
+        assert!(!one_digit_apart("417", "174"));
     }
 
     #[test]
