@@ -520,21 +520,9 @@ pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sheet::{Cell, GameRow};
 
     fn sheet(end: i64) -> SheetResult {
-        let row = GameRow {
-            no: 1,
-            cells: vec![Cell::plus(1), Cell::plus(1), Cell::minus(1), Cell::minus(1)],
-            initials: false,
-            class: None,
-            extra: Default::default(),
-        };
-        let ids = ["1", "2", "3", "4"]
-            .iter()
-            .map(|s| Some(s.to_string()))
-            .collect();
-        let mut s = crate::synth::finished_sheet("merkur", vec![row], ids);
+        let mut s = crate::synth::one_row_sheet(1);
         s.source = Some("a.png".into());
         s.endergebnis[0] = Some(end);
         s

@@ -396,27 +396,8 @@ fn verify(rules: &str, sheet: &Path, lang: Lang) -> Result<()> {
 
 fn standings(rules: &str, checks: Option<PathBuf>, dirs: &[PathBuf], lang: Lang) -> Result<()> {
     let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
-    let mut files = Vec::new();
-    for dir in dirs {
-        if !dir.is_dir() {
-            bail!(
-                "{} is not a folder: give the folders of sheet results (scan --out)",
-                dir.display()
-            );
-        }
-        files.extend(json_files(dir));
-    }
-    files.sort();
     let mut sheets = Vec::new();
-    for file in &files {
-        let sheet = match SheetResult::from_path(file) {
-            Ok(s) => s,
-            // Other JSON (not a sheet result) is passed over, but said.
-            Err(e) => {
-                eprintln!("aufsicht: skipped {}: {e}", file.display());
-                continue;
-            }
-        };
+    for (_, file, sheet) in sheet_results(dirs)? {
         let name = file.display().to_string();
         // Flags are recomputed: a corrected value must count, a stale flag must not.
         match aufsicht::verify(sheet.clone(), &rules, lang) {
@@ -426,15 +407,6 @@ fn standings(rules: &str, checks: Option<PathBuf>, dirs: &[PathBuf], lang: Lang)
                 sheets.push((name, sheet));
             }
         }
-    }
-    if sheets.is_empty() {
-        bail!(
-            "no sheet results (*.json) in {}: run `aufsicht scan --out DIR` first",
-            dirs.iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
     }
     let table = aufsicht::standings::standings(&sheets, &rules);
     let mut out = Vec::new();
@@ -464,6 +436,38 @@ fn standings(rules: &str, checks: Option<PathBuf>, dirs: &[PathBuf], lang: Lang)
     Ok(())
 }
 
+/// Every sheet result below the folders, as (folder, file, result), sorted
+/// by file. Other JSON files are passed over, and said; none at all is an error.
+fn sheet_results(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, PathBuf, SheetResult)>> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        if !dir.is_dir() {
+            bail!(
+                "{} is not a folder: give the folders of sheet results (scan --out)",
+                dir.display()
+            );
+        }
+        let mut files = json_files(dir);
+        files.sort();
+        for file in files {
+            match SheetResult::from_path(&file) {
+                Ok(s) => out.push((dir.clone(), file, s)),
+                Err(e) => eprintln!("aufsicht: skipped {}: {e}", file.display()),
+            }
+        }
+    }
+    if out.is_empty() {
+        bail!(
+            "no sheet results (*.json) in {}: run `aufsicht scan --out DIR` first",
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(out)
+}
+
 /// Every `*.json` below `dir`, except the night-check and summary files.
 fn json_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -483,25 +487,7 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 
 fn review(out: &Path, title: &str, dirs: &[PathBuf]) -> Result<()> {
     use aufsicht::review::{ReviewSheet, page, stored_alignment};
-    let mut results = Vec::new();
-    for dir in dirs {
-        if !dir.is_dir() {
-            bail!(
-                "{} is not a folder: give the folders of sheet results (scan --out)",
-                dir.display()
-            );
-        }
-        for file in json_files(dir) {
-            // Other JSON files are passed over (but said): the page is about sheets.
-            match SheetResult::from_path(&file) {
-                Ok(s) => results.push((dir.clone(), file, s)),
-                Err(e) => eprintln!("aufsicht: skipped {}: {e}", file.display()),
-            }
-        }
-    }
-    if results.is_empty() {
-        bail!("no sheet results (*.json) in the folders: run `aufsicht scan --out DIR` first");
-    }
+    let results = sheet_results(dirs)?;
     let forms = FormTemplate::builtins();
     let custom: Vec<FormTemplate> = results
         .iter()

@@ -531,23 +531,7 @@ mod tests {
     }
 
     fn sheet() -> SheetResult {
-        let row = crate::sheet::GameRow {
-            no: 2,
-            cells: vec![
-                crate::sheet::Cell::plus(1),
-                crate::sheet::Cell::plus(1),
-                crate::sheet::Cell::minus(1),
-                crate::sheet::Cell::minus(1),
-            ],
-            initials: false,
-            class: None,
-            extra: Default::default(),
-        };
-        let ids = ["1", "2", "3", "4"]
-            .iter()
-            .map(|s| Some(s.to_string()))
-            .collect();
-        crate::synth::finished_sheet("merkur", vec![row], ids)
+        crate::synth::one_row_sheet(2)
     }
 
     #[test]

@@ -280,6 +280,21 @@ pub fn finished_sheet(
     }
 }
 
+/// A finished merkur sheet with one Rufspiel row (+1 +1 −1 −1) numbered
+/// `row_no` and participants 1–4: for unit tests of the later stages.
+#[cfg(test)]
+pub(crate) fn one_row_sheet(row_no: u32) -> SheetResult {
+    let row = GameRow {
+        no: row_no,
+        cells: vec![Cell::plus(1), Cell::plus(1), Cell::minus(1), Cell::minus(1)],
+        initials: false,
+        class: None,
+        extra: Default::default(),
+    };
+    let ids = (1..=4).map(|i| Some(i.to_string())).collect();
+    finished_sheet("merkur", vec![row], ids)
+}
+
 /// Makes one mistake a writer makes on a finished sheet, and says which:
 /// a game value written wrong (the footer summed from what was written),
 /// a Gesamt added up wrong, an Abzug or Endergebnis worked out wrong.
