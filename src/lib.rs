@@ -6,13 +6,21 @@
 //! ```text
 //! file ──input──▶ Page (image) ──scan::locate / align──▶ AlignedSheet
 //!      ──cells + read (DigitReader: cnn, Tesseract)──▶ SheetResult (values as read) + CellReadings
-//!      ──decode (legal rows, column sums)──▶ SheetResult (uncertain cells decided or flagged)
+//!      ──decode (legal rows, column sums)──▶ SheetResult (uncertain cells confirmed or flagged)
 //!      ──verify (rules, classify)──▶ SheetResult with flags
 //! ```
 //!
-//! `scan::scan_page` runs a page through all of it. Rule sets (`rules`) and
-//! form templates (`form`) are data under `templates/`. `synth`, `render` and
-//! `evaluate` make test sheets and measure the pipeline on them.
+//! `scan::scan_page` runs a page through all of it. The night:
+//!
+//! ```text
+//! files ──batch (all cores)──▶ result files + summary.csv ──archive──▶ SQLite (values, flags, corrections)
+//! [SheetResult] ──standings──▶ ranking + night checks
+//! [SheetResult] + scans ──review──▶ one HTML page (crops, edits → corrected JSON)
+//! ```
+//!
+//! Rule sets (`rules`) and form templates (`form`) are data under
+//! `templates/`. `synth`, `render` and `evaluate` make test sheets and
+//! measure the pipeline on them.
 
 pub mod error;
 pub mod flags;
@@ -20,7 +28,6 @@ pub mod messages;
 pub mod sheet;
 
 pub mod form;
-pub mod review;
 pub mod rules;
 
 pub mod align;
@@ -32,11 +39,13 @@ pub mod geometry;
 pub mod input;
 pub mod read;
 pub mod scan;
-pub mod standings;
 pub mod verify;
 
 pub mod archive;
 pub mod batch;
+pub mod review;
+pub mod standings;
+
 pub mod evaluate;
 pub mod render;
 pub mod synth;
