@@ -336,7 +336,8 @@ function setPath(obj, path, value) {
   }
   o[path[path.length - 1]] = value;
 }
-function save(n) {
+// The sheet's result with the page's edits, or null (and a message) for a bad entry.
+function corrected(n) {
   const sheet = JSON.parse(document.getElementById('sheet-' + n).textContent);
   for (const input of document.querySelectorAll('#s' + n + ' input.value')) {
     const path = JSON.parse(input.dataset.path);
@@ -344,10 +345,15 @@ function save(n) {
     let value = null;
     if (text !== '') value = path[0] === 'players' ? text : Number(text);
     if (value !== null && path[0] !== 'players' && !Number.isInteger(value)) {
-      alert('Not a whole number: ' + text); return;
+      alert('Not a whole number: ' + text); return null;
     }
     setPath(sheet, path, value);
   }
+  return sheet;
+}
+function save(n) {
+  const sheet = corrected(n);
+  if (sheet === null) return;
   const blob = new Blob([JSON.stringify(sheet, null, 2) + '\n'], {type: 'application/json'});
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
@@ -358,6 +364,16 @@ window.addEventListener('load', () => {
   const crops = [...document.querySelectorAll('img.crop, img.overview')];
   const shown = crops.filter(i => i.complete && i.naturalWidth > 0).length;
   document.body.dataset.images = shown + '/' + crops.length;
+  // For the tests (`?selftest`): edit the first value to 77 and show what
+  // "Save corrected JSON" would save.
+  const input = document.querySelector('input.value');
+  if (location.search.includes('selftest') && input) {
+    input.value = '77';
+    const pre = document.createElement('pre');
+    pre.id = 'selftest';
+    pre.textContent = JSON.stringify(corrected(input.closest('section').id.slice(1)));
+    document.body.appendChild(pre);
+  }
 });
 "#;
 

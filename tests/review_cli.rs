@@ -1,6 +1,7 @@
 //! The review page: written by the binary from scanned samples, then opened
-//! in headless Chromium: every crop must load, and a screenshot must show
-//! the crops (their red frames) with ink in them.
+//! in headless Chromium: every crop must load, an edit made in the page must
+//! save as a result `correct` takes into the archive, and a screenshot must
+//! show the crops (their red frames) with ink in them.
 
 use std::path::Path;
 use std::process::Command;
@@ -46,7 +47,7 @@ fn flags_with_cells(out: &Path) -> usize {
 }
 
 #[test]
-fn the_review_page_should_show_every_flags_crops_in_chromium() {
+fn the_review_page_should_show_every_flags_crops_and_save_edits_in_chromium() {
     let dir = temp("review");
     let out = dir.join("out");
     let scans = root().join("samples/scans");
@@ -54,7 +55,6 @@ fn the_review_page_should_show_every_flags_crops_in_chromium() {
         "scan",
         "--rules",
         "merkur",
-        "--no-archive",
         "--out",
         out.to_str().expect("utf8"),
         scans.join("merkur-scanner.jpg").to_str().expect("utf8"),
@@ -101,6 +101,38 @@ fn the_review_page_should_show_every_flags_crops_in_chromium() {
     let (loaded, total) = shown.split_once('/').expect("n/m");
     assert_eq!(loaded, total, "every image decodes in Chromium");
     assert!(total.parse::<usize>().expect("number") >= crops_written);
+
+    // A person's edit in the page, saved as the page would save it, goes
+    // into the archive with its trail.
+    let dom = chromium(&[
+        "--virtual-time-budget=10000",
+        "--dump-dom",
+        &format!("{url}?selftest"),
+    ]);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let saved = dom
+        .split("<pre id=\"selftest\">")
+        .nth(1)
+        .and_then(|s| s.split("</pre>").next())
+        .expect("the page built a corrected result")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let fixed = dir.join("fixed.json");
+    std::fs::write(&fixed, saved).expect("write");
+    let correct = aufsicht(&[
+        "correct",
+        "--archive",
+        out.join("aufsicht.sqlite").to_str().expect("utf8"),
+        "--rules",
+        "merkur",
+        "--by",
+        "Test",
+        fixed.to_str().expect("utf8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&correct.stderr);
+    assert!(correct.status.success(), "{stderr}");
+    assert!(stderr.contains("-> 77"), "the edit is recorded: {stderr}");
 
     let shot = dir.join("shot.png");
     let _ = chromium(&[
