@@ -50,6 +50,45 @@ fn main() -> Result<(), String> {
         "  of which cutting {n} game cells {:>6.0} ms",
         t.elapsed().as_secs_f64() * 1e3
     );
+    let inked = inked_cells(&sheet);
+    let images: Vec<&image::GrayImage> = inked.iter().collect();
+    let t = Instant::now();
+    use aufsicht::read::DigitReader;
+    let _ = cnn.read_batch(&images);
+    eprintln!(
+        "  of which reading {} cells' digits {:>6.0} ms",
+        images.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let pieces: Vec<image::GrayImage> = inked.iter().flat_map(aufsicht::cnn::segment).collect();
+    let ways: Vec<usize> = pieces
+        .iter()
+        .map(|p| aufsicht::cnn::splits(p).len())
+        .collect();
+    eprintln!(
+        "    {} pieces, {} with split hypotheses",
+        pieces.len(),
+        ways.iter().filter(|&&w| w > 1).count()
+    );
+    let t = Instant::now();
+    let inputs: Vec<Vec<f32>> = inked
+        .iter()
+        .flat_map(aufsicht::cnn::segment)
+        .flat_map(|p| aufsicht::cnn::splits(&p))
+        .flat_map(|(parts, _)| parts)
+        .map(|p| aufsicht::cnn::normalise(&p))
+        .collect();
+    eprintln!(
+        "    segmenting into {} inputs {:>6.0} ms",
+        inputs.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let t = Instant::now();
+    let _ = cnn.classify(&inputs);
+    eprintln!(
+        "    the net on them {:>6.0} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
     let t = Instant::now();
     let decoded = aufsicht::decode::decode(read, &readings, &rules, aufsicht::Lang::En);
     let _ = aufsicht::verify(decoded, &rules, aufsicht::Lang::En);
@@ -57,8 +96,49 @@ fn main() -> Result<(), String> {
     Ok(())
 }
 
+/// The digits of every game cell with ink.
+fn inked_cells(sheet: &scan::AlignedSheet) -> Vec<image::GrayImage> {
+    let mut out = Vec::new();
+    for row in &sheet.form.fields.game {
+        for pm in row {
+            for bx in [pm.plus, pm.minus] {
+                let crop = aufsicht::cells::cut(sheet.page, &sheet.alignment, bx);
+                let c = aufsicht::cells::analyse(&crop, true, false);
+                if c.mark == aufsicht::cells::Mark::Ink {
+                    out.push(c.digits);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Cutting and analysing every game cell, without reading.
 fn cells_only(sheet: &scan::AlignedSheet) -> usize {
+    let t = Instant::now();
+    let mut crops = Vec::new();
+    for row in &sheet.form.fields.game {
+        for pm in row {
+            for bx in [pm.plus, pm.minus] {
+                if !aufsicht::cells::looks_blank(sheet.page, &sheet.alignment, bx) {
+                    crops.push(aufsicht::cells::cut(sheet.page, &sheet.alignment, bx));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "    looking at 256 boxes, cutting {} {:>6.0} ms",
+        crops.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let t = Instant::now();
+    for c in &crops {
+        let _ = aufsicht::cells::analyse(c, true, false);
+    }
+    eprintln!(
+        "    analysing them {:>6.0} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
     let mut ink = 0;
     for row in &sheet.form.fields.game {
         for pm in row {

@@ -55,11 +55,11 @@ pub fn prepare_with(page: &GrayImage, extra_deg: &[f64]) -> Prepared {
     let (w, h) = page.dimensions();
     let scale = (WORK_SIDE / f64::from(w.max(h))).min(1.0);
     let work = if scale < 1.0 {
-        imageops::resize(
+        // Area averaging: as good as a filter for shrinking, and ten times faster.
+        imageops::thumbnail(
             page,
             ((f64::from(w) * scale).round() as u32).max(1),
             ((f64::from(h) * scale).round() as u32).max(1),
-            imageops::FilterType::Triangle,
         )
     } else {
         page.clone()
@@ -126,27 +126,50 @@ fn runs_mask(bin: &GrayImage, min_run: usize, horizontal: bool, t: f64) -> GrayI
     let (len, lines) = if horizontal { (w, h) } else { (h, w) };
     // Vertical lines lean the other way under a rotation.
     let t = if horizontal { t } else { -t };
-    let mut out = GrayImage::new(w, h);
-    let at = |i: u32, l: i64| -> Option<(u32, u32)> {
-        let across = l + (f64::from(i) * t).round() as i64;
-        let across = u32::try_from(across).ok().filter(|&a| a < lines)?;
-        Some(if horizontal { (i, across) } else { (across, i) })
+    // Buffer index of the pixel `i` along and `a` across.
+    let index = |i: u32, a: u32| -> usize {
+        if horizontal {
+            a as usize * w as usize + i as usize
+        } else {
+            i as usize * w as usize + a as usize
+        }
     };
-    let dark = |i: u32, l: i64| at(i, l).is_some_and(|(x, y)| bin.get_pixel(x, y)[0] == 0);
+    let dark: Vec<bool> = bin.as_raw().iter().map(|&v| v == 0).collect();
+    let dark_at = |i: u32, a: i64| {
+        u32::try_from(a)
+            .ok()
+            .filter(|&a| a < lines)
+            .is_some_and(|a| dark[index(i, a)])
+    };
+    // Dark here or one pixel across, for every pixel (the hot loop's test).
+    let mut near = vec![false; dark.len()];
+    for i in 0..len {
+        for a in 0..lines {
+            let a64 = i64::from(a);
+            near[index(i, a)] = dark_at(i, a64 - 1) || dark_at(i, a64) || dark_at(i, a64 + 1);
+        }
+    }
+    let near_at = |i: u32, a: i64| match u32::try_from(a).ok().filter(|&a| a < lines) {
+        Some(a) => near[index(i, a)],
+        None => dark_at(i, a - 1) || dark_at(i, a + 1),
+    };
+    let offset: Vec<i64> = (0..len)
+        .map(|i| (f64::from(i) * t).round() as i64)
+        .collect();
+    let mut out = vec![0u8; dark.len()];
     let reach = (f64::from(len) * t.abs()).ceil() as i64 + 1;
     for line in -reach..i64::from(lines) + reach {
         let mut start = None;
         for i in 0..=len {
-            let on = i < len && (line - 1..=line + 1).any(|l| dark(i, l));
+            let on = i < len && near_at(i, line + offset[i as usize]);
             match (on, start) {
                 (true, None) => start = Some(i),
                 (false, Some(s)) => {
                     if (i - s) as usize >= min_run {
                         for j in s..i {
-                            if dark(j, line)
-                                && let Some((x, y)) = at(j, line)
-                            {
-                                out.put_pixel(x, y, Luma([255]));
+                            let a = line + offset[j as usize];
+                            if dark_at(j, a) {
+                                out[index(j, a as u32)] = 255;
                             }
                         }
                     }
@@ -156,7 +179,7 @@ fn runs_mask(bin: &GrayImage, min_run: usize, horizontal: bool, t: f64) -> GrayI
             }
         }
     }
-    out
+    GrayImage::from_raw(w, h, out).unwrap_or_else(|| GrayImage::new(w, h))
 }
 
 /// Fits `form` onto the prepared page, or says why not.

@@ -87,12 +87,20 @@ pub fn cut_at(
     let mut out = GrayImage::new(cw, ch);
     let (pw, ph) = (page.width() as f64, page.height() as f64);
     for v in 0..ch {
+        // Across a field the homography is affine to far below a pixel:
+        // map a row's two ends, step linearly between them.
+        let ym = y + (f64::from(v) + 0.5) / px_per_mm;
+        let first = align.to_image.apply((x + 0.5 / px_per_mm, ym));
+        let last = align
+            .to_image
+            .apply((x + (f64::from(cw) - 0.5) / px_per_mm, ym));
+        let steps = f64::from(cw.saturating_sub(1).max(1));
+        let step = ((last.0 - first.0) / steps, (last.1 - first.1) / steps);
         for u in 0..cw {
-            let mm = (
-                x + (f64::from(u) + 0.5) / px_per_mm,
-                y + (f64::from(v) + 0.5) / px_per_mm,
+            let (ix, iy) = (
+                first.0 + step.0 * f64::from(u),
+                first.1 + step.1 * f64::from(u),
             );
-            let (ix, iy) = align.to_image.apply(mm);
             let value = if ix >= 0.0 && iy >= 0.0 && ix < pw - 1.0 && iy < ph - 1.0 {
                 bilinear(page, ix, iy)
             } else {
@@ -426,9 +434,15 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
             && let Some(first) = parts.first()
         {
             let small = first.h() * 100 < tallest * 55;
+            let squarish = first.w() * 10 >= first.h() * 6 && first.h() * 10 >= first.w() * 6;
             if small && first.w() >= first.h() * 2 {
                 sign = Some('-');
-            } else if small && first.w() * 10 >= first.h() * 6 && first.h() * 10 >= first.w() * 6 {
+            } else if squarish
+                && first.h() * 100 < tallest * 80
+                && (small || is_cross(&labels, first))
+            {
+                // A plus is often written half as high as the digits or more:
+                // its shape, two crossing strokes, tells it from a small digit.
                 sign = Some('+');
             }
             if sign.is_some() {
@@ -550,6 +564,37 @@ fn peel_ring(ink: &mut GrayImage, (cx, cy): (f64, f64), (a, b): (f64, f64)) {
 }
 
 /// Black ink on white, cut to the ink with a small white border.
+/// Two crossing strokes: nearly all the component's ink lies near its
+/// fullest row or its fullest column (a plus sign, not a digit).
+fn is_cross(labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>, c: &Component) -> bool {
+    let (w, h) = (c.w() as usize, c.h() as usize);
+    let (mut rows, mut cols) = (vec![0u32; h], vec![0u32; w]);
+    let mut on = Vec::new();
+    for y in c.y0..=c.y1 {
+        for x in c.x0..=c.x1 {
+            if labels.get_pixel(x, y)[0] == c.label {
+                let (i, j) = ((x - c.x0) as usize, (y - c.y0) as usize);
+                rows[j] += 1;
+                cols[i] += 1;
+                on.push((i, j));
+            }
+        }
+    }
+    let fullest = |v: &[u32]| v.iter().enumerate().max_by_key(|e| *e.1).map_or(0, |e| e.0);
+    let (row, col) = (fullest(&rows), fullest(&cols));
+    // The pen's width (ink over the strokes' length), and a pixel of play.
+    let pen = (on.len() as f64 / (w + h) as f64).max(1.0) + 1.0;
+    let near = on
+        .iter()
+        .filter(|&&(i, j)| {
+            (j as f64 - row as f64).abs() <= pen || (i as f64 - col as f64).abs() <= pen
+        })
+        .count();
+    near * 100 >= on.len() * 90
+        && (row as f64 - h as f64 / 2.0).abs() < h as f64 / 4.0
+        && (col as f64 - w as f64 / 2.0).abs() < w as f64 / 4.0
+}
+
 fn crop_to_ink(mask: &GrayImage) -> GrayImage {
     let on: Vec<(u32, u32)> = mask
         .enumerate_pixels()
@@ -658,5 +703,23 @@ mod tests {
         let a = analyse(&c, false, true);
         assert_eq!(a.sign, Some('-'));
         assert!(a.digits.width() < 20);
+    }
+
+    #[test]
+    fn a_plus_two_thirds_as_high_as_the_digits_is_a_sign() {
+        let mut c = cell();
+        stroke(&mut c, (55.0, 42.0), (77.0, 42.0));
+        stroke(&mut c, (65.0, 31.0), (65.0, 53.0));
+        stroke(&mut c, (95.0, 25.0), (95.0, 60.0));
+        let a = analyse(&c, false, true);
+        assert_eq!(a.sign, Some('+'));
+        assert!(a.digits.width() < 20, "only the 1 is left to read");
+        // A 4 as high as the plus above is a digit, not a sign.
+        let mut four = cell();
+        stroke(&mut four, (58.0, 31.0), (55.0, 45.0));
+        stroke(&mut four, (55.0, 45.0), (75.0, 45.0));
+        stroke(&mut four, (70.0, 31.0), (70.0, 53.0));
+        stroke(&mut four, (95.0, 25.0), (95.0, 60.0));
+        assert_eq!(analyse(&four, false, true).sign, None);
     }
 }

@@ -96,7 +96,7 @@ type Bounds = (u32, u32, u32, u32, u32);
 
 /// Cuts a cell's ink into pieces, left to right: specks dropped, pieces of
 /// a broken stroke merged, arc ends of a circle above or below the writing
-/// dropped. A piece may still hold two touching digits (see [`split`]).
+/// dropped. A piece may still hold touching digits (see [`splits`]).
 pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
     let (w, h) = ink.dimensions();
     let inv = GrayImage::from_fn(w, h, |x, y| {
@@ -163,26 +163,77 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
         .collect()
 }
 
-/// A piece as two touching digits: cut where the fewest ink pixels are in
-/// its middle. `None` for a piece too narrow to hold two.
-pub fn split(piece: &GrayImage) -> Option<(GrayImage, GrayImage)> {
-    let (w, h) = piece.dimensions();
-    if w * 10 < h * 9 || w < 6 {
-        return None;
+/// How many digits (1 to 4) a piece of this width-to-height ratio holds:
+/// shares measured on sheets drawn from training digits
+/// (`examples/split_prior.rs`, 150 sheets), interpolated between aspects. A
+/// single digit is rarely broader than high, so a narrow piece barely
+/// doubts itself.
+fn digits_prior(aspect: f32) -> [f32; 4] {
+    const SHARES: [(f32, [f32; 4]); 13] = [
+        (0.95, [0.999, 0.001, 0.0, 0.0]),
+        (1.05, [0.995, 0.005, 0.0, 0.0]),
+        (1.15, [0.97, 0.03, 0.0, 0.0]),
+        (1.25, [0.83, 0.17, 0.0, 0.0]),
+        (1.35, [0.58, 0.42, 0.0, 0.0]),
+        (1.45, [0.32, 0.68, 0.0, 0.0]),
+        (1.55, [0.19, 0.81, 0.0, 0.0]),
+        (1.75, [0.12, 0.86, 0.02, 0.0]),
+        (1.95, [0.12, 0.68, 0.2, 0.0]),
+        (2.1, [0.1, 0.52, 0.36, 0.02]),
+        (2.3, [0.05, 0.3, 0.5, 0.15]),
+        (2.5, [0.02, 0.1, 0.48, 0.4]),
+        (2.8, [0.02, 0.05, 0.25, 0.68]),
+    ];
+    let mut last = SHARES[0];
+    if aspect <= last.0 {
+        return last.1;
     }
-    let ink_in = |x: u32| (0..h).filter(|&y| piece.get_pixel(x, y)[0] < 128).count();
-    let (a, b) = (w * 3 / 10, w * 7 / 10);
-    let cut = (a..b).min_by_key(|&x| ink_in(x)).unwrap_or(w / 2);
-    Some((
-        image::imageops::crop_imm(piece, 0, 0, cut, h).to_image(),
-        image::imageops::crop_imm(piece, cut, 0, w - cut, h).to_image(),
-    ))
+    for (a, q) in SHARES.iter().copied().skip(1) {
+        if aspect < a {
+            let t = (aspect - last.0) / (a - last.0);
+            return std::array::from_fn(|k| last.1[k] + (q[k] - last.1[k]) * t);
+        }
+        last = (a, q);
+    }
+    last.1
 }
 
-/// How likely a piece of this width-to-height ratio is two touching digits.
-fn split_prior(piece: &GrayImage) -> f32 {
-    let aspect = piece.width() as f32 / piece.height().max(1) as f32;
-    ((aspect - 1.1) / 0.7).clamp(0.02, 0.98)
+/// The ways a piece can be read: one digit, or two, three or four touching
+/// ones (cut where the least ink is, near even spacing), each with its
+/// prior from the piece's width to its height. The net's confidence in the
+/// parts then decides between them.
+pub fn splits(piece: &GrayImage) -> Vec<(Vec<GrayImage>, f32)> {
+    let (w, h) = piece.dimensions();
+    let prior = digits_prior(w as f32 / h.max(1) as f32);
+    let ink_in = |x: u32| (0..h).filter(|&y| piece.get_pixel(x, y)[0] < 128).count();
+    let mut out = vec![(vec![piece.clone()], prior[0])];
+    for (k, &weight) in prior.iter().enumerate().skip(1) {
+        let k = k as u32 + 1;
+        if weight < 0.002 || w < 4 * k {
+            continue;
+        }
+        let mut cuts = vec![0];
+        for j in 1..k {
+            // Around the j-th even cut, a third of a digit either way.
+            let (lo, hi) = ((w * (3 * j - 1)) / (3 * k), (w * (3 * j + 1)) / (3 * k));
+            let lo = lo.max(cuts[cuts.len() - 1] + 2);
+            cuts.push(
+                (lo..hi.max(lo + 1))
+                    .min_by_key(|&x| ink_in(x))
+                    .unwrap_or(lo),
+            );
+        }
+        cuts.push(w);
+        let parts = cuts
+            .windows(2)
+            .map(|c| {
+                let width = c[1].saturating_sub(c[0]).max(1);
+                image::imageops::crop_imm(piece, c[0], 0, width, h).to_image()
+            })
+            .collect();
+        out.push((parts, weight));
+    }
+    out
 }
 
 pub struct CnnReader {
@@ -277,7 +328,7 @@ impl DigitReader for CnnReader {
     }
 }
 
-/// A cell's pieces, each as its ways to be read (one digit, or two touching
+/// A cell's pieces, each as its ways to be read (one digit, or several touching
 /// ones) with their prior weight.
 type Options = Vec<Vec<(Vec<GrayImage>, f32)>>;
 
@@ -286,20 +337,9 @@ fn hypotheses(digits: &GrayImage) -> Option<Options> {
     if pieces.is_empty() || pieces.len() > 6 {
         return None;
     }
-    // Each piece is one digit, or two touching ones: both are read, and
+    // Each piece is one digit or several touching ones: all are read, and
     // the width of the piece weighs them.
-    Some(
-        pieces
-            .into_iter()
-            .map(|p| match split(&p) {
-                Some((l, r)) => {
-                    let q = split_prior(&p);
-                    vec![(vec![p], 1.0 - q), (vec![l, r], q)]
-                }
-                None => vec![(vec![p], 1.0)],
-            })
-            .collect(),
-    )
+    Some(pieces.iter().map(splits).collect())
 }
 
 /// The best strings of a cell's options, given the net's probabilities in
@@ -353,11 +393,16 @@ fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; 10]>) 
 
 /// Trains the net on MNIST training digits, augmented as cells look after
 /// `cells::analyse` (binary ink; continental 1 and 7; thin and broad pens;
-/// blur; a stroke cut where a ruled line was removed; scale). The last 5000
-/// training images are held back: they report accuracy and fit the
-/// temperature that calibrates the probabilities. The test split is never used.
+/// blur; a stroke cut where a ruled line was removed; scale), together with
+/// `cells`: digits cut from drawn sheets by the pipeline itself
+/// ([`crate::harvest`]). The last 5000 training images are held back: they,
+/// and `held_cells` drawn from them, report accuracy, and `held_cells` fit
+/// the temperature that calibrates the probabilities. The test split is
+/// never used.
 pub fn train(
     digits: &crate::synth::Digits,
+    cells: &[crate::harvest::Sample],
+    held_cells: &[crate::harvest::Sample],
     epochs: usize,
     seed: u64,
     log: &mut dyn FnMut(String),
@@ -385,42 +430,64 @@ pub fn train(
     // The held-back digits, augmented once, so that epochs compare.
     let (held_x, held_y): (Vec<Vec<f32>>, Vec<u32>) =
         (train_n..n).map(|i| sample(i, &mut rng)).unzip();
-    let mut held_logits = Vec::new();
+    let (cell_x, cell_y): (Vec<Vec<f32>>, Vec<u32>) = held_cells.iter().cloned().unzip();
+    let logits_of = |xs: &[Vec<f32>]| -> candle_core::Result<Vec<Vec<f32>>> {
+        let mut out = Vec::with_capacity(xs.len());
+        for chunk in xs.chunks(500) {
+            let x = Tensor::from_vec(chunk.concat(), (chunk.len(), 1, 28, 28), &Device::Cpu)?;
+            out.extend(net.forward(&x)?.to_vec2::<f32>()?);
+        }
+        Ok(out)
+    };
+    let share_right = |logits: &[Vec<f32>], labels: &[u32]| {
+        let right = logits
+            .iter()
+            .zip(labels)
+            .filter(|(l, y)| argmax(l) == **y as usize)
+            .count();
+        100.0 * right as f64 / labels.len().max(1) as f64
+    };
+    let (mut held_logits, mut cell_logits) = (Vec::new(), Vec::new());
     for epoch in 0..epochs {
         opt.set_learning_rate(2e-3 * 0.5f64.powi(epoch as i32));
-        let mut order: Vec<usize> = (0..train_n).collect();
+        // MNIST digits (augmented afresh each time) and digits cut from sheets.
+        let mut order: Vec<usize> = (0..train_n + cells.len()).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, rng.random_range(0..=i));
         }
         let mut loss_sum = 0.0;
         let batches = order.chunks(64).count();
         for batch in order.chunks(64) {
-            let (xs, ys): (Vec<Vec<f32>>, Vec<u32>) =
-                batch.iter().map(|&i| sample(i, &mut rng)).unzip();
+            let (xs, ys): (Vec<Vec<f32>>, Vec<u32>) = batch
+                .iter()
+                .map(|&i| match i.checked_sub(train_n) {
+                    Some(c) => cells[c].clone(),
+                    None => sample(i, &mut rng),
+                })
+                .unzip();
             let x = Tensor::from_vec(xs.concat(), (batch.len(), 1, 28, 28), &Device::Cpu)?;
             let y = Tensor::from_vec(ys, batch.len(), &Device::Cpu)?;
             let loss = candle_nn::loss::cross_entropy(&net.forward(&x)?, &y)?;
             opt.backward_step(&loss)?;
             loss_sum += f64::from(loss.to_scalar::<f32>()?);
         }
-        held_logits.clear();
-        for chunk in held_x.chunks(500) {
-            let x = Tensor::from_vec(chunk.concat(), (chunk.len(), 1, 28, 28), &Device::Cpu)?;
-            held_logits.extend(net.forward(&x)?.to_vec2::<f32>()?);
-        }
-        let right = held_logits
-            .iter()
-            .zip(&held_y)
-            .filter(|(l, y)| argmax(l) == **y as usize)
-            .count();
+        held_logits = logits_of(&held_x)?;
+        cell_logits = logits_of(&cell_x)?;
         log(format!(
-            "epoch {}: loss {:.4}, held-back training digits {:.2}% right",
+            "epoch {}: loss {:.4}, held-back MNIST digits {:.2}% right, held-back digits cut from sheets {:.2}% right ({})",
             epoch + 1,
             loss_sum / batches as f64,
-            100.0 * right as f64 / held.max(1) as f64
+            share_right(&held_logits, &held_y),
+            share_right(&cell_logits, &cell_y),
+            cell_y.len(),
         ));
     }
-    let t = fit_temperature(&held_logits, &held_y);
+    // Calibrated where it is used: on digits as cut from sheets, if any.
+    let t = if cell_y.is_empty() {
+        fit_temperature(&held_logits, &held_y)
+    } else {
+        fit_temperature(&cell_logits, &cell_y)
+    };
     log(format!("temperature {t:.2} (calibrates the probabilities)"));
     varmap.get(
         1,
@@ -563,8 +630,16 @@ mod tests {
         draw_filled_rect_mut(&mut two, Rect::at(27, 5).of_size(25, 30), Luma([0]));
         let pieces = segment(&two);
         assert_eq!(pieces.len(), 1, "one blob");
-        assert!(split(&pieces[0]).is_some(), "wide enough for two digits");
-        assert!(split_prior(&pieces[0]) > 0.5);
+        let ways = splits(&pieces[0]);
+        let two = ways
+            .iter()
+            .find(|w| w.0.len() == 2)
+            .expect("read as two digits too");
+        assert!(two.1 > 0.5, "broad enough to be two rather than one");
+        assert!(
+            splits(&GrayImage::from_pixel(20, 40, Luma([0]))).len() == 1,
+            "a narrow piece is one digit"
+        );
         let mut broken = GrayImage::from_pixel(30, 40, Luma([255]));
         draw_filled_rect_mut(&mut broken, Rect::at(10, 2).of_size(4, 16), Luma([0]));
         draw_filled_rect_mut(&mut broken, Rect::at(11, 20).of_size(4, 16), Luma([0]));

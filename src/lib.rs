@@ -47,6 +47,7 @@ pub mod review;
 pub mod standings;
 
 pub mod evaluate;
+pub mod harvest;
 pub mod render;
 pub mod synth;
 

@@ -189,6 +189,10 @@ enum Command {
         epochs: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Sheets drawn from the training digits and cut by the pipeline,
+        /// whose digits train beside MNIST's (0: MNIST only).
+        #[arg(long, default_value_t = 400)]
+        sheets: usize,
     },
     /// Compare scan results with the generator's truth and print the rates.
     /// With --scans, scan them first (into --results) and time it.
@@ -317,16 +321,52 @@ fn run(cli: Cli) -> Result<()> {
             out,
             epochs,
             seed,
+            sheets,
         } => {
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
-            eprintln!(
-                "aufsicht: training on {} MNIST training digits",
-                digits.len()
+            let pairs = [
+                ("merkur", "punkteliste-a4-32"),
+                ("doppelkopf", "doko-a4-24x5"),
+                ("schwaig", "punkteliste-a4-32"),
+            ]
+            .iter()
+            .map(|(r, f)| Ok((RuleSet::load(r)?, FormTemplate::load(f)?)))
+            .collect::<Result<Vec<_>>>()?;
+            let held = aufsicht::cnn::HELD_BACK;
+            let harvest = |digits: synth::Digits, n: usize, seed: u64, what: &str| {
+                let h = aufsicht::harvest::harvest(&pairs, &digits, n, seed);
+                eprintln!(
+                    "aufsicht: {} digits cut from {} sheets drawn with {what} ({} of {} fields not in one piece per digit, {} sheets not found)",
+                    h.samples.len(),
+                    h.sheets,
+                    h.missegmented,
+                    h.fields,
+                    h.lost_sheets
+                );
+                h.samples
+            };
+            let cells = harvest(
+                digits.clone().without_last(held),
+                sheets,
+                seed.wrapping_mul(1000) + 1,
+                "the training digits",
             );
-            let model = aufsicht::cnn::train(&digits, epochs, seed, &mut |line| {
-                eprintln!("aufsicht: {line}")
-            })
-            .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
+            let held_cells = harvest(
+                digits.clone().last(held),
+                sheets.div_ceil(6),
+                seed.wrapping_mul(1000) + 2,
+                "the held-back digits",
+            );
+            eprintln!(
+                "aufsicht: training on {} MNIST training digits and {} cut from sheets",
+                digits.len() - held.min(digits.len() / 10),
+                cells.len()
+            );
+            let model =
+                aufsicht::cnn::train(&digits, &cells, &held_cells, epochs, seed, &mut |line| {
+                    eprintln!("aufsicht: {line}")
+                })
+                .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
             model
                 .save(&out)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;

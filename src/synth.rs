@@ -22,6 +22,7 @@ pub use crate::rules::{LegalRow, legal_rows};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
 
 /// Handwritten digits: 28×28 images (ink bright on black, as MNIST) and labels.
+#[derive(Clone)]
 pub struct Digits {
     images: Vec<[u8; 784]>,
     by_label: [Vec<usize>; 10],
@@ -86,6 +87,15 @@ impl Digits {
         let start = self.images.len().saturating_sub(n);
         for list in &mut self.by_label {
             list.retain(|&i| i >= start);
+        }
+        self
+    }
+
+    /// All but the last `n` images: what the training command may draw.
+    pub fn without_last(mut self, n: usize) -> Self {
+        let end = self.images.len().saturating_sub(n);
+        for list in &mut self.by_label {
+            list.retain(|&i| i < end);
         }
         self
     }
