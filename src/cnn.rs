@@ -148,6 +148,36 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
             let mid = (g.1 + g.3) / 2;
             gh * 100 >= th * 35 || (mid > t.1 + th / 4 && mid < t.3 - th / 4)
         });
+        // A low piece close beside a digit is a detached bit of its stroke
+        // (a tail, a loop's end): it joins the nearer neighbour.
+        while let Some(i) = groups
+            .iter()
+            .position(|(g, _)| (g.3 - g.1 + 1) * 100 < th * 50)
+        {
+            let gap = |j: usize| {
+                let (a, b) = (groups[i].0, groups[j].0);
+                (a.0.max(b.0) as i64 - a.2.min(b.2) as i64).max(0)
+            };
+            let near = [i.checked_sub(1), (i + 1 < groups.len()).then_some(i + 1)]
+                .into_iter()
+                .flatten()
+                .min_by_key(|&j| gap(j))
+                .filter(|&j| gap(j) * 4 <= i64::from(th));
+            let Some(j) = near else {
+                break;
+            };
+            let (g, ls) = groups.remove(i);
+            let j = if j > i { j - 1 } else { j };
+            let (h, hl) = &mut groups[j];
+            *h = (
+                h.0.min(g.0),
+                h.1.min(g.1),
+                h.2.max(g.2),
+                h.3.max(g.3),
+                h.4 + g.4,
+            );
+            hl.extend(ls);
+        }
     }
     groups
         .into_iter()
@@ -648,6 +678,22 @@ mod tests {
             1,
             "a 1 cut by a ruled line is one digit"
         );
+    }
+
+    #[test]
+    fn a_detached_tail_joins_its_digit_but_a_second_digit_stays_apart() {
+        let mut tail = GrayImage::from_pixel(40, 40, Luma([255]));
+        draw_filled_rect_mut(&mut tail, Rect::at(5, 2).of_size(18, 36), Luma([0]));
+        draw_filled_rect_mut(&mut tail, Rect::at(26, 24).of_size(4, 14), Luma([0]));
+        assert_eq!(
+            segment(&tail).len(),
+            1,
+            "a low bit beside a digit is part of it"
+        );
+        let mut two = GrayImage::from_pixel(60, 40, Luma([255]));
+        draw_filled_rect_mut(&mut two, Rect::at(5, 2).of_size(18, 36), Luma([0]));
+        draw_filled_rect_mut(&mut two, Rect::at(30, 4).of_size(5, 34), Luma([0]));
+        assert_eq!(segment(&two).len(), 2, "a tall stroke beside it is a digit");
     }
 
     #[test]
