@@ -142,11 +142,23 @@ fn runs_mask(bin: &GrayImage, min_run: usize, horizontal: bool, t: f64) -> GrayI
             .is_some_and(|a| dark[index(i, a)])
     };
     // Dark here or one pixel across, for every pixel (the hot loop's test).
-    let mut near = vec![false; dark.len()];
-    for i in 0..len {
-        for a in 0..lines {
-            let a64 = i64::from(a);
-            near[index(i, a)] = dark_at(i, a64 - 1) || dark_at(i, a64) || dark_at(i, a64 + 1);
+    let mut near = dark.clone();
+    let (wu, hu) = (w as usize, h as usize);
+    for y in 0..hu {
+        for x in 0..wu {
+            let k = y * wu + x;
+            if !dark[k] {
+                continue;
+            }
+            // Across is down/up for horizontal lines, left/right for vertical.
+            let (before, after) = if horizontal {
+                ((y > 0).then(|| k - wu), (y + 1 < hu).then(|| k + wu))
+            } else {
+                ((x > 0).then(|| k - 1), (x + 1 < wu).then(|| k + 1))
+            };
+            for n in [before, after].into_iter().flatten() {
+                near[n] = true;
+            }
         }
     }
     let near_at = |i: u32, a: i64| match u32::try_from(a).ok().filter(|&a| a < lines) {

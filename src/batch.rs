@@ -122,9 +122,9 @@ impl Batch<'_> {
         Ok(jobs
             .par_iter()
             .map_init(
-                || readers(self.reader),
-                |readers, job| {
-                    let out = self.file(readers, job);
+                || (readers(self.reader), 0),
+                |(readers, form_hint), job| {
+                    let out = self.file(readers, form_hint, job);
                     if let Ok(d) = &out {
                         done(d);
                     }
@@ -134,9 +134,12 @@ impl Batch<'_> {
             .collect())
     }
 
+    /// One file. `form_hint` is the form this worker found last: a night's
+    /// sheets are mostly one form, and it is tried first.
     fn file(
         &self,
         readers: &mut Result<Readers, String>,
+        form_hint: &mut usize,
         job: &Job,
     ) -> Result<FileDone, BatchError> {
         let pdf = input::kind_of(&job.file) == input::Kind::Pdf;
@@ -170,14 +173,30 @@ impl Batch<'_> {
             .map_err(|e| BatchError::Readers(e.clone()))?;
         let mut sheets = Vec::new();
         for page in input::load(&job.file) {
+            let forms: std::borrow::Cow<[FormTemplate]> = match *form_hint {
+                0 => self.forms.into(),
+                i => {
+                    let mut v = self.forms.to_vec();
+                    let end = (i + 1).min(v.len());
+                    v[..end].rotate_right(1);
+                    v.into()
+                }
+            };
             let result = scan_page(
                 &page,
-                self.forms,
+                &forms,
                 self.rules,
                 digits.as_mut(),
                 printed,
                 self.lang,
             );
+            if let Some(i) = self
+                .forms
+                .iter()
+                .position(|f| result.form.as_deref() == Some(f.id.as_str()))
+            {
+                *form_hint = i;
+            }
             let path = name(page.number);
             write_whole(&path, &result)?;
             sheets.push((path, result));

@@ -84,7 +84,7 @@ pub fn cut_at(
         (w * px_per_mm).round() as u32,
         (h * px_per_mm).round() as u32,
     );
-    let mut out = GrayImage::new(cw, ch);
+    let mut out = vec![255u8; (cw * ch) as usize];
     let (pw, ph) = (page.width() as f64, page.height() as f64);
     for v in 0..ch {
         // Across a field the homography is affine to far below a pixel:
@@ -96,20 +96,15 @@ pub fn cut_at(
             .apply((x + (f64::from(cw) - 0.5) / px_per_mm, ym));
         let steps = f64::from(cw.saturating_sub(1).max(1));
         let step = ((last.0 - first.0) / steps, (last.1 - first.1) / steps);
-        for u in 0..cw {
-            let (ix, iy) = (
-                first.0 + step.0 * f64::from(u),
-                first.1 + step.1 * f64::from(u),
-            );
-            let value = if ix >= 0.0 && iy >= 0.0 && ix < pw - 1.0 && iy < ph - 1.0 {
-                bilinear(page, ix, iy)
-            } else {
-                255
-            };
-            out.put_pixel(u, v, Luma([value]));
+        let row = &mut out[(v * cw) as usize..((v + 1) * cw) as usize];
+        for (u, o) in row.iter_mut().enumerate() {
+            let (ix, iy) = (first.0 + step.0 * u as f64, first.1 + step.1 * u as f64);
+            if ix >= 0.0 && iy >= 0.0 && ix < pw - 1.0 && iy < ph - 1.0 {
+                *o = bilinear(page, ix, iy);
+            }
         }
     }
-    out
+    GrayImage::from_raw(cw, ch, out).unwrap_or_else(|| GrayImage::new(cw, ch))
 }
 
 /// A quick look before cutting: no sample inside the box (a 0.25 mm grid,
@@ -142,6 +137,7 @@ pub fn looks_blank(page: &GrayImage, align: &Alignment, bx: MmBox) -> bool {
     values.iter().all(|&v| f64::from(v) >= cut)
 }
 
+#[inline]
 fn bilinear(img: &GrayImage, x: f64, y: f64) -> u8 {
     let (x0, y0) = (x as usize, y as usize);
     let (fx, fy) = ((x - x0 as f64) as f32, (y - y0 as f64) as f32);
@@ -149,10 +145,18 @@ fn bilinear(img: &GrayImage, x: f64, y: f64) -> u8 {
     let raw = img.as_raw();
     let i = y0 * w + x0;
     // Callers keep (x, y) at least a pixel inside the right and bottom edges.
-    let p = |j: usize| f32::from(raw.get(j).copied().unwrap_or(255));
-    let top = p(i) + (p(i + 1) - p(i)) * fx;
-    let bottom = p(i + w) + (p(i + w + 1) - p(i + w)) * fx;
-    (top + (bottom - top) * fy + 0.5).clamp(0.0, 255.0) as u8
+    let (Some(top), Some(bottom)) = (raw.get(i..i + 2), raw.get(i + w..i + w + 2)) else {
+        return 255;
+    };
+    let (a, b, c, d) = (
+        f32::from(top[0]),
+        f32::from(top[1]),
+        f32::from(bottom[0]),
+        f32::from(bottom[1]),
+    );
+    let upper = a + (b - a) * fx;
+    let lower = c + (d - c) * fx;
+    (upper + (lower - upper) * fy + 0.5).clamp(0.0, 255.0) as u8
 }
 
 /// The paper's grey in a set of samples: the 90th percentile.

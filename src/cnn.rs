@@ -14,6 +14,10 @@ use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::read::{DigitReader, Reading};
 
+/// A piece read whole with this probability (its prior included) is not
+/// also read as touching digits.
+const SURE_WHOLE: f32 = 0.99;
+
 /// Training images held back from training (the last ones of the split).
 pub const HELD_BACK: usize = 5000;
 
@@ -235,35 +239,38 @@ fn digits_prior(aspect: f32) -> [f32; 4] {
 pub fn splits(piece: &GrayImage) -> Vec<(Vec<GrayImage>, f32)> {
     let (w, h) = piece.dimensions();
     let prior = digits_prior(w as f32 / h.max(1) as f32);
-    let ink_in = |x: u32| (0..h).filter(|&y| piece.get_pixel(x, y)[0] < 128).count();
     let mut out = vec![(vec![piece.clone()], prior[0])];
     for (k, &weight) in prior.iter().enumerate().skip(1) {
-        let k = k as u32 + 1;
-        if weight < 0.002 || w < 4 * k {
-            continue;
+        if weight >= 0.002 && w >= 4 * (k as u32 + 1) {
+            out.push((cut_into(piece, k + 1), weight));
         }
-        let mut cuts = vec![0];
-        for j in 1..k {
-            // Around the j-th even cut, a third of a digit either way.
-            let (lo, hi) = ((w * (3 * j - 1)) / (3 * k), (w * (3 * j + 1)) / (3 * k));
-            let lo = lo.max(cuts[cuts.len() - 1] + 2);
-            cuts.push(
-                (lo..hi.max(lo + 1))
-                    .min_by_key(|&x| ink_in(x))
-                    .unwrap_or(lo),
-            );
-        }
-        cuts.push(w);
-        let parts = cuts
-            .windows(2)
-            .map(|c| {
-                let width = c[1].saturating_sub(c[0]).max(1);
-                image::imageops::crop_imm(piece, c[0], 0, width, h).to_image()
-            })
-            .collect();
-        out.push((parts, weight));
     }
     out
+}
+
+/// A piece cut into `k` touching digits: each cut where the least ink is,
+/// within a third of a digit of even spacing.
+pub fn cut_into(piece: &GrayImage, k: usize) -> Vec<GrayImage> {
+    let (w, h) = piece.dimensions();
+    let k = k.max(1) as u32;
+    let ink_in = |x: u32| (0..h).filter(|&y| piece.get_pixel(x, y)[0] < 128).count();
+    let mut cuts = vec![0];
+    for j in 1..k {
+        let (lo, hi) = ((w * (3 * j - 1)) / (3 * k), (w * (3 * j + 1)) / (3 * k));
+        let lo = lo.max(cuts[cuts.len() - 1] + 2);
+        cuts.push(
+            (lo..hi.max(lo + 1))
+                .min_by_key(|&x| ink_in(x))
+                .unwrap_or(lo),
+        );
+    }
+    cuts.push(w);
+    cuts.windows(2)
+        .map(|c| {
+            let width = c[1].saturating_sub(c[0]).max(1);
+            image::imageops::crop_imm(piece, c[0].min(w.saturating_sub(1)), 0, width, h).to_image()
+        })
+        .collect()
 }
 
 pub struct CnnReader {
@@ -337,17 +344,43 @@ impl DigitReader for CnnReader {
             .unwrap_or_else(Reading::none)
     }
 
-    /// All cells' digits go through the net in one batch.
+    /// All cells' digits go through the net in two batches: every piece
+    /// whole, then the split hypotheses of the pieces not read whole with
+    /// confidence (together those weigh less than the whole reading, so
+    /// they could only add alternatives; the net is the costliest stage).
     fn read_batch(&mut self, cells: &[&GrayImage]) -> Vec<Reading> {
-        let options: Vec<Option<Options>> = cells.iter().map(|c| hypotheses(c)).collect();
-        let inputs: Vec<Vec<f32>> = options
+        let mut options: Vec<Option<Options>> = cells.iter().map(|c| hypotheses(c)).collect();
+        let whole: Vec<Vec<f32>> = options
             .iter()
             .flatten()
             .flatten()
-            .flatten()
+            .map(|ways| normalise(&ways[0].0[0]))
+            .collect();
+        let whole_probs = self.classify(&whole);
+        for (ways, p) in options.iter_mut().flatten().flatten().zip(&whole_probs) {
+            let best = p.iter().copied().fold(0.0, f32::max);
+            if ways[0].1 * best >= SURE_WHOLE {
+                ways.truncate(1);
+            }
+        }
+        let pieces = || options.iter().flatten().flatten();
+        let split_inputs: Vec<Vec<f32>> = pieces()
+            .flat_map(|ways| &ways[1..])
             .flat_map(|(imgs, _)| imgs.iter().map(normalise))
             .collect();
-        let mut probs = self.classify(&inputs).into_iter();
+        let (mut whole_probs, mut split_probs) = (
+            whole_probs.into_iter(),
+            self.classify(&split_inputs).into_iter(),
+        );
+        // In the order best_strings takes them: per piece, whole, then its splits.
+        let mut ordered = Vec::new();
+        for ways in pieces() {
+            ordered.extend(whole_probs.next());
+            for _ in ways[1..].iter().flat_map(|(imgs, _)| imgs) {
+                ordered.extend(split_probs.next());
+            }
+        }
+        let mut probs = ordered.into_iter();
         options
             .iter()
             .map(|o| match o {

@@ -1,15 +1,16 @@
 //! Digits as the reader sees them, for training: sheets drawn with MNIST
 //! training digits, captured as a scanner or a phone would, then located,
 //! cut and segmented by the real pipeline. Every field whose ink falls into
-//! as many pieces as its true value has digits gives one labelled input per
-//! piece. MNIST alone differs from these (ruled lines removed, binarised,
+//! as many pieces as its true value has digits, or into fewer that the
+//! reader's split hypotheses cut apart, gives one labelled input per digit.
+//! MNIST alone differs from these (ruled lines removed, binarised,
 //! resampled twice); training on both closes that gap.
 
 use image::GrayImage;
 use rayon::prelude::*;
 
 use crate::cells::{self, Mark};
-use crate::cnn::{normalise, segment};
+use crate::cnn::{cut_into, normalise, segment};
 use crate::form::{FormTemplate, MmBox};
 use crate::rules::RuleSet;
 use crate::sheet::SheetResult;
@@ -137,17 +138,47 @@ fn one_sheet(sheet: &SheetResult, form: &FormTemplate, image: &GrayImage) -> Har
     };
     for (text, pieces) in fields {
         h.fields += 1;
-        if pieces.len() != text.len() {
+        let Some(digits) = one_per_digit(pieces, text.len()) else {
             h.missegmented += 1;
             continue;
-        }
-        for (piece, ch) in pieces.iter().zip(text.chars()) {
+        };
+        for (piece, ch) in digits.iter().zip(text.chars()) {
             if let Some(d) = ch.to_digit(10) {
                 h.samples.push((normalise(piece), d));
             }
         }
     }
     h
+}
+
+/// A field's pieces as one image per digit, as the reader's split
+/// hypotheses would cut them: the pieces themselves; or, one short, the
+/// broadest cut in two; or one piece cut into all the digits. `None` when
+/// the pieces cannot be matched to the digits so.
+fn one_per_digit(pieces: Vec<GrayImage>, digits: usize) -> Option<Vec<GrayImage>> {
+    let aspect = |p: &GrayImage| p.width() as f32 / p.height().max(1) as f32;
+    match pieces.len() {
+        n if n == digits => Some(pieces),
+        1 if digits <= 4 => Some(cut_into(&pieces[0], digits)),
+        n if n + 1 == digits => {
+            let broadest =
+                (0..n).max_by(|&a, &b| aspect(&pieces[a]).total_cmp(&aspect(&pieces[b])))?;
+            Some(
+                pieces
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, p)| {
+                        if i == broadest {
+                            cut_into(p, 2)
+                        } else {
+                            vec![p.clone()]
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
 }
 
 /// Every number field written on a captured sheet: the digits written and

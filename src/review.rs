@@ -339,7 +339,10 @@ function setPath(obj, path, value) {
 // The sheet's result with the page's edits, or null (and a message) for a bad entry.
 function corrected(n) {
   const sheet = JSON.parse(document.getElementById('sheet-' + n).textContent);
+  // A cell can be shown under several flags: only the boxes a person
+  // changed count (one left as it was must not undo an edit).
   for (const input of document.querySelectorAll('#s' + n + ' input.value')) {
+    if (input.value === input.defaultValue) continue;
     const path = JSON.parse(input.dataset.path);
     const text = input.value.trim();
     let value = null;
@@ -360,6 +363,15 @@ function save(n) {
   a.download = document.getElementById('s' + n).dataset.file;
   a.click();
 }
+// The same cell's other boxes follow an edit.
+document.addEventListener('input', (e) => {
+  const t = e.target;
+  if (!t.matches || !t.matches('input.value')) return;
+  const section = t.closest('section');
+  for (const other of section.querySelectorAll('input.value')) {
+    if (other !== t && other.dataset.path === t.dataset.path) other.value = t.value;
+  }
+});
 window.addEventListener('load', () => {
   const crops = [...document.querySelectorAll('img.crop, img.overview')];
   const shown = crops.filter(i => i.complete && i.naturalWidth > 0).length;

@@ -55,6 +55,8 @@ pub fn verify(
     let first_game = sheet.games.iter().map(|g| g.no).min();
     for row in &mut sheet.games {
         row.class = checker.row(row, Some(row.no) == first_game);
+        // A class read in with the sheet (it is not parsed) is replaced, not doubled.
+        row.extra.remove("class");
     }
     checker.game_count(&sheet);
     checker.footer(&sheet);
@@ -442,4 +444,20 @@ fn circle_mismatches(c: &Candidate, cells: &[Cell]) -> usize {
         .enumerate()
         .filter(|(s, cell)| cell.circled != (expected == Some(*s)))
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verified_sheet_verified_again_names_each_rows_class_once() {
+        let rules = RuleSet::load("merkur").expect("rules");
+        let once = verify(crate::synth::one_row_sheet(1), &rules, Lang::En).expect("verify");
+        let text = once.to_json_pretty();
+        let again = SheetResult::from_json("once.json", &text).expect("parse");
+        let twice = verify(again, &rules, Lang::En).expect("verify");
+        let text = twice.to_json_pretty();
+        assert_eq!(text.matches("\"class\"").count(), 1, "{text}");
+    }
 }
