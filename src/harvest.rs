@@ -211,6 +211,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn fewer_pieces_than_digits_are_cut_as_the_split_hypotheses_cut_them() {
+        let piece = |w: u32| GrayImage::from_pixel(w, 40, image::Luma([0]));
+        let widths =
+            |v: Option<Vec<GrayImage>>| v.map(|v| v.iter().map(|p| p.width()).collect::<Vec<_>>());
+        // Three pieces for four digits: the broadest holds two.
+        let cut = widths(one_per_digit(vec![piece(20), piece(60), piece(20)], 4));
+        assert_eq!(cut.as_ref().map(Vec::len), Some(4));
+        assert_eq!(cut.as_ref().and_then(|w| w.first()), Some(&20));
+        // One piece for three digits: cut in three.
+        assert_eq!(
+            widths(one_per_digit(vec![piece(90)], 3)).map(|w| w.len()),
+            Some(3)
+        );
+        // Two pieces for four digits cannot be matched.
+        assert!(one_per_digit(vec![piece(50), piece(50)], 4).is_none());
+        // More pieces than digits neither.
+        assert!(one_per_digit(vec![piece(20), piece(20)], 1).is_none());
+    }
+
+    #[test]
     fn harvested_digits_carry_the_values_written() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let digits = Digits::from_dir(&root.join("samples/digits")).expect("bundled digits");
