@@ -98,6 +98,17 @@ pub fn normalise(ink: &GrayImage) -> Vec<f32> {
 /// A component's box and size: x0, y0, x1, y1, pixels.
 type Bounds = (u32, u32, u32, u32, u32);
 
+/// The box and size of two pieces together.
+fn joined(a: Bounds, b: Bounds) -> Bounds {
+    (
+        a.0.min(b.0),
+        a.1.min(b.1),
+        a.2.max(b.2),
+        a.3.max(b.3),
+        a.4 + b.4,
+    )
+}
+
 /// Cuts a cell's ink into pieces, left to right: specks dropped, pieces of
 /// a broken stroke merged, arc ends of a circle above or below the writing
 /// dropped. A piece may still hold touching digits (see [`splits`]).
@@ -127,13 +138,7 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
         if let Some((g, ls)) = groups.last_mut() {
             let overlap = g.2.min(b.2) as i64 - g.0.max(b.0) as i64;
             if overlap * 2 > i64::from((b.2 - b.0).min(g.2 - g.0)) {
-                *g = (
-                    g.0.min(b.0),
-                    g.1.min(b.1),
-                    g.2.max(b.2),
-                    g.3.max(b.3),
-                    g.4 + b.4,
-                );
+                *g = joined(*g, b);
                 ls.push(l);
                 continue;
             }
@@ -173,13 +178,7 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
             let (g, ls) = groups.remove(i);
             let j = if j > i { j - 1 } else { j };
             let (h, hl) = &mut groups[j];
-            *h = (
-                h.0.min(g.0),
-                h.1.min(g.1),
-                h.2.max(g.2),
-                h.3.max(g.3),
-                h.4 + g.4,
-            );
+            *h = joined(*h, g);
             hl.extend(ls);
         }
     }
