@@ -55,8 +55,7 @@ pub fn prepare_with(page: &GrayImage, extra_deg: &[f64]) -> Prepared {
     let (w, h) = page.dimensions();
     let scale = (WORK_SIDE / f64::from(w.max(h))).min(1.0);
     let work = if scale < 1.0 {
-        // Area averaging: as good as a filter for shrinking, and ten times faster.
-        imageops::thumbnail(
+        shrink(
             page,
             ((f64::from(w) * scale).round() as u32).max(1),
             ((f64::from(h) * scale).round() as u32).max(1),
@@ -89,6 +88,25 @@ pub fn prepare_with(page: &GrayImage, extra_deg: &[f64]) -> Prepared {
         width: ww,
         height: wh,
     }
+}
+
+/// The page shrunk to `w`×`h` with a bilinear convolution (which averages
+/// over the whole source footprint when shrinking). The SIMD resizer takes a
+/// fraction of the image crate's time, and finding the form was the largest
+/// single step. A box filter was as fast but misaligned one phone photo.
+fn shrink(page: &GrayImage, w: u32, h: u32) -> GrayImage {
+    use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer, images};
+    let (pw, ph) = page.dimensions();
+    let resized = images::ImageRef::new(pw, ph, page.as_raw(), PixelType::U8)
+        .ok()
+        .and_then(|src| {
+            let mut dst = images::Image::new(w, h, PixelType::U8);
+            let options =
+                ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Bilinear));
+            Resizer::new().resize(&src, &mut dst, &options).ok()?;
+            GrayImage::from_raw(w, h, dst.into_vec())
+        });
+    resized.unwrap_or_else(|| imageops::thumbnail(page, w, h))
 }
 
 /// The page's rotation as a slope (tan): the angle at which the dark pixels'
