@@ -35,6 +35,11 @@ pub const ACCEPT_ROW: f64 = 0.999;
 /// confirm each other.
 const GESAMT_SUPPORT: f64 = 0.2;
 
+/// A suggestion at least this likely is the sheet's most probable reading:
+/// the footer is checked against it, and so is the verifier's view of which
+/// rule flags the uncertain readings alone cause.
+pub const PROBABLE: f64 = 0.5;
+
 /// Prior odds that a writer's row is not a legal pattern (a writer's mistake).
 const WRITER_ERROR: f64 = 0.01;
 
@@ -330,8 +335,6 @@ pub fn decode(
         }
     }
     let mut flags = Vec::new();
-    // A column is settled when none of its cells is left to a person.
-    let mut unsettled = vec![[false; 2]; seats];
     for fr in &readings.fields {
         let (row, seat, name) = fr.field.locator();
         if let (None, Field::Game(no, s, _)) = (decided.get(&fr.field), fr.field)
@@ -349,7 +352,7 @@ pub fn decode(
             c.extra
                 .insert(format!("{name}_reading"), reading_json(fr, &own, false));
         }
-        if let (Some(d), Field::Game(no, s, m)) = (decided.get(&fr.field), fr.field) {
+        if let (Some(d), Field::Game(no, s, _)) = (decided.get(&fr.field), fr.field) {
             let taken = accepted.contains_key(&fr.field);
             if let Some(c) = sheet
                 .games
@@ -361,9 +364,6 @@ pub fn decode(
                     .insert(format!("{name}_reading"), reading_json(fr, d, taken));
             }
             if !taken {
-                if let Some(u) = unsettled.get_mut(s - 1) {
-                    u[usize::from(m)] = true;
-                }
                 flags.push(uncertain_flag(
                     row,
                     seat,
@@ -376,60 +376,64 @@ pub fn decode(
             }
         }
     }
-    // The footer: an uncertain Gesamt is checked against its settled column,
-    // an uncertain Abzug against the smaller Gesamt.
-    let mut footer: Vec<(Field, Option<i64>)> = Vec::new();
-    for fr in readings
-        .fields
-        .iter()
-        .filter(|f| !matches!(f.field, Field::Game(..)))
-    {
-        let expected = match fr.field {
-            Field::Gesamt(s, m) if !unsettled.get(s - 1).is_some_and(|u| u[usize::from(m)]) => {
-                sheet
-                    .games
-                    .iter()
-                    .filter_map(|g| g.cells.get(s - 1))
-                    .filter_map(|c| if m { c.minus } else { c.plus })
-                    .map(i64::from)
-                    .sum::<i64>()
-                    .into()
+    // The footer: an uncertain Gesamt is checked against its column, an
+    // uncertain Abzug against the smaller Gesamt, an Endergebnis against
+    // their difference. Only a settled column (and Gesamt) can confirm a
+    // reading; an unsettled one, at its cells' suggestions, still gives a
+    // suggestion, as likely as the suggestions it rests on.
+    let column = |s: usize, m: bool| -> Option<(i64, f64)> {
+        let (mut sum, mut q) = (0i64, 1.0f64);
+        for g in &sheet.games {
+            let Some(v) = g
+                .cells
+                .get(s - 1)
+                .and_then(|c| if m { c.minus } else { c.plus })
+            else {
+                continue;
+            };
+            let f = Field::Game(g.no, s, m);
+            match (accepted.contains_key(&f), decided.get(&f)) {
+                (false, Some(d)) => {
+                    sum += d.value?;
+                    q *= d.posterior;
+                }
+                _ => sum += i64::from(v),
             }
-            _ => None,
-        };
-        footer.push((fr.field, expected));
-    }
-    let mut settled_gesamt: BTreeMap<(usize, bool), i64> = BTreeMap::new();
+        }
+        Some((sum, q))
+    };
+    // Each Gesamt as read where sure, else as suggested, with how likely.
+    let mut gesamt_known: BTreeMap<(usize, bool), (i64, f64)> = BTreeMap::new();
     for fr in &readings.fields {
         if let Field::Gesamt(s, m) = fr.field
             && !uncertain(fr)
             && let Some(v) = fr.reading.value()
         {
-            settled_gesamt.insert((s, m), i64::from(v));
+            gesamt_known.insert((s, m), (i64::from(v), 1.0));
         }
     }
-    for (fr, (field, expected)) in readings
+    // In the order of `Field`: every Gesamt before the Abzüge and Endergebnisse.
+    let mut footer: Vec<&FieldReading> = readings
         .fields
         .iter()
-        .filter(|f| !matches!(f.field, Field::Game(..)))
-        .zip(footer)
-    {
-        if !uncertain(fr) {
-            continue;
-        }
+        .filter(|f| !matches!(f.field, Field::Game(..)) && uncertain(f))
+        .collect();
+    footer.sort_by_key(|f| f.field);
+    for fr in footer {
+        let field = fr.field;
         let (row, seat, name) = field.locator();
         let gesamt = |s: usize| {
-            Some((
-                *settled_gesamt.get(&(s, false))?,
-                *settled_gesamt.get(&(s, true))?,
-            ))
+            let (p, qp) = *gesamt_known.get(&(s, false))?;
+            let (m, qm) = *gesamt_known.get(&(s, true))?;
+            Some((p, m, qp * qm))
         };
-        let expected = expected.or_else(|| match field {
-            Field::Abzug(s) => gesamt(s).map(|(p, m)| p.min(m)),
+        let expected = match field {
+            Field::Gesamt(s, m) => column(s, m),
+            Field::Abzug(s) => gesamt(s).map(|(p, m, q)| (p.min(m), q)),
             // Only where the sign as read agrees: the digits are checked, not the sign.
             Field::Endergebnis(s) => gesamt(s)
-                .map(|(p, m)| p - m)
-                .filter(|e| {
+                .map(|(p, m, q)| (p - m, q))
+                .filter(|(e, _)| {
                     sheet
                         .endergebnis
                         .get(s - 1)
@@ -437,10 +441,10 @@ pub fn decode(
                         .flatten()
                         .is_some_and(|v| v.signum() == e.signum())
                 })
-                .map(i64::abs),
+                .map(|(e, q)| (e.abs(), q)),
             _ => None,
-        });
-        let Some(t) = expected else {
+        };
+        let Some((t, q)) = expected else {
             flags.push(uncertain_flag(
                 row,
                 seat,
@@ -453,18 +457,24 @@ pub fn decode(
             continue;
         };
         let p = prob(&candidates(&fr.reading), t);
-        let posterior = p / (p + WRITER_ERROR * (1.0 - p));
+        let posterior = q * p / (p + WRITER_ERROR * (1.0 - p));
         let d = Decoded {
             value: Some(t),
             posterior,
             ranked: vec![(t, posterior)],
         };
-        // Confirmed as read: it stands, and a confirmed Gesamt settles its Abzug.
-        if posterior >= ACCEPT && fr.reading.value().map(i64::from) == Some(t) {
+        let settled = q >= 1.0;
+        // Confirmed as read: it stands, and a confirmed Gesamt is known.
+        if settled && posterior >= ACCEPT && fr.reading.value().map(i64::from) == Some(t) {
             if let Field::Gesamt(s, m) = field {
-                settled_gesamt.insert((s, m), t);
+                gesamt_known.insert((s, m), (t, 1.0));
             }
         } else {
+            if let Field::Gesamt(s, m) = field
+                && posterior >= PROBABLE
+            {
+                gesamt_known.insert((s, m), (t, posterior));
+            }
             flags.push(uncertain_flag(
                 row,
                 seat,
@@ -662,6 +672,30 @@ mod tests {
             "{}",
             out.flags[0].message
         );
+    }
+
+    #[test]
+    fn an_uncertain_gesamt_over_an_unsettled_column_should_get_its_suggestion() {
+        let (mut sheet, mut readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 8);
+        for f in &mut readings.fields {
+            if f.field == Field::Gesamt(4, true) {
+                f.reading = reading("8", 0.6, &[("2", 0.3)]);
+            }
+        }
+        sheet.gesamt[3] = Some(Gesamt {
+            plus: None,
+            minus: Some(8),
+        });
+        let out = decode(sheet, &readings, &rules(), Lang::En);
+        let gesamt = out
+            .flags
+            .iter()
+            .find(|f| f.row.is_none() && f.seat == Some(4))
+            .expect("the Gesamt goes to a person");
+        assert_eq!(gesamt.extra.get("suggestion"), Some(&json!(2)));
+        let p = gesamt.extra["suggestion_probability"].as_f64().expect("p");
+        assert!(p >= PROBABLE, "the column's suggestion makes 2 likely: {p}");
+        assert_eq!(out.gesamt[3].and_then(|g| g.minus), Some(8), "as read");
     }
 
     #[test]

@@ -352,6 +352,10 @@ function corrected(n) {
     }
     setPath(sheet, path, value);
   }
+  // Saved from this page, every uncertain cell has been seen by a person:
+  // the rule flags are checked again on the values as they now stand.
+  sheet.flags = (sheet.flags || []).filter(f => f.code !== 'CELL_UNCERTAIN');
+  delete sheet.flags_if_read_as_is;
   return sheet;
 }
 function save(n) {
@@ -461,6 +465,22 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
             html,
             "<p><b>The scanned image could not be opened</b> ({}): compare with the paper sheet.</p>",
             esc(r.source.as_deref().unwrap_or("no source"))
+        );
+    }
+    // Rule flags the uncertain cells alone would cause: why those cells matter.
+    let as_read: Vec<String> = r
+        .extra
+        .get(crate::verify::AS_READ_ONLY)
+        .and_then(|v| serde_json::from_value::<Vec<Flag>>(v.clone()).ok())
+        .unwrap_or_default()
+        .iter()
+        .map(|f| esc(&f.message))
+        .collect();
+    if !as_read.is_empty() {
+        let _ = write!(
+            html,
+            "<p class=\"as-read\">If the uncertain cells are as read: {}</p>",
+            as_read.join(" ")
         );
     }
     let mut outlined = Vec::new();

@@ -2,6 +2,7 @@
 //! values. It never changes a value: what is written stays written.
 
 use crate::classify::{Candidate, candidates};
+use crate::decode::PROBABLE;
 use crate::error::SheetError;
 use crate::flags::{Code, Flag};
 use crate::messages::{Lang, Msg, row_values};
@@ -45,24 +46,25 @@ pub fn verify(
             players: table.players,
         });
     }
-    let mut checker = Checker {
-        rules,
-        table,
-        lang,
-        flags: Vec::new(),
-    };
-
-    let first_game = sheet.games.iter().map(|g| g.no).min();
-    for row in &mut sheet.games {
-        row.class = checker.row(row, Some(row.no) == first_game);
-        // A class read in with the sheet (it is not parsed) is replaced, not doubled.
-        row.extra.remove("class");
+    let mut flags = check(&mut sheet, rules, table, lang);
+    // A rule flag that the sheet as read shows but its most probable reading
+    // (each uncertain cell at its suggestion) does not is a consequence of
+    // the uncertain reading, not a finding about the writer: the
+    // CELL_UNCERTAIN already points there, so it is kept aside, not raised.
+    sheet.extra.remove(AS_READ_ONLY);
+    if let Some(mut probable) = most_probable(&sheet, &reading) {
+        let probable_flags = check(&mut probable, rules, table, lang);
+        let same = |a: &Flag, b: &Flag| a.code == b.code && a.row == b.row && a.seat == b.seat;
+        let (kept, aside): (Vec<Flag>, Vec<Flag>) = flags
+            .into_iter()
+            .partition(|f| probable_flags.iter().any(|p| same(f, p)));
+        flags = kept;
+        if !aside.is_empty() {
+            sheet
+                .extra
+                .insert(AS_READ_ONLY.into(), serde_json::json!(aside));
+        }
     }
-    checker.game_count(&sheet);
-    checker.footer(&sheet);
-    checker.seats(&sheet);
-
-    let mut flags = checker.flags;
     flags.extend(reading);
     flags.sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
     sheet.status = if flags.is_empty() {
@@ -72,6 +74,125 @@ pub fn verify(
     };
     sheet.flags = flags;
     Ok(sheet)
+}
+
+/// The sheet's extra field holding the rule flags that only the uncertain
+/// readings cause (see [`verify`]); a person sees them beside the cells.
+pub const AS_READ_ONLY: &str = "flags_if_read_as_is";
+
+/// The rule flags of `sheet`, its rows' game classes set.
+fn check(sheet: &mut SheetResult, rules: &RuleSet, table: &TableSize, lang: Lang) -> Vec<Flag> {
+    let mut checker = Checker {
+        rules,
+        table,
+        lang,
+        flags: Vec::new(),
+    };
+    let first_game = sheet.games.iter().map(|g| g.no).min();
+    for row in &mut sheet.games {
+        row.class = checker.row(row, Some(row.no) == first_game);
+        // A class read in with the sheet (it is not parsed) is replaced, not doubled.
+        row.extra.remove("class");
+    }
+    checker.game_count(sheet);
+    checker.footer(sheet);
+    checker.seats(sheet);
+    checker.flags
+}
+
+/// The sheet with every uncertain cell that decoding gave a likely
+/// suggestion (≥ [`PROBABLE`]) set to it, or `None` when that changes nothing.
+/// A suggestion counts only while the cell still holds what was read: a
+/// value a person has since changed is theirs.
+fn most_probable(sheet: &SheetResult, reading: &[Flag]) -> Option<SheetResult> {
+    let mut probable = sheet.clone();
+    let mut changed = false;
+    for f in reading.iter().filter(|f| f.code == Code::CellUncertain) {
+        let (Some(v), Some(p)) = (
+            f.extra
+                .get("suggestion")
+                .and_then(serde_json::Value::as_i64),
+            f.extra
+                .get("suggestion_probability")
+                .and_then(serde_json::Value::as_f64),
+        ) else {
+            continue;
+        };
+        let read = f
+            .extra
+            .get("reading")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("");
+        let Some(seat) = f.seat.and_then(|s| s.checked_sub(1)) else {
+            continue;
+        };
+        if p < PROBABLE || v < 0 {
+            continue;
+        }
+        // The digits as read ("04" holds 4; a sign is read apart).
+        let as_read = |x: Option<i64>| x.map(i64::abs) == read.parse::<i64>().ok();
+        let field = f.field.as_deref().unwrap_or("");
+        match (f.row, field) {
+            (Some(no), "plus" | "minus") => {
+                let Some(cell) = probable
+                    .games
+                    .iter_mut()
+                    .find(|g| g.no == no)
+                    .and_then(|g| g.cells.get_mut(seat))
+                else {
+                    continue;
+                };
+                let target = if field == "plus" {
+                    &mut cell.plus
+                } else {
+                    &mut cell.minus
+                };
+                changed |= suggest(target, v, as_read);
+            }
+            (None, "plus" | "minus") => {
+                let Some(Some(g)) = probable.gesamt.get_mut(seat) else {
+                    continue;
+                };
+                let target = if field == "plus" {
+                    &mut g.plus
+                } else {
+                    &mut g.minus
+                };
+                changed |= suggest(target, v, as_read);
+            }
+            (None, "abzug") => {
+                if let Some(target) = probable.abzug.get_mut(seat) {
+                    changed |= suggest(target, v, as_read);
+                }
+            }
+            // The Endergebnis suggestion is its digits; the sign stays as read.
+            (None, "endergebnis") => {
+                let Some(target) = probable.endergebnis.get_mut(seat) else {
+                    continue;
+                };
+                if let Some(e) = *target
+                    && as_read(Some(e))
+                    && e.abs() != v
+                {
+                    *target = Some(if e < 0 { -v } else { v });
+                    changed = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    changed.then_some(probable)
+}
+
+/// Sets a number field still holding its reading to the suggestion `v`;
+/// true when that changed it.
+fn suggest(target: &mut Option<u32>, v: i64, as_read: impl Fn(Option<i64>) -> bool) -> bool {
+    let v = u32::try_from(v).ok();
+    if as_read(target.map(i64::from)) && *target != v {
+        *target = v;
+        return true;
+    }
+    false
 }
 
 /// The highest seat (from 1) with anything on it: a 5-seat Doppelkopf sheet
@@ -459,5 +580,78 @@ mod tests {
         let twice = verify(again, &rules, Lang::En).expect("verify");
         let text = twice.to_json_pretty();
         assert_eq!(text.matches("\"class\"").count(), 1, "{text}");
+    }
+
+    /// Row 1 of a legal sheet with seat 3's minus read as `read_value`, the
+    /// reading (`reading`) flagged uncertain with the suggestion 1 at `p`.
+    fn misread_sheet(read_value: u32, reading: &str, p: f64) -> SheetResult {
+        let mut sheet = crate::synth::one_row_sheet(1);
+        sheet.games[0].cells[2].minus = Some(read_value);
+        let mut extra = serde_json::Map::new();
+        extra.insert("reading".into(), serde_json::json!(reading));
+        extra.insert("suggestion".into(), serde_json::json!(1));
+        extra.insert("suggestion_probability".into(), serde_json::json!(p));
+        sheet.flags.push(Flag {
+            code: Code::CellUncertain,
+            severity: Code::CellUncertain.severity(),
+            row: Some(1),
+            seat: Some(3),
+            field: Some("minus".into()),
+            message: "uncertain".into(),
+            extra,
+        });
+        sheet
+    }
+
+    fn codes(sheet: &SheetResult) -> Vec<Code> {
+        sheet.flags.iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn flags_only_an_uncertain_reading_causes_should_be_kept_aside() {
+        let rules = RuleSet::load("merkur").expect("rules");
+        let out = verify(misread_sheet(4, "4", 0.9), &rules, Lang::En).expect("verify");
+        // (A one-row sheet also has too few games: that flag is the writer's.)
+        assert_eq!(
+            codes(&out),
+            vec![Code::CellUncertain, Code::GameCount],
+            "{:?}",
+            out.flags
+        );
+        assert_eq!(
+            out.games[0].cells[2].minus,
+            Some(4),
+            "the value stays as read"
+        );
+        let aside = out.extra.get(AS_READ_ONLY).expect("kept aside").to_string();
+        assert!(aside.contains("ROW_NOT_ZERO_SUM"), "{aside}");
+        assert!(aside.contains("GESAMT_MISMATCH"), "{aside}");
+        // Verified again (as `aufsicht verify` does): the same, not doubled.
+        let again = verify(out.clone(), &rules, Lang::En).expect("verify");
+        assert_eq!(again.to_json_pretty(), out.to_json_pretty());
+    }
+
+    #[test]
+    fn an_unlikely_suggestion_should_not_hide_a_flag() {
+        let rules = RuleSet::load("merkur").expect("rules");
+        let out = verify(misread_sheet(4, "4", 0.3), &rules, Lang::En).expect("verify");
+        assert!(
+            codes(&out).contains(&Code::RowNotZeroSum),
+            "{:?}",
+            out.flags
+        );
+        assert!(out.extra.get(AS_READ_ONLY).is_none());
+    }
+
+    #[test]
+    fn a_value_a_person_changed_should_be_checked_as_it_is() {
+        let rules = RuleSet::load("merkur").expect("rules");
+        // Read "7", suggested 1, then set to 4 by a person: 4 is checked.
+        let out = verify(misread_sheet(4, "7", 0.9), &rules, Lang::En).expect("verify");
+        assert!(
+            codes(&out).contains(&Code::RowNotZeroSum),
+            "{:?}",
+            out.flags
+        );
     }
 }

@@ -118,6 +118,14 @@ fn the_review_page_should_show_every_flags_crops_and_save_edits_in_chromium() {
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&amp;", "&");
+    assert!(
+        dom.contains("CELL_UNCERTAIN"),
+        "the page shows uncertain cells"
+    );
+    assert!(
+        !saved.contains("CELL_UNCERTAIN"),
+        "saved after review, no cell is left uncertain: {saved}"
+    );
     let fixed = dir.join("fixed.json");
     std::fs::write(&fixed, saved).expect("write");
     let correct = aufsicht(&[
