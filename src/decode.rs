@@ -463,11 +463,12 @@ pub fn decode(
             posterior,
             ranked: vec![(t, posterior)],
         };
-        let settled = q >= 1.0;
-        // Confirmed as read: it stands, and a confirmed Gesamt is known.
-        if settled && posterior >= ACCEPT && fr.reading.value().map(i64::from) == Some(t) {
+        // Confirmed as read (the reading and what the rest of the sheet gives
+        // agree, overwhelmingly likely together): it stands, and a confirmed
+        // Gesamt is known, as surely as the column it rests on.
+        if posterior >= ACCEPT && fr.reading.value().map(i64::from) == Some(t) {
             if let Field::Gesamt(s, m) = field {
-                gesamt_known.insert((s, m), (t, 1.0));
+                gesamt_known.insert((s, m), (t, q.min(1.0)));
             }
         } else {
             if let Field::Gesamt(s, m) = field
@@ -696,6 +697,27 @@ mod tests {
         let p = gesamt.extra["suggestion_probability"].as_f64().expect("p");
         assert!(p >= PROBABLE, "the column's suggestion makes 2 likely: {p}");
         assert_eq!(out.gesamt[3].and_then(|g| g.minus), Some(8), "as read");
+    }
+
+    #[test]
+    fn an_uncertain_gesamt_the_likely_column_confirms_should_stand() {
+        let (mut sheet, mut readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 2);
+        for f in &mut readings.fields {
+            if f.field == Field::Gesamt(4, true) {
+                f.reading = reading("2", 0.6, &[("8", 0.3)]);
+            }
+        }
+        sheet.gesamt[3] = Some(Gesamt {
+            plus: None,
+            minus: Some(2),
+        });
+        let out = decode(sheet, &readings, &rules(), Lang::En);
+        assert_eq!(out.flags.len(), 1, "{:?}", out.flags);
+        assert_eq!(
+            out.flags[0].row,
+            Some(1),
+            "only the game cell goes to a person"
+        );
     }
 
     #[test]
