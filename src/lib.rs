@@ -7,7 +7,8 @@
 //! file ──input──▶ Page (image) ──scan::locate / align──▶ AlignedSheet
 //!      ──cells + read (DigitReader: cnn, Tesseract)──▶ SheetResult (values as read) + CellReadings
 //!      ──decode (legal rows, column sums)──▶ SheetResult (uncertain cells confirmed or flagged)
-//!      ──verify (rules, classify)──▶ SheetResult with flags
+//!      ──verify (rules, classify)──▶ SheetResult with flags (those only an uncertain
+//!        reading causes kept aside: `verify::AS_READ_ONLY`)
 //! ```
 //!
 //! `scan::scan_page` runs a page through all of it. The night:
