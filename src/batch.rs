@@ -106,6 +106,8 @@ pub struct Batch<'a> {
     pub out: &'a Path,
     /// The archive and the tournament's id in it.
     pub archive: Option<(Mutex<Archive>, i64)>,
+    /// The night's registered participant numbers, when known.
+    pub participants: Option<&'a crate::participants::Participants>,
 }
 
 impl Batch<'_> {
@@ -182,7 +184,7 @@ impl Batch<'_> {
                     v.into()
                 }
             };
-            let result = scan_page(
+            let mut result = scan_page(
                 &page,
                 &forms,
                 self.rules,
@@ -190,6 +192,9 @@ impl Batch<'_> {
                 printed,
                 self.lang,
             );
+            if let Some(list) = self.participants {
+                list.check(&mut result, self.lang);
+            }
             if let Some(i) = self
                 .forms
                 .iter()

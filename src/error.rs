@@ -85,3 +85,18 @@ pub enum ArchiveError {
     #[error("archive: cannot write CSV: {0}")]
     Csv(#[from] csv::Error),
 }
+
+/// A participant list that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ParticipantsError {
+    #[error("cannot read the participant list {path}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "{path}: no participant numbers in it (one number per line, or a CSV with the numbers in its first column)"
+    )]
+    Empty { path: String },
+}

@@ -9,6 +9,7 @@
 //!      ──decode (legal rows, column sums)──▶ SheetResult (uncertain cells confirmed or flagged)
 //!      ──verify (rules, classify)──▶ SheetResult with flags (those only an uncertain
 //!        reading causes kept aside: `verify::AS_READ_ONLY`)
+//!      ──participants (the night's list, when given)──▶ participant numbers checked
 //! ```
 //!
 //! `scan::scan_page` runs a page through all of it. The night:
@@ -38,6 +39,7 @@ pub mod cnn;
 pub mod decode;
 pub mod geometry;
 pub mod input;
+pub mod participants;
 pub mod read;
 pub mod scan;
 pub mod verify;
@@ -52,7 +54,7 @@ pub mod harvest;
 pub mod render;
 pub mod synth;
 
-pub use error::{ArchiveError, SheetError, TemplateError};
+pub use error::{ArchiveError, ParticipantsError, SheetError, TemplateError};
 pub use flags::{Code, Flag, Severity};
 pub use messages::Lang;
 pub use rules::RuleSet;

@@ -73,6 +73,10 @@ enum Command {
         /// Do not archive (results and summary.csv only).
         #[arg(long, conflicts_with_all = ["archive", "tournament"])]
         no_archive: bool,
+        /// The night's registered participant numbers (one per line, or a CSV
+        /// with them in the first column): participant numbers are checked against it.
+        #[arg(long)]
+        participants: Option<PathBuf>,
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
@@ -209,6 +213,9 @@ enum Command {
         rules: Option<String>,
         #[arg(long, value_enum, default_value = "cnn")]
         reader: ReaderArg,
+        /// The participant list for --scans (as for scan).
+        #[arg(long, requires = "scans")]
+        participants: Option<PathBuf>,
     },
 }
 
@@ -247,12 +254,16 @@ fn run(cli: Cli) -> Result<()> {
             archive,
             tournament,
             no_archive,
+            participants,
             inputs,
         } => scan_cmd(
-            &rules,
-            form.as_deref(),
+            &Setup {
+                rules: &rules,
+                form: form.as_deref(),
+                reader,
+                participants: participants.as_deref(),
+            },
             &out,
-            reader,
             &inputs,
             lang,
             (!no_archive).then_some(ArchiveArg {
@@ -379,11 +390,18 @@ fn run(cli: Cli) -> Result<()> {
             scans,
             rules,
             reader,
+            participants,
         } => {
             let run = match (scans, rules) {
                 (Some(scans), Some(rules)) => {
                     let start = std::time::Instant::now();
-                    scan_cmd(&rules, None, &results, reader, &[scans], cli.lang, None)?;
+                    let setup = Setup {
+                        rules: &rules,
+                        form: None,
+                        reader,
+                        participants: participants.as_deref(),
+                    };
+                    scan_cmd(&setup, &results, &[scans], cli.lang, None)?;
                     Some((start.elapsed().as_secs_f64(), peak_memory_mb()))
                 }
                 _ => None,
@@ -685,11 +703,17 @@ struct ArchiveArg {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// What reads the sheets: rule set, form, reader, participant list.
+struct Setup<'a> {
+    rules: &'a str,
+    form: Option<&'a str>,
+    reader: ReaderArg,
+    participants: Option<&'a Path>,
+}
+
 fn scan_cmd(
-    rules: &str,
-    form: Option<&str>,
+    setup: &Setup,
     out: &Path,
-    which: ReaderArg,
     inputs: &[PathBuf],
     lang: Lang,
     archive: Option<ArchiveArg>,
@@ -697,6 +721,12 @@ fn scan_cmd(
     use aufsicht::batch::{Batch, FileDone, ReaderKind};
     use indicatif::{ProgressBar, ProgressStyle};
     use std::sync::atomic::{AtomicUsize, Ordering};
+    let (rules, form, which) = (setup.rules, setup.form, setup.reader);
+    let participants = setup
+        .participants
+        .map(aufsicht::participants::Participants::load)
+        .transpose()
+        .context("cannot use the participant list (--participants)")?;
 
     let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
     let forms = match form {
@@ -738,6 +768,7 @@ fn scan_cmd(
         lang,
         out,
         archive,
+        participants: participants.as_ref(),
     };
     let jobs = aufsicht::batch::jobs(&files);
     let bar = ProgressBar::new(jobs.len() as u64).with_style(

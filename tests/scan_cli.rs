@@ -311,3 +311,51 @@ fn render_form_should_write_png_and_pdf_that_scan_as_the_form() {
     ]);
     assert!(!err.status.success());
 }
+
+#[test]
+fn participant_numbers_not_on_the_list_should_each_be_flagged() {
+    let out = temp("participants");
+    let list = out.join("list.csv");
+    std::fs::write(&list, "nr,name\n99999,Niemand\n").expect("write");
+    let scan = root().join("samples/scans/merkur-scanner.jpg");
+    ok(&aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--no-archive",
+        "--participants",
+        list.to_str().expect("path"),
+        "--out",
+        out.to_str().expect("path"),
+        scan.to_str().expect("path"),
+    ]));
+    let sheet = result(&out.join("merkur-scanner.json"));
+    let players = sheet["players"].as_array().expect("players");
+    for (i, p) in players.iter().enumerate() {
+        if p.is_null() {
+            continue;
+        }
+        let flagged = sheet["flags"].as_array().expect("flags").iter().any(|f| {
+            f["code"] == "CELL_UNCERTAIN" && f["field"] == "player_id" && f["seat"] == i + 1
+        });
+        assert!(flagged, "seat {}'s number {p} is not on the list", i + 1);
+    }
+    assert!(players.iter().any(|p| !p.is_null()), "numbers were read");
+
+    let empty = out.join("empty.txt");
+    std::fs::write(&empty, "no numbers here\n").expect("write");
+    let err = aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--no-archive",
+        "--participants",
+        empty.to_str().expect("path"),
+        "--out",
+        out.to_str().expect("path"),
+        scan.to_str().expect("path"),
+    ]);
+    assert!(!err.status.success());
+    let stderr = String::from_utf8_lossy(&err.stderr);
+    assert!(stderr.contains("no participant numbers"), "{stderr}");
+}

@@ -1,0 +1,271 @@
+//! The night's participant list: every participant number on a sheet must
+//! be one of the registered numbers. Nothing else on the sheet checks a
+//! participant number, so without the list an unsure reading of one always
+//! goes to a person.
+//!
+//! `SheetResult` (after `verify`) + [`Participants`] → [`Participants::check`]
+//! → `SheetResult`: an unsure number the list confirms stands; one the list
+//! does not hold gets a `CELL_UNCERTAIN` with the likeliest listed reading.
+//! The value is never changed.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::decode::ACCEPT;
+use crate::error::ParticipantsError;
+use crate::flags::{Code, Flag};
+use crate::messages::Lang;
+use crate::sheet::{SheetResult, Status};
+
+/// The registered participant numbers.
+#[derive(Debug, Clone, Default)]
+pub struct Participants {
+    numbers: BTreeSet<String>,
+}
+
+impl Participants {
+    /// Reads a list: one number per line, or a CSV whose first column holds
+    /// them (a header and other lines without a number are skipped).
+    pub fn load(path: &Path) -> Result<Self, ParticipantsError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ParticipantsError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let list = Self::parse(&text);
+        if list.numbers.is_empty() {
+            return Err(ParticipantsError::Empty {
+                path: path.display().to_string(),
+            });
+        }
+        Ok(list)
+    }
+
+    pub fn parse(text: &str) -> Self {
+        let numbers = text
+            .lines()
+            .filter_map(|l| l.split([',', ';', '\t']).next())
+            .map(|f| f.trim().trim_matches('"').trim_start_matches('0'))
+            .filter(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+            .map(str::to_string)
+            .collect();
+        Participants { numbers }
+    }
+
+    pub fn len(&self) -> usize {
+        self.numbers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.numbers.is_empty()
+    }
+
+    pub fn contains(&self, number: &str) -> bool {
+        self.numbers.contains(number.trim_start_matches('0'))
+    }
+
+    /// Checks the sheet's participant numbers against the list.
+    pub fn check(&self, sheet: &mut SheetResult, lang: Lang) {
+        if sheet.status == Status::Unreadable || self.is_empty() {
+            return;
+        }
+        for seat in 1..=sheet.players.len() {
+            let Some(number) = sheet.players[seat - 1].clone() else {
+                continue;
+            };
+            let at = sheet.flags.iter().position(|f| {
+                f.code == Code::CellUncertain
+                    && f.seat == Some(seat)
+                    && f.field.as_deref() == Some("player_id")
+            });
+            match at {
+                Some(i) => {
+                    let flag = &mut sheet.flags[i];
+                    match self.listed_best(flag) {
+                        // The reading is the only listed number it could be.
+                        Some((best, p)) if best == number && p >= ACCEPT => {
+                            sheet.flags.remove(i);
+                        }
+                        Some((best, p)) if best != number => {
+                            suggest(flag, &best, p, lang);
+                        }
+                        _ => {}
+                    }
+                }
+                None if !self.contains(&number) => {
+                    sheet.flags.push(not_listed(seat, &number, lang));
+                }
+                None => {}
+            }
+        }
+        sheet
+            .flags
+            .sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
+        sheet.status = if sheet.flags.is_empty() {
+            Status::Ok
+        } else {
+            Status::Flagged
+        };
+    }
+
+    /// The likeliest listed number among a flag's reading and alternatives,
+    /// with its probability given that the number is on the list. The mass
+    /// the reader did not list is spread over all numbers of that length, of
+    /// which the list holds its share.
+    fn listed_best(&self, flag: &Flag) -> Option<(String, f64)> {
+        let reading = flag.extra.get("reading")?.as_str()?.to_string();
+        let confidence = flag.extra.get("confidence")?.as_f64()?;
+        let mut candidates = vec![(reading.clone(), confidence)];
+        if let Some(Value::Array(alts)) = flag.extra.get("alternatives") {
+            for a in alts {
+                if let (Some(t), Some(p)) = (a.get(0).and_then(Value::as_str), a.get(1)) {
+                    candidates.push((t.to_string(), p.as_f64().unwrap_or(0.0)));
+                }
+            }
+        }
+        let seen: f64 = candidates.iter().map(|c| c.1).sum();
+        let unseen = (1.0 - seen).max(0.0);
+        let digits = i32::try_from(reading.len().clamp(1, 6)).unwrap_or(6);
+        let share = (self.len() as f64 / 10f64.powi(digits)).min(1.0);
+        let listed: Vec<&(String, f64)> = candidates
+            .iter()
+            .filter(|(t, _)| self.contains(t))
+            .collect();
+        let mass: f64 = listed.iter().map(|c| c.1).sum::<f64>() + unseen * share;
+        listed
+            .into_iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(t, p)| (t.clone(), p / mass.max(f64::MIN_POSITIVE)))
+    }
+}
+
+fn suggest(flag: &mut Flag, best: &str, p: f64, lang: Lang) {
+    let pct = p * 100.0;
+    flag.extra
+        .insert("suggestion".into(), json!(best.parse::<i64>().ok()));
+    flag.extra.insert(
+        "suggestion_probability".into(),
+        json!((p * 1000.0).round() / 1000.0),
+    );
+    flag.message.push_str(&match lang {
+        Lang::De => format!(" Nach der Teilnehmerliste eher {best} ({pct:.0}%)."),
+        Lang::En => format!(" By the participant list more likely {best} ({pct:.0}%)."),
+    });
+}
+
+fn not_listed(seat: usize, number: &str, lang: Lang) -> Flag {
+    let mut extra = serde_json::Map::new();
+    extra.insert("reading".into(), json!(number));
+    extra.insert("not_in_participant_list".into(), json!(true));
+    Flag {
+        code: Code::CellUncertain,
+        severity: Code::CellUncertain.severity(),
+        row: None,
+        seat: Some(seat),
+        field: Some("player_id".into()),
+        message: match lang {
+            Lang::De => format!(
+                "Platz {seat}: Teilnehmer-Nr. gelesen \"{number}\", steht nicht in der Teilnehmerliste, bitte prüfen."
+            ),
+            Lang::En => format!(
+                "Seat {seat}: participant number read \"{number}\", not in the participant list, please check."
+            ),
+        },
+        extra,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sheet_with(number: &str, uncertain: Option<(f64, &[(&str, f64)])>) -> SheetResult {
+        let mut sheet = crate::synth::one_row_sheet(1);
+        // Only seat 1's number is under test.
+        sheet.players = vec![Some(number.into()), None, None, None];
+        if let Some((confidence, alts)) = uncertain {
+            let mut extra = serde_json::Map::new();
+            extra.insert("reading".into(), json!(number));
+            extra.insert("confidence".into(), json!(confidence));
+            extra.insert(
+                "alternatives".into(),
+                json!(alts.iter().map(|(t, p)| json!([t, p])).collect::<Vec<_>>()),
+            );
+            sheet.flags.push(Flag {
+                code: Code::CellUncertain,
+                severity: Code::CellUncertain.severity(),
+                row: None,
+                seat: Some(1),
+                field: Some("player_id".into()),
+                message: "Seat 1: participant number: read, please check.".into(),
+                extra,
+            });
+        }
+        sheet
+    }
+
+    fn id_flags(sheet: &SheetResult) -> Vec<&Flag> {
+        sheet
+            .flags
+            .iter()
+            .filter(|f| f.field.as_deref() == Some("player_id"))
+            .collect()
+    }
+
+    #[test]
+    fn a_list_is_read_from_lines_or_a_csv_first_column() {
+        let list = Participants::parse("nr,name\n17,Huber\n0203;Maier\n\n  1727 \n");
+        assert_eq!(list.len(), 3);
+        assert!(list.contains("203") && list.contains("17") && list.contains("1727"));
+        assert!(!list.contains("172"));
+    }
+
+    #[test]
+    fn an_unsure_number_only_the_list_holds_should_stand() {
+        let list = Participants::parse("1727\n500\n");
+        let mut sheet = sheet_with("1727", Some((0.6, &[("177", 0.3), ("1777", 0.05)])));
+        list.check(&mut sheet, Lang::En);
+        assert!(id_flags(&sheet).is_empty(), "{:?}", sheet.flags);
+        assert_eq!(sheet.players[0].as_deref(), Some("1727"));
+    }
+
+    #[test]
+    fn an_unsure_number_not_listed_should_get_the_listed_suggestion() {
+        let list = Participants::parse("1727\n500\n");
+        let mut sheet = sheet_with("177", Some((0.6, &[("1727", 0.3)])));
+        list.check(&mut sheet, Lang::En);
+        let flags = id_flags(&sheet);
+        assert_eq!(flags.len(), 1);
+        assert_eq!(flags[0].extra.get("suggestion"), Some(&json!(1727)));
+        assert!(
+            flags[0].message.contains("more likely 1727"),
+            "{}",
+            flags[0].message
+        );
+        assert_eq!(
+            sheet.players[0].as_deref(),
+            Some("177"),
+            "the value stays as read"
+        );
+    }
+
+    #[test]
+    fn two_listed_candidates_should_leave_the_number_to_a_person() {
+        let list = Participants::parse("1727\n177\n");
+        let mut sheet = sheet_with("1727", Some((0.6, &[("177", 0.3)])));
+        list.check(&mut sheet, Lang::En);
+        assert_eq!(id_flags(&sheet).len(), 1);
+    }
+
+    #[test]
+    fn a_sure_number_not_listed_should_be_flagged() {
+        let list = Participants::parse("1727\n");
+        let mut sheet = sheet_with("177", None);
+        list.check(&mut sheet, Lang::En);
+        let flags = id_flags(&sheet);
+        assert_eq!(flags.len(), 1, "{:?}", sheet.flags);
+        assert!(flags[0].message.contains("not in the participant list"));
+        assert_eq!(sheet.status, Status::Flagged);
+    }
+}
