@@ -96,6 +96,10 @@ enum Command {
         /// Where the night checks go (CSV); default: standings-checks.csv in the first DIR.
         #[arg(long)]
         checks: Option<PathBuf>,
+        /// The night's registered participant numbers: numbers nobody registered
+        /// and registered players on no sheet become night checks.
+        #[arg(long)]
+        participants: Option<PathBuf>,
         /// Folders of sheet results (*.json), e.g. one per round.
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
@@ -274,8 +278,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Standings {
             rules,
             checks,
+            participants,
             dirs,
-        } => standings(&rules, checks, &dirs, lang),
+        } => standings(&rules, checks, participants.as_deref(), &dirs, lang),
         Command::Export {
             archive,
             tournament,
@@ -452,8 +457,18 @@ fn verify(rules: &str, sheet: &Path, lang: Lang) -> Result<()> {
     Ok(())
 }
 
-fn standings(rules: &str, checks: Option<PathBuf>, dirs: &[PathBuf], lang: Lang) -> Result<()> {
+fn standings(
+    rules: &str,
+    checks: Option<PathBuf>,
+    participants: Option<&Path>,
+    dirs: &[PathBuf],
+    lang: Lang,
+) -> Result<()> {
     let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
+    let participants = participants
+        .map(aufsicht::participants::Participants::load)
+        .transpose()
+        .context("cannot use the participant list (--participants)")?;
     let mut sheets = Vec::new();
     for (_, file, sheet) in sheet_results(dirs)? {
         let name = file.display().to_string();
@@ -466,7 +481,7 @@ fn standings(rules: &str, checks: Option<PathBuf>, dirs: &[PathBuf], lang: Lang)
             }
         }
     }
-    let table = aufsicht::standings::standings(&sheets, &rules);
+    let table = aufsicht::standings::standings(&sheets, &rules, participants.as_ref());
     let mut out = Vec::new();
     table.write_csv(&mut out)?;
     use std::io::Write;

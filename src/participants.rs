@@ -61,6 +61,11 @@ impl Participants {
         self.numbers.is_empty()
     }
 
+    /// The registered numbers (without leading zeros), in order.
+    pub fn numbers(&self) -> impl Iterator<Item = &str> {
+        self.numbers.iter().map(String::as_str)
+    }
+
     pub fn contains(&self, number: &str) -> bool {
         self.numbers.contains(number.trim_start_matches('0'))
     }

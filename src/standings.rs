@@ -1,9 +1,11 @@
 //! The night's ranking: sheet results of every round → players linked by
 //! their Teilnehmer-Nr. → totals, tie-break counts, ranks, and the night's
 //! consistency checks (a player at two tables, a missing round, a table
-//! number twice, an unreadable participant number).
+//! number twice, an unreadable participant number; with the night's
+//! participant list, a number nobody registered and a registered player
+//! without any sheet).
 //!
-//! `[SheetResult]` (verified) → [`standings`] → [`Standings`]
+//! `[SheetResult]` (verified) + [`Participants`] → [`standings`] → [`Standings`]
 //!
 //! Nothing is dropped silently: whatever cannot be attributed to a player and
 //! a round becomes a [`NightCheck`], and every sheet a person still has to
@@ -12,6 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::flags::{Code, Severity};
+use crate::participants::Participants;
 use crate::rules::{RuleSet, TieBreakBy};
 use crate::sheet::{SheetResult, Status};
 
@@ -47,6 +50,10 @@ pub enum NightCheckKind {
     PlayerTwiceInRound,
     /// A participant seen in some rounds of the night but not in all.
     PlayerMissingRound,
+    /// A participant number on a sheet that is not on the night's list.
+    PlayerNotRegistered,
+    /// A registered participant on no sheet of the night.
+    RegisteredWithoutSheet,
 }
 
 impl NightCheckKind {
@@ -58,6 +65,8 @@ impl NightCheckKind {
             Self::TableTwice => "TABLE_TWICE",
             Self::PlayerTwiceInRound => "PLAYER_TWICE_IN_ROUND",
             Self::PlayerMissingRound => "PLAYER_MISSING_ROUND",
+            Self::PlayerNotRegistered => "PLAYER_NOT_REGISTERED",
+            Self::RegisteredWithoutSheet => "REGISTERED_WITHOUT_SHEET",
         }
     }
 }
@@ -155,8 +164,14 @@ fn one_digit_apart(a: &str, b: &str) -> bool {
 }
 
 /// The ranking of one night. `sheets` are (name, verified result) pairs; the
-/// name is used when a result has no `source`.
-pub fn standings(sheets: &[(String, SheetResult)], rules: &RuleSet) -> Standings {
+/// name is used when a result has no `source`. With the night's
+/// `participants`, numbers nobody registered and registered players
+/// without a sheet become night checks.
+pub fn standings(
+    sheets: &[(String, SheetResult)],
+    rules: &RuleSet,
+    participants: Option<&Participants>,
+) -> Standings {
     let mut players: BTreeMap<String, Acc> = BTreeMap::new();
     let mut checks = Vec::new();
     let mut tables: BTreeMap<(u32, u32), Vec<String>> = BTreeMap::new();
@@ -324,6 +339,10 @@ pub fn standings(sheets: &[(String, SheetResult)], rules: &RuleSet) -> Standings
         }
     }
 
+    if let Some(list) = participants.filter(|l| !l.is_empty()) {
+        registration_checks(&mut players, list, &mut checks);
+    }
+
     let rounds = max_round as usize;
     let mut rows: Vec<Standing> = players
         .into_values()
@@ -389,6 +408,78 @@ pub fn standings(sheets: &[(String, SheetResult)], rules: &RuleSet) -> Standings
         tie_break_columns: rules.tie_breaks.iter().map(|t| t.column.clone()).collect(),
         players: rows,
         checks,
+    }
+}
+
+/// Numbers on sheets that nobody registered, and registered players on no
+/// sheet: each is a misread or miswritten number or a lost sheet. A number
+/// one digit apart on the other side is named as the likely pair.
+fn registration_checks(
+    players: &mut BTreeMap<String, Acc>,
+    list: &Participants,
+    checks: &mut Vec<NightCheck>,
+) {
+    let unregistered: Vec<String> = players
+        .keys()
+        .filter(|k| !list.contains(k))
+        .cloned()
+        .collect();
+    let without_sheet: Vec<&str> = list
+        .numbers()
+        .filter(|n| !players.contains_key(*n))
+        .collect();
+    for key in &unregistered {
+        let Some(acc) = players.get_mut(key) else {
+            continue;
+        };
+        let maybe: Vec<&str> = without_sheet
+            .iter()
+            .copied()
+            .filter(|n| one_digit_apart(n, key) || acc.alternatives.contains(*n))
+            .collect();
+        let hint = if maybe.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (perhaps registered player {}, on no sheet)",
+                maybe.join(" or ")
+            )
+        };
+        let sheets: Vec<String> = acc.seen.values().flatten().cloned().collect();
+        acc.review.extend(sheets.iter().cloned());
+        checks.push(NightCheck {
+            kind: NightCheckKind::PlayerNotRegistered,
+            message: format!(
+                "player {} ({}) is not on the participant list{hint}: correct the number on the sheet, or add a late registration to the list",
+                acc.player,
+                sheets.join(", ")
+            ),
+            sheets,
+        });
+    }
+    for number in without_sheet {
+        let maybe: Vec<&str> = unregistered
+            .iter()
+            .filter(|k| {
+                one_digit_apart(number, k)
+                    || players
+                        .get(*k)
+                        .is_some_and(|a| a.alternatives.contains(number))
+            })
+            .filter_map(|k| Some(players.get(k)?.player.as_str()))
+            .collect();
+        let hint = if maybe.is_empty() {
+            String::new()
+        } else {
+            format!(" (perhaps read as {}, not registered)", maybe.join(" or "))
+        };
+        checks.push(NightCheck {
+            kind: NightCheckKind::RegisteredWithoutSheet,
+            sheets: Vec::new(),
+            message: format!(
+                "registered player {number} is on no sheet{hint}: a missing sheet, a misread number or a player who did not come"
+            ),
+        });
     }
 }
 
@@ -502,7 +593,7 @@ mod tests {
     }
 
     fn night(sheets: Vec<(String, SheetResult)>) -> Standings {
-        standings(&sheets, &RuleSet::load("merkur").expect("merkur"))
+        standings(&sheets, &RuleSet::load("merkur").expect("merkur"), None)
     }
 
     fn line<'a>(s: &'a Standings, player: &str) -> &'a Standing {
@@ -648,6 +739,47 @@ mod tests {
                 .any(|c| c.message.contains("perhaps the same as player 9")),
             "{missing:?}"
         );
+    }
+
+    #[test]
+    fn numbers_nobody_registered_and_registered_players_without_a_sheet_should_be_checks() {
+        let sheets = vec![sheet(
+            1,
+            1,
+            ["101", "102", "103", "177"],
+            vec![row(1, [1, 1, -1, -1], None)],
+        )];
+        let rules = RuleSet::load("merkur").expect("merkur");
+        let list = Participants::parse("101\n102\n0103\n107\n200\n");
+        let s = standings(&sheets, &rules, Some(&list));
+        let of = |kind| {
+            s.checks
+                .iter()
+                .filter(|c| c.kind == kind)
+                .map(|c| c.message.as_str())
+                .collect::<Vec<_>>()
+        };
+        let unregistered = of(NightCheckKind::PlayerNotRegistered);
+        assert_eq!(unregistered.len(), 1, "{unregistered:?}");
+        assert!(unregistered[0].contains("player 177 (r1t1.png)"));
+        assert!(unregistered[0].contains("perhaps registered player 107"));
+        let absent = of(NightCheckKind::RegisteredWithoutSheet);
+        assert_eq!(absent.len(), 2, "{absent:?}");
+        assert!(
+            absent
+                .iter()
+                .any(|m| m.contains("player 107 is on no sheet (perhaps read as 177"))
+        );
+        assert!(
+            absent
+                .iter()
+                .any(|m| m.contains("player 200 is on no sheet:"))
+        );
+        // The unregistered number's sheet goes to a person; registered ones stay as they are.
+        assert_eq!(line(&s, "177").review, vec!["r1t1.png".to_string()]);
+        assert!(line(&s, "101").review.is_empty());
+        // Without a list there are no such checks.
+        assert!(night(sheets).checks.is_empty());
     }
 
     #[test]

@@ -186,3 +186,51 @@ fn standings_without_results_should_say_what_to_do() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("aufsicht scan"), "{stderr}");
 }
+
+#[test]
+fn with_the_participant_list_a_lost_sheet_and_an_unregistered_number_should_be_checks() {
+    let dir = temp("night-list");
+    write_night(&dir, 8, 7);
+    // Players are 100, 107, …, 149; 200 registered but never came, and a
+    // round-2 sheet is lost.
+    let list = dir.join("list.csv");
+    let mut numbers: Vec<String> = (0..8).map(|i| format!("{}", 100 + i * 7)).collect();
+    numbers.push("200".into());
+    std::fs::write(&list, format!("nr,name\n{}\n", numbers.join(",x\n"))).expect("list");
+    std::fs::remove_file(dir.join("runde2/r2-t02.json")).expect("lose a sheet");
+    let checks = dir.join("checks.csv");
+    let out = aufsicht(&[
+        "standings",
+        "--rules",
+        "merkur",
+        "--participants",
+        list.to_str().expect("utf8"),
+        "--checks",
+        checks.to_str().expect("utf8"),
+        dir.join("runde1").to_str().expect("utf8"),
+        dir.join("runde2").to_str().expect("utf8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let checks = std::fs::read_to_string(&checks).expect("checks file");
+    assert!(
+        checks.contains("REGISTERED_WITHOUT_SHEET") && checks.contains("player 200 "),
+        "{checks}"
+    );
+    assert!(!checks.contains("PLAYER_NOT_REGISTERED"), "{checks}");
+    // The lost sheet's players are missing from round 2.
+    assert!(checks.contains("PLAYER_MISSING_ROUND"), "{checks}");
+
+    let bad = dir.join("empty.csv");
+    std::fs::write(&bad, "nr\n").expect("write");
+    let out = aufsicht(&[
+        "standings",
+        "--rules",
+        "merkur",
+        "--participants",
+        bad.to_str().expect("utf8"),
+        dir.join("runde1").to_str().expect("utf8"),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("participant list"));
+}
