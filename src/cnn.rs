@@ -1,6 +1,8 @@
 //! A small convolutional digit reader (candle, pure Rust) beside Tesseract:
-//! the model file is committed (`models/digits.safetensors`, ~190 kB) and
+//! the model file is committed (`models/digits.safetensors`, ~740 kB) and
 //! `aufsicht train-digits` makes it again from the MNIST training split.
+//! Besides the ten digits it knows "not one digit" (half a digit, two
+//! touching ones), so that a wrong cut does not have to be read as digits.
 //!
 //! A cell's ink is cut into digits (broken strokes merged, touching digits
 //! split), each normalised as MNIST is (20×20 box, centre of mass in 28×28)
@@ -18,10 +20,31 @@ use crate::read::{DigitReader, Reading};
 /// also read as touching digits.
 const SURE_WHOLE: f32 = 0.99;
 
+/// A piece the net calls not one digit, and too narrow for the width prior
+/// to offer a split, is also read as two touching digits with this prior
+/// (a narrow "1" touching its neighbour: "17" read as "7").
+const TOUCHING_PRIOR: f32 = 0.05;
+
+/// A piece's readings are shares of the mass its ways give to digits (the
+/// net's "not one digit" removed), but of at least this much: where every
+/// way of reading it looks like no digit, no reading of it is sure.
+const DIGITS_FLOOR: f32 = 0.5;
+
 /// Training images held back from training (the last ones of the split).
 pub const HELD_BACK: usize = 5000;
 
 static MODEL: &[u8] = include_bytes!("../models/digits.safetensors");
+
+/// The net's classes: the digits 0..9 and [`NOT_A_DIGIT`].
+pub const CLASSES: usize = 11;
+
+/// The class of an input that is not one whole digit: half a digit cut
+/// apart, or two touching digits read as one. It lets the net veto a
+/// wrong split instead of forcing a digit out of it.
+pub const NOT_A_DIGIT: usize = 10;
+
+/// Share of the dense layer's outputs dropped in training.
+const DROPOUT: f32 = 0.25;
 
 pub struct Net {
     c1: Conv2d,
@@ -32,17 +55,30 @@ pub struct Net {
 
 impl Net {
     pub fn new(vb: VarBuilder) -> candle_core::Result<Self> {
+        Self::with_classes(vb, CLASSES)
+    }
+
+    /// A net with `classes` outputs (10: a model without [`NOT_A_DIGIT`]).
+    fn with_classes(vb: VarBuilder, classes: usize) -> candle_core::Result<Self> {
         Ok(Net {
             c1: conv2d(1, 32, 5, Default::default(), vb.pp("c1"))?,
             c2: conv2d(32, 64, 5, Default::default(), vb.pp("c2"))?,
             f1: linear(1024, 128, vb.pp("f1"))?,
-            f2: linear(128, 10, vb.pp("f2"))?,
+            f2: linear(128, classes, vb.pp("f2"))?,
         })
+    }
+
+    /// Logits as in training: the dense layer's outputs partly dropped.
+    fn forward_train(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        let x = self.c1.forward(x)?.relu()?.max_pool2d(2)?;
+        let x = self.c2.forward(&x)?.relu()?.max_pool2d(2)?;
+        let x = self.f1.forward(&x.flatten_from(1)?)?.relu()?;
+        self.f2.forward(&candle_nn::ops::dropout(&x, DROPOUT)?)
     }
 }
 
 impl Module for Net {
-    /// Logits of 0..9 for a batch of 28×28 inputs.
+    /// Logits of 0..9 and [`NOT_A_DIGIT`] for a batch of 28×28 inputs.
     fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
         let x = self.c1.forward(x)?.relu()?.max_pool2d(2)?;
         let x = self.c2.forward(&x)?.relu()?.max_pool2d(2)?;
@@ -300,16 +336,20 @@ impl CnnReader {
             })
             .filter(|t| *t > 0.0)
             .unwrap_or(1.0);
+        // Models made before the "not one digit" class read only digits.
+        let classes = tensors
+            .get("f2.bias")
+            .map_or(CLASSES, |b| b.elem_count().min(CLASSES));
         let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
             .map_err(|e| format!("digit model: {e}"))?;
         Ok(CnnReader {
-            net: Net::new(vb).map_err(|e| format!("digit model: {e}"))?,
+            net: Net::with_classes(vb, classes).map_err(|e| format!("digit model: {e}"))?,
             temperature,
         })
     }
 
-    /// Probabilities of 0..9 for each 28×28 input.
-    pub fn classify(&self, inputs: &[Vec<f32>]) -> Vec<[f32; 10]> {
+    /// Probabilities of 0..9 and [`NOT_A_DIGIT`] for each 28×28 input.
+    pub fn classify(&self, inputs: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
         let n = inputs.len();
         if n == 0 {
             return Vec::new();
@@ -324,7 +364,7 @@ impl CnnReader {
             .unwrap_or_default()
             .into_iter()
             .map(|v| {
-                let mut a = [0f32; 10];
+                let mut a = [0f32; CLASSES];
                 a.iter_mut().zip(v).for_each(|(o, p)| *o = p);
                 a
             })
@@ -357,9 +397,15 @@ impl DigitReader for CnnReader {
             .collect();
         let whole_probs = self.classify(&whole);
         for (ways, p) in options.iter_mut().flatten().flatten().zip(&whole_probs) {
-            let best = p.iter().copied().fold(0.0, f32::max);
+            let best = p[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max);
             if ways[0].1 * best >= SURE_WHOLE {
                 ways.truncate(1);
+            } else if ways.len() == 1 && p[NOT_A_DIGIT] >= 0.5 {
+                let piece = &ways[0].0[0];
+                if piece.width() >= 8 {
+                    let two = cut_into(piece, 2);
+                    ways.push((two, TOUCHING_PRIOR));
+                }
             }
         }
         let pieces = || options.iter().flatten().flatten();
@@ -406,16 +452,20 @@ fn hypotheses(digits: &GrayImage) -> Option<Options> {
 
 /// The best strings of a cell's options, given the net's probabilities in
 /// the order the options' digits were queued.
-fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; 10]>) -> Reading {
+fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; CLASSES]>) -> Reading {
     let mut beam: Vec<(String, f32)> = vec![(String::new(), 1.0)];
     for piece in options {
-        let mut next = Vec::new();
+        let mut strings_of_piece: Vec<(String, f32)> = Vec::new();
+        let mut digit_mass = 0.0;
         for (imgs, prior) in piece {
             // The strings this option can be, best first.
             let mut strings: Vec<(String, f32)> = vec![(String::new(), *prior)];
+            let mut mass = *prior;
             for _ in imgs {
-                let p = probs.next().unwrap_or([0.1; 10]);
-                let mut top: Vec<(usize, f32)> = p.iter().copied().enumerate().collect();
+                let p = probs.next().unwrap_or([0.1; CLASSES]);
+                mass *= 1.0 - p[NOT_A_DIGIT];
+                let mut top: Vec<(usize, f32)> =
+                    p[..NOT_A_DIGIT].iter().copied().enumerate().collect();
                 top.sort_by(|a, b| b.1.total_cmp(&a.1));
                 strings = strings
                     .iter()
@@ -426,10 +476,14 @@ fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; 10]>) 
                     })
                     .collect();
             }
-            for (text, q) in &beam {
-                for (t, p) in &strings {
-                    next.push((format!("{text}{t}"), q * p));
-                }
+            digit_mass += mass;
+            strings_of_piece.extend(strings);
+        }
+        let z = digit_mass.max(DIGITS_FLOOR);
+        let mut next = Vec::new();
+        for (text, q) in &beam {
+            for (t, p) in &strings_of_piece {
+                next.push((format!("{text}{t}"), q * p / z));
             }
         }
         next.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -501,17 +555,20 @@ pub fn train(
         }
         Ok(out)
     };
-    let share_right = |logits: &[Vec<f32>], labels: &[u32]| {
-        let right = logits
-            .iter()
-            .zip(labels)
-            .filter(|(l, y)| argmax(l) == **y as usize)
-            .count();
-        100.0 * right as f64 / labels.len().max(1) as f64
+    // Share read right among the inputs of one kind: digits, or not.
+    let share_right = |logits: &[Vec<f32>], labels: &[u32], digits: bool| {
+        let (mut right, mut all) = (0, 0);
+        for (l, y) in logits.iter().zip(labels) {
+            if (*y as usize != NOT_A_DIGIT) == digits {
+                all += 1;
+                right += usize::from(argmax(l) == *y as usize);
+            }
+        }
+        (100.0 * right as f64 / all.max(1) as f64, all)
     };
     let (mut held_logits, mut cell_logits) = (Vec::new(), Vec::new());
     for epoch in 0..epochs {
-        opt.set_learning_rate(2e-3 * 0.5f64.powi(epoch as i32));
+        opt.set_learning_rate(2e-3 * 0.6f64.powi(epoch as i32));
         // MNIST digits (augmented afresh each time) and digits cut from sheets.
         let mut order: Vec<usize> = (0..train_n + cells.len()).collect();
         for i in (1..order.len()).rev() {
@@ -529,19 +586,19 @@ pub fn train(
                 .unzip();
             let x = Tensor::from_vec(xs.concat(), (batch.len(), 1, 28, 28), &Device::Cpu)?;
             let y = Tensor::from_vec(ys, batch.len(), &Device::Cpu)?;
-            let loss = candle_nn::loss::cross_entropy(&net.forward(&x)?, &y)?;
+            let loss = candle_nn::loss::cross_entropy(&net.forward_train(&x)?, &y)?;
             opt.backward_step(&loss)?;
             loss_sum += f64::from(loss.to_scalar::<f32>()?);
         }
         held_logits = logits_of(&held_x)?;
         cell_logits = logits_of(&cell_x)?;
+        let (mnist, _) = share_right(&held_logits, &held_y, true);
+        let (cut, n_cut) = share_right(&cell_logits, &cell_y, true);
+        let (halves, n_halves) = share_right(&cell_logits, &cell_y, false);
         log(format!(
-            "epoch {}: loss {:.4}, held-back MNIST digits {:.2}% right, held-back digits cut from sheets {:.2}% right ({})",
+            "epoch {}: loss {:.4}, held-back MNIST digits {mnist:.2}% right, held-back digits cut from sheets {cut:.2}% right ({n_cut}), not one digit {halves:.2}% right ({n_halves})",
             epoch + 1,
             loss_sum / batches as f64,
-            share_right(&held_logits, &held_y),
-            share_right(&cell_logits, &cell_y),
-            cell_y.len(),
         ));
     }
     // Calibrated where it is used: on digits as cut from sheets, if any.
@@ -754,5 +811,43 @@ mod tests {
             assert!(r.confidence >= 0.0 && r.confidence <= 1.0);
         }
         assert!(right >= 180, "{right}/200");
+    }
+
+    /// Probabilities with `p` on digit `d` and `junk` on not-a-digit, the rest spread.
+    fn probs(d: usize, p: f32, junk: f32) -> [f32; CLASSES] {
+        let rest = (1.0 - p - junk) / 9.0;
+        std::array::from_fn(|k| match k {
+            NOT_A_DIGIT => junk,
+            k if k == d => p,
+            _ => rest,
+        })
+    }
+
+    #[test]
+    fn a_split_the_net_calls_no_digits_should_not_doubt_the_whole() {
+        let img = || GrayImage::from_pixel(30, 20, Luma([0]));
+        let options: Options = vec![vec![(vec![img()], 0.6), (vec![img(), img()], 0.4)]];
+        let mut p = [
+            probs(2, 0.99, 0.0),
+            probs(2, 0.04, 0.95),
+            probs(7, 0.04, 0.95),
+        ]
+        .into_iter();
+        let r = best_strings(&options, &mut p);
+        assert_eq!(r.text, "2");
+        assert!(r.confidence > 0.95, "{}", r.confidence);
+        // The net reading the halves as digits keeps the doubt.
+        let mut p = [probs(2, 0.99, 0.0), probs(2, 0.9, 0.0), probs(7, 0.9, 0.0)].into_iter();
+        let r = best_strings(&options, &mut p);
+        assert!(r.confidence < 0.7, "{}", r.confidence);
+        assert!(r.alternatives.iter().any(|a| a.0 == "27"));
+    }
+
+    #[test]
+    fn a_piece_that_looks_like_no_digit_should_not_be_sure() {
+        let options: Options = vec![vec![(vec![GrayImage::from_pixel(9, 20, Luma([0]))], 1.0)]];
+        let r = best_strings(&options, &mut [probs(7, 0.1, 0.9)].into_iter());
+        assert_eq!(r.text, "7");
+        assert!(r.confidence <= 0.2, "{}", r.confidence);
     }
 }

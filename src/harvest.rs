@@ -10,13 +10,14 @@ use image::GrayImage;
 use rayon::prelude::*;
 
 use crate::cells::{self, Mark};
-use crate::cnn::{cut_into, normalise, segment};
+use crate::cnn::{NOT_A_DIGIT, cut_into, normalise, segment, splits};
 use crate::form::{FormTemplate, MmBox};
 use crate::rules::RuleSet;
 use crate::sheet::SheetResult;
 use crate::synth::{self, Capture, Digits};
 
-/// One digit as the net gets it (28×28 in 0..1) and its label.
+/// One input as the net gets it (28×28 in 0..1) and its label: a digit, or
+/// [`NOT_A_DIGIT`].
 pub type Sample = (Vec<f32>, u32);
 
 /// What harvesting found.
@@ -29,6 +30,9 @@ pub struct Harvest {
     pub fields: usize,
     /// Fields whose ink did not segment into one piece per digit.
     pub missegmented: usize,
+    /// Samples that are not one digit: the parts a wrong split cuts a
+    /// digit into, and touching digits taken whole.
+    pub not_digits: usize,
 }
 
 /// Every number field written on `sheet` with its text (digits only), and
@@ -100,6 +104,7 @@ pub fn harvest(
         all.lost_sheets += h.lost_sheets;
         all.fields += h.fields;
         all.missegmented += h.missegmented;
+        all.not_digits += h.not_digits;
     }
     all
 }
@@ -138,7 +143,8 @@ fn one_sheet(sheet: &SheetResult, form: &FormTemplate, image: &GrayImage) -> Har
     };
     for (text, pieces) in fields {
         h.fields += 1;
-        let Some(digits) = one_per_digit(pieces, text.len()) else {
+        let one_each = pieces.len() == text.len();
+        let Some((digits, several)) = one_per_digit(pieces, text.len()) else {
             h.missegmented += 1;
             continue;
         };
@@ -147,35 +153,52 @@ fn one_sheet(sheet: &SheetResult, form: &FormTemplate, image: &GrayImage) -> Har
                 h.samples.push((normalise(piece), d));
             }
         }
+        // What a wrong split makes of a digit, and touching digits whole,
+        // are not one digit.
+        let mut not_digits: Vec<GrayImage> = several;
+        if one_each {
+            for piece in &digits {
+                not_digits.extend(splits(piece).into_iter().skip(1).flat_map(|w| w.0));
+            }
+        }
+        h.not_digits += not_digits.len();
+        h.samples.extend(
+            not_digits
+                .iter()
+                .map(|p| (normalise(p), NOT_A_DIGIT as u32)),
+        );
     }
     h
 }
 
 /// A field's pieces as one image per digit, as the reader's split
 /// hypotheses would cut them: the pieces themselves; or, one short, the
-/// broadest cut in two; or one piece cut into all the digits. `None` when
-/// the pieces cannot be matched to the digits so.
-fn one_per_digit(pieces: Vec<GrayImage>, digits: usize) -> Option<Vec<GrayImage>> {
+/// broadest cut in two; or one piece cut into all the digits. Beside them
+/// the pieces that held several digits. `None` when the pieces cannot be
+/// matched to the digits so.
+fn one_per_digit(
+    pieces: Vec<GrayImage>,
+    digits: usize,
+) -> Option<(Vec<GrayImage>, Vec<GrayImage>)> {
     let aspect = |p: &GrayImage| p.width() as f32 / p.height().max(1) as f32;
     match pieces.len() {
-        n if n == digits => Some(pieces),
-        1 if digits <= 4 => Some(cut_into(&pieces[0], digits)),
+        n if n == digits => Some((pieces, Vec::new())),
+        1 if digits <= 4 => Some((cut_into(&pieces[0], digits), pieces)),
         n if n + 1 == digits => {
             let broadest =
                 (0..n).max_by(|&a, &b| aspect(&pieces[a]).total_cmp(&aspect(&pieces[b])))?;
-            Some(
-                pieces
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(i, p)| {
-                        if i == broadest {
-                            cut_into(p, 2)
-                        } else {
-                            vec![p.clone()]
-                        }
-                    })
-                    .collect(),
-            )
+            let cut = pieces
+                .iter()
+                .enumerate()
+                .flat_map(|(i, p)| {
+                    if i == broadest {
+                        cut_into(p, 2)
+                    } else {
+                        vec![p.clone()]
+                    }
+                })
+                .collect();
+            Some((cut, vec![pieces[broadest].clone()]))
         }
         _ => None,
     }
@@ -213,8 +236,9 @@ mod tests {
     #[test]
     fn fewer_pieces_than_digits_are_cut_as_the_split_hypotheses_cut_them() {
         let piece = |w: u32| GrayImage::from_pixel(w, 40, image::Luma([0]));
-        let widths =
-            |v: Option<Vec<GrayImage>>| v.map(|v| v.iter().map(|p| p.width()).collect::<Vec<_>>());
+        let widths = |v: Option<(Vec<GrayImage>, Vec<GrayImage>)>| {
+            v.map(|v| v.0.iter().map(|p| p.width()).collect::<Vec<_>>())
+        };
         // Three pieces for four digits: the broadest holds two.
         let cut = widths(one_per_digit(vec![piece(20), piece(60), piece(20)], 4));
         assert_eq!(cut.as_ref().map(Vec::len), Some(4));
@@ -246,6 +270,13 @@ mod tests {
             "most fields segment into their digits"
         );
         assert!(h.samples.len() >= h.fields - h.missegmented);
+        // Wrong cuts of broad digits are there too, labelled as no digit.
+        let no_digit = h
+            .samples
+            .iter()
+            .filter(|s| s.1 as usize == NOT_A_DIGIT)
+            .count();
+        assert!(no_digit > 0 && no_digit == h.not_digits);
         // The committed model agrees with most labels: they are the digits drawn.
         let reader = crate::cnn::CnnReader::new().expect("model");
         let inputs: Vec<Vec<f32>> = h.samples.iter().map(|s| s.0.clone()).collect();

@@ -193,13 +193,13 @@ enum Command {
         mnist: PathBuf,
         #[arg(long, default_value = "models/digits.safetensors")]
         out: PathBuf,
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 5)]
         epochs: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Sheets drawn from the training digits and cut by the pipeline,
         /// whose digits train beside MNIST's (0: MNIST only).
-        #[arg(long, default_value_t = 400)]
+        #[arg(long, default_value_t = 600)]
         sheets: usize,
     },
     /// Compare scan results with the generator's truth and print the rates.
@@ -352,8 +352,9 @@ fn run(cli: Cli) -> Result<()> {
             let harvest = |digits: synth::Digits, n: usize, seed: u64, what: &str| {
                 let h = aufsicht::harvest::harvest(&pairs, &digits, n, seed);
                 eprintln!(
-                    "aufsicht: {} digits cut from {} sheets drawn with {what} ({} of {} fields not in one piece per digit, {} sheets not found)",
-                    h.samples.len(),
+                    "aufsicht: {} digits and {} parts not one digit cut from {} sheets drawn with {what} ({} of {} fields not in one piece per digit, {} sheets not found)",
+                    h.samples.len() - h.not_digits,
+                    h.not_digits,
                     h.sheets,
                     h.missegmented,
                     h.fields,
