@@ -397,16 +397,7 @@ impl DigitReader for CnnReader {
             .collect();
         let whole_probs = self.classify(&whole);
         for (ways, p) in options.iter_mut().flatten().flatten().zip(&whole_probs) {
-            let best = p[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max);
-            if ways[0].1 * best >= SURE_WHOLE {
-                ways.truncate(1);
-            } else if ways.len() == 1 && p[NOT_A_DIGIT] >= 0.5 {
-                let piece = &ways[0].0[0];
-                if piece.width() >= 8 {
-                    let two = cut_into(piece, 2);
-                    ways.push((two, TOUCHING_PRIOR));
-                }
-            }
+            settle_ways(ways, p);
         }
         let pieces = || options.iter().flatten().flatten();
         let split_inputs: Vec<Vec<f32>> = pieces()
@@ -433,6 +424,25 @@ impl DigitReader for CnnReader {
                 None => Reading::none(),
             })
             .collect()
+    }
+}
+
+/// A piece's ways to be read, once the net has read it whole: a piece read
+/// whole with confidence is not cut; a narrow one the net calls no digit
+/// is also read as two touching digits.
+fn settle_ways(ways: &mut Vec<(Vec<GrayImage>, f32)>, whole: &[f32; CLASSES]) {
+    let best = whole[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max);
+    let Some(first) = ways.first() else {
+        return;
+    };
+    if first.1 * best >= SURE_WHOLE {
+        ways.truncate(1);
+    } else if ways.len() == 1 && whole[NOT_A_DIGIT] >= 0.5 {
+        let piece = &first.0[0];
+        if piece.width() >= 8 {
+            let two = cut_into(piece, 2);
+            ways.push((two, TOUCHING_PRIOR));
+        }
     }
 }
 
@@ -849,5 +859,24 @@ mod tests {
         let r = best_strings(&options, &mut [probs(7, 0.1, 0.9)].into_iter());
         assert_eq!(r.text, "7");
         assert!(r.confidence <= 0.2, "{}", r.confidence);
+    }
+
+    #[test]
+    fn a_narrow_piece_the_net_calls_no_digit_should_also_be_read_as_two() {
+        let narrow = || vec![(vec![GrayImage::from_pixel(18, 40, Luma([0]))], 1.0)];
+        let mut ways = narrow();
+        settle_ways(&mut ways, &probs(7, 0.15, 0.8));
+        assert_eq!(ways.len(), 2);
+        assert_eq!(ways[1].0.len(), 2, "cut in two");
+        assert_eq!(ways[1].1, TOUCHING_PRIOR);
+        // A digit the net is sure of stays whole, even beside its splits.
+        let mut ways = narrow();
+        ways.push((cut_into(&ways[0].0[0], 2), 0.3));
+        settle_ways(&mut ways, &probs(7, 0.999, 0.0));
+        assert_eq!(ways.len(), 1);
+        // An unsure digit is not cut where nothing says it is no digit.
+        let mut ways = narrow();
+        settle_ways(&mut ways, &probs(7, 0.6, 0.1));
+        assert_eq!(ways.len(), 1);
     }
 }
