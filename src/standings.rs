@@ -319,14 +319,7 @@ pub fn standings(
                 })
                 .map(|(_, p, _, _)| p.clone())
                 .collect();
-            let hint = if maybe.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " (perhaps the same as player {}, seen only there)",
-                    maybe.join(" or ")
-                )
-            };
+            let hint = perhaps("the same as player", &maybe, "seen only there");
             checks.push(NightCheck {
                 kind: NightCheckKind::PlayerMissingRound,
                 sheets,
@@ -411,6 +404,15 @@ pub fn standings(
     }
 }
 
+/// " (perhaps WHAT A or B, WHERE)" naming the likely pairs of a number, or nothing.
+fn perhaps<S: AsRef<str>>(what: &str, maybe: &[S], where_: &str) -> String {
+    if maybe.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = maybe.iter().map(AsRef::as_ref).collect();
+    format!(" (perhaps {what} {}, {where_})", names.join(" or "))
+}
+
 /// Numbers on sheets that nobody registered, and registered players on no
 /// sheet: each is a misread or miswritten number or a lost sheet. A number
 /// one digit apart on the other side is named as the likely pair.
@@ -437,14 +439,7 @@ fn registration_checks(
             .copied()
             .filter(|n| one_digit_apart(n, key) || acc.alternatives.contains(*n))
             .collect();
-        let hint = if maybe.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " (perhaps registered player {}, on no sheet)",
-                maybe.join(" or ")
-            )
-        };
+        let hint = perhaps("registered player", &maybe, "on no sheet");
         let sheets: Vec<String> = acc.seen.values().flatten().cloned().collect();
         acc.review.extend(sheets.iter().cloned());
         checks.push(NightCheck {
@@ -468,11 +463,7 @@ fn registration_checks(
             })
             .filter_map(|k| Some(players.get(k)?.player.as_str()))
             .collect();
-        let hint = if maybe.is_empty() {
-            String::new()
-        } else {
-            format!(" (perhaps read as {}, not registered)", maybe.join(" or "))
-        };
+        let hint = perhaps("read as", &maybe, "not registered");
         checks.push(NightCheck {
             kind: NightCheckKind::RegisteredWithoutSheet,
             sheets: Vec::new(),
