@@ -28,10 +28,16 @@ pub enum ReaderKind {
     Tesseract,
 }
 
-type Readers = (Box<dyn DigitReader>, TesseractReader);
+type Readers = (Box<dyn DigitReader + Send>, TesseractReader);
+
+/// One thread's engines and the form it found last.
+struct Worker {
+    readers: Result<Readers, String>,
+    form_hint: usize,
+}
 
 fn readers(kind: ReaderKind) -> Result<Readers, String> {
-    let digits: Box<dyn DigitReader> = match kind {
+    let digits: Box<dyn DigitReader + Send> = match kind {
         ReaderKind::Cnn => Box::new(crate::cnn::CnnReader::new()?),
         ReaderKind::Tesseract => Box::new(TesseractReader::digits()?),
     };
@@ -119,20 +125,31 @@ impl Batch<'_> {
         jobs: &[Job],
         done: &(dyn Fn(&FileDone) + Sync),
     ) -> Result<Vec<Result<FileDone, BatchError>>, BatchError> {
-        // Fail early, once, when the readers cannot be made at all.
-        readers(self.reader).map_err(BatchError::Readers)?;
+        // Fail early, once, when the readers cannot be made at all; that
+        // first set is the pool's first worker.
+        let first = readers(self.reader).map_err(BatchError::Readers)?;
+        let pool = Mutex::new(vec![Worker {
+            readers: Ok(first),
+            form_hint: 0,
+        }]);
         Ok(jobs
             .par_iter()
-            .map_init(
-                || (readers(self.reader), 0),
-                |(readers, form_hint), job| {
-                    let out = self.file(readers, form_hint, job);
-                    if let Ok(d) = &out {
-                        done(d);
-                    }
-                    out
-                },
-            )
+            .map(|job| {
+                // Engines take a while to start (Tesseract's legacy model
+                // most): one set per thread, reused across the batch, not one
+                // per piece of work rayon splits off.
+                let taken = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                let mut worker = taken.unwrap_or_else(|| Worker {
+                    readers: readers(self.reader),
+                    form_hint: 0,
+                });
+                let out = self.file(&mut worker.readers, &mut worker.form_hint, job);
+                pool.lock().unwrap_or_else(|e| e.into_inner()).push(worker);
+                if let Ok(d) = &out {
+                    done(d);
+                }
+                out
+            })
             .collect())
     }
 
