@@ -243,6 +243,7 @@ pub fn decode(
     // supports, and is overwhelmingly the most likely.
     let seats = sheet.gesamt.len();
     let mut accepted: BTreeMap<Field, i64> = BTreeMap::new();
+    let mut column_confirms: BTreeMap<(usize, bool), (i64, f64)> = BTreeMap::new();
     for s in 1..=seats {
         for m in [false, true] {
             let mut fixed = 0i64;
@@ -304,6 +305,18 @@ pub fn decode(
             };
             let posterior = p * weight(*sum) / all.max(f64::MIN_POSITIVE);
             let pg = prob(&g_cands, *sum);
+            // The Gesamt as read, confirmed by every way its column may add
+            // up (a cell read otherwise still goes to a person, and the
+            // Gesamt is checked again against what the person confirms).
+            if let Some(&(read, p_read)) = g_cands.first()
+                && p_read >= GESAMT_SUPPORT
+            {
+                let sums_to_read = total.get(&read).copied().unwrap_or(0.0) * weight(read);
+                let p_sum = sums_to_read / all.max(f64::MIN_POSITIVE);
+                if p_sum >= ACCEPT {
+                    column_confirms.insert((s, m), (read, p_sum));
+                }
+            }
             // Decoding confirms readings, it never silently replaces one: of
             // the column's best assignment, the cells read so are taken; a
             // cell it reads otherwise goes to a person with the suggestion.
@@ -444,6 +457,12 @@ pub fn decode(
                 .map(|(e, q)| (e.abs(), q)),
             _ => None,
         };
+        if let Field::Gesamt(s, m) = field
+            && let Some(&(t, p)) = column_confirms.get(&(s, m))
+        {
+            gesamt_known.insert((s, m), (t, p));
+            continue;
+        }
         let Some((t, q)) = expected else {
             flags.push(uncertain_flag(
                 row,
@@ -718,6 +737,32 @@ mod tests {
             Some(1),
             "only the game cell goes to a person"
         );
+    }
+
+    /// The game cell's suggestion alone is not sure enough to confirm the
+    /// Gesamt (0.91), but every way the column may add up, weighed with the
+    /// Gesamt's own reading, is (0.99): the Gesamt stands, the cell does not.
+    #[test]
+    fn an_uncertain_gesamt_its_whole_column_confirms_should_stand() {
+        let (mut sheet, mut readings) = sheet_and_readings(reading("8", 0.9, &[("2", 0.09)]), 2);
+        for f in &mut readings.fields {
+            if f.field == Field::Gesamt(4, true) {
+                f.reading = reading("2", 0.9, &[("8", 0.05)]);
+            }
+        }
+        sheet.gesamt[3] = Some(Gesamt {
+            plus: None,
+            minus: Some(2),
+        });
+        let out = decode(sheet, &readings, &rules(), Lang::En);
+        assert_eq!(out.flags.len(), 1, "{:?}", out.flags);
+        assert_eq!(
+            out.flags[0].row,
+            Some(1),
+            "only the game cell goes to a person"
+        );
+        assert_eq!(out.flags[0].extra.get("suggestion"), Some(&json!(2)));
+        assert_eq!(out.games[0].cells[3].minus, Some(8), "as read");
     }
 
     #[test]
