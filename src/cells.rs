@@ -97,11 +97,18 @@ pub fn cut_at(
         let steps = f64::from(cw.saturating_sub(1).max(1));
         let step = ((last.0 - first.0) / steps, (last.1 - first.1) / steps);
         let row = &mut out[(v * cw) as usize..((v + 1) * cw) as usize];
-        for (u, o) in row.iter_mut().enumerate() {
-            let (ix, iy) = (first.0 + step.0 * u as f64, first.1 + step.1 * u as f64);
-            if ix >= 0.0 && iy >= 0.0 && ix < pw - 1.0 && iy < ph - 1.0 {
-                *o = bilinear(page, ix, iy);
+        // Positions in 1/65536 px: integer steps and an integer bilinear
+        // filter (the cutting was a tenth of all reading time in floats).
+        let fixed = |v: f64| (v * 65536.0).round() as i64;
+        let (mut fx, mut fy) = (fixed(first.0), fixed(first.1));
+        let (sx, sy) = (fixed(step.0), fixed(step.1));
+        let (limit_x, limit_y) = (fixed(pw - 1.0), fixed(ph - 1.0));
+        for o in row.iter_mut() {
+            if fx >= 0 && fy >= 0 && fx < limit_x && fy < limit_y {
+                *o = bilinear_fixed(page, fx, fy);
             }
+            fx += sx;
+            fy += sy;
         }
     }
     GrayImage::from_raw(cw, ch, out).unwrap_or_else(|| GrayImage::new(cw, ch))
@@ -138,6 +145,21 @@ pub fn looks_blank(page: &GrayImage, align: &Alignment, bx: MmBox) -> bool {
 }
 
 #[inline]
+/// [`bilinear`] at a position in 1/65536 px, in integers (8-bit weights).
+fn bilinear_fixed(img: &GrayImage, x: i64, y: i64) -> u8 {
+    let (x0, y0) = ((x >> 16) as usize, (y >> 16) as usize);
+    let (wx, wy) = (((x >> 8) & 0xff) as u32, ((y >> 8) & 0xff) as u32);
+    let w = img.width() as usize;
+    let raw = img.as_raw();
+    let i = y0 * w + x0;
+    let (Some(top), Some(bottom)) = (raw.get(i..i + 2), raw.get(i + w..i + w + 2)) else {
+        return 255;
+    };
+    let upper = u32::from(top[0]) * (256 - wx) + u32::from(top[1]) * wx;
+    let lower = u32::from(bottom[0]) * (256 - wx) + u32::from(bottom[1]) * wx;
+    ((upper * (256 - wy) + lower * wy + 32768) >> 16) as u8
+}
+
 fn bilinear(img: &GrayImage, x: f64, y: f64) -> u8 {
     let (x0, y0) = (x as usize, y as usize);
     let (fx, fy) = ((x - x0 as f64) as f32, (y - y0 as f64) as f32);
@@ -626,6 +648,17 @@ mod tests {
         draw_filled_rect_mut, draw_hollow_ellipse_mut, draw_line_segment_mut,
     };
     use imageproc::rect::Rect;
+
+    #[test]
+    fn the_integer_filter_should_sample_as_the_float_one() {
+        let img = GrayImage::from_fn(7, 5, |x, y| Luma([((x * 37 + y * 71) % 256) as u8]));
+        for i in 0..200u32 {
+            let (x, y) = (f64::from(i % 23) * 0.26, f64::from(i / 23) * 0.43);
+            let fixed = bilinear_fixed(&img, (x * 65536.0) as i64, (y * 65536.0) as i64);
+            let float = bilinear(&img, x, y);
+            assert!(fixed.abs_diff(float) <= 1, "({x}, {y}): {fixed} vs {float}");
+        }
+    }
 
     /// A 19 x 6 mm cell cut-out with its ruled frame, at crop resolution.
     fn cell() -> GrayImage {
