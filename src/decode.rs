@@ -694,19 +694,23 @@ mod tests {
         );
     }
 
-    #[test]
-    fn an_uncertain_gesamt_over_an_unsettled_column_should_get_its_suggestion() {
-        let (mut sheet, mut readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 8);
+    /// [`sheet_and_readings`] with seat 4's Gesamt Minus read as `gesamt`, decoded.
+    fn decode_with_gesamt_read(last: Reading, gesamt: Reading) -> SheetResult {
+        let (sheet, mut readings) = sheet_and_readings(last, gesamt.value().unwrap_or(0));
         for f in &mut readings.fields {
             if f.field == Field::Gesamt(4, true) {
-                f.reading = reading("8", 0.6, &[("2", 0.3)]);
+                f.reading = gesamt.clone();
             }
         }
-        sheet.gesamt[3] = Some(Gesamt {
-            plus: None,
-            minus: Some(8),
-        });
-        let out = decode(sheet, &readings, &rules(), Lang::En);
+        decode(sheet, &readings, &rules(), Lang::En)
+    }
+
+    #[test]
+    fn an_uncertain_gesamt_over_an_unsettled_column_should_get_its_suggestion() {
+        let out = decode_with_gesamt_read(
+            reading("8", 0.5, &[("2", 0.4)]),
+            reading("8", 0.6, &[("2", 0.3)]),
+        );
         let gesamt = out
             .flags
             .iter()
@@ -720,17 +724,10 @@ mod tests {
 
     #[test]
     fn an_uncertain_gesamt_the_likely_column_confirms_should_stand() {
-        let (mut sheet, mut readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 2);
-        for f in &mut readings.fields {
-            if f.field == Field::Gesamt(4, true) {
-                f.reading = reading("2", 0.6, &[("8", 0.3)]);
-            }
-        }
-        sheet.gesamt[3] = Some(Gesamt {
-            plus: None,
-            minus: Some(2),
-        });
-        let out = decode(sheet, &readings, &rules(), Lang::En);
+        let out = decode_with_gesamt_read(
+            reading("8", 0.5, &[("2", 0.4)]),
+            reading("2", 0.6, &[("8", 0.3)]),
+        );
         assert_eq!(out.flags.len(), 1, "{:?}", out.flags);
         assert_eq!(
             out.flags[0].row,
@@ -744,17 +741,10 @@ mod tests {
     /// Gesamt's own reading, is (0.99): the Gesamt stands, the cell does not.
     #[test]
     fn an_uncertain_gesamt_its_whole_column_confirms_should_stand() {
-        let (mut sheet, mut readings) = sheet_and_readings(reading("8", 0.9, &[("2", 0.09)]), 2);
-        for f in &mut readings.fields {
-            if f.field == Field::Gesamt(4, true) {
-                f.reading = reading("2", 0.9, &[("8", 0.05)]);
-            }
-        }
-        sheet.gesamt[3] = Some(Gesamt {
-            plus: None,
-            minus: Some(2),
-        });
-        let out = decode(sheet, &readings, &rules(), Lang::En);
+        let out = decode_with_gesamt_read(
+            reading("8", 0.9, &[("2", 0.09)]),
+            reading("2", 0.9, &[("8", 0.05)]),
+        );
         assert_eq!(out.flags.len(), 1, "{:?}", out.flags);
         assert_eq!(
             out.flags[0].row,
