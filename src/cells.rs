@@ -144,8 +144,8 @@ pub fn looks_blank(page: &GrayImage, align: &Alignment, bx: MmBox) -> bool {
     values.iter().all(|&v| f64::from(v) >= cut)
 }
 
-#[inline]
 /// [`bilinear`] at a position in 1/65536 px, in integers (8-bit weights).
+#[inline]
 fn bilinear_fixed(img: &GrayImage, x: i64, y: i64) -> u8 {
     let (x0, y0) = ((x >> 16) as usize, (y >> 16) as usize);
     let (wx, wy) = (((x >> 8) & 0xff) as u32, ((y >> 8) & 0xff) as u32);
@@ -160,6 +160,7 @@ fn bilinear_fixed(img: &GrayImage, x: i64, y: i64) -> u8 {
     ((upper * (256 - wy) + lower * wy + 32768) >> 16) as u8
 }
 
+#[inline]
 fn bilinear(img: &GrayImage, x: f64, y: f64) -> u8 {
     let (x0, y0) = (x as usize, y as usize);
     let (fx, fy) = ((x - x0 as f64) as f32, (y - y0 as f64) as f32);

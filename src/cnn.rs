@@ -900,6 +900,15 @@ mod tests {
         assert!(right >= 180, "{right}/200");
     }
 
+    fn largest_difference(a: Tensor, b: Tensor) -> f32 {
+        assert_eq!(a.dims(), b.dims());
+        (a - b)
+            .and_then(|d| d.abs())
+            .and_then(|d| d.max_all())
+            .and_then(|d| d.to_scalar::<f32>())
+            .expect("difference")
+    }
+
     #[test]
     fn the_convolution_as_one_product_should_equal_candles() {
         let reader = CnnReader::new().expect("model");
@@ -915,12 +924,7 @@ mod tests {
         let ours2 = conv_as_one_product(&net.c2, &pooled).expect("product");
         let ours3 = conv_as_one_product_differentiable(&net.c2, &pooled).expect("product");
         for (a, b) in [(theirs, ours), (theirs2.clone(), ours2), (theirs2, ours3)] {
-            assert_eq!(a.dims(), b.dims());
-            let diff = (a - b)
-                .and_then(|d| d.abs())
-                .and_then(|d| d.max_all())
-                .and_then(|d| d.to_scalar::<f32>())
-                .expect("diff");
+            let diff = largest_difference(a, b);
             assert!(diff < 1e-4, "{diff}");
         }
     }
@@ -954,11 +958,7 @@ mod tests {
         let ours =
             grads(conv_as_one_product_differentiable(&conv, x.as_tensor()).expect("product"));
         for (a, b) in theirs.into_iter().zip(ours) {
-            let diff = (a - b)
-                .and_then(|d| d.abs())
-                .and_then(|d| d.max_all())
-                .and_then(|d| d.to_scalar::<f32>())
-                .expect("diff");
+            let diff = largest_difference(a, b);
             assert!(diff < 1e-3, "{diff}");
         }
     }

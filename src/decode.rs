@@ -435,6 +435,13 @@ pub fn decode(
     for fr in footer {
         let field = fr.field;
         let (row, seat, name) = field.locator();
+        // The column's whole distribution of sums confirmed it above.
+        if let Field::Gesamt(s, m) = field
+            && let Some(&(t, p)) = column_confirms.get(&(s, m))
+        {
+            gesamt_known.insert((s, m), (t, p));
+            continue;
+        }
         let gesamt = |s: usize| {
             let (p, qp) = *gesamt_known.get(&(s, false))?;
             let (m, qm) = *gesamt_known.get(&(s, true))?;
@@ -457,12 +464,6 @@ pub fn decode(
                 .map(|(e, q)| (e.abs(), q)),
             _ => None,
         };
-        if let Field::Gesamt(s, m) = field
-            && let Some(&(t, p)) = column_confirms.get(&(s, m))
-        {
-            gesamt_known.insert((s, m), (t, p));
-            continue;
-        }
         let Some((t, q)) = expected else {
             flags.push(uncertain_flag(
                 row,

@@ -430,16 +430,24 @@ fn registration_checks(
         .numbers()
         .filter(|n| !players.contains_key(*n))
         .collect();
+    // Likely pairs (unregistered, registered): one digit apart, or the
+    // registered number among the reader's alternatives.
+    let pairs: Vec<(&str, &str)> = unregistered
+        .iter()
+        .flat_map(|key| without_sheet.iter().map(move |n| (key.as_str(), *n)))
+        .filter(|(key, n)| {
+            one_digit_apart(n, key)
+                || players
+                    .get(*key)
+                    .is_some_and(|a| a.alternatives.contains(*n))
+        })
+        .collect();
     for key in &unregistered {
+        let maybe: Vec<&str> = pairs.iter().filter(|p| p.0 == key).map(|p| p.1).collect();
+        let hint = perhaps("registered player", &maybe, "on no sheet");
         let Some(acc) = players.get_mut(key) else {
             continue;
         };
-        let maybe: Vec<&str> = without_sheet
-            .iter()
-            .copied()
-            .filter(|n| one_digit_apart(n, key) || acc.alternatives.contains(*n))
-            .collect();
-        let hint = perhaps("registered player", &maybe, "on no sheet");
         let sheets: Vec<String> = acc.seen.values().flatten().cloned().collect();
         acc.review.extend(sheets.iter().cloned());
         checks.push(NightCheck {
@@ -452,16 +460,11 @@ fn registration_checks(
             sheets,
         });
     }
-    for number in without_sheet {
-        let maybe: Vec<&str> = unregistered
+    for &number in &without_sheet {
+        let maybe: Vec<&str> = pairs
             .iter()
-            .filter(|k| {
-                one_digit_apart(number, k)
-                    || players
-                        .get(*k)
-                        .is_some_and(|a| a.alternatives.contains(number))
-            })
-            .filter_map(|k| Some(players.get(k)?.player.as_str()))
+            .filter(|p| p.1 == number)
+            .filter_map(|p| Some(players.get(p.0)?.player.as_str()))
             .collect();
         let hint = perhaps("read as", &maybe, "not registered");
         checks.push(NightCheck {
