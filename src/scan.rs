@@ -87,11 +87,13 @@ pub fn confirm(sheet: &AlignedSheet, printed: &mut TesseractReader) -> (String, 
             [t.x - 1.0, t.y - t.size * 1.1, width + 2.0, t.size * 2.2],
             0.0,
         );
-        // Print is read as well at a third of the cutting resolution, three times faster.
+        // Print is read at half the cutting resolution: Tesseract is fastest
+        // there (~22 ms a title against ~30 at full size and 22-45 ms at a
+        // third, where it also misread "Turnier" on hB).
         let small = image::imageops::resize(
             &crop,
-            crop.width() / 3,
-            crop.height() / 3,
+            crop.width() / 2,
+            crop.height() / 2,
             image::imageops::FilterType::Triangle,
         );
         title = printed.read_line(&small).text;
