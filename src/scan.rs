@@ -144,9 +144,26 @@ struct Reader<'r> {
     digits: &'r mut dyn DigitReader,
     flags: Vec<Flag>,
     readings: CellReadings,
-    /// Number fields with ink, waiting to be read: field, digits, name.
-    pending: Vec<(Field, GrayImage, String)>,
+    /// Number fields with ink, waiting to be read.
+    pending: Vec<Pending>,
 }
+
+/// A number field with ink, waiting to be read with the sheet's others.
+struct Pending {
+    field: Field,
+    digits: GrayImage,
+    what: String,
+    bx: MmBox,
+    circle: bool,
+}
+
+/// A field read with less than [`CONFIDENT`] is cut again this far aside
+/// (mm; half a cutting pixel, so the page is resampled differently) and
+/// read again: the reader's answer moves with where the cut falls, and the
+/// mean over both cuts is steadier. Measured on the tuning sets (seed 601):
+/// offsets of 0.03-0.07 mm gain alike, 0.1 mm (a whole pixel: the same
+/// image shifted) nothing; a third cut (the other side) or four no more.
+const RECUT_MM: [(f64, f64); 1] = [(0.05, 0.05)];
 
 impl Reader<'_> {
     /// A field's name in the supervisor's language.
@@ -177,7 +194,13 @@ impl Reader<'_> {
         let mut c = self.cell(bx, circle, false);
         if c.mark == Mark::Ink {
             let digits = std::mem::replace(&mut c.digits, GrayImage::new(1, 1));
-            self.pending.push((field, digits, what.to_string()));
+            self.pending.push(Pending {
+                field,
+                digits,
+                what: what.to_string(),
+                bx,
+                circle,
+            });
         }
         c
     }
@@ -185,10 +208,39 @@ impl Reader<'_> {
     /// Reads every pending number field at once: the values as read.
     fn read_numbers(&mut self) -> std::collections::BTreeMap<Field, u32> {
         let pending = std::mem::take(&mut self.pending);
-        let images: Vec<&GrayImage> = pending.iter().map(|p| &p.1).collect();
-        let readings = self.digits.read_batch(&images);
+        let images: Vec<&GrayImage> = pending.iter().map(|p| &p.digits).collect();
+        let mut readings = self.digits.read_batch(&images);
+        // The unsure fields once more, cut a little aside.
+        let unsure: Vec<usize> = (0..readings.len())
+            .filter(|&i| readings[i].confidence < CONFIDENT)
+            .collect();
+        let mut recut: Vec<(usize, GrayImage)> = Vec::new();
+        for &i in &unsure {
+            let p = &pending[i];
+            for (dx, dy) in RECUT_MM {
+                let bx = [p.bx[0] + dx, p.bx[1] + dy, p.bx[2], p.bx[3]];
+                let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
+                let c = cells::analyse(&crop, p.circle, false);
+                if c.mark == Mark::Ink {
+                    recut.push((i, c.digits));
+                }
+            }
+        }
+        let images: Vec<&GrayImage> = recut.iter().map(|r| &r.1).collect();
+        let again = self.digits.read_batch(&images);
+        let mut more: Vec<Vec<Reading>> = vec![Vec::new(); readings.len()];
+        for ((i, _), r) in recut.iter().zip(again) {
+            more[*i].push(r);
+        }
+        for (i, extra) in more.into_iter().enumerate() {
+            if !extra.is_empty() {
+                let mut all = vec![readings[i].clone()];
+                all.extend(extra);
+                readings[i] = mean_reading(&all);
+            }
+        }
         let mut values = std::collections::BTreeMap::new();
-        for ((field, _, what), reading) in pending.into_iter().zip(readings) {
+        for (Pending { field, what, .. }, reading) in pending.into_iter().zip(readings) {
             if let Some(v) = reading.value() {
                 values.insert(field, v);
             }
@@ -223,6 +275,35 @@ impl Reader<'_> {
         let c = self.cell(bx, false, false);
         c.mark != Mark::Empty
             && f64::from(c.ink_px) >= min_mm2 * cells::PX_PER_MM * cells::PX_PER_MM
+    }
+}
+
+/// The mean of several readings of one field: each text's probability
+/// averaged over them (a text a reading does not list counts 0 there).
+fn mean_reading(all: &[Reading]) -> Reading {
+    let mut p: Vec<(String, f32)> = Vec::new();
+    for r in all {
+        let listed = std::iter::once((&r.text, r.confidence))
+            .chain(r.alternatives.iter().map(|(t, c)| (t, *c)));
+        for (t, c) in listed {
+            match p.iter_mut().find(|(u, _)| u == t) {
+                Some(e) => e.1 += c,
+                None => p.push((t.clone(), c)),
+            }
+        }
+    }
+    let n = all.len().max(1) as f32;
+    p.iter_mut().for_each(|e| e.1 /= n);
+    p.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let keep = all.first().map_or(0, |r| r.alternatives.len());
+    let mut it = p.into_iter();
+    let Some((text, confidence)) = it.next() else {
+        return Reading::none();
+    };
+    Reading {
+        text,
+        confidence,
+        alternatives: it.take(keep.max(4)).collect(),
     }
 }
 
@@ -486,5 +567,41 @@ pub fn unreadable(source: &str, page: u32, seats: usize, why: &str, lang: Lang) 
             extra: Map::new(),
         }],
         extra: Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reading(text: &str, confidence: f32, alternatives: &[(&str, f32)]) -> Reading {
+        Reading {
+            text: text.into(),
+            confidence,
+            alternatives: alternatives
+                .iter()
+                .map(|(t, p)| (t.to_string(), *p))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn two_cuts_that_disagree_should_give_the_mean_of_their_readings() {
+        let first = reading("3", 0.6, &[("8", 0.3), ("5", 0.1)]);
+        let second = reading("8", 0.9, &[("3", 0.1)]);
+        let mean = mean_reading(&[first, second]);
+        assert_eq!(mean.text, "8");
+        assert!((mean.confidence - 0.6).abs() < 1e-6);
+        assert_eq!(mean.alternatives[0].0, "3");
+        assert!((mean.alternatives[0].1 - 0.35).abs() < 1e-6);
+        // A text one cut does not list counts nothing there.
+        assert_eq!(mean.alternatives[1].0, "5");
+        assert!((mean.alternatives[1].1 - 0.05).abs() < 1e-6);
+    }
+
+    #[test]
+    fn one_reading_should_stay_as_it_is() {
+        let only = reading("12", 0.7, &[("72", 0.2)]);
+        assert_eq!(mean_reading(std::slice::from_ref(&only)), only);
     }
 }
