@@ -182,6 +182,29 @@ impl Reader<'_> {
         cells::analyse(&crop, circle, sign)
     }
 
+    /// The field's digits cut again at each of [`RECUT_MM`] (those with ink).
+    fn recuts(&self, bx: MmBox, circle: bool, sign: bool) -> impl Iterator<Item = GrayImage> {
+        RECUT_MM.into_iter().filter_map(move |(dx, dy)| {
+            let bx = [bx[0] + dx, bx[1] + dy, bx[2], bx[3]];
+            let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
+            let c = cells::analyse(&crop, circle, sign);
+            (c.mark == Mark::Ink).then_some(c.digits)
+        })
+    }
+
+    /// A single field's reading; when unsure, the mean with its re-cuts'.
+    fn read_one(&mut self, digits: &GrayImage, bx: MmBox, sign: bool) -> Reading {
+        let first = self.digits.read(digits);
+        if first.confidence >= CONFIDENT {
+            return first;
+        }
+        let again: Vec<GrayImage> = self.recuts(bx, false, sign).collect();
+        let images: Vec<&GrayImage> = again.iter().collect();
+        let mut all = vec![first];
+        all.extend(self.digits.read_batch(&images));
+        mean_reading(&all)
+    }
+
     fn uncertain(&mut self, seat: Option<usize>, field: &str, r: &Reading, what: &str) {
         let flag = decode::uncertain_flag(None, seat, field, r, what, None, self.lang);
         self.flags.push(flag);
@@ -214,18 +237,13 @@ impl Reader<'_> {
         let unsure: Vec<usize> = (0..readings.len())
             .filter(|&i| readings[i].confidence < CONFIDENT)
             .collect();
-        let mut recut: Vec<(usize, GrayImage)> = Vec::new();
-        for &i in &unsure {
-            let p = &pending[i];
-            for (dx, dy) in RECUT_MM {
-                let bx = [p.bx[0] + dx, p.bx[1] + dy, p.bx[2], p.bx[3]];
-                let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
-                let c = cells::analyse(&crop, p.circle, false);
-                if c.mark == Mark::Ink {
-                    recut.push((i, c.digits));
-                }
-            }
-        }
+        let recut: Vec<(usize, GrayImage)> = unsure
+            .iter()
+            .flat_map(|&i| {
+                let p = &pending[i];
+                self.recuts(p.bx, p.circle, false).map(move |d| (i, d))
+            })
+            .collect();
         let images: Vec<&GrayImage> = recut.iter().map(|r| &r.1).collect();
         let again = self.digits.read_batch(&images);
         let mut more: Vec<Vec<Reading>> = vec![Vec::new(); readings.len()];
@@ -264,7 +282,7 @@ impl Reader<'_> {
         if c.mark != Mark::Ink {
             return None;
         }
-        let r = self.digits.read(&c.digits);
+        let r = self.read_one(&c.digits, bx, false);
         if r.text.is_empty() || r.confidence < CONFIDENT {
             self.uncertain(seat, field, &r, what);
         }
@@ -428,7 +446,7 @@ pub fn read_sheet(
             if c.mark != Mark::Ink {
                 return None;
             }
-            let reading = r.digits.read(&c.digits);
+            let reading = r.read_one(&c.digits, f.endergebnis[s], true);
             let value = reading.value().map(i64::from);
             let what = r.name(
                 format!("Platz {}: Endergebnis", s + 1),
