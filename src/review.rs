@@ -483,6 +483,14 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
             as_read.join(" ")
         );
     }
+    let taken = taken_as_decoded(r);
+    if !taken.is_empty() {
+        let _ = write!(
+            html,
+            "<p class=\"as-read\">Read otherwise, taken as its row and column demand: {}</p>",
+            esc(&taken.join("; "))
+        );
+    }
     let mut outlined = Vec::new();
     let mut editable = 0;
     for flag in &r.flags {
@@ -559,6 +567,34 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
         html,
         "<script type=\"application/json\" id=\"sheet-{n}\">{json}</script></section>"
     );
+}
+
+/// The game cells decoding gave another value than the reader's best
+/// reading (see `decode::REPLACE`), as "game 3, seat 2 minus: read 8, taken as 2".
+fn taken_as_decoded(r: &SheetResult) -> Vec<String> {
+    let mut out = Vec::new();
+    for g in &r.games {
+        for (s, c) in g.cells.iter().enumerate() {
+            for (name, value) in [("plus", c.plus), ("minus", c.minus)] {
+                let Some(reading) = c.extra.get(&format!("{name}_reading")) else {
+                    continue;
+                };
+                let read = reading.get("read").and_then(Value::as_str).unwrap_or("");
+                let decoded = reading.get("decoded").and_then(Value::as_bool) == Some(true);
+                if let Some(v) = value
+                    && decoded
+                    && read.parse::<u32>().ok() != Some(v)
+                {
+                    out.push(format!(
+                        "game {}, seat {} {name}: read {read}, taken as {v}",
+                        g.no,
+                        s + 1
+                    ));
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -660,5 +696,27 @@ mod tests {
         assert!(first < second);
         assert!(html.contains("GESAMT_MISMATCH"));
         assert!(html.contains("id=\"sheet-0\""));
+    }
+
+    #[test]
+    fn a_cell_taken_against_its_reading_should_be_named_on_the_page() {
+        let mut s = sheet();
+        let cell = &mut s.games[0].cells[1];
+        cell.extra.insert(
+            "plus_reading".into(),
+            serde_json::json!({"read": "8", "confidence": 0.5, "decoded": true}),
+        );
+        let value = cell.plus.expect("seat 2 plays plus");
+        let same = &mut s.games[0].cells[0];
+        same.extra.insert(
+            "plus_reading".into(),
+            serde_json::json!({"read": same.plus.map(|v| v.to_string()), "decoded": true}),
+        );
+        let no = s.games[0].no;
+        let taken = taken_as_decoded(&s);
+        assert_eq!(
+            taken,
+            vec![format!("game {no}, seat 2 plus: read 8, taken as {value}")]
+        );
     }
 }
