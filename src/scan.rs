@@ -313,7 +313,6 @@ fn mean_reading(all: &[Reading]) -> Reading {
     let n = all.len().max(1) as f32;
     p.iter_mut().for_each(|e| e.1 /= n);
     p.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let keep = all.first().map_or(0, |r| r.alternatives.len());
     let mut it = p.into_iter();
     let Some((text, confidence)) = it.next() else {
         return Reading::none();
@@ -321,7 +320,8 @@ fn mean_reading(all: &[Reading]) -> Reading {
     Reading {
         text,
         confidence,
-        alternatives: it.take(keep.max(4)).collect(),
+        // As many as decoding weighs.
+        alternatives: it.take(4).collect(),
     }
 }
 
