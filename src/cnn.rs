@@ -1,4 +1,6 @@
-//! A small convolutional digit reader (candle, pure Rust) beside Tesseract:
+//! A small convolutional digit reader (pure Rust) beside Tesseract: candle
+//! trains it, and reading runs its forward pass in `infer` (plain loops
+//! around serial matrix products, as fast as a batch of sheets wants):
 //! the model file is committed (`models/digits.safetensors`, ~740 kB) and
 //! `aufsicht train-digits` makes it again from the MNIST training split.
 //! Besides the ten digits it knows "not one digit" (half a digit, two
@@ -9,12 +11,14 @@
 //! and classified; the cell's reading is the digits' best string with the
 //! product of their probabilities, and the next best strings as alternatives.
 
-use candle_core::{D, DType, Device, Module, Tensor};
+use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{Conv2d, Linear, VarBuilder, VarMap, conv2d, linear};
 use image::{GrayImage, Luma};
 use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::read::{DigitReader, Reading};
+
+mod infer;
 
 /// A piece read whole with this probability (its prior included) is not
 /// also read as touching digits.
@@ -386,7 +390,7 @@ pub fn cut_into(piece: &GrayImage, k: usize) -> Vec<GrayImage> {
 }
 
 pub struct CnnReader {
-    net: Net,
+    net: infer::Inference,
     /// Logits are divided by it before the softmax so that the
     /// probabilities are calibrated (fitted on held-back digits in training).
     temperature: f32,
@@ -419,30 +423,29 @@ impl CnnReader {
             .map_or(CLASSES, |b| b.elem_count().min(CLASSES));
         let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
             .map_err(|e| format!("digit model: {e}"))?;
-        Ok(CnnReader {
-            net: Net::with_classes(vb, classes).map_err(|e| format!("digit model: {e}"))?,
-            temperature,
-        })
+        let net = Net::with_classes(vb, classes)
+            .and_then(|net| infer::Inference::new(&net))
+            .map_err(|e| format!("digit model: {e}"))?;
+        Ok(CnnReader { net, temperature })
     }
 
     /// Probabilities of 0..9 and [`NOT_A_DIGIT`] for each 28×28 input.
     pub fn classify(&self, inputs: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
-        let n = inputs.len();
-        if n == 0 {
+        let flat: Vec<f32> = inputs.iter().flatten().copied().collect();
+        if flat.len() != inputs.len() * 784 {
             return Vec::new();
         }
-        let flat: Vec<f32> = inputs.iter().flatten().copied().collect();
-        let run = || -> candle_core::Result<Vec<Vec<f32>>> {
-            let x = Tensor::from_vec(flat, (n, 1, 28, 28), &Device::Cpu)?;
-            let logits = (self.net.forward(&x)? / f64::from(self.temperature))?;
-            candle_nn::ops::softmax(&logits, D::Minus1)?.to_vec2::<f32>()
-        };
-        run()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|v| {
+        let logits = self.net.forward(&flat, inputs.len());
+        let classes = logits.len() / inputs.len().max(1);
+        logits
+            .chunks_exact(classes.max(1))
+            .map(|l| {
+                let t = self.temperature;
+                let top = l.iter().fold(f32::MIN, |a, &b| a.max(b));
+                let e: Vec<f32> = l.iter().map(|&v| ((v - top) / t).exp()).collect();
+                let sum: f32 = e.iter().sum();
                 let mut a = [0f32; CLASSES];
-                a.iter_mut().zip(v).for_each(|(o, p)| *o = p);
+                a.iter_mut().zip(&e).for_each(|(o, p)| *o = p / sum);
                 a
             })
             .collect()
@@ -909,14 +912,38 @@ mod tests {
             .expect("difference")
     }
 
+    /// The committed model as candle's net.
+    fn committed_net() -> Net {
+        let vb = VarBuilder::from_buffered_safetensors(MODEL.to_vec(), DType::F32, &Device::Cpu)
+            .expect("model");
+        Net::new(vb).expect("net")
+    }
+
+    /// Three 28×28 inputs of varied grey.
+    fn three_inputs() -> Vec<f32> {
+        (0..3 * 28 * 28)
+            .map(|i| ((i * 37) % 101) as f32 / 100.0)
+            .collect()
+    }
+
+    #[test]
+    fn the_plain_forward_pass_should_equal_candles() {
+        let net = committed_net();
+        let inputs = three_inputs();
+        let x = Tensor::from_vec(inputs.clone(), (3, 1, 28, 28), &Device::Cpu).expect("tensor");
+        let theirs = net.forward(&x).expect("forward");
+        let ours = infer::Inference::new(&net)
+            .expect("layout")
+            .forward(&inputs, 3);
+        let ours = Tensor::from_vec(ours, (3, CLASSES), &Device::Cpu).expect("tensor");
+        let diff = largest_difference(theirs, ours);
+        assert!(diff < 1e-4, "{diff}");
+    }
+
     #[test]
     fn the_convolution_as_one_product_should_equal_candles() {
-        let reader = CnnReader::new().expect("model");
-        let inputs: Vec<f32> = (0..3 * 28 * 28)
-            .map(|i| ((i * 37) % 101) as f32 / 100.0)
-            .collect();
-        let x = Tensor::from_vec(inputs, (3, 1, 28, 28), &Device::Cpu).expect("tensor");
-        let net = &reader.net;
+        let x = Tensor::from_vec(three_inputs(), (3, 1, 28, 28), &Device::Cpu).expect("tensor");
+        let net = &committed_net();
         let theirs = net.c1.forward(&x).expect("conv");
         let ours = conv_as_one_product(&net.c1, &x).expect("product");
         let pooled = ours.relu().and_then(|t| t.max_pool2d(2)).expect("pool");

@@ -1,0 +1,199 @@
+//! The digit net's forward pass for reading, in plain loops around `gemm`'s
+//! matrix products (the crate candle itself multiplies with), run on the
+//! calling thread. Candle spreads each product over all cores and copies
+//! between its layouts; a batch already keeps every core busy with a sheet
+//! each, so the product is serial here, and the maps stay channel-last
+//! from the first layer to the last, with no copies between.
+
+use candle_core::Tensor;
+
+use super::Net;
+
+/// The net's weights, laid out for channel-last maps: every product is
+/// (rows × inputs) · (inputs × outputs).
+pub struct Inference {
+    c1: Layer,
+    c2: Layer,
+    f1: Layer,
+    f2: Layer,
+}
+
+/// One layer's product: `w` is inputs × outputs, row-major.
+struct Layer {
+    w: Vec<f32>,
+    b: Vec<f32>,
+    inputs: usize,
+    outputs: usize,
+}
+
+/// Side of a convolution's kernel, and of the net's input.
+const K: usize = 5;
+const SIDE: usize = 28;
+
+impl Inference {
+    /// Copies `net`'s weights into the layouts [`Inference::forward`] uses.
+    pub fn new(net: &Net) -> candle_core::Result<Self> {
+        Ok(Inference {
+            c1: conv_layer(net.c1.weight(), net.c1.bias())?,
+            c2: conv_layer(net.c2.weight(), net.c2.bias())?,
+            f1: dense_after_maps(net.f1.weight(), net.f1.bias(), 64, 4 * 4)?,
+            f2: dense_after_maps(net.f2.weight(), net.f2.bias(), 128, 1)?,
+        })
+    }
+
+    /// Logits for `n` inputs of 28×28 (row-major, one after another).
+    pub fn forward(&self, inputs: &[f32], n: usize) -> Vec<f32> {
+        // 28×28×1 → conv 24×24×32 → pool 12×12×32 → conv 8×8×64 → pool 4×4×64.
+        let s1 = SIDE + 1 - K;
+        let x = self
+            .c1
+            .apply(&windows(inputs, n, SIDE, 1), n * s1 * s1, true);
+        let x = max_pool(&x, n, s1, self.c1.outputs);
+        let s2 = s1 / 2 + 1 - K;
+        let x = self
+            .c2
+            .apply(&windows(&x, n, s1 / 2, self.c1.outputs), n * s2 * s2, true);
+        let x = max_pool(&x, n, s2, self.c2.outputs);
+        let x = self.f1.apply(&x, n, true);
+        self.f2.apply(&x, n, false)
+    }
+}
+
+impl Layer {
+    /// `rows` × inputs times the weights, plus the bias (and ReLU).
+    fn apply(&self, x: &[f32], rows: usize, relu: bool) -> Vec<f32> {
+        assert_eq!(x.len(), rows * self.inputs, "layer input");
+        let mut y = vec![0f32; rows * self.outputs];
+        // SAFETY: every slice holds exactly the rows × columns the strides
+        // describe (checked above and by construction), and `y` is not
+        // aliased.
+        unsafe {
+            gemm::gemm(
+                rows,
+                self.outputs,
+                self.inputs,
+                y.as_mut_ptr(),
+                1,
+                self.outputs as isize,
+                false,
+                x.as_ptr(),
+                1,
+                self.inputs as isize,
+                self.w.as_ptr(),
+                1,
+                self.outputs as isize,
+                0.0,
+                1.0,
+                false,
+                false,
+                false,
+                gemm::Parallelism::None,
+            );
+        }
+        for row in y.chunks_exact_mut(self.outputs) {
+            for (v, b) in row.iter_mut().zip(&self.b) {
+                *v += b;
+                if relu && *v < 0.0 {
+                    *v = 0.0;
+                }
+            }
+        }
+        y
+    }
+}
+
+/// Every K×K window of `n` channel-last maps of side `side` as a row, in
+/// the order (dy, dx, channel): each window row copies K runs of K·c values.
+fn windows(x: &[f32], n: usize, side: usize, c: usize) -> Vec<f32> {
+    let out = side + 1 - K;
+    let row = K * K * c;
+    let mut w = vec![0f32; n * out * out * row];
+    for (i, dst) in w.chunks_exact_mut(row).enumerate() {
+        let (b, y, x0) = (i / (out * out), i / out % out, i % out);
+        for dy in 0..K {
+            let src = &x[((b * side + y + dy) * side + x0) * c..][..K * c];
+            dst[dy * K * c..][..K * c].copy_from_slice(src);
+        }
+    }
+    w
+}
+
+/// 2×2 max pooling of `n` channel-last maps of side `side`.
+fn max_pool(x: &[f32], n: usize, side: usize, c: usize) -> Vec<f32> {
+    let half = side / 2;
+    let mut out = vec![f32::MIN; n * half * half * c];
+    for b in 0..n {
+        for y in 0..side {
+            for x0 in 0..side {
+                let src = &x[((b * side + y) * side + x0) * c..][..c];
+                let dst = &mut out[((b * half + y / 2) * half + x0 / 2) * c..][..c];
+                for (d, s) in dst.iter_mut().zip(src) {
+                    *d = d.max(*s);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A convolution's kernels (out, in, K, K) as a (K·K·in) × out matrix in
+/// the windows' (dy, dx, channel) order.
+fn conv_layer(weight: &Tensor, bias: Option<&Tensor>) -> candle_core::Result<Layer> {
+    let (cout, cin, k, _) = weight.dims4()?;
+    let w = weight.flatten_all()?.to_vec1::<f32>()?;
+    let mut m = vec![0f32; k * k * cin * cout];
+    for o in 0..cout {
+        for c in 0..cin {
+            for dy in 0..k {
+                for dx in 0..k {
+                    m[((dy * k + dx) * cin + c) * cout + o] = w[((o * cin + c) * k + dy) * k + dx];
+                }
+            }
+        }
+    }
+    Ok(Layer {
+        w: m,
+        b: bias_of(bias, cout)?,
+        inputs: k * k * cin,
+        outputs: cout,
+    })
+}
+
+/// A dense layer (out, in) reading `channels` maps of `cells` cells each:
+/// its inputs are taken from candle's channel-first flattening
+/// (channel, cell) and put in channel-last order (cell, channel).
+fn dense_after_maps(
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    channels: usize,
+    cells: usize,
+) -> candle_core::Result<Layer> {
+    let (outputs, inputs) = weight.dims2()?;
+    if inputs != channels * cells {
+        return Err(candle_core::Error::Msg(format!(
+            "dense layer of {inputs} inputs after {channels}×{cells}"
+        )));
+    }
+    let w = weight.flatten_all()?.to_vec1::<f32>()?;
+    let mut m = vec![0f32; inputs * outputs];
+    for o in 0..outputs {
+        for c in 0..channels {
+            for cell in 0..cells {
+                m[(cell * channels + c) * outputs + o] = w[o * inputs + c * cells + cell];
+            }
+        }
+    }
+    Ok(Layer {
+        w: m,
+        b: bias_of(bias, outputs)?,
+        inputs,
+        outputs,
+    })
+}
+
+fn bias_of(bias: Option<&Tensor>, n: usize) -> candle_core::Result<Vec<f32>> {
+    match bias {
+        Some(b) => b.flatten_all()?.to_vec1::<f32>(),
+        None => Ok(vec![0.0; n]),
+    }
+}
