@@ -192,17 +192,36 @@ impl Reader<'_> {
         })
     }
 
-    /// A single field's reading; when unsure, the mean with its re-cuts'.
+    /// A single field's reading, steadied as [`Reader::steady`] does.
     fn read_one(&mut self, digits: &GrayImage, bx: MmBox, sign: bool) -> Reading {
-        let first = self.digits.read(digits);
-        if first.confidence >= CONFIDENT {
-            return first;
+        let mut r = vec![self.digits.read(digits)];
+        self.steady(&mut r, &[(bx, false, sign)]);
+        r.pop().unwrap_or_else(Reading::none)
+    }
+
+    /// Each reading below [`CONFIDENT`] becomes the mean of it and its
+    /// field's re-cuts' readings (`fields`: box, circle, sign; one a reading).
+    fn steady(&mut self, readings: &mut [Reading], fields: &[(MmBox, bool, bool)]) {
+        let recut: Vec<(usize, GrayImage)> = (0..readings.len())
+            .filter(|&i| readings[i].confidence < CONFIDENT)
+            .flat_map(|i| {
+                let (bx, circle, sign) = fields[i];
+                self.recuts(bx, circle, sign).map(move |d| (i, d))
+            })
+            .collect();
+        let images: Vec<&GrayImage> = recut.iter().map(|r| &r.1).collect();
+        let again = self.digits.read_batch(&images);
+        let mut more: Vec<Vec<Reading>> = vec![Vec::new(); readings.len()];
+        for ((i, _), r) in recut.iter().zip(again) {
+            more[*i].push(r);
         }
-        let again: Vec<GrayImage> = self.recuts(bx, false, sign).collect();
-        let images: Vec<&GrayImage> = again.iter().collect();
-        let mut all = vec![first];
-        all.extend(self.digits.read_batch(&images));
-        mean_reading(&all)
+        for (reading, extra) in readings.iter_mut().zip(more) {
+            if !extra.is_empty() {
+                let mut all = vec![reading.clone()];
+                all.extend(extra);
+                *reading = mean_reading(&all);
+            }
+        }
     }
 
     fn uncertain(&mut self, seat: Option<usize>, field: &str, r: &Reading, what: &str) {
@@ -233,30 +252,9 @@ impl Reader<'_> {
         let pending = std::mem::take(&mut self.pending);
         let images: Vec<&GrayImage> = pending.iter().map(|p| &p.digits).collect();
         let mut readings = self.digits.read_batch(&images);
-        // The unsure fields once more, cut a little aside.
-        let unsure: Vec<usize> = (0..readings.len())
-            .filter(|&i| readings[i].confidence < CONFIDENT)
-            .collect();
-        let recut: Vec<(usize, GrayImage)> = unsure
-            .iter()
-            .flat_map(|&i| {
-                let p = &pending[i];
-                self.recuts(p.bx, p.circle, false).map(move |d| (i, d))
-            })
-            .collect();
-        let images: Vec<&GrayImage> = recut.iter().map(|r| &r.1).collect();
-        let again = self.digits.read_batch(&images);
-        let mut more: Vec<Vec<Reading>> = vec![Vec::new(); readings.len()];
-        for ((i, _), r) in recut.iter().zip(again) {
-            more[*i].push(r);
-        }
-        for (i, extra) in more.into_iter().enumerate() {
-            if !extra.is_empty() {
-                let mut all = vec![readings[i].clone()];
-                all.extend(extra);
-                readings[i] = mean_reading(&all);
-            }
-        }
+        let fields: Vec<(MmBox, bool, bool)> =
+            pending.iter().map(|p| (p.bx, p.circle, false)).collect();
+        self.steady(&mut readings, &fields);
         let mut values = std::collections::BTreeMap::new();
         for (Pending { field, what, .. }, reading) in pending.into_iter().zip(readings) {
             if let Some(v) = reading.value() {
