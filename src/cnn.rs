@@ -34,6 +34,9 @@ const TOUCHING_PRIOR: f32 = 0.05;
 /// way of reading it looks like no digit, no reading of it is sure.
 const DIGITS_FLOOR: f32 = 0.5;
 
+/// How many cuts of a piece into two digits are read (see [`two_cuts`]).
+const TWO_CUTS: usize = 3;
+
 /// Training images held back from training (the last ones of the split).
 pub const HELD_BACK: usize = 5000;
 
@@ -358,8 +361,59 @@ pub fn splits(piece: &GrayImage) -> Vec<(Vec<GrayImage>, f32)> {
     let mut out = vec![(vec![piece.clone()], prior[0])];
     for (k, &weight) in prior.iter().enumerate().skip(1) {
         if weight >= 0.002 && w >= 4 * (k as u32 + 1) {
-            out.push((cut_into(piece, k + 1), weight));
+            // A piece that may hold three digits keeps the one even cut
+            // into two: the best of several cuts would outbid three.
+            if k == 1 && prior[2..].iter().sum::<f32>() < 0.2 {
+                out.extend(two_cuts(piece).into_iter().map(|c| (c, weight)));
+            } else {
+                out.push((cut_into(piece, k + 1), weight));
+            }
         }
+    }
+    out
+}
+
+/// Most cuts of a piece into two tried: the least ink near the middle
+/// ([`cut_into`]), and up to two more of the profile's low points
+/// between a quarter and three quarters of the width. Where two digits
+/// touch, the least ink is often not where they meet (the tail of a "2"
+/// running under a "7"); the net's reading then picks the cut (see
+/// [`best_strings`]), as every cut's strings share one prior.
+pub fn two_cuts(piece: &GrayImage) -> Vec<Vec<GrayImage>> {
+    let (w, h) = piece.dimensions();
+    let ink_in = |x: u32| (0..h).filter(|&y| piece.get_pixel(x, y)[0] < 128).count();
+    let first = cut_into(piece, 2);
+    let mut at: Vec<u32> = vec![first.first().map_or(0, GrayImage::width)];
+    let (lo, hi) = ((w / 4).max(2), (3 * w / 4).min(w.saturating_sub(2)));
+    let profile: Vec<(u32, usize)> = (lo..hi.max(lo)).map(|x| (x, ink_in(x))).collect();
+    // Runs of equal ink lower than both neighbours, each by its middle.
+    let runs: Vec<&[(u32, usize)]> = profile.chunk_by(|a, b| a.1 == b.1).collect();
+    let mut lows: Vec<(u32, usize)> = runs
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            let left = i.checked_sub(1).and_then(|j| runs.get(j));
+            let right = runs.get(i + 1);
+            left.is_none_or(|l| l[0].1 > r[0].1) && right.is_none_or(|n| n[0].1 > r[0].1)
+        })
+        .map(|(_, r)| r[r.len() / 2])
+        .collect();
+    lows.sort_by_key(|p| (p.1, p.0));
+    let apart = (w / 10).max(3);
+    for (x, _) in lows {
+        if at.len() >= TWO_CUTS {
+            break;
+        }
+        if at.iter().all(|&a| a.abs_diff(x) >= apart) {
+            at.push(x);
+        }
+    }
+    let mut out = vec![first];
+    for &x in &at[1..] {
+        out.push(vec![
+            image::imageops::crop_imm(piece, 0, 0, x, h).to_image(),
+            image::imageops::crop_imm(piece, x, 0, w - x, h).to_image(),
+        ]);
     }
     out
 }
@@ -520,8 +574,7 @@ fn settle_ways(ways: &mut Vec<(Vec<GrayImage>, f32)>, whole: &[f32; CLASSES]) {
     } else if ways.len() == 1 && whole[NOT_A_DIGIT] >= 0.5 {
         let piece = &first.0[0];
         if piece.width() >= 8 {
-            let two = cut_into(piece, 2);
-            ways.push((two, TOUCHING_PRIOR));
+            ways.extend(two_cuts(piece).into_iter().map(|c| (c, TOUCHING_PRIOR)));
         }
     }
 }
@@ -540,20 +593,27 @@ fn hypotheses(digits: &GrayImage) -> Option<Options> {
     Some(pieces.iter().map(splits).collect())
 }
 
+/// One way of reading a piece as the net saw it: how many digits, how
+/// surely each part is a digit (product), the mass it gives to digits, and
+/// its strings.
+type CutRead = (usize, f32, f32, Vec<(String, f32)>);
+
 /// The best strings of a cell's options, given the net's probabilities in
 /// the order the options' digits were queued.
 fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; CLASSES]>) -> Reading {
     let mut beam: Vec<(String, f32)> = vec![(String::new(), 1.0)];
     for piece in options {
-        let mut strings_of_piece: Vec<(String, f32)> = Vec::new();
-        let mut digit_mass = 0.0;
+        // Per number of digits, the cut the net reads best.
+        let mut best_cut: Vec<CutRead> = Vec::new();
         for (imgs, prior) in piece {
             // The strings this option can be, best first.
             let mut strings: Vec<(String, f32)> = vec![(String::new(), *prior)];
             let mut mass = *prior;
+            let mut sure = 1.0;
             for _ in imgs {
                 let p = probs.next().unwrap_or([0.1; CLASSES]);
                 mass *= 1.0 - p[NOT_A_DIGIT];
+                sure *= p[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max);
                 let mut top: Vec<(usize, f32)> =
                     p[..NOT_A_DIGIT].iter().copied().enumerate().collect();
                 top.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -566,9 +626,14 @@ fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; CLASSE
                     })
                     .collect();
             }
-            digit_mass += mass;
-            strings_of_piece.extend(strings);
+            match best_cut.iter_mut().find(|b| b.0 == imgs.len()) {
+                Some(b) if b.1 >= sure => {}
+                Some(b) => *b = (imgs.len(), sure, mass, strings),
+                None => best_cut.push((imgs.len(), sure, mass, strings)),
+            }
         }
+        let digit_mass: f32 = best_cut.iter().map(|b| b.2).sum();
+        let strings_of_piece: Vec<(String, f32)> = best_cut.into_iter().flat_map(|b| b.3).collect();
         let z = digit_mass.max(DIGITS_FLOOR);
         let mut next = Vec::new();
         for (text, q) in &beam {
@@ -1021,6 +1086,53 @@ mod tests {
     }
 
     #[test]
+    fn touching_digits_should_also_be_cut_where_they_meet_not_only_where_least_ink_is() {
+        // A solid digit joined by a short bridge to a ring ("0"): the
+        // least ink near the middle is inside the ring, the meeting point
+        // is the bridge.
+        let mut piece = GrayImage::from_pixel(48, 40, Luma([255]));
+        draw_filled_rect_mut(&mut piece, Rect::at(0, 0).of_size(16, 40), Luma([0]));
+        draw_filled_rect_mut(&mut piece, Rect::at(16, 14).of_size(4, 12), Luma([0]));
+        draw_filled_rect_mut(&mut piece, Rect::at(20, 0).of_size(28, 40), Luma([0]));
+        draw_filled_rect_mut(&mut piece, Rect::at(23, 3).of_size(22, 34), Luma([255]));
+        let cuts = two_cuts(&piece);
+        assert!(cuts.len() <= TWO_CUTS);
+        let at: Vec<u32> = cuts.iter().map(|c| c[0].width()).collect();
+        assert!(at[0] > 20, "the least ink is inside the ring: {at:?}");
+        assert!(
+            at.iter().any(|&x| (16..=20).contains(&x)),
+            "a cut at the bridge: {at:?}"
+        );
+        for c in &cuts {
+            assert_eq!(c[0].width() + c[1].width(), 48, "two parts, all of it");
+        }
+    }
+
+    #[test]
+    fn of_two_cuts_into_the_same_digits_the_better_read_one_should_count_alone() {
+        let img = || GrayImage::from_pixel(30, 20, Luma([0]));
+        let options: Options = vec![vec![
+            (vec![img()], 0.5),
+            (vec![img(), img()], 0.5),
+            (vec![img(), img()], 0.5),
+        ]];
+        let read = [
+            probs(7, 0.1, 0.9),
+            probs(4, 0.5, 0.0),
+            probs(9, 0.5, 0.0),
+            probs(2, 0.95, 0.0),
+            probs(7, 0.95, 0.0),
+        ];
+        let r = best_strings(&options, &mut read.into_iter());
+        assert_eq!(r.text, "27");
+        assert!(
+            !r.alternatives.iter().any(|a| a.0 == "49"),
+            "the worse cut is not read: {:?}",
+            r.alternatives
+        );
+    }
+
+    #[test]
     fn a_piece_that_looks_like_no_digit_should_not_be_sure() {
         let options: Options = vec![vec![(vec![GrayImage::from_pixel(9, 20, Luma([0]))], 1.0)]];
         let r = best_strings(&options, &mut [probs(7, 0.1, 0.9)].into_iter());
@@ -1033,9 +1145,11 @@ mod tests {
         let narrow = || vec![(vec![GrayImage::from_pixel(18, 40, Luma([0]))], 1.0)];
         let mut ways = narrow();
         settle_ways(&mut ways, &probs(7, 0.15, 0.8));
-        assert_eq!(ways.len(), 2);
-        assert_eq!(ways[1].0.len(), 2, "cut in two");
-        assert_eq!(ways[1].1, TOUCHING_PRIOR);
+        assert!(ways.len() >= 2);
+        for (parts, prior) in &ways[1..] {
+            assert_eq!(parts.len(), 2, "cut in two");
+            assert_eq!(*prior, TOUCHING_PRIOR);
+        }
         // A digit the net is sure of stays whole, even beside its splits.
         let mut ways = narrow();
         ways.push((cut_into(&ways[0].0[0], 2), 0.3));
