@@ -4,8 +4,11 @@
 //! ranked with the rule set's legal rows and the footer's column sums. When
 //! that evidence overwhelmingly confirms the reading (see [`ACCEPT`] and
 //! docs/reading.md) it stands without a flag; otherwise the cell gets
-//! `CELL_UNCERTAIN` with the alternatives and the suggestion. Decoding never
-//! replaces a reading by itself: values stay as read.
+//! `CELL_UNCERTAIN` with the alternatives and the suggestion. Only a game
+//! cell whose row and column both demand another value overwhelmingly
+//! ([`REPLACE`]) takes it; footer values always stay as read. The footer is
+//! decided seat by seat: both Gesamt values with their columns, the Abzug
+//! and the Endergebnis together ([`SeatFooter`]).
 //!
 //! `SheetResult` (values as read) + [`CellReadings`] → [`decode`] → `SheetResult`
 
@@ -264,6 +267,8 @@ pub fn decode(
     let mut accepted: BTreeMap<Field, i64> = BTreeMap::new();
     let mut replaced: BTreeMap<Field, i64> = BTreeMap::new();
     let mut column_confirms: BTreeMap<(usize, bool), (i64, f64)> = BTreeMap::new();
+    // Every column's distribution of sums (one sum where no cell is open).
+    let mut column_sums: ColumnSums = BTreeMap::new();
     for s in 1..=seats {
         for m in [false, true] {
             let mut fixed = 0i64;
@@ -281,13 +286,6 @@ pub fn decode(
                     None => fixed += i64::from(v),
                 }
             }
-            let Some(gesamt) = by_field.get(&Field::Gesamt(s, m)) else {
-                continue;
-            };
-            if open.is_empty() {
-                continue;
-            }
-            let g_cands = candidates(&gesamt.reading);
             // Over the column's possible sums: the total probability, and
             // the best assignment reaching each sum (with its values).
             let mut total: BTreeMap<i64, f64> = BTreeMap::from([(fixed, 1.0)]);
@@ -312,6 +310,14 @@ pub fn decode(
                 total = t2;
                 best = b2;
             }
+            column_sums.insert((s, m), total.clone());
+            let Some(gesamt) = by_field.get(&Field::Gesamt(s, m)) else {
+                continue;
+            };
+            if open.is_empty() {
+                continue;
+            }
+            let g_cands = candidates(&gesamt.reading);
             let weight = |sum: i64| {
                 let pg = prob(&g_cands, sum);
                 pg + WRITER_ERROR * (1.0 - pg)
@@ -429,82 +435,38 @@ pub fn decode(
             }
         }
     }
-    // The footer: an uncertain Gesamt is checked against its column, an
-    // uncertain Abzug against the smaller Gesamt, an Endergebnis against
-    // their difference. Only a settled column (and Gesamt) can confirm a
-    // reading; an unsettled one, at its cells' suggestions, still gives a
-    // suggestion, as likely as the suggestions it rests on.
-    let column = |s: usize, m: bool| -> Option<(i64, f64)> {
-        let (mut sum, mut q) = (0i64, 1.0f64);
-        for g in &sheet.games {
-            let Some(v) = g
-                .cells
-                .get(s - 1)
-                .and_then(|c| if m { c.minus } else { c.plus })
-            else {
-                continue;
-            };
-            let f = Field::Game(g.no, s, m);
-            match (accepted.contains_key(&f), decided.get(&f)) {
-                (false, Some(d)) => {
-                    sum += d.value?;
-                    q *= d.posterior;
-                }
-                _ => sum += i64::from(v),
-            }
-        }
-        Some((sum, q))
-    };
-    // Each Gesamt as read where sure, else as suggested, with how likely.
-    let mut gesamt_known: BTreeMap<(usize, bool), (i64, f64)> = BTreeMap::new();
-    for fr in &readings.fields {
-        if let Field::Gesamt(s, m) = fr.field
-            && !uncertain(fr)
-            && let Some(v) = fr.reading.value()
-        {
-            gesamt_known.insert((s, m), (i64::from(v), 1.0));
-        }
-    }
-    // In the order of `Field`: every Gesamt before the Abzüge and Endergebnisse.
+    // The footer, seat by seat: its Gesamt Plus and Minus are decided
+    // together with their columns, the Abzug (the smaller) and the
+    // Endergebnis (the difference) as read. A reading stands where all of
+    // that makes it overwhelmingly likely; else a person checks it, with
+    // the sheet's most likely value as the suggestion.
     let mut footer: Vec<&FieldReading> = readings
         .fields
         .iter()
         .filter(|f| !matches!(f.field, Field::Game(..)) && uncertain(f))
         .collect();
     footer.sort_by_key(|f| f.field);
+    let mut joints: BTreeMap<usize, Option<SeatFooter>> = BTreeMap::new();
     for fr in footer {
         let field = fr.field;
         let (row, seat, name) = field.locator();
         // The column's whole distribution of sums confirmed it above.
         if let Field::Gesamt(s, m) = field
-            && let Some(&(t, p)) = column_confirms.get(&(s, m))
+            && column_confirms.contains_key(&(s, m))
         {
-            gesamt_known.insert((s, m), (t, p));
             continue;
         }
-        let gesamt = |s: usize| {
-            let (p, qp) = *gesamt_known.get(&(s, false))?;
-            let (m, qm) = *gesamt_known.get(&(s, true))?;
-            Some((p, m, qp * qm))
-        };
-        let expected = match field {
-            Field::Gesamt(s, m) => column(s, m),
-            Field::Abzug(s) => gesamt(s).map(|(p, m, q)| (p.min(m), q)),
-            // Only where the sign as read agrees: the digits are checked, not the sign.
-            Field::Endergebnis(s) => gesamt(s)
-                .map(|(p, m, q)| (p - m, q))
-                .filter(|(e, _)| {
-                    sheet
-                        .endergebnis
-                        .get(s - 1)
-                        .copied()
-                        .flatten()
-                        .is_some_and(|v| v.signum() == e.signum())
+        let joint = match field {
+            Field::Gesamt(s, _) | Field::Abzug(s) | Field::Endergebnis(s) => joints
+                .entry(s)
+                .or_insert_with(|| {
+                    let sign = sheet.endergebnis.get(s - 1).copied().flatten();
+                    SeatFooter::decide(s, &by_field, &column_sums, sign, &uncertain)
                 })
-                .map(|(e, q)| (e.abs(), q)),
+                .as_ref(),
             _ => None,
         };
-        let Some((t, q)) = expected else {
+        let Some(joint) = joint else {
             flags.push(uncertain_flag(
                 row,
                 seat,
@@ -516,26 +478,10 @@ pub fn decode(
             ));
             continue;
         };
-        let p = prob(&candidates(&fr.reading), t);
-        let posterior = q * p / (p + WRITER_ERROR * (1.0 - p));
-        let d = Decoded {
-            value: Some(t),
-            posterior,
-            ranked: vec![(t, posterior)],
-        };
-        // Confirmed as read (the reading and what the rest of the sheet gives
-        // agree, overwhelmingly likely together): it stands, and a confirmed
-        // Gesamt is known, as surely as the column it rests on.
-        if posterior >= ACCEPT && fr.reading.value().map(i64::from) == Some(t) {
-            if let Field::Gesamt(s, m) = field {
-                gesamt_known.insert((s, m), (t, q.min(1.0)));
-            }
-        } else {
-            if let Field::Gesamt(s, m) = field
-                && posterior >= PROBABLE
-            {
-                gesamt_known.insert((s, m), (t, posterior));
-            }
+        let d = joint.ranked(field);
+        let read = fr.reading.value().map(i64::from);
+        let stands = read.is_some_and(|r| d.ranked.iter().any(|&(v, p)| v == r && p >= ACCEPT));
+        if !stands {
             flags.push(uncertain_flag(
                 row,
                 seat,
@@ -549,6 +495,206 @@ pub fn decode(
     }
     sheet.flags.extend(flags);
     sheet
+}
+
+/// Each column's (seat, minus) distribution of sums.
+type ColumnSums = BTreeMap<(usize, bool), BTreeMap<i64, f64>>;
+
+/// How well a reading fits a value the sheet's arithmetic gives: its
+/// probability, or the writer's own mistake.
+fn fits(c: &[(i64, f64)], v: i64) -> f64 {
+    let p = prob(c, v);
+    p + WRITER_ERROR * (1.0 - p)
+}
+
+/// One seat's footer decided jointly: every pair of Gesamt Plus and Minus
+/// values worth weighing, with its posterior given both Gesamt readings,
+/// their columns' sums, and the Abzug and Endergebnis as read.
+struct SeatFooter {
+    pairs: Vec<((i64, i64), f64)>,
+    /// Both Gesamt fields were read (else the Abzug and Endergebnis get
+    /// no suggestion).
+    complete: bool,
+    /// The readings of Gesamt Plus and Minus, Abzug and Endergebnis (digits).
+    gesamt: [Vec<(i64, f64)>; 2],
+    abzug: Vec<(i64, f64)>,
+    endergebnis: Vec<(i64, f64)>,
+    /// The Endergebnis's sign as read.
+    sign: Option<i64>,
+}
+
+impl SeatFooter {
+    /// `None` where nothing can be weighed. A Gesamt not read at all
+    /// (an empty field) leaves the other to its reading and column alone.
+    fn decide(
+        s: usize,
+        by_field: &BTreeMap<Field, &FieldReading>,
+        column_sums: &ColumnSums,
+        endergebnis: Option<i64>,
+        uncertain: &dyn Fn(&FieldReading) -> bool,
+    ) -> Option<Self> {
+        let read = |f: Field| by_field.get(&f).map(|fr| candidates(&fr.reading));
+        let abzug = read(Field::Abzug(s)).unwrap_or_default();
+        let endergebnis_digits = read(Field::Endergebnis(s)).unwrap_or_default();
+        let sign = endergebnis.map(i64::signum);
+        let gesamt_read = [false, true].map(|m| by_field.get(&Field::Gesamt(s, m)).copied());
+        let complete = gesamt_read.iter().all(Option::is_some);
+        // A column's sums, likeliest first.
+        let likely = |m: bool| -> Vec<i64> {
+            let mut sums: Vec<(i64, f64)> = column_sums
+                .get(&(s, m))
+                .map(|t| t.iter().map(|(&v, &p)| (v, p)).collect())
+                .unwrap_or_default();
+            sums.sort_by(|a, b| b.1.total_cmp(&a.1));
+            sums.into_iter().map(|v| v.0).collect()
+        };
+        // What a Gesamt most likely is: as read where read surely, else its
+        // reading's and its column's two likeliest values.
+        let base = |i: usize| -> Vec<i64> {
+            match gesamt_read[i] {
+                None => Vec::new(),
+                Some(fr) if !uncertain(fr) => candidates(&fr.reading)
+                    .iter()
+                    .take(1)
+                    .map(|v| v.0)
+                    .collect(),
+                Some(fr) => {
+                    let mut b: Vec<i64> = candidates(&fr.reading)
+                        .iter()
+                        .take(2)
+                        .map(|v| v.0)
+                        .collect();
+                    b.extend(likely(i == 1).into_iter().take(2));
+                    b
+                }
+            }
+        };
+        // The Endergebnis links the two: plus = minus + it.
+        let e_values: Vec<i64> = endergebnis_digits
+            .iter()
+            .take(3)
+            .map(|&(e, _)| sign.unwrap_or(1) * e)
+            .collect();
+        // Each Gesamt's values worth weighing, with their weight: as read
+        // where read surely; else what its reading, its column, the Abzug
+        // and the Endergebnis (from the other Gesamt) offer, each weighed by
+        // its reading and its column. A Gesamt not read at all is a
+        // placeholder that the Abzug and Endergebnis are not weighed by.
+        let sides: [Vec<(i64, f64)>; 2] = std::array::from_fn(|i| {
+            let m = i == 1;
+            let Some(fr) = gesamt_read[i] else {
+                return vec![(0, 1.0)];
+            };
+            let c = candidates(&fr.reading);
+            if !uncertain(fr) {
+                return c.iter().take(1).map(|&(v, _)| (v, 1.0)).collect();
+            }
+            let mut values: Vec<i64> = c.iter().map(|v| v.0).collect();
+            values.extend(likely(m).into_iter().take(6));
+            values.extend(abzug.iter().take(3).map(|v| v.0));
+            for o in base(1 - i) {
+                values.extend(e_values.iter().map(|&e| if m { o - e } else { o + e }));
+            }
+            let sums = column_sums.get(&(s, m));
+            let mut seen = HashSet::new();
+            values
+                .into_iter()
+                .filter(|&v| v >= 0 && seen.insert(v))
+                .map(|v| {
+                    let in_column = sums.and_then(|t| t.get(&v)).copied().unwrap_or(0.0);
+                    (
+                        v,
+                        prob(&c, v) * (in_column + WRITER_ERROR * (1.0 - in_column)),
+                    )
+                })
+                .collect()
+        });
+        let mut pairs = Vec::new();
+        for &(p, wp) in &sides[0] {
+            for &(m, wm) in &sides[1] {
+                let mut w = wp * wm;
+                if !complete {
+                    pairs.push(((p, m), w));
+                    continue;
+                }
+                if !abzug.is_empty() {
+                    w *= fits(&abzug, p.min(m));
+                }
+                if !endergebnis_digits.is_empty() {
+                    let e = p - m;
+                    w *= if sign.is_none_or(|g| e == 0 || g == e.signum()) {
+                        fits(&endergebnis_digits, e.abs())
+                    } else {
+                        WRITER_ERROR
+                    };
+                }
+                pairs.push(((p, m), w));
+            }
+        }
+        let total: f64 = pairs.iter().map(|p| p.1).sum();
+        if total <= 0.0 {
+            return None;
+        }
+        pairs.iter_mut().for_each(|p| p.1 /= total);
+        let gesamt = gesamt_read.map(|fr| fr.map(|fr| candidates(&fr.reading)).unwrap_or_default());
+        Some(SeatFooter {
+            pairs,
+            complete,
+            gesamt,
+            abzug,
+            endergebnis: endergebnis_digits,
+            sign,
+        })
+    }
+
+    /// A footer field's values, best first, each with the probability that
+    /// it is what the writer wrote there.
+    fn ranked(&self, field: Field) -> Decoded {
+        let mut marginal: BTreeMap<i64, f64> = BTreeMap::new();
+        let derived = matches!(field, Field::Abzug(_) | Field::Endergebnis(_));
+        for &((p, m), w) in self.pairs.iter().filter(|_| self.complete || !derived) {
+            let v = match field {
+                Field::Gesamt(_, false) => p,
+                Field::Gesamt(_, true) => m,
+                Field::Abzug(_) => p.min(m),
+                // A difference of the other sign is not the reading's value.
+                Field::Endergebnis(_)
+                    if self.sign.is_some_and(|g| p != m && g != (p - m).signum()) =>
+                {
+                    -1
+                }
+                Field::Endergebnis(_) => (p - m).abs(),
+                _ => continue,
+            };
+            *marginal.entry(v).or_default() += w;
+        }
+        // An Abzug or Endergebnis is the pair's value only if the writer
+        // wrote it right: the share of its fit that its reading gives.
+        // So is a Gesamt's: a value only the rest of the footer supports
+        // (its Abzug and Endergebnis may well rest on a column the writer
+        // added up right, and a Gesamt written wrong) is no suggestion the
+        // rule flags may be judged by.
+        let own = match field {
+            Field::Gesamt(_, m) => Some(&self.gesamt[usize::from(m)]),
+            Field::Abzug(_) => Some(&self.abzug),
+            Field::Endergebnis(_) => Some(&self.endergebnis),
+            _ => None,
+        };
+        let mut ranked: Vec<(i64, f64)> = marginal
+            .into_iter()
+            .map(|(v, q)| match own {
+                Some(c) if !c.is_empty() => (v, q * prob(c, v) / fits(c, v)),
+                _ => (v, q),
+            })
+            .collect();
+        ranked.retain(|v| v.0 >= 0);
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Decoded {
+            value: ranked.first().map(|b| b.0),
+            posterior: ranked.first().map_or(0.0, |b| b.1),
+            ranked,
+        }
+    }
 }
 
 /// What the reader saw in a cell and how decoding ranked it (extra field).
@@ -845,5 +991,78 @@ mod tests {
             Some(8),
             "no support for 2 in the image"
         );
+    }
+
+    /// Seat 1's footer: Gesamt Plus 10 read surely, Gesamt Minus read as
+    /// given over a column adding up to 2 or 8 at even odds; Abzug and
+    /// Endergebnis (+) read as given.
+    fn seat_footer(minus: Reading, abzug: Reading, endergebnis: Reading) -> SeatFooter {
+        let fields = [
+            (Field::Gesamt(1, false), reading("10", 0.999, &[])),
+            (Field::Gesamt(1, true), minus),
+            (Field::Abzug(1), abzug),
+            (Field::Endergebnis(1), endergebnis),
+        ]
+        .map(|(field, reading)| FieldReading {
+            field,
+            reading,
+            what: "f".into(),
+        });
+        let by_field: BTreeMap<Field, &FieldReading> =
+            fields.iter().map(|f| (f.field, f)).collect();
+        let sums: ColumnSums = BTreeMap::from([
+            ((1, false), BTreeMap::from([(10, 1.0)])),
+            ((1, true), BTreeMap::from([(2, 0.5), (8, 0.5)])),
+        ]);
+        let uncertain = |f: &FieldReading| f.reading.confidence < CONFIDENT;
+        SeatFooter::decide(1, &by_field, &sums, Some(8), &uncertain).expect("decided")
+    }
+
+    fn likely(d: &Decoded) -> (i64, f64) {
+        (d.value.unwrap_or(-1), d.posterior)
+    }
+
+    #[test]
+    fn an_unsure_gesamt_its_abzug_and_endergebnis_agree_with_should_stand_with_them() {
+        let f = seat_footer(
+            reading("2", 0.5, &[("8", 0.4)]),
+            reading("2", 0.9, &[("8", 0.05)]),
+            reading("8", 0.9, &[("2", 0.05)]),
+        );
+        for field in [
+            Field::Gesamt(1, true),
+            Field::Abzug(1),
+            Field::Endergebnis(1),
+        ] {
+            let (v, p) = likely(&f.ranked(field));
+            assert_eq!(v, if field == Field::Endergebnis(1) { 8 } else { 2 });
+            assert!(p >= ACCEPT, "{field:?}: {p}");
+        }
+    }
+
+    #[test]
+    fn an_abzug_and_endergebnis_that_disagree_should_not_settle_the_gesamt() {
+        let f = seat_footer(
+            reading("2", 0.5, &[("8", 0.4)]),
+            reading("8", 0.9, &[("2", 0.05)]),
+            reading("8", 0.9, &[("2", 0.05)]),
+        );
+        let (_, p) = likely(&f.ranked(Field::Gesamt(1, true)));
+        assert!(p < ACCEPT, "{p}");
+    }
+
+    /// A Gesamt written wrong over a column the writer added up right, its
+    /// Abzug and Endergebnis from the column: the footer's value for it is
+    /// no likely suggestion while the reader does not see it there, so the
+    /// rule flags are judged by the Gesamt as read.
+    #[test]
+    fn a_gesamt_the_reader_does_not_see_as_the_footer_has_it_should_get_no_probable_suggestion() {
+        let f = seat_footer(
+            reading("5", 0.9, &[("3", 0.05)]),
+            reading("2", 0.9, &[("8", 0.05)]),
+            reading("8", 0.9, &[("2", 0.05)]),
+        );
+        let (v, p) = likely(&f.ranked(Field::Gesamt(1, true)));
+        assert!(v != 2 || p < PROBABLE, "{v} at {p}");
     }
 }
