@@ -428,8 +428,10 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
             dx * dx + dy * dy
         };
         // Pieces of the ring (a ruled line may have cut it in two or more)
-        // lie almost wholly in the outer band: they go whole, so no arc ends
-        // are left to be read as a 1. A ring the digits touch loses its band only.
+        // lie wholly in the outer band: they go whole, so no arc ends are
+        // left to be read as a 1. A ring the digits touch loses its band
+        // only (at 80% of a piece in the band, a "1" touching the ring went
+        // with it: circled "12" read as "2").
         let mut outer: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
         for (x, y, l) in labels.enumerate_pixels() {
             if keep.contains(&l[0]) {
@@ -440,7 +442,7 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
         }
         let ring_piece: std::collections::BTreeSet<u32> = outer
             .into_iter()
-            .filter(|(_, (o, n))| o * 100 >= n * 80)
+            .filter(|(_, (o, n))| o * 100 >= n * 95)
             .map(|(l, _)| l)
             .collect();
         for (x, y, p) in clean.enumerate_pixels_mut() {
@@ -582,9 +584,13 @@ fn peel_ring(ink: &mut GrayImage, (cx, cy): (f64, f64), (a, b): (f64, f64)) {
     }
     let mut lens: Vec<usize> = runs.iter().map(Vec::len).filter(|&n| n > 0).collect();
     lens.sort_unstable();
-    let thick = lens.get(lens.len() / 2).copied().unwrap_or(0) * 3 / 2 + 1;
+    let median = lens.get(lens.len() / 2).copied().unwrap_or(0);
+    let thick = median * 3 / 2 + 1;
     for run in runs {
-        for (x, y) in run.into_iter().take(thick) {
+        // A run much longer than the ring is thick goes on into a digit
+        // touching it: only the ring's own thickness is peeled there.
+        let peel = if run.len() > thick { median + 1 } else { thick };
+        for (x, y) in run.into_iter().take(peel) {
             ink.put_pixel(x, y, Luma([0]));
         }
     }
@@ -731,6 +737,28 @@ mod tests {
             draw_hollow_ellipse_mut(&mut zero, (106, 42), 12 + r, 18 + r, Luma([40]));
         }
         assert!(!analyse(&zero, true, false).circled, "a 0 is not a circle");
+    }
+
+    #[test]
+    fn a_one_touching_its_ring_inside_should_keep_its_stroke() {
+        let mut c = cell();
+        // "11" in a ring, the first one's foot against the ring.
+        stroke(&mut c, (81.0, 55.0), (92.0, 32.0));
+        stroke(&mut c, (110.0, 32.0), (110.0, 54.0));
+        for r in 0..2 {
+            draw_hollow_ellipse_mut(&mut c, (106, 42), 30 + r, 27 + r, Luma([40]));
+        }
+        let a = analyse(&c, true, false);
+        assert!(a.circled);
+        // Pieces as high as a digit: the two ones, no arc of the ring.
+        let labels = connected_components(&a.digits, Connectivity::Eight, Luma([255u8]));
+        let mut spans: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
+        for (_, y, l) in labels.enumerate_pixels().filter(|p| p.2[0] > 0) {
+            let e = spans.entry(l[0]).or_insert((y, y));
+            *e = (e.0.min(y), e.1.max(y));
+        }
+        let tall = spans.values().filter(|(y0, y1)| y1 - y0 >= 15).count();
+        assert_eq!(tall, 2, "both ones are left, and only they: {spans:?}");
     }
 
     #[test]
