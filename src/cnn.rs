@@ -380,13 +380,29 @@ pub fn splits(piece: &GrayImage) -> Vec<(Vec<GrayImage>, f32)> {
 /// running under a "7"); the net's reading then picks the cut (see
 /// [`best_strings`]), as every cut's strings share one prior.
 pub fn two_cuts(piece: &GrayImage) -> Vec<Vec<GrayImage>> {
-    let (w, h) = piece.dimensions();
-    let ink_in = |x: u32| (0..h).filter(|&y| piece.get_pixel(x, y)[0] < 128).count();
+    let w = piece.width();
     let first = cut_into(piece, 2);
     let mut at: Vec<u32> = vec![first.first().map_or(0, GrayImage::width)];
-    let (lo, hi) = ((w / 4).max(2), (3 * w / 4).min(w.saturating_sub(2)));
+    let apart = (w / 10).max(3);
+    for x in low_points(piece, (w / 4).max(2), (3 * w / 4).min(w.saturating_sub(2))) {
+        if at.len() >= TWO_CUTS {
+            break;
+        }
+        if at.iter().all(|&a| a.abs_diff(x) >= apart) {
+            at.push(x);
+        }
+    }
+    let mut out = vec![first];
+    out.extend(at[1..].iter().map(|&x| cut_at(piece, &[x])));
+    out
+}
+
+/// The low points of a piece's ink profile between `lo` and `hi`: runs of
+/// equal ink lower than both neighbours, each by its middle, least ink first.
+fn low_points(piece: &GrayImage, lo: u32, hi: u32) -> Vec<u32> {
+    let h = piece.height();
+    let ink_in = |x: u32| (0..h).filter(|&y| piece.get_pixel(x, y)[0] < 128).count();
     let profile: Vec<(u32, usize)> = (lo..hi.max(lo)).map(|x| (x, ink_in(x))).collect();
-    // Runs of equal ink lower than both neighbours, each by its middle.
     let runs: Vec<&[(u32, usize)]> = profile.chunk_by(|a, b| a.1 == b.1).collect();
     let mut lows: Vec<(u32, usize)> = runs
         .iter()
@@ -399,23 +415,23 @@ pub fn two_cuts(piece: &GrayImage) -> Vec<Vec<GrayImage>> {
         .map(|(_, r)| r[r.len() / 2])
         .collect();
     lows.sort_by_key(|p| (p.1, p.0));
-    let apart = (w / 10).max(3);
-    for (x, _) in lows {
-        if at.len() >= TWO_CUTS {
-            break;
-        }
-        if at.iter().all(|&a| a.abs_diff(x) >= apart) {
-            at.push(x);
-        }
-    }
-    let mut out = vec![first];
-    for &x in &at[1..] {
-        out.push(vec![
-            image::imageops::crop_imm(piece, 0, 0, x, h).to_image(),
-            image::imageops::crop_imm(piece, x, 0, w - x, h).to_image(),
-        ]);
-    }
-    out
+    lows.into_iter().map(|p| p.0).collect()
+}
+
+/// A piece cut at the given columns (left to right).
+fn cut_at(piece: &GrayImage, at: &[u32]) -> Vec<GrayImage> {
+    let (w, h) = piece.dimensions();
+    let edges: Vec<u32> = std::iter::once(0)
+        .chain(at.iter().copied())
+        .chain(std::iter::once(w))
+        .collect();
+    edges
+        .windows(2)
+        .map(|e| {
+            image::imageops::crop_imm(piece, e[0], 0, e[1].saturating_sub(e[0]).max(1), h)
+                .to_image()
+        })
+        .collect()
 }
 
 /// A piece cut into `k` touching digits: each cut where the least ink is,
