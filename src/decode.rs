@@ -362,6 +362,33 @@ pub fn decode(
                     }
                 }
             }
+            // A cell read as its row has it stands also where its column
+            // adds up with it as read, however the column's other open cells
+            // are read (its own marginal), even if none of their
+            // assignments is sure enough to stand whole.
+            if g_cands.first().is_some_and(|g| g.1 >= GESAMT_SUPPORT) {
+                for (i, (f, d)) in open.iter().enumerate() {
+                    let read = by_field
+                        .get(f)
+                        .and_then(|fr| fr.reading.value())
+                        .map(i64::from);
+                    let Some(read) = read.filter(|r| d.value == Some(*r)) else {
+                        continue;
+                    };
+                    if accepted.contains_key(f) {
+                        continue;
+                    }
+                    let others: Vec<&Decoded> = open
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .map(|(_, o)| o.1)
+                        .collect();
+                    if column_marginal(fixed, &others, d, read, &weight) >= ACCEPT {
+                        accepted.insert(*f, read);
+                    }
+                }
+            }
         }
     }
     for (f, v) in &replaced {
@@ -495,6 +522,38 @@ pub fn decode(
     }
     sheet.flags.extend(flags);
     sheet
+}
+
+/// How likely an open cell of a column holds `value`, given its row
+/// (`own.ranked`), the column's other open cells (however they are read)
+/// and its surely read cells (`fixed`), and how well each sum fits the
+/// Gesamt's reading (`fit`).
+fn column_marginal(
+    fixed: i64,
+    others: &[&Decoded],
+    own: &Decoded,
+    value: i64,
+    fit: &dyn Fn(i64) -> f64,
+) -> f64 {
+    let mut sums: BTreeMap<i64, f64> = BTreeMap::from([(fixed, 1.0)]);
+    for o in others {
+        let mut next: BTreeMap<i64, f64> = BTreeMap::new();
+        for &(v, q) in o.ranked.iter().take(4) {
+            for (sum, p) in &sums {
+                *next.entry(sum + v).or_default() += p * q;
+            }
+        }
+        sums = next;
+    }
+    let (mut as_value, mut all) = (0.0, 0.0);
+    for &(v, q) in own.ranked.iter().take(4) {
+        let m = q * sums.iter().map(|(sum, p)| p * fit(sum + v)).sum::<f64>();
+        all += m;
+        if v == value {
+            as_value += m;
+        }
+    }
+    if all > 0.0 { as_value / all } else { 0.0 }
 }
 
 /// Each column's (seat, minus) distribution of sums.
@@ -1064,5 +1123,33 @@ mod tests {
         );
         let (v, p) = likely(&f.ranked(Field::Gesamt(1, true)));
         assert!(v != 2 || p < PROBABLE, "{v} at {p}");
+    }
+
+    fn ranked(values: &[(i64, f64)]) -> Decoded {
+        Decoded {
+            value: values.first().map(|v| v.0),
+            posterior: values.first().map_or(0.0, |v| v.1),
+            ranked: values.to_vec(),
+        }
+    }
+
+    /// The Gesamt read as 5 or 7: the column's other open cell (3 or 5)
+    /// makes either sum, so no assignment of the column is sure, but with
+    /// both the cell is 2.
+    #[test]
+    fn a_cell_every_way_of_adding_up_its_column_agrees_on_should_stand() {
+        let gesamt = [(5, 0.5), (7, 0.45)];
+        let fit = |sum: i64| fits(&gesamt, sum);
+        let own = ranked(&[(2, 0.99), (8, 0.01)]);
+        let other = ranked(&[(3, 0.5), (5, 0.5)]);
+        let p = column_marginal(0, &[&other], &own, 2, &fit);
+        assert!(p >= ACCEPT, "{p}");
+        // Where the column's sums are as likely with another value, it does not.
+        let gesamt = [(5, 0.5), (11, 0.5)];
+        let fit = |sum: i64| fits(&gesamt, sum);
+        let own = ranked(&[(2, 0.6), (8, 0.4)]);
+        let other = ranked(&[(3, 1.0)]);
+        let p = column_marginal(0, &[&other], &own, 2, &fit);
+        assert!(p < ACCEPT, "{p}");
     }
 }
