@@ -161,6 +161,8 @@ pub fn decode(
         |f: &FieldReading| f.reading.value().is_none() || f.reading.confidence < CONFIDENT;
 
     let mut decided: BTreeMap<Field, Decoded> = BTreeMap::new();
+    // Per uncertain game cell: how likely its row is a legal pattern.
+    let mut row_legal: BTreeMap<Field, f64> = BTreeMap::new();
     // Rows: hypotheses are the uncertain cells' candidates (and the values the
     // row's other cells suggest), weighed by the reader and by legality.
     for g in &sheet.games {
@@ -225,14 +227,20 @@ pub fn decode(
             hyps.sort_by(|a, b| b.1.total_cmp(&a.1));
             hyps.truncate(400);
         }
+        let mut legal_mass = 0.0;
         for h in &mut hyps {
-            if !legal.contains(&key(h.0.iter().copied())) {
+            if legal.contains(&key(h.0.iter().copied())) {
+                legal_mass += h.1;
+            } else {
                 h.1 *= WRITER_ERROR;
             }
         }
         let total: f64 = hyps.iter().map(|h| h.1).sum();
         if total <= 0.0 {
             continue;
+        }
+        for c in cells.iter().filter(|c| c.3) {
+            row_legal.insert(c.0, legal_mass / total);
         }
         for (i, (f, _, _, unsure)) in cells.iter().enumerate() {
             if !unsure {
@@ -372,9 +380,24 @@ pub fn decode(
                         .get(f)
                         .and_then(|fr| fr.reading.value())
                         .map(i64::from);
-                    let Some(read) = read.filter(|r| d.value == Some(*r)) else {
+                    // The row must make the reading likely by itself, as a
+                    // legal pattern (not merely the reader's best among
+                    // illegal ones), and the other open cells' listed
+                    // readings must cover nearly all of their probability
+                    // (the sums of readings left out are not weighed).
+                    let row_sure =
+                        d.posterior >= ACCEPT && row_legal.get(f).is_some_and(|&p| p >= ACCEPT);
+                    let Some(read) = read.filter(|r| d.value == Some(*r) && row_sure) else {
                         continue;
                     };
+                    let covered = |o: &Decoded| o.ranked.iter().take(4).map(|v| v.1).sum::<f64>();
+                    if open
+                        .iter()
+                        .enumerate()
+                        .any(|(j, o)| j != i && covered(o.1) < ACCEPT)
+                    {
+                        continue;
+                    }
                     if accepted.contains_key(f) {
                         continue;
                     }
