@@ -506,6 +506,23 @@ pub fn decode(
         {
             continue;
         }
+        // A round number is one of the night's rounds (the rule set's count).
+        if field == Field::Round {
+            let d = round_reading(&candidates(&fr.reading), rules.rounds);
+            let read = fr.reading.value().map(i64::from);
+            if read.is_none_or(|r| d.value != Some(r) || d.posterior < ACCEPT) {
+                flags.push(uncertain_flag(
+                    row,
+                    seat,
+                    name,
+                    &fr.reading,
+                    &fr.what,
+                    Some(&d),
+                    lang,
+                ));
+            }
+            continue;
+        }
         let joint = match field {
             Field::Gesamt(s, _) | Field::Abzug(s) | Field::Endergebnis(s) => joints
                 .entry(s)
@@ -545,6 +562,23 @@ pub fn decode(
     }
     sheet.flags.extend(flags);
     sheet
+}
+
+/// A round number's reading weighed by the rule set's rounds (1 to
+/// `rounds`): a number beyond them is the writer's mistake.
+fn round_reading(read: &[(i64, f64)], rounds: u32) -> Decoded {
+    let mut ranked: Vec<(i64, f64)> = (1..=i64::from(rounds))
+        .map(|v| (v, prob(read, v)))
+        .collect();
+    let listed: f64 = ranked.iter().map(|v| v.1).sum();
+    let all = listed + WRITER_ERROR * (1.0 - listed).max(0.0);
+    ranked.iter_mut().for_each(|v| v.1 /= all);
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Decoded {
+        value: ranked.first().map(|v| v.0),
+        posterior: ranked.first().map_or(0.0, |v| v.1),
+        ranked,
+    }
 }
 
 /// How likely an open cell of a column holds `value`, given its row
@@ -1174,5 +1208,18 @@ mod tests {
         let other = ranked(&[(3, 1.0)]);
         let p = column_marginal(0, &[&other], &own, 2, &fit);
         assert!(p < ACCEPT, "{p}");
+    }
+
+    #[test]
+    fn a_round_read_unsure_among_the_nights_rounds_should_stand_only_if_the_others_are_unlikely() {
+        let d = round_reading(&[(2, 0.8), (7, 0.15), (1, 0.01)], 2);
+        assert_eq!(d.value, Some(2));
+        assert!(d.posterior >= ACCEPT, "{}", d.posterior);
+        let d = round_reading(&[(2, 0.8), (1, 0.15)], 2);
+        assert!(d.posterior < ACCEPT, "{}", d.posterior);
+        // A number beyond the night's rounds is not made likely.
+        let d = round_reading(&[(7, 0.8), (1, 0.05)], 2);
+        assert_ne!(d.value, Some(7));
+        assert!(d.posterior < ACCEPT, "{}", d.posterior);
     }
 }
