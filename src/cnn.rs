@@ -400,9 +400,7 @@ pub fn two_cuts(piece: &GrayImage) -> Vec<Vec<GrayImage>> {
 /// The low points of a piece's ink profile between `lo` and `hi`: runs of
 /// equal ink lower than both neighbours, each by its middle, least ink first.
 fn low_points(piece: &GrayImage, lo: u32, hi: u32) -> Vec<u32> {
-    let h = piece.height();
-    let ink_in = |x: u32| (0..h).filter(|&y| piece.get_pixel(x, y)[0] < 128).count();
-    let profile: Vec<(u32, usize)> = (lo..hi.max(lo)).map(|x| (x, ink_in(x))).collect();
+    let profile: Vec<(u32, usize)> = (lo..hi.max(lo)).map(|x| (x, ink_in(piece, x))).collect();
     let runs: Vec<&[(u32, usize)]> = profile.chunk_by(|a, b| a.1 == b.1).collect();
     let mut lows: Vec<(u32, usize)> = runs
         .iter()
@@ -418,6 +416,13 @@ fn low_points(piece: &GrayImage, lo: u32, hi: u32) -> Vec<u32> {
     lows.into_iter().map(|p| p.0).collect()
 }
 
+/// How many pixels of column `x` are ink.
+fn ink_in(piece: &GrayImage, x: u32) -> usize {
+    (0..piece.height())
+        .filter(|&y| piece.get_pixel(x, y)[0] < 128)
+        .count()
+}
+
 /// A piece cut at the given columns (left to right).
 fn cut_at(piece: &GrayImage, at: &[u32]) -> Vec<GrayImage> {
     let (w, h) = piece.dimensions();
@@ -428,8 +433,8 @@ fn cut_at(piece: &GrayImage, at: &[u32]) -> Vec<GrayImage> {
     edges
         .windows(2)
         .map(|e| {
-            image::imageops::crop_imm(piece, e[0], 0, e[1].saturating_sub(e[0]).max(1), h)
-                .to_image()
+            let width = e[1].saturating_sub(e[0]).max(1);
+            image::imageops::crop_imm(piece, e[0].min(w.saturating_sub(1)), 0, width, h).to_image()
         })
         .collect()
 }
@@ -437,26 +442,19 @@ fn cut_at(piece: &GrayImage, at: &[u32]) -> Vec<GrayImage> {
 /// A piece cut into `k` touching digits: each cut where the least ink is,
 /// within a third of a digit of even spacing.
 pub fn cut_into(piece: &GrayImage, k: usize) -> Vec<GrayImage> {
-    let (w, h) = piece.dimensions();
+    let w = piece.width();
     let k = k.max(1) as u32;
-    let ink_in = |x: u32| (0..h).filter(|&y| piece.get_pixel(x, y)[0] < 128).count();
     let mut cuts = vec![0];
     for j in 1..k {
         let (lo, hi) = ((w * (3 * j - 1)) / (3 * k), (w * (3 * j + 1)) / (3 * k));
         let lo = lo.max(cuts[cuts.len() - 1] + 2);
         cuts.push(
             (lo..hi.max(lo + 1))
-                .min_by_key(|&x| ink_in(x))
+                .min_by_key(|&x| ink_in(piece, x))
                 .unwrap_or(lo),
         );
     }
-    cuts.push(w);
-    cuts.windows(2)
-        .map(|c| {
-            let width = c[1].saturating_sub(c[0]).max(1);
-            image::imageops::crop_imm(piece, c[0].min(w.saturating_sub(1)), 0, width, h).to_image()
-        })
-        .collect()
+    cut_at(piece, &cuts[1..])
 }
 
 pub struct CnnReader {

@@ -141,6 +141,18 @@ pub struct Decoded {
     pub ranked: Vec<(i64, f64)>,
 }
 
+impl Decoded {
+    /// The best of `ranked` (sorted here, best first) as the decoded value.
+    fn from_ranked(mut ranked: Vec<(i64, f64)>) -> Self {
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Decoded {
+            value: ranked.first().map(|b| b.0),
+            posterior: ranked.first().map_or(0.0, |b| b.1),
+            ranked,
+        }
+    }
+}
+
 /// Decodes the uncertain numbers of a read sheet and flags what a person
 /// must check. Values read with confidence are never changed; an uncertain
 /// game cell takes another value only where its row and column both demand
@@ -250,21 +262,8 @@ pub fn decode(
             for (vs, p) in &hyps {
                 *marginal.entry(vs[i]).or_default() += p / total;
             }
-            let mut ranked: Vec<(i64, f64)> =
-                marginal.into_iter().map(|(v, p)| (v.abs(), p)).collect();
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let (value, posterior) = ranked
-                .first()
-                .copied()
-                .map_or((None, 0.0), |b| (Some(b.0), b.1));
-            decided.insert(
-                *f,
-                Decoded {
-                    value,
-                    posterior,
-                    ranked,
-                },
-            );
+            let ranked: Vec<(i64, f64)> = marginal.into_iter().map(|(v, p)| (v.abs(), p)).collect();
+            decided.insert(*f, Decoded::from_ranked(ranked));
         }
     }
     // Columns: the uncertain cells of a column and its Gesamt are decided
@@ -326,10 +325,7 @@ pub fn decode(
                 continue;
             }
             let g_cands = candidates(&gesamt.reading);
-            let weight = |sum: i64| {
-                let pg = prob(&g_cands, sum);
-                pg + WRITER_ERROR * (1.0 - pg)
-            };
+            let weight = |sum: i64| fits(&g_cands, sum);
             let all: f64 = total.iter().map(|(sum, p)| p * weight(*sum)).sum();
             let Some((sum, (p, values))) = best
                 .iter()
@@ -506,48 +502,26 @@ pub fn decode(
         {
             continue;
         }
-        // A round number is one of the night's rounds (the rule set's count).
-        if field == Field::Round {
-            let d = round_reading(&candidates(&fr.reading), rules.rounds);
-            let read = fr.reading.value().map(i64::from);
-            if read.is_none_or(|r| d.value != Some(r) || d.posterior < ACCEPT) {
-                flags.push(uncertain_flag(
-                    row,
-                    seat,
-                    name,
-                    &fr.reading,
-                    &fr.what,
-                    Some(&d),
-                    lang,
-                ));
-            }
-            continue;
-        }
-        let joint = match field {
+        // What the rest of the sheet makes of it: a round number is one of
+        // the night's rounds, a Gesamt, Abzug or Endergebnis is weighed
+        // with its seat's footer; a table number has nothing to check it.
+        let d = match field {
+            Field::Round => Some(round_reading(&candidates(&fr.reading), rules.rounds)),
             Field::Gesamt(s, _) | Field::Abzug(s) | Field::Endergebnis(s) => joints
                 .entry(s)
                 .or_insert_with(|| {
                     let sign = sheet.endergebnis.get(s - 1).copied().flatten();
                     SeatFooter::decide(s, &by_field, &column_sums, sign, &uncertain)
                 })
-                .as_ref(),
+                .as_ref()
+                .map(|joint| joint.ranked(field)),
             _ => None,
         };
-        let Some(joint) = joint else {
-            flags.push(uncertain_flag(
-                row,
-                seat,
-                name,
-                &fr.reading,
-                &fr.what,
-                None,
-                lang,
-            ));
-            continue;
-        };
-        let d = joint.ranked(field);
         let read = fr.reading.value().map(i64::from);
-        let stands = read.is_some_and(|r| d.ranked.iter().any(|&(v, p)| v == r && p >= ACCEPT));
+        let stands = read.is_some_and(|r| {
+            d.as_ref()
+                .is_some_and(|d| d.ranked.iter().any(|&(v, p)| v == r && p >= ACCEPT))
+        });
         if !stands {
             flags.push(uncertain_flag(
                 row,
@@ -555,7 +529,7 @@ pub fn decode(
                 name,
                 &fr.reading,
                 &fr.what,
-                Some(&d),
+                d.as_ref(),
                 lang,
             ));
         }
@@ -573,12 +547,7 @@ fn round_reading(read: &[(i64, f64)], rounds: u32) -> Decoded {
     let listed: f64 = ranked.iter().map(|v| v.1).sum();
     let all = listed + WRITER_ERROR * (1.0 - listed).max(0.0);
     ranked.iter_mut().for_each(|v| v.1 /= all);
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-    Decoded {
-        value: ranked.first().map(|v| v.0),
-        posterior: ranked.first().map_or(0.0, |v| v.1),
-        ranked,
-    }
+    Decoded::from_ranked(ranked)
 }
 
 /// How likely an open cell of a column holds `value`, given its row
@@ -619,7 +588,11 @@ type ColumnSums = BTreeMap<(usize, bool), BTreeMap<i64, f64>>;
 /// How well a reading fits a value the sheet's arithmetic gives: its
 /// probability, or the writer's own mistake.
 fn fits(c: &[(i64, f64)], v: i64) -> f64 {
-    let p = prob(c, v);
+    or_mistake(prob(c, v))
+}
+
+/// A probability that the sheet is as written, or else the writer erred.
+fn or_mistake(p: f64) -> f64 {
     p + WRITER_ERROR * (1.0 - p)
 }
 
@@ -718,10 +691,7 @@ impl SeatFooter {
                 .filter(|&v| v >= 0 && seen.insert(v))
                 .map(|v| {
                     let in_column = sums.and_then(|t| t.get(&v)).copied().unwrap_or(0.0);
-                    (
-                        v,
-                        prob(&c, v) * (in_column + WRITER_ERROR * (1.0 - in_column)),
-                    )
+                    (v, prob(&c, v) * or_mistake(in_column))
                 })
                 .collect()
         });
@@ -804,12 +774,7 @@ impl SeatFooter {
             })
             .collect();
         ranked.retain(|v| v.0 >= 0);
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-        Decoded {
-            value: ranked.first().map(|b| b.0),
-            posterior: ranked.first().map_or(0.0, |b| b.1),
-            ranked,
-        }
+        Decoded::from_ranked(ranked)
     }
 }
 
@@ -1183,11 +1148,7 @@ mod tests {
     }
 
     fn ranked(values: &[(i64, f64)]) -> Decoded {
-        Decoded {
-            value: values.first().map(|v| v.0),
-            posterior: values.first().map_or(0.0, |v| v.1),
-            ranked: values.to_vec(),
-        }
+        Decoded::from_ranked(values.to_vec())
     }
 
     /// The Gesamt read as 5 or 7: the column's other open cell (3 or 5)
