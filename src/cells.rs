@@ -445,12 +445,13 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
             .filter(|(_, (o, n))| o * 100 >= n * 95)
             .map(|(l, _)| l)
             .collect();
+        let drawn = clean.clone();
         for (x, y, p) in clean.enumerate_pixels_mut() {
             if ring_piece.contains(&labels.get_pixel(x, y)[0]) {
                 *p = Luma([0]);
             }
         }
-        peel_ring(&mut clean, (cx, cy), (a, b));
+        peel_ring(&mut clean, &drawn, (cx, cy), (a, b));
         kept.retain(|c| c.w() < bw * 9 / 10 && !ring_piece.contains(&c.label));
     }
 
@@ -549,8 +550,12 @@ fn is_ring(ink: &GrayImage, lines: &GrayImage, (x0, y0, x1, y1): (u32, u32, u32,
 
 /// Erases what is left of a hand-drawn ring: along each ray from the
 /// centre inwards, the first run of ink, no deeper than the ring is thick
-/// (where a digit touches the ring, the digit stays).
-fn peel_ring(ink: &mut GrayImage, (cx, cy): (f64, f64), (a, b): (f64, f64)) {
+/// (where a digit touches the ring, the digit stays). `drawn` is the ink
+/// before the ring's free pieces went: where it has the ring, a run starting
+/// there is ring; one starting deeper is a digit's edge (the ring went
+/// whole there), and peeling it took a thin digit's strokes (a circled 9
+/// read as 7, a 6 as "10").
+fn peel_ring(ink: &mut GrayImage, drawn: &GrayImage, (cx, cy): (f64, f64), (a, b): (f64, f64)) {
     let (w, h) = ink.dimensions();
     let rays = 720;
     let step = 0.7 / a.max(b).max(1.0);
@@ -561,16 +566,33 @@ fn peel_ring(ink: &mut GrayImage, (cx, cy): (f64, f64), (a, b): (f64, f64)) {
             && (y as u32) < h
             && img.get_pixel(x as u32, y as u32)[0] > 0
     };
-    // Per ray: the points of its first run of ink from outside.
-    let mut runs: Vec<Vec<(u32, u32)>> = Vec::with_capacity(rays);
-    for i in 0..rays {
+    let ray = |i: usize| {
         let t = i as f64 * std::f64::consts::TAU / rays as f64;
-        let (dx, dy) = (a * t.cos(), b * t.sin());
-        let mut r = 1.25;
+        (a * t.cos(), b * t.sin())
+    };
+    let radii = || std::iter::successors(Some(1.25), |r| Some(r - step)).take_while(|&r| r > 0.35);
+    // Per ray: where the ring starts, as the first ink drawn (a tilted
+    // ring runs well inside its box's ellipse on one diagonal).
+    let ring_from: Vec<f64> = (0..rays)
+        .map(|i| {
+            let (dx, dy) = ray(i);
+            radii()
+                .find(|&r| on(drawn, cx + dx * r, cy + dy * r))
+                .unwrap_or(0.0)
+        })
+        .collect();
+    // Per ray: the points of its first run of ink from outside, if it
+    // starts where the ring does.
+    let mut runs: Vec<Vec<(u32, u32)>> = Vec::with_capacity(rays);
+    for (i, ring) in ring_from.iter().enumerate() {
+        let (dx, dy) = ray(i);
         let mut run = Vec::new();
-        while r > 0.35 {
+        for r in radii() {
             let (x, y) = (cx + dx * r, cy + dy * r);
             if on(ink, x, y) {
+                if run.is_empty() && r < *ring - 3.0 * step {
+                    break;
+                }
                 let p = (x as u32, y as u32);
                 if run.last() != Some(&p) {
                     run.push(p);
@@ -578,7 +600,6 @@ fn peel_ring(ink: &mut GrayImage, (cx, cy): (f64, f64), (a, b): (f64, f64)) {
             } else if !run.is_empty() {
                 break;
             }
-            r -= step;
         }
         runs.push(run);
     }
@@ -759,6 +780,27 @@ mod tests {
         }
         let tall = spans.values().filter(|(y0, y1)| y1 - y0 >= 15).count();
         assert_eq!(tall, 2, "both ones are left, and only they: {spans:?}");
+    }
+
+    #[test]
+    fn a_digit_clear_of_its_ring_should_keep_all_its_ink() {
+        // A thin "0" (a loop) well inside a ring that does not touch it.
+        let mut c = cell();
+        draw_hollow_ellipse_mut(&mut c, (106, 42), 14, 16, Luma([40]));
+        let mut alone = cell();
+        draw_hollow_ellipse_mut(&mut alone, (106, 42), 14, 16, Luma([40]));
+        for r in 0..2 {
+            draw_hollow_ellipse_mut(&mut c, (106, 42), 30 + r, 27 + r, Luma([40]));
+        }
+        let a = analyse(&c, true, false);
+        assert!(a.circled);
+        let ink = |img: &GrayImage| img.pixels().filter(|p| p[0] < 128).count();
+        let whole = ink(&analyse(&alone, false, false).digits);
+        let left = ink(&a.digits);
+        assert!(
+            left * 100 >= whole * 95,
+            "the loop keeps its ink: {left} of {whole}"
+        );
     }
 
     #[test]
