@@ -37,6 +37,9 @@ const DIGITS_FLOOR: f32 = 0.5;
 /// How many cuts of a piece into two digits are read (see [`two_cuts`]).
 const TWO_CUTS: usize = 3;
 
+/// A first cut into two read this surely (see [`surety`]) is not cut again.
+const SURE_CUT: f32 = 0.99;
+
 /// Training images held back from training (the last ones of the split).
 pub const HELD_BACK: usize = 5000;
 
@@ -355,7 +358,7 @@ fn digits_prior(aspect: f32) -> [f32; 4] {
 /// ones (cut where the least ink is, near even spacing), each with its
 /// prior from the piece's width to its height. The net's confidence in the
 /// parts then decides between them.
-pub fn splits(piece: &GrayImage) -> Vec<(Vec<GrayImage>, f32)> {
+pub fn splits(piece: &GrayImage) -> Vec<Way> {
     let (w, h) = piece.dimensions();
     let prior = digits_prior(w as f32 / h.max(1) as f32);
     let mut out = vec![(vec![piece.clone()], prior[0])];
@@ -531,10 +534,12 @@ impl DigitReader for CnnReader {
             .unwrap_or_else(Reading::none)
     }
 
-    /// All cells' digits go through the net in two batches: every piece
-    /// whole, then the split hypotheses of the pieces not read whole with
-    /// confidence (together those weigh less than the whole reading, so
-    /// they could only add alternatives; the net is the costliest stage).
+    /// All cells' digits go through the net in three batches: every piece
+    /// whole; the first cut into each number of digits of the pieces not
+    /// read whole with confidence (together those weigh less than the whole
+    /// reading, so they could only add alternatives); then the further cuts
+    /// into two where the first is not read surely (the net is the costliest
+    /// stage, and a sure first cut leaves the others nothing to win).
     fn read_batch(&mut self, cells: &[&GrayImage]) -> Vec<Reading> {
         let mut options: Vec<Option<Options>> = cells.iter().map(|c| hypotheses(c)).collect();
         let whole: Vec<Vec<f32>> = options
@@ -547,22 +552,42 @@ impl DigitReader for CnnReader {
         for (ways, p) in options.iter_mut().flatten().flatten().zip(&whole_probs) {
             settle_ways(ways, p);
         }
-        let pieces = || options.iter().flatten().flatten();
-        let split_inputs: Vec<Vec<f32>> = pieces()
-            .flat_map(|ways| &ways[1..])
-            .flat_map(|(imgs, _)| imgs.iter().map(normalise))
+        // Per piece, per way: the net's probabilities of its parts, once read.
+        let mut read: Vec<Vec<Option<Parts>>> = options
+            .iter()
+            .flatten()
+            .flatten()
+            .zip(whole_probs)
+            .map(|(ways, p)| {
+                let mut r = vec![None; ways.len()];
+                r[0] = Some(vec![p]);
+                r
+            })
             .collect();
-        let (mut whole_probs, mut split_probs) = (
-            whole_probs.into_iter(),
-            self.classify(&split_inputs).into_iter(),
-        );
-        // In the order best_strings takes them: per piece, whole, then its splits.
-        let mut ordered = Vec::new();
-        for ways in pieces() {
-            ordered.extend(whole_probs.next());
-            for _ in ways[1..].iter().flat_map(|(imgs, _)| imgs) {
-                ordered.extend(split_probs.next());
+        for further in [false, true] {
+            let pieces: Vec<&Vec<Way>> = options.iter().flatten().flatten().collect();
+            let queued = ways_to_read(&pieces, &read, further);
+            let inputs: Vec<Vec<f32>> = queued
+                .iter()
+                .flat_map(|&(i, j)| pieces[i][j].0.iter().map(normalise))
+                .collect();
+            let mut probs = self.classify(&inputs).into_iter();
+            for (i, j) in queued {
+                let n = pieces[i][j].0.len();
+                read[i][j] = Some(probs.by_ref().take(n).collect());
             }
+        }
+        // Further cuts not read are not ways to read the piece.
+        let mut ordered = Vec::new();
+        for (ways, r) in options.iter_mut().flatten().flatten().zip(read) {
+            let mut r = r.into_iter();
+            ways.retain(|_| match r.next().flatten() {
+                Some(p) => {
+                    ordered.extend(p);
+                    true
+                }
+                None => false,
+            });
         }
         let mut probs = ordered.into_iter();
         options
@@ -575,10 +600,54 @@ impl DigitReader for CnnReader {
     }
 }
 
+/// What the net reads of each piece's ways ((piece, way) pairs): the first
+/// cut into each number of digits, or, `further`, the other cuts into as
+/// many digits where the first was not read surely.
+fn ways_to_read(
+    pieces: &[&Vec<Way>],
+    read: &[Vec<Option<Parts>>],
+    further: bool,
+) -> Vec<(usize, usize)> {
+    let mut queued = Vec::new();
+    for (i, ways) in pieces.iter().enumerate() {
+        for (j, (imgs, _)) in ways.iter().enumerate().skip(1) {
+            let first = ways[1..j].iter().position(|w| w.0.len() == imgs.len());
+            let wanted = match first {
+                None => !further,
+                Some(k) => {
+                    further
+                        && surety(
+                            read.get(i)
+                                .and_then(|r| r.get(k + 1))
+                                .and_then(Option::as_deref),
+                        ) < SURE_CUT
+                }
+            };
+            if wanted {
+                queued.push((i, j));
+            }
+        }
+    }
+    queued
+}
+
+/// The net's probabilities for the parts of one way.
+type Parts = Vec<[f32; CLASSES]>;
+
+/// How surely the net reads every part of a way as a digit (the product of
+/// their best digits' probabilities); 0 when it was not read.
+fn surety(parts: Option<&[[f32; CLASSES]]>) -> f32 {
+    parts.map_or(0.0, |ps| {
+        ps.iter()
+            .map(|p| p[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max))
+            .product()
+    })
+}
+
 /// A piece's ways to be read, once the net has read it whole: a piece read
 /// whole with confidence is not cut; a narrow one the net calls no digit
 /// is also read as two touching digits.
-fn settle_ways(ways: &mut Vec<(Vec<GrayImage>, f32)>, whole: &[f32; CLASSES]) {
+fn settle_ways(ways: &mut Vec<Way>, whole: &[f32; CLASSES]) {
     let best = whole[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max);
     let Some(first) = ways.first() else {
         return;
@@ -593,9 +662,12 @@ fn settle_ways(ways: &mut Vec<(Vec<GrayImage>, f32)>, whole: &[f32; CLASSES]) {
     }
 }
 
-/// A cell's pieces, each as its ways to be read (one digit, or several touching
-/// ones) with their prior weight.
-type Options = Vec<Vec<(Vec<GrayImage>, f32)>>;
+/// One way to read a piece: its parts (one digit, or several touching
+/// ones) with the way's prior weight.
+pub type Way = (Vec<GrayImage>, f32);
+
+/// A cell's pieces, each as its ways to be read.
+type Options = Vec<Vec<Way>>;
 
 fn hypotheses(digits: &GrayImage) -> Option<Options> {
     let pieces = segment(digits);
@@ -1173,5 +1245,27 @@ mod tests {
         let mut ways = narrow();
         settle_ways(&mut ways, &probs(7, 0.6, 0.1));
         assert_eq!(ways.len(), 1);
+    }
+
+    #[test]
+    fn further_cuts_should_be_read_only_where_the_first_is_not_sure() {
+        let img = || GrayImage::from_pixel(30, 20, Luma([0]));
+        let ways: Vec<Way> = vec![
+            (vec![img()], 0.4),
+            (vec![img(), img()], 0.4),
+            (vec![img(), img()], 0.4),
+            (vec![img(), img(), img()], 0.2),
+        ];
+        let pieces = vec![&ways, &ways];
+        let mut read: Vec<Vec<Option<Parts>>> = vec![vec![None; 4], vec![None; 4]];
+        // First: every first cut into a number of digits, no further one.
+        assert_eq!(
+            ways_to_read(&pieces, &read, false),
+            vec![(0, 1), (0, 3), (1, 1), (1, 3)]
+        );
+        // The first piece's first cut read surely, the second's not.
+        read[0][1] = Some(vec![probs(2, 0.999, 0.0), probs(7, 0.999, 0.0)]);
+        read[1][1] = Some(vec![probs(2, 0.999, 0.0), probs(7, 0.6, 0.3)]);
+        assert_eq!(ways_to_read(&pieces, &read, true), vec![(1, 2)]);
     }
 }
