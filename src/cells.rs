@@ -571,26 +571,20 @@ fn peel_ring(ink: &mut GrayImage, drawn: &GrayImage, (cx, cy): (f64, f64), (a, b
         (a * t.cos(), b * t.sin())
     };
     let radii = || std::iter::successors(Some(1.25), |r| Some(r - step)).take_while(|&r| r > 0.35);
-    // Per ray: where the ring starts, as the first ink drawn (a tilted
-    // ring runs well inside its box's ellipse on one diagonal).
-    let ring_from: Vec<f64> = (0..rays)
-        .map(|i| {
-            let (dx, dy) = ray(i);
-            radii()
-                .find(|&r| on(drawn, cx + dx * r, cy + dy * r))
-                .unwrap_or(0.0)
-        })
-        .collect();
     // Per ray: the points of its first run of ink from outside, if it
-    // starts where the ring does.
+    // starts where the ring does: at the first ink drawn (a tilted ring
+    // runs well inside its box's ellipse on one diagonal).
     let mut runs: Vec<Vec<(u32, u32)>> = Vec::with_capacity(rays);
-    for (i, ring) in ring_from.iter().enumerate() {
+    for i in 0..rays {
         let (dx, dy) = ray(i);
+        let ring = radii()
+            .find(|&r| on(drawn, cx + dx * r, cy + dy * r))
+            .unwrap_or(0.0);
         let mut run = Vec::new();
         for r in radii() {
             let (x, y) = (cx + dx * r, cy + dy * r);
             if on(ink, x, y) {
-                if run.is_empty() && r < *ring - 3.0 * step {
+                if run.is_empty() && r < ring - 3.0 * step {
                     break;
                 }
                 let p = (x as u32, y as u32);

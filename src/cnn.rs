@@ -611,16 +611,15 @@ fn ways_to_read(
     let mut queued = Vec::new();
     for (i, ways) in pieces.iter().enumerate() {
         for (j, (imgs, _)) in ways.iter().enumerate().skip(1) {
-            let first = ways[1..j].iter().position(|w| w.0.len() == imgs.len());
+            let first = (1..j).find(|&k| ways[k].0.len() == imgs.len());
             let wanted = match first {
                 None => !further,
                 Some(k) => {
-                    further
-                        && surety(
-                            read.get(i)
-                                .and_then(|r| r.get(k + 1))
-                                .and_then(Option::as_deref),
-                        ) < SURE_CUT
+                    let parts = read
+                        .get(i)
+                        .and_then(|r| r.get(k))
+                        .and_then(Option::as_deref);
+                    further && surety(parts) < SURE_CUT
                 }
             };
             if wanted {
@@ -637,18 +636,19 @@ type Parts = Vec<[f32; CLASSES]>;
 /// How surely the net reads every part of a way as a digit (the product of
 /// their best digits' probabilities); 0 when it was not read.
 fn surety(parts: Option<&[[f32; CLASSES]]>) -> f32 {
-    parts.map_or(0.0, |ps| {
-        ps.iter()
-            .map(|p| p[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max))
-            .product()
-    })
+    parts.map_or(0.0, |ps| ps.iter().map(best_digit).product())
+}
+
+/// The probability of the net's likeliest digit.
+fn best_digit(p: &[f32; CLASSES]) -> f32 {
+    p[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max)
 }
 
 /// A piece's ways to be read, once the net has read it whole: a piece read
 /// whole with confidence is not cut; a narrow one the net calls no digit
 /// is also read as two touching digits.
 fn settle_ways(ways: &mut Vec<Way>, whole: &[f32; CLASSES]) {
-    let best = whole[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max);
+    let best = best_digit(whole);
     let Some(first) = ways.first() else {
         return;
     };
@@ -699,7 +699,7 @@ fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; CLASSE
             for _ in imgs {
                 let p = probs.next().unwrap_or([0.1; CLASSES]);
                 mass *= 1.0 - p[NOT_A_DIGIT];
-                sure *= p[..NOT_A_DIGIT].iter().copied().fold(0.0, f32::max);
+                sure *= best_digit(&p);
                 let mut top: Vec<(usize, f32)> =
                     p[..NOT_A_DIGIT].iter().copied().enumerate().collect();
                 top.sort_by(|a, b| b.1.total_cmp(&a.1));
