@@ -1,5 +1,7 @@
 //! Developer aid: writes the digit ink of every game cell of a scan as PNG
-//! (`<out>/<row>-<seat>-<plus|minus>.png`) to look at what the reader sees.
+//! (`<out>/<row>-<seat>-<plus|minus>.png`) and of the footer fields
+//! (`player-`, `gesamt-`, `abzug-`, `endergebnis-<seat>`) to look at what the
+//! reader sees.
 //! Usage: cargo run --release --example dump_cells -- SCAN OUT_DIR
 
 use aufsicht::{cells, form::FormTemplate, input, scan};
@@ -29,13 +31,37 @@ fn main() -> Result<(), String> {
             }
         }
     }
-    for (s, bx) in sheet.form.fields.player_id.iter().enumerate() {
-        let crop = cells::cut(sheet.page, &sheet.alignment, *bx);
+    let f = &sheet.form.fields;
+    let footer = f
+        .player_id
+        .iter()
+        .enumerate()
+        .map(|(s, b)| (format!("player-{}", s + 1), *b))
+        .chain(f.gesamt.iter().enumerate().flat_map(|(s, pm)| {
+            [
+                (format!("gesamt-{}-plus", s + 1), pm.plus),
+                (format!("gesamt-{}-minus", s + 1), pm.minus),
+            ]
+        }))
+        .chain(
+            f.abzug
+                .iter()
+                .enumerate()
+                .map(|(s, b)| (format!("abzug-{}", s + 1), *b)),
+        )
+        .chain(
+            f.endergebnis
+                .iter()
+                .enumerate()
+                .map(|(s, b)| (format!("endergebnis-{}", s + 1), *b)),
+        );
+    for (name, bx) in footer {
+        let crop = cells::cut(sheet.page, &sheet.alignment, bx);
         let c = cells::analyse(&crop, false, false);
         c.digits
-            .save(format!("{out}/player-{}.png", s + 1))
+            .save(format!("{out}/{name}.png"))
             .map_err(|e| e.to_string())?;
-        crop.save(format!("{out}/player-{}-raw.png", s + 1))
+        crop.save(format!("{out}/{name}-raw.png"))
             .map_err(|e| e.to_string())?;
     }
     Ok(())

@@ -34,7 +34,8 @@ const TOUCHING_PRIOR: f32 = 0.05;
 /// way of reading it looks like no digit, no reading of it is sure.
 const DIGITS_FLOOR: f32 = 0.5;
 
-/// How many cuts of a piece into two digits are read (see [`two_cuts`]).
+/// How many straight cuts of a piece into two digits are read (one along a
+/// path comes on top, see [`two_cuts`]).
 const TWO_CUTS: usize = 3;
 
 /// A first cut into two read this surely (see [`surety`]) is not cut again.
@@ -378,10 +379,11 @@ pub fn splits(piece: &GrayImage) -> Vec<Way> {
 
 /// Most cuts of a piece into two tried: the least ink near the middle
 /// ([`cut_into`]), and up to two more of the profile's low points
-/// between a quarter and three quarters of the width. Where two digits
-/// touch, the least ink is often not where they meet (the tail of a "2"
-/// running under a "7"); the net's reading then picks the cut (see
-/// [`best_strings`]), as every cut's strings share one prior.
+/// between a quarter and three quarters of the width, and one along a path
+/// from the first ([`path_cut`]). Where two digits touch, the least ink is
+/// often not where they meet (the tail of a "2" running under a "7"); the
+/// net's reading then picks the cut (see [`best_strings`]), as every cut's
+/// strings share one prior.
 pub fn two_cuts(piece: &GrayImage) -> Vec<Vec<GrayImage>> {
     let w = piece.width();
     let first = cut_into(piece, 2);
@@ -397,7 +399,76 @@ pub fn two_cuts(piece: &GrayImage) -> Vec<Vec<GrayImage>> {
     }
     let mut out = vec![first];
     out.extend(at[1..].iter().map(|&x| cut_at(piece, &[x])));
+    out.push(path_cut(piece, at[0]));
     out
+}
+
+/// A piece cut in two along the path from top to bottom that crosses the
+/// least ink near column `x`, bending a column a row at most: slanted
+/// digits that overlap in x ("60" leaning into each other) come apart
+/// whole, where every straight cut leaves a stroke of one in the other.
+pub fn path_cut(piece: &GrayImage, x: u32) -> Vec<GrayImage> {
+    let (w, h) = piece.dimensions();
+    if w < 4 || h == 0 {
+        return cut_at(piece, &[x]);
+    }
+    let reach = (w / 5).max(2);
+    let (lo, hi) = (x.saturating_sub(reach).max(1), (x + reach).min(w - 1));
+    let cols = (hi - lo + 1) as usize;
+    // Crossing an ink pixel costs far more than bending or straying.
+    let cost = |c: usize, y: u32| {
+        let col = lo + c as u32;
+        let ink = if piece.get_pixel(col, y)[0] < 128 {
+            16
+        } else {
+            0
+        };
+        ink + col.abs_diff(x)
+    };
+    let mut total: Vec<u32> = (0..cols).map(|c| cost(c, 0)).collect();
+    let mut from: Vec<Vec<usize>> = Vec::with_capacity(h as usize);
+    for y in 1..h {
+        let mut next = vec![0; cols];
+        let mut back = vec![0; cols];
+        for c in 0..cols {
+            let best = (c.saturating_sub(1)..=(c + 1).min(cols - 1))
+                .min_by_key(|&p| total[p] + u32::from(p != c))
+                .unwrap_or(c);
+            next[c] = total[best] + u32::from(best != c) + cost(c, y);
+            back[c] = best;
+        }
+        total = next;
+        from.push(back);
+    }
+    let mut c = (0..cols).min_by_key(|&c| total[c]).unwrap_or(0);
+    let mut path = vec![0u32; h as usize];
+    for y in (0..h as usize).rev() {
+        path[y] = lo + c as u32;
+        if y > 0 {
+            c = from[y - 1][c];
+        }
+    }
+    let (left_w, right_x) = (
+        path.iter().copied().max().unwrap_or(x),
+        path.iter().copied().min().unwrap_or(x),
+    );
+    let left = GrayImage::from_fn(left_w, h, |cx, y| {
+        let inside = cx < path[y as usize];
+        Luma([if inside {
+            piece.get_pixel(cx, y)[0]
+        } else {
+            255
+        }])
+    });
+    let right = GrayImage::from_fn(w - right_x, h, |cx, y| {
+        let inside = cx + right_x >= path[y as usize];
+        Luma([if inside {
+            piece.get_pixel(cx + right_x, y)[0]
+        } else {
+            255
+        }])
+    });
+    vec![left, right]
 }
 
 /// The low points of a piece's ink profile between `lo` and `hi`: runs of
@@ -1182,16 +1253,50 @@ mod tests {
         draw_filled_rect_mut(&mut piece, Rect::at(20, 0).of_size(28, 40), Luma([0]));
         draw_filled_rect_mut(&mut piece, Rect::at(23, 3).of_size(22, 34), Luma([255]));
         let cuts = two_cuts(&piece);
-        assert!(cuts.len() <= TWO_CUTS);
+        assert!(
+            cuts.len() <= TWO_CUTS + 1,
+            "the straight cuts and one along a path"
+        );
         let at: Vec<u32> = cuts.iter().map(|c| c[0].width()).collect();
         assert!(at[0] > 20, "the least ink is inside the ring: {at:?}");
         assert!(
             at.iter().any(|&x| (16..=20).contains(&x)),
             "a cut at the bridge: {at:?}"
         );
-        for c in &cuts {
+        for c in &cuts[..cuts.len() - 1] {
             assert_eq!(c[0].width() + c[1].width(), 48, "two parts, all of it");
         }
+    }
+
+    #[test]
+    fn slanted_digits_that_overlap_in_x_should_come_apart_whole_along_a_path() {
+        // Two slanted bars leaning the same way, joined by a bridge: every
+        // straight cut leaves a piece of one bar in the other's part.
+        let mut piece = GrayImage::from_pixel(40, 40, Luma([255]));
+        for y in 0..40 {
+            let shift = (39 - y) / 4;
+            for x in 2 + shift..12 + shift {
+                piece.put_pixel(x, y, Luma([0]));
+            }
+            for x in 20 + shift..30 + shift {
+                piece.put_pixel(x, y, Luma([0]));
+            }
+        }
+        draw_filled_rect_mut(&mut piece, Rect::at(12, 18).of_size(14, 3), Luma([0]));
+        let ink = |img: &GrayImage| img.pixels().filter(|p| p[0] < 128).count();
+        let parts = path_cut(&piece, 18);
+        assert_eq!(parts.len(), 2);
+        // Each part holds its bar (10 px a row) and at most the bridge.
+        for part in &parts {
+            let n = ink(part);
+            assert!((400..=400 + 42).contains(&n), "{n} ink pixels");
+        }
+        assert_eq!(ink(&parts[0]) + ink(&parts[1]), ink(&piece), "nothing lost");
+        let straight = cut_at(&piece, &[18]);
+        assert!(
+            ink(&straight[1]) > 400 + 42,
+            "a straight cut takes a piece of the left bar"
+        );
     }
 
     #[test]

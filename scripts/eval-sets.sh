@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Generates the evaluation sets of docs/reading.md (held-out: hA hB hP hQ,
+# tuning: tA tB tP; all drawn with the digits the model's training held
+# back) into DIR (default /tmp/eval) with a participant list per set, then,
+# with --run, evaluates each (results in DIR/SET/out).
+# Choose on the tuning sets, report on the held-out ones. PARTICIPANTS=1
+# evaluates with the participant list.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-/tmp/eval}
+run=${2:-}
+bin=${AUFSICHT:-./target/release/aufsicht}
+a4=templates/forms/punkteliste-a4-32.json
+doko=templates/forms/doko-a4-24x5.json
+# name rules form capture count seed held-back
+sets="hA merkur $a4 scanner 30 501 1
+hB doppelkopf $doko scanner 30 501 1
+hP schwaig $a4 phone 20 502 1
+hQ doppelkopf $doko phone 20 502 1
+tA merkur $a4 scanner 30 601 1
+tB doppelkopf $doko scanner 30 601 1
+tP schwaig $a4 phone 30 601 1"
+echo "$sets" | while read -r name rules form capture count seed held; do
+  out="$dir/$name"
+  if [ ! -d "$out/truth" ]; then
+    flag=""; [ "$held" = 1 ] && flag="--held-back"
+    $bin generate --rules "$rules" --form "$form" --count "$count" --seed "$seed" \
+      --capture "$capture" $flag --out "$out" > /dev/null
+    # the night's list: every participant number the truth holds
+    python3 -c 'import json,glob,sys
+nums=sorted({p for f in glob.glob(sys.argv[1]+"/truth/*.json") for p in json.load(open(f))["players"] if p})
+open(sys.argv[1]+"/participants.txt","w").write("\n".join(nums)+"\n")' "$out"
+  fi
+  if [ "$run" = --run ]; then
+    echo "== $name ($rules, $capture)"
+    rm -rf "$out/out"
+    OMP_THREAD_LIMIT=1 $bin evaluate --truth "$out/truth" --scans "$out/scans" \
+      --rules "$rules" --results "$out/out" ${PARTICIPANTS:+--participants "$out/participants.txt"}
+  fi
+done
