@@ -63,7 +63,7 @@ fn main() -> Result<(), String> {
     let pieces: Vec<image::GrayImage> = inked.iter().flat_map(aufsicht::cnn::segment).collect();
     let ways: Vec<usize> = pieces
         .iter()
-        .map(|p| aufsicht::cnn::splits(p).len())
+        .map(|p| aufsicht::cnn::splits(p, aufsicht::cnn::Cuts::AlongPathToo).len())
         .collect();
     eprintln!(
         "    {} pieces, {} with split hypotheses",
@@ -74,7 +74,7 @@ fn main() -> Result<(), String> {
     let inputs: Vec<Vec<f32>> = inked
         .iter()
         .flat_map(aufsicht::cnn::segment)
-        .flat_map(|p| aufsicht::cnn::splits(&p))
+        .flat_map(|p| aufsicht::cnn::splits(&p, aufsicht::cnn::Cuts::AlongPathToo))
         .flat_map(|(parts, _)| parts)
         .map(|p| aufsicht::cnn::normalise(&p))
         .collect();

@@ -359,7 +359,7 @@ fn digits_prior(aspect: f32) -> [f32; 4] {
 /// ones (cut where the least ink is, near even spacing), each with its
 /// prior from the piece's width to its height. The net's confidence in the
 /// parts then decides between them.
-pub fn splits(piece: &GrayImage) -> Vec<Way> {
+pub fn splits(piece: &GrayImage, cuts: Cuts) -> Vec<Way> {
     let (w, h) = piece.dimensions();
     let prior = digits_prior(w as f32 / h.max(1) as f32);
     let mut out = vec![(vec![piece.clone()], prior[0])];
@@ -368,7 +368,7 @@ pub fn splits(piece: &GrayImage) -> Vec<Way> {
             // A piece that may hold three digits keeps the one even cut
             // into two: the best of several cuts would outbid three.
             if k == 1 && prior[2..].iter().sum::<f32>() < 0.2 {
-                out.extend(two_cuts(piece).into_iter().map(|c| (c, weight)));
+                out.extend(two_cuts(piece, cuts).into_iter().map(|c| (c, weight)));
             } else {
                 out.push((cut_into(piece, k + 1), weight));
             }
@@ -377,14 +377,23 @@ pub fn splits(piece: &GrayImage) -> Vec<Way> {
     out
 }
 
+/// Which cuts of a piece into two are tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cuts {
+    /// Straight down only: what the committed model was trained on.
+    Straight,
+    /// Also one along a path: what the reader tries.
+    AlongPathToo,
+}
+
 /// Most cuts of a piece into two tried: the least ink near the middle
-/// ([`cut_into`]), and up to two more of the profile's low points
-/// between a quarter and three quarters of the width, and one along a path
-/// from the first ([`path_cut`]). Where two digits touch, the least ink is
+/// ([`cut_into`]), up to two more of the profile's low points between a
+/// quarter and three quarters of the width, and, with
+/// [`Cuts::AlongPathToo`], one along a path from the first ([`path_cut`]). Where two digits touch, the least ink is
 /// often not where they meet (the tail of a "2" running under a "7"); the
 /// net's reading then picks the cut (see [`best_strings`]), as every cut's
 /// strings share one prior.
-pub fn two_cuts(piece: &GrayImage) -> Vec<Vec<GrayImage>> {
+pub fn two_cuts(piece: &GrayImage, cuts: Cuts) -> Vec<Vec<GrayImage>> {
     let w = piece.width();
     let first = cut_into(piece, 2);
     let mut at: Vec<u32> = vec![first.first().map_or(0, GrayImage::width)];
@@ -399,7 +408,9 @@ pub fn two_cuts(piece: &GrayImage) -> Vec<Vec<GrayImage>> {
     }
     let mut out = vec![first];
     out.extend(at[1..].iter().map(|&x| cut_at(piece, &[x])));
-    out.push(path_cut(piece, at[0]));
+    if cuts == Cuts::AlongPathToo {
+        out.push(path_cut(piece, at[0]));
+    }
     out
 }
 
@@ -728,7 +739,11 @@ fn settle_ways(ways: &mut Vec<Way>, whole: &[f32; CLASSES]) {
     } else if ways.len() == 1 && whole[NOT_A_DIGIT] >= 0.5 {
         let piece = &first.0[0];
         if piece.width() >= 8 {
-            ways.extend(two_cuts(piece).into_iter().map(|c| (c, TOUCHING_PRIOR)));
+            ways.extend(
+                two_cuts(piece, Cuts::AlongPathToo)
+                    .into_iter()
+                    .map(|c| (c, TOUCHING_PRIOR)),
+            );
         }
     }
 }
@@ -747,7 +762,12 @@ fn hypotheses(digits: &GrayImage) -> Option<Options> {
     }
     // Each piece is one digit or several touching ones: all are read, and
     // the width of the piece weighs them.
-    Some(pieces.iter().map(splits).collect())
+    Some(
+        pieces
+            .iter()
+            .map(|p| splits(p, Cuts::AlongPathToo))
+            .collect(),
+    )
 }
 
 /// One way of reading a piece as the net saw it: how many digits, how
@@ -1061,14 +1081,19 @@ mod tests {
         draw_filled_rect_mut(&mut two, Rect::at(27, 5).of_size(25, 30), Luma([0]));
         let pieces = segment(&two);
         assert_eq!(pieces.len(), 1, "one blob");
-        let ways = splits(&pieces[0]);
+        let ways = splits(&pieces[0], Cuts::AlongPathToo);
         let two = ways
             .iter()
             .find(|w| w.0.len() == 2)
             .expect("read as two digits too");
         assert!(two.1 > 0.5, "broad enough to be two rather than one");
         assert!(
-            splits(&GrayImage::from_pixel(20, 40, Luma([0]))).len() == 1,
+            splits(
+                &GrayImage::from_pixel(20, 40, Luma([0])),
+                Cuts::AlongPathToo
+            )
+            .len()
+                == 1,
             "a narrow piece is one digit"
         );
         let mut broken = GrayImage::from_pixel(30, 40, Luma([255]));
@@ -1252,7 +1277,7 @@ mod tests {
         draw_filled_rect_mut(&mut piece, Rect::at(16, 14).of_size(4, 12), Luma([0]));
         draw_filled_rect_mut(&mut piece, Rect::at(20, 0).of_size(28, 40), Luma([0]));
         draw_filled_rect_mut(&mut piece, Rect::at(23, 3).of_size(22, 34), Luma([255]));
-        let cuts = two_cuts(&piece);
+        let cuts = two_cuts(&piece, Cuts::AlongPathToo);
         assert!(
             cuts.len() <= TWO_CUTS + 1,
             "the straight cuts and one along a path"
