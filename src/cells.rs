@@ -220,11 +220,28 @@ const RING_HOLDS: f64 = 0.55;
 /// Ink mask of a crop: 255 where darker than the paper around it, by more
 /// than the pen's shading (see [`INK_CUT_FROM_CORE`]).
 pub fn binarize(crop: &GrayImage) -> GrayImage {
+    binarize_at(crop, Cut::FromCore)
+}
+
+/// Where a crop's ink is cut from its paper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    /// 0.4 of the way from the pen's core to the paper.
+    FromCore,
+    /// At the paper's shade (0.78 of it): a thin ring drawn lighter than
+    /// the digits stays whole.
+    Shade,
+}
+
+fn binarize_at(crop: &GrayImage, at: Cut) -> GrayImage {
     let paper = paper_level(crop.pixels().map(|p| p[0]));
     let shade = (paper * 0.78).min(paper - 40.0);
-    let cut = pen_core(crop, shade).map_or(shade, |core| {
-        shade.min(core + INK_CUT_FROM_CORE * (paper - core))
-    });
+    let cut = match at {
+        Cut::Shade => shade,
+        Cut::FromCore => pen_core(crop, shade).map_or(shade, |core| {
+            shade.min(core + INK_CUT_FROM_CORE * (paper - core))
+        }),
+    };
     GrayImage::from_fn(crop.width(), crop.height(), |x, y| {
         Luma([if f64::from(crop.get_pixel(x, y)[0]) < cut {
             255
@@ -356,7 +373,21 @@ impl Component {
 
 /// Reads the marks of one field from its cut-out (see [`cut`]).
 pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImage {
-    let mut ink = binarize(crop);
+    let cell = analyse_at(crop, Cut::FromCore, find_circle, find_sign);
+    if find_circle && !cell.circled && cell.mark == Mark::Ink {
+        // A ring drawn thinner or lighter than the digits falls apart at
+        // the digits' cut; at the paper's shade it is whole, and the cell
+        // is read as cut there (as before session 12).
+        let shaded = analyse_at(crop, Cut::Shade, find_circle, find_sign);
+        if shaded.circled {
+            return shaded;
+        }
+    }
+    cell
+}
+
+fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> CellImage {
+    let mut ink = binarize_at(crop, at);
     let lines = remove_lines(&mut ink);
     let (w, h) = ink.dimensions();
     let m = (MARGIN_MM * PX_PER_MM) as u32;
@@ -903,6 +934,7 @@ mod tests {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/cells/ten_with_a_round_zero_should_not_be_circled.png");
         let ten = image::open(path).expect("fixture").to_luma8();
+        assert!(!analyse_at(&ten, Cut::Shade, true, false).circled);
         let a = analyse(&ten, true, false);
         assert!(!a.circled, "a 10 is not circled");
         let whole = analyse(&ten, false, false);
@@ -911,6 +943,20 @@ mod tests {
             whole.digits.dimensions(),
             "all its ink is kept"
         );
+    }
+
+    #[test]
+    fn a_ring_drawn_lighter_than_its_digits_should_be_found() {
+        // A cell cut from a drawn phone photo (hQ, doppelkopf-0011, game 3):
+        // at the digits' cut the thin ring falls apart into arcs.
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/cells/ring_drawn_lighter_than_its_digits_should_be_found.png");
+        let crop = image::open(path).expect("fixture").to_luma8();
+        assert!(!analyse_at(&crop, Cut::FromCore, true, false).circled);
+        let a = analyse(&crop, true, false);
+        assert!(a.circled, "found at the paper's shade");
+        let pieces = crate::cnn::segment(&a.digits);
+        assert_eq!(pieces.len(), 2, "the 1 and the 8, no arc of the ring");
     }
 
     #[test]
