@@ -926,14 +926,20 @@ mod tests {
         );
     }
 
+    /// A cell cut-out from `tests/fixtures/cells`.
+    fn fixture(name: &str) -> GrayImage {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/cells")
+            .join(name);
+        image::open(path).expect("fixture").to_luma8()
+    }
+
     #[test]
     fn a_ten_with_a_round_zero_should_not_be_taken_for_a_ring() {
         // A cell cut from a drawn sheet (hQ, doppelkopf-0020, game 10): the
         // "1" and the big "0" look like a ring from the middle of their box;
         // peeling it left a scrap of the "0", read "1".
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/cells/ten_with_a_round_zero_should_not_be_circled.png");
-        let ten = image::open(path).expect("fixture").to_luma8();
+        let ten = fixture("ten_with_a_round_zero_should_not_be_circled.png");
         assert!(!analyse_at(&ten, Cut::Shade, true, false).circled);
         let a = analyse(&ten, true, false);
         assert!(!a.circled, "a 10 is not circled");
@@ -949,9 +955,7 @@ mod tests {
     fn a_ring_drawn_lighter_than_its_digits_should_be_found() {
         // A cell cut from a drawn phone photo (hQ, doppelkopf-0011, game 3):
         // at the digits' cut the thin ring falls apart into arcs.
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/cells/ring_drawn_lighter_than_its_digits_should_be_found.png");
-        let crop = image::open(path).expect("fixture").to_luma8();
+        let crop = fixture("ring_drawn_lighter_than_its_digits_should_be_found.png");
         assert!(!analyse_at(&crop, Cut::FromCore, true, false).circled);
         let a = analyse(&crop, true, false);
         assert!(a.circled, "found at the paper's shade");
