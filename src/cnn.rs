@@ -389,10 +389,10 @@ pub enum Cuts {
 /// Most cuts of a piece into two tried: the least ink near the middle
 /// ([`cut_into`]), up to two more of the profile's low points between a
 /// quarter and three quarters of the width, and, with
-/// [`Cuts::AlongPathToo`], one along a path from the first ([`path_cut`]). Where two digits touch, the least ink is
-/// often not where they meet (the tail of a "2" running under a "7"); the
-/// net's reading then picks the cut (see [`best_strings`]), as every cut's
-/// strings share one prior.
+/// [`Cuts::AlongPathToo`], one along a path from the first ([`path_cut`]).
+/// Where two digits touch, the least ink is often not where they meet (the
+/// tail of a "2" running under a "7"); the net's reading then picks the cut
+/// (see [`best_strings`]), as every cut's strings share one prior.
 pub fn two_cuts(piece: &GrayImage, cuts: Cuts) -> Vec<Vec<GrayImage>> {
     let w = piece.width();
     let first = cut_into(piece, 2);
