@@ -58,6 +58,10 @@ pub const NOT_A_DIGIT: usize = 10;
 const LEARNING_RATE: f64 = 2e-3;
 const LEARNING_RATE_DECAY: f64 = 0.6;
 
+/// A detached cap joins the digit below it across a gap of at most
+/// 1/CAP_GAP of the writing's height.
+const CAP_GAP: u32 = 6;
+
 /// Share of the dense layer's outputs dropped in training.
 const DROPOUT: f32 = 0.25;
 
@@ -276,11 +280,36 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
     if let Some(t) = tallest {
         let th = t.3 - t.1 + 1;
         // Flat pieces above or below the writing's middle are not digits.
-        groups.retain(|(g, _)| {
+        let flat_outside = |g: &Bounds| {
             let gh = g.3 - g.1 + 1;
             let mid = (g.1 + g.3) / 2;
-            gh * 100 >= th * 35 || (mid > t.1 + th / 4 && mid < t.3 - th / 4)
-        });
+            gh * 100 < th * 35 && (mid <= t.1 + th / 4 || mid >= t.3 - th / 4)
+        };
+        // ...unless a flat piece sits just on top of a digit, over it: the
+        // detached cap of a 5 (without it the 5 reads as a 6).
+        while let Some((i, j)) = (0..groups.len()).find_map(|i| {
+            let g = groups[i].0;
+            if !flat_outside(&g) || (g.1 + g.3) / 2 >= t.1 + th / 2 {
+                return None;
+            }
+            (0..groups.len())
+                .filter(|&j| j != i && !flat_outside(&groups[j].0))
+                .find(|&j| {
+                    let d = groups[j].0;
+                    let overlap = d.2.min(g.2) as i64 - d.0.max(g.0) as i64;
+                    let gap = d.1 as i64 - g.3 as i64;
+                    overlap * 4 >= i64::from(g.2 - g.0)
+                        && (-1..=i64::from(th / CAP_GAP)).contains(&gap)
+                })
+                .map(|j| (i, j))
+        }) {
+            let (g, ls) = groups.remove(i);
+            let j = if j > i { j - 1 } else { j };
+            let (h, hl) = &mut groups[j];
+            *h = joined(*h, g);
+            hl.extend(ls);
+        }
+        groups.retain(|(g, _)| !flat_outside(g));
         // A low piece close beside a digit is a detached bit of its stroke
         // (a tail, a loop's end): it joins the nearer neighbour.
         while let Some(i) = groups
@@ -1120,6 +1149,31 @@ mod tests {
         draw_filled_rect_mut(&mut two, Rect::at(5, 2).of_size(18, 36), Luma([0]));
         draw_filled_rect_mut(&mut two, Rect::at(30, 4).of_size(5, 34), Luma([0]));
         assert_eq!(segment(&two).len(), 2, "a tall stroke beside it is a digit");
+    }
+
+    #[test]
+    fn a_detached_cap_just_over_a_digit_should_join_it_but_a_far_flat_stroke_not() {
+        // A "4" and a "5" whose cap (sticking out to the right) is apart
+        // from its body: as drawn, the body alone read "46" for 45.
+        let five = |cap_top: i32| {
+            let mut c = GrayImage::from_pixel(90, 60, Luma([255]));
+            draw_filled_rect_mut(&mut c, Rect::at(4, 12).of_size(26, 44), Luma([0]));
+            draw_filled_rect_mut(&mut c, Rect::at(50, 14).of_size(20, 36), Luma([0]));
+            draw_filled_rect_mut(&mut c, Rect::at(62, cap_top).of_size(24, 6), Luma([0]));
+            c
+        };
+        let pieces = segment(&five(4));
+        assert_eq!(pieces.len(), 2, "a 4 and a 5");
+        assert_eq!(pieces[1].height(), 46, "the 5 with its cap");
+        let mut far = five(0);
+        draw_filled_rect_mut(&mut far, Rect::at(50, 14).of_size(20, 2), Luma([255]));
+        let pieces = segment(&far);
+        assert_eq!(pieces.len(), 2);
+        assert_eq!(
+            pieces[1].height(),
+            34,
+            "a flat stroke 10 px above is dropped"
+        );
     }
 
     #[test]
