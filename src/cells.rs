@@ -224,6 +224,10 @@ pub fn binarize(crop: &GrayImage) -> GrayImage {
     binarize_at(crop, Cut::FromCore)
 }
 
+/// The least length of a minus written into its number's first digit, as
+/// a share of the writing's height.
+const MINUS_LENGTH: f64 = 0.3;
+
 /// Where a crop's ink is cut from its paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cut {
@@ -381,6 +385,14 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
         // is read as cut there (as before session 12).
         let shaded = analyse_at(crop, Cut::Shade, find_circle, find_sign);
         if shaded.circled {
+            return shaded;
+        }
+    }
+    if find_sign && cell.sign.is_none() && cell.mark == Mark::Ink {
+        let shaded = analyse_at(crop, Cut::Shade, false, true);
+        // A minus drawn lighter than the digits (a phone photo's blur
+        // thins a fine stroke) is lost at the digits' cut, like a ring.
+        if shaded.sign.is_some() {
             return shaded;
         }
     }
@@ -572,6 +584,17 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
                 }
             }
         }
+        if sign.is_none()
+            && let Some(first) = parts.first()
+            && let Some(end) = attached_minus(&labels, first, tallest)
+        {
+            sign = Some('-');
+            for (x, y, p) in clean.enumerate_pixels_mut() {
+                if x < end && labels.get_pixel(x, y)[0] == first.label {
+                    *p = Luma([0]);
+                }
+            }
+        }
     }
 
     CellImage {
@@ -581,6 +604,36 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
         digits: crop_to_ink(&clean),
         ink_px,
     }
+}
+
+/// Where a minus written into the first digit ends (its first column
+/// free of it): the piece starts with a thin level run of at least
+/// [`MINUS_LENGTH`] of the writing's height, about its middle.
+fn attached_minus(
+    labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>,
+    first: &Component,
+    tallest: u32,
+) -> Option<u32> {
+    let thin = (tallest * 18 / 100).max(3);
+    let (lo, hi) = (
+        first.y0 + first.h() * 25 / 100,
+        first.y0 + first.h() * 80 / 100,
+    );
+    let mut run = 0;
+    for x in first.x0..=first.x1 {
+        let ys: Vec<u32> = (first.y0..=first.y1)
+            .filter(|&y| labels.get_pixel(x, y)[0] == first.label)
+            .collect();
+        let (Some(&top), Some(&bottom)) = (ys.first(), ys.last()) else {
+            break;
+        };
+        if bottom - top + 1 > thin || top < lo || bottom > hi {
+            break;
+        }
+        run += 1;
+    }
+    (first.h() * 100 >= tallest * 60 && f64::from(run) >= MINUS_LENGTH * f64::from(tallest))
+        .then_some(first.x0 + run)
 }
 
 /// A ring around other ink: along almost every ray from the centre of the
@@ -967,6 +1020,34 @@ mod tests {
         let a = analyse(&c, false, true);
         assert_eq!(a.sign, Some('-'));
         assert!(a.digits.width() < 20);
+    }
+
+    #[test]
+    fn a_minus_written_into_the_first_digit_should_be_a_sign() {
+        let mut c = cell();
+        stroke(&mut c, (62.0, 42.0), (80.0, 42.0));
+        stroke(&mut c, (80.0, 25.0), (80.0, 60.0));
+        let a = analyse(&c, false, true);
+        assert_eq!(a.sign, Some('-'));
+        assert!(a.digits.width() < 20, "only the 1 is left to read");
+        // A 7's top bar reaches as far left, but at the top: no sign.
+        let mut seven = cell();
+        stroke(&mut seven, (62.0, 25.0), (85.0, 25.0));
+        stroke(&mut seven, (85.0, 25.0), (75.0, 60.0));
+        assert_eq!(analyse(&seven, false, true).sign, None);
+    }
+
+    #[test]
+    fn a_minus_drawn_lighter_than_the_digits_should_be_a_sign() {
+        let mut c = cell();
+        for y in 41..43 {
+            draw_line_segment_mut(&mut c, (60.0, y as f32), (75.0, y as f32), Luma([165]));
+        }
+        stroke(&mut c, (90.0, 25.0), (90.0, 60.0));
+        assert_eq!(analyse_at(&c, Cut::FromCore, false, true).sign, None);
+        let a = analyse(&c, false, true);
+        assert_eq!(a.sign, Some('-'), "found at the paper's shade");
+        assert!(a.digits.width() < 20, "only the 1 is left to read");
     }
 
     #[test]
