@@ -58,8 +58,8 @@ pub const NOT_A_DIGIT: usize = 10;
 const LEARNING_RATE: f64 = 2e-3;
 const LEARNING_RATE_DECAY: f64 = 0.6;
 
-/// A detached cap joins the digit below it across a gap of at most
-/// 1/CAP_GAP of the writing's height.
+/// A detached cap joins the digit below it (or beside its top right)
+/// across a gap of at most 1/CAP_GAP of the writing's height.
 const CAP_GAP: u32 = 6;
 
 /// Share of the dense layer's outputs dropped in training.
@@ -285,8 +285,9 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
             let mid = (g.1 + g.3) / 2;
             gh * 100 < th * 35 && (mid <= t.1 + th / 4 || mid >= t.3 - th / 4)
         };
-        // ...unless a flat piece sits just on top of a digit, over it: the
-        // detached cap of a 5 (without it the 5 reads as a 6).
+        // ...unless a flat piece sits just on top of a digit, over it or
+        // off its top right: the detached cap of a 5 (without it the 5
+        // reads as a 6, or a 2).
         while let Some((i, j)) = (0..groups.len()).find_map(|i| {
             let g = groups[i].0;
             if !flat_outside(&g) || (g.1 + g.3) / 2 >= t.1 + th / 2 {
@@ -298,8 +299,13 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
                     let d = groups[j].0;
                     let overlap = d.2.min(g.2) as i64 - d.0.max(g.0) as i64;
                     let gap = d.1 as i64 - g.3 as i64;
-                    overlap * 4 >= i64::from(g.2 - g.0)
-                        && (-1..=i64::from(th / CAP_GAP)).contains(&gap)
+                    let reach = i64::from(th / CAP_GAP);
+                    let over = overlap * 4 >= i64::from(g.2 - g.0) && (-1..=reach).contains(&gap);
+                    // A cap drawn off to the right, level with the digit's top.
+                    let beside = g.0 > d.0 + (d.2 - d.0) / 2
+                        && overlap >= -reach
+                        && (-i64::from(th / 4)..=reach).contains(&gap);
+                    over || beside
                 })
                 .map(|j| (i, j))
         }) {
@@ -1165,6 +1171,13 @@ mod tests {
         let pieces = segment(&five(4));
         assert_eq!(pieces.len(), 2, "a 4 and a 5");
         assert_eq!(pieces[1].height(), 46, "the 5 with its cap");
+        let mut beside = GrayImage::from_pixel(100, 60, Luma([255]));
+        draw_filled_rect_mut(&mut beside, Rect::at(4, 12).of_size(26, 44), Luma([0]));
+        draw_filled_rect_mut(&mut beside, Rect::at(50, 14).of_size(20, 36), Luma([0]));
+        draw_filled_rect_mut(&mut beside, Rect::at(72, 12).of_size(22, 6), Luma([0]));
+        let pieces = segment(&beside);
+        assert_eq!(pieces.len(), 2);
+        assert_eq!(pieces[1].dimensions(), (44, 38), "a cap off the top right");
         let mut far = five(0);
         draw_filled_rect_mut(&mut far, Rect::at(50, 14).of_size(20, 2), Luma([255]));
         let pieces = segment(&far);
