@@ -228,6 +228,10 @@ pub fn binarize(crop: &GrayImage) -> GrayImage {
 /// a share of the writing's height.
 const MINUS_LENGTH: f64 = 0.3;
 
+/// Ink pixels beyond a box's ruled lines from which a ring there may be a
+/// neighbour's joined to this one.
+const MIN_BEYOND: usize = 5;
+
 /// Where a crop's ink is cut from its paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cut {
@@ -387,6 +391,17 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
         if shaded.circled {
             return shaded;
         }
+        // A ring crossing a ruled line may run into the neighbour row's
+        // ring there, and the two together are no ring: looked at again
+        // without what lies beyond the box's lines.
+        if let Some(inside) = within_lines(crop) {
+            for at in [Cut::FromCore, Cut::Shade] {
+                let c = analyse_at(&inside, at, find_circle, find_sign);
+                if c.circled {
+                    return c;
+                }
+            }
+        }
     }
     if find_sign && cell.sign.is_none() && cell.mark == Mark::Ink {
         let shaded = analyse_at(crop, Cut::Shade, false, true);
@@ -397,6 +412,30 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
         }
     }
     cell
+}
+
+/// The crop with what lies beyond its box's top and bottom ruled lines
+/// painted over with paper, or `None` where no ink lies there.
+fn within_lines(crop: &GrayImage) -> Option<GrayImage> {
+    let m = (MARGIN_MM * PX_PER_MM) as u32;
+    let h = crop.height();
+    let beyond = |y: u32| y + 1 < m || y > h.saturating_sub(m) + 1;
+    let paper = paper_level(crop.pixels().map(|p| p[0]));
+    let shade = (paper * 0.78).min(paper - 40.0);
+    let ink = crop
+        .enumerate_pixels()
+        .filter(|(_, y, p)| beyond(*y) && f64::from(p[0]) < shade)
+        .count();
+    if ink < MIN_BEYOND {
+        return None;
+    }
+    let mut inside = crop.clone();
+    for (_, y, p) in inside.enumerate_pixels_mut() {
+        if beyond(y) {
+            *p = Luma([paper.round().clamp(0.0, 255.0) as u8]);
+        }
+    }
+    Some(inside)
 }
 
 fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> CellImage {
@@ -1010,6 +1049,19 @@ mod tests {
         assert!(a.circled, "found at the paper's shade");
         let pieces = crate::cnn::segment(&a.digits);
         assert_eq!(pieces.len(), 2, "the 1 and the 8, no arc of the ring");
+    }
+
+    #[test]
+    fn a_ring_joined_to_the_next_rows_ring_through_the_line_should_be_found() {
+        // A cell cut from a drawn sheet (tA, merkur-0026, game 7): the ring
+        // around a 6 crosses the bottom line, where the next row's ring
+        // touches it; together they are no ring.
+        let crop = fixture("ring_joined_to_the_next_rows_ring_should_be_found.png");
+        assert!(!analyse_at(&crop, Cut::FromCore, true, false).circled);
+        assert!(!analyse_at(&crop, Cut::Shade, true, false).circled);
+        let a = analyse(&crop, true, false);
+        assert!(a.circled, "found within the box's lines");
+        assert_eq!(crate::cnn::segment(&a.digits).len(), 1, "the 6 alone");
     }
 
     #[test]
