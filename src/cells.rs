@@ -229,8 +229,9 @@ pub fn binarize(crop: &GrayImage) -> GrayImage {
 const MINUS_LENGTH: f64 = 0.3;
 
 /// Ink pixels beyond a box's ruled lines from which a ring there may be a
-/// neighbour's joined to this one.
-const MIN_BEYOND: usize = 5;
+/// neighbour's joined to this one (such an arc brings hundreds; 5 to 200
+/// found the same rings on the tuning sets, and fewer cells look again).
+const MIN_BEYOND: usize = 100;
 
 /// Where a crop's ink is cut from its paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
