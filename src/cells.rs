@@ -41,6 +41,8 @@ pub struct CellImage {
     pub digits: GrayImage,
     /// Ink pixels in the box after line removal.
     pub ink_px: u32,
+    /// Whether the ink kept reaches beyond the box's top or bottom line.
+    beyond_lines: bool,
 }
 
 impl CellImage {
@@ -52,6 +54,7 @@ impl CellImage {
             sign: None,
             digits: GrayImage::from_pixel(1, 1, Luma([255])),
             ink_px: 0,
+            beyond_lines: false,
         }
     }
 }
@@ -395,7 +398,9 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
         // A ring crossing a ruled line may run into the neighbour row's
         // ring there, and the two together are no ring: looked at again
         // without what lies beyond the box's lines.
-        if let Some(inside) = within_lines(crop) {
+        if (cell.beyond_lines || shaded.beyond_lines)
+            && let Some(inside) = within_lines(crop)
+        {
             for at in [Cut::FromCore, Cut::Shade] {
                 let c = analyse_at(&inside, at, find_circle, find_sign);
                 if c.circled {
@@ -418,9 +423,8 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
 /// The crop with what lies beyond its box's top and bottom ruled lines
 /// painted over with paper, or `None` where no ink lies there.
 fn within_lines(crop: &GrayImage) -> Option<GrayImage> {
-    let m = (MARGIN_MM * PX_PER_MM) as u32;
     let h = crop.height();
-    let beyond = |y: u32| y + 1 < m || y > h.saturating_sub(m) + 1;
+    let beyond = |y: u32| beyond_lines(y, h);
     let paper = paper_level(crop.pixels().map(|p| p[0]));
     let shade = (paper * 0.78).min(paper - 40.0);
     let ink = crop
@@ -437,6 +441,12 @@ fn within_lines(crop: &GrayImage) -> Option<GrayImage> {
         }
     }
     Some(inside)
+}
+
+/// Whether row `y` of a crop `h` high lies beyond its box's top or bottom line.
+fn beyond_lines(y: u32, h: u32) -> bool {
+    let m = (MARGIN_MM * PX_PER_MM) as u32;
+    y + 1 < m || y > h.saturating_sub(m) + 1
 }
 
 fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> CellImage {
@@ -643,6 +653,7 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
         sign,
         digits: crop_to_ink(&clean),
         ink_px,
+        beyond_lines: beyond_lines(by0, h) || beyond_lines(by1, h),
     }
 }
 
