@@ -246,9 +246,14 @@ enum Cut {
     Shade,
 }
 
+/// The paper's shade: darker than this is ink at [`Cut::Shade`].
+fn shade_of(paper: f64) -> f64 {
+    (paper * 0.78).min(paper - 40.0)
+}
+
 fn binarize_at(crop: &GrayImage, at: Cut) -> GrayImage {
     let paper = paper_level(crop.pixels().map(|p| p[0]));
-    let shade = (paper * 0.78).min(paper - 40.0);
+    let shade = shade_of(paper);
     let cut = match at {
         Cut::Shade => shade,
         Cut::FromCore => pen_core(crop, shade).map_or(shade, |core| {
@@ -421,12 +426,13 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
 }
 
 /// The crop with what lies beyond its box's top and bottom ruled lines
-/// painted over with paper, or `None` where no ink lies there.
+/// painted over with paper, or `None` where less than [`MIN_BEYOND`] ink
+/// pixels lie there.
 fn within_lines(crop: &GrayImage) -> Option<GrayImage> {
     let h = crop.height();
     let beyond = |y: u32| beyond_lines(y, h);
     let paper = paper_level(crop.pixels().map(|p| p[0]));
-    let shade = (paper * 0.78).min(paper - 40.0);
+    let shade = shade_of(paper);
     let ink = crop
         .enumerate_pixels()
         .filter(|(_, y, p)| beyond(*y) && f64::from(p[0]) < shade)
@@ -672,10 +678,11 @@ fn attached_minus(
     );
     let mut run = 0;
     for x in first.x0..=first.x1 {
-        let ys: Vec<u32> = (first.y0..=first.y1)
-            .filter(|&y| labels.get_pixel(x, y)[0] == first.label)
-            .collect();
-        let (Some(&top), Some(&bottom)) = (ys.first(), ys.last()) else {
+        let inked = |y: &u32| labels.get_pixel(x, *y)[0] == first.label;
+        let (Some(top), Some(bottom)) = (
+            (first.y0..=first.y1).find(inked),
+            (first.y0..=first.y1).rev().find(inked),
+        ) else {
             break;
         };
         if bottom - top + 1 > thin || top < lo || bottom > hi {
