@@ -608,6 +608,13 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
             clean = drawn;
         } else {
             kept.retain(|c| c.w() < bw * 9 / 10 && !ring_piece.contains(&c.label));
+            // What is left beyond the box's lines is the ring's and its
+            // neighbours' (an arc end on a circled 1 made it a 7).
+            for (_, y, p) in clean.enumerate_pixels_mut() {
+                if beyond_lines(y, h) {
+                    *p = Luma([0]);
+                }
+            }
         }
     }
 
@@ -1081,6 +1088,19 @@ mod tests {
         let a = analyse(&crop, true, false);
         assert!(a.circled, "found within the box's lines");
         assert_eq!(crate::cnn::segment(&a.digits).len(), 1, "the 6 alone");
+    }
+
+    #[test]
+    fn a_ring_over_the_top_line_should_leave_no_bar_on_the_one() {
+        // A cell cut from a drawn phone photo (tP, schwaig-0012, game 22):
+        // a circled 12 whose ring crosses the top line, where the ring of
+        // the row above touches it; the arc's end on the 1 read "72".
+        let crop = fixture("ring_over_the_top_line_should_leave_no_bar_on_the_one.png");
+        let a = analyse(&crop, true, false);
+        assert!(a.circled);
+        use crate::read::DigitReader;
+        let mut reader = crate::cnn::CnnReader::new().expect("model");
+        assert_eq!(reader.read(&a.digits).text, "12");
     }
 
     #[test]
