@@ -639,12 +639,7 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
                 sign = Some('+');
             }
             if sign.is_some() {
-                let label = first.label;
-                for (x, y, p) in clean.enumerate_pixels_mut() {
-                    if labels.get_pixel(x, y)[0] == label {
-                        *p = Luma([0]);
-                    }
-                }
+                erase_left_of(&mut clean, &labels, first.label, u32::MAX);
             }
         }
         if sign.is_none()
@@ -652,11 +647,7 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
             && let Some(end) = attached_minus(&labels, first, tallest)
         {
             sign = Some('-');
-            for (x, y, p) in clean.enumerate_pixels_mut() {
-                if x < end && labels.get_pixel(x, y)[0] == first.label {
-                    *p = Luma([0]);
-                }
-            }
+            erase_left_of(&mut clean, &labels, first.label, end);
         }
     }
 
@@ -667,6 +658,20 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
         digits: crop_to_ink(&clean),
         ink_px,
         beyond_lines: beyond_lines(by0, h) || beyond_lines(by1, h),
+    }
+}
+
+/// Erases the ink of piece `label` left of column `end` (a sign).
+fn erase_left_of(
+    clean: &mut GrayImage,
+    labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>,
+    label: u32,
+    end: u32,
+) {
+    for (x, y, p) in clean.enumerate_pixels_mut() {
+        if x < end && labels.get_pixel(x, y)[0] == label {
+            *p = Luma([0]);
+        }
     }
 }
 

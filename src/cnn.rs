@@ -237,6 +237,15 @@ fn joined(a: Bounds, b: Bounds) -> Bounds {
     )
 }
 
+/// Moves group `i` (its box and labels) into group `j`.
+fn merge_group(groups: &mut Vec<(Bounds, Vec<u32>)>, i: usize, j: usize) {
+    let (g, ls) = groups.remove(i);
+    let j = if j > i { j - 1 } else { j };
+    let (h, hl) = &mut groups[j];
+    *h = joined(*h, g);
+    hl.extend(ls);
+}
+
 /// Cuts a cell's ink into pieces, left to right: specks dropped, pieces of
 /// a broken stroke merged, arc ends of a circle above or below the writing
 /// dropped. A piece may still hold touching digits (see [`splits`]).
@@ -309,11 +318,7 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
                 })
                 .map(|j| (i, j))
         }) {
-            let (g, ls) = groups.remove(i);
-            let j = if j > i { j - 1 } else { j };
-            let (h, hl) = &mut groups[j];
-            *h = joined(*h, g);
-            hl.extend(ls);
+            merge_group(&mut groups, i, j);
         }
         groups.retain(|(g, _)| !flat_outside(g));
         // A low piece close beside a digit is a detached bit of its stroke
@@ -334,11 +339,7 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
             let Some(j) = near else {
                 break;
             };
-            let (g, ls) = groups.remove(i);
-            let j = if j > i { j - 1 } else { j };
-            let (h, hl) = &mut groups[j];
-            *h = joined(*h, g);
-            hl.extend(ls);
+            merge_group(&mut groups, i, j);
         }
     }
     groups
