@@ -163,6 +163,8 @@ struct Pending {
 /// mean over both cuts is steadier. Measured on the tuning sets (seed 601):
 /// offsets of 0.03-0.07 mm gain alike, 0.1 mm (a whole pixel: the same
 /// image shifted) nothing; a third cut (the other side) or four no more.
+/// A third reading at a cut near the pen's core does add (see
+/// `cells::INK_CUT_NEAR_CORE`).
 const RECUT_MM: [(f64, f64); 1] = [(0.05, 0.05)];
 
 impl Reader<'_> {
@@ -182,14 +184,20 @@ impl Reader<'_> {
         cells::analyse(&crop, circle, sign)
     }
 
-    /// The field's digits cut again at each of [`RECUT_MM`] (those with ink).
+    /// The field's digits cut again at each of [`RECUT_MM`], and at a cut
+    /// near the pen's core (those with ink).
     fn recuts(&self, bx: MmBox, circle: bool, sign: bool) -> impl Iterator<Item = GrayImage> {
-        RECUT_MM.into_iter().filter_map(move |(dx, dy)| {
-            let bx = [bx[0] + dx, bx[1] + dy, bx[2], bx[3]];
-            let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
-            let c = cells::analyse(&crop, circle, sign);
-            (c.mark == Mark::Ink).then_some(c.digits)
-        })
+        let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
+        let close = cells::analyse_near_core(&crop, circle, sign);
+        RECUT_MM
+            .into_iter()
+            .map(move |(dx, dy)| {
+                let bx = [bx[0] + dx, bx[1] + dy, bx[2], bx[3]];
+                let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
+                cells::analyse(&crop, circle, sign)
+            })
+            .chain(std::iter::once(close))
+            .filter_map(|c| (c.mark == Mark::Ink).then_some(c.digits))
     }
 
     /// A single field's reading, steadied as [`Reader::steady`] does.

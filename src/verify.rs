@@ -59,6 +59,13 @@ pub fn verify(
             .into_iter()
             .partition(|f| probable_flags.iter().any(|p| same(f, p)));
         flags = kept;
+        // And one that only the most probable reading shows is the
+        // writer's (a Gesamt that matches a misread cell, not the cell).
+        for p in probable_flags {
+            if !flags.iter().any(|f| same(f, &p)) {
+                flags.push(p);
+            }
+        }
         if !aside.is_empty() {
             sheet
                 .extra
@@ -641,6 +648,32 @@ mod tests {
             out.flags
         );
         assert!(out.extra.get(AS_READ_ONLY).is_none());
+    }
+
+    #[test]
+    fn a_flag_only_the_most_probable_reading_shows_should_be_raised() {
+        // The writer added seat 3's minus column up to 2 (it holds a 1),
+        // and the 1 was read as "2" (the row wants 1): as read, the column
+        // matches its Gesamt; as most probably written, it does not.
+        let rules = RuleSet::load("merkur").expect("rules");
+        let mut sheet = misread_sheet(2, "2", 0.9);
+        let g = sheet.gesamt[2].as_mut().expect("seat 3's Gesamt");
+        g.minus = Some(2);
+        let e = i64::from(g.plus.unwrap_or(0)) - 2;
+        sheet.abzug[2] = Some(g.plus.unwrap_or(0).min(2));
+        sheet.endergebnis[2] = Some(e);
+        let out = verify(sheet, &rules, Lang::En).expect("verify");
+        let gesamt = out
+            .flags
+            .iter()
+            .find(|f| f.code == Code::GesamtMismatch)
+            .expect("the writer's Gesamt is flagged");
+        assert_eq!(gesamt.seat, Some(3), "{:?}", out.flags);
+        assert!(
+            !codes(&out).contains(&Code::RowNotZeroSum),
+            "the misread row is the reader's: {:?}",
+            out.flags
+        );
     }
 
     #[test]
