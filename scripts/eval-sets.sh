@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Generates the evaluation sets of docs/reading.md (held-out: hA hB hP hQ,
-# tuning: tA tB tP; all drawn with the digits the model's training held
-# back) into DIR (default /tmp/eval) with a participant list per set, then,
+# tuning: tA tB tP, and wA wB wP with a writer's mistake on every sheet;
+# all drawn with the digits the model's training held back) into DIR (default /tmp/eval) with a participant list per set, then,
 # with --run, evaluates each (results in DIR/SET/out).
 # Choose on the tuning sets, report on the held-out ones. PARTICIPANTS=1
 # evaluates with the participant list.
@@ -12,20 +12,23 @@ run=${2:-}
 bin=${AUFSICHT:-./target/release/aufsicht}
 a4=templates/forms/punkteliste-a4-32.json
 doko=templates/forms/doko-a4-24x5.json
-# name rules form capture count seed held-back
-sets="hA merkur $a4 scanner 30 501 1
-hB doppelkopf $doko scanner 30 501 1
-hP schwaig $a4 phone 20 502 1
-hQ doppelkopf $doko phone 20 502 1
-tA merkur $a4 scanner 30 601 1
-tB doppelkopf $doko scanner 30 601 1
-tP schwaig $a4 phone 30 601 1"
-echo "$sets" | while read -r name rules form capture count seed held; do
+# name rules form capture count seed held-back writer-errors
+sets="hA merkur $a4 scanner 30 501 1 0.3
+hB doppelkopf $doko scanner 30 501 1 0.3
+hP schwaig $a4 phone 20 502 1 0.3
+hQ doppelkopf $doko phone 20 502 1 0.3
+tA merkur $a4 scanner 30 601 1 0.3
+tB doppelkopf $doko scanner 30 601 1 0.3
+tP schwaig $a4 phone 30 601 1 0.3
+wA merkur $a4 scanner 60 701 1 1
+wB doppelkopf $doko scanner 60 701 1 1
+wP schwaig $a4 phone 40 701 1 1"
+echo "$sets" | while read -r name rules form capture count seed held errors; do
   out="$dir/$name"
   if [ ! -d "$out/truth" ]; then
     flag=""; [ "$held" = 1 ] && flag="--held-back"
     $bin generate --rules "$rules" --form "$form" --count "$count" --seed "$seed" \
-      --capture "$capture" $flag --out "$out" > /dev/null
+      --capture "$capture" --writer-errors "$errors" $flag --out "$out" > /dev/null
     # the night's list: every participant number the truth holds
     python3 -c 'import json,glob,sys
 nums=sorted({p for f in glob.glob(sys.argv[1]+"/truth/*.json") for p in json.load(open(f))["players"] if p})
