@@ -43,6 +43,9 @@ pub struct CellImage {
     pub ink_px: u32,
     /// Whether the ink kept reaches beyond the box's top or bottom line.
     beyond_lines: bool,
+    /// Of a circled cell, its ink as drawn, ring and all (cropped): what
+    /// it is, should the "ring" be digits (a "10" with a round 0).
+    pub unpeeled: Option<GrayImage>,
 }
 
 impl CellImage {
@@ -55,6 +58,7 @@ impl CellImage {
             digits: GrayImage::from_pixel(1, 1, Luma([255])),
             ink_px: 0,
             beyond_lines: false,
+            unpeeled: None,
         }
     }
 }
@@ -569,6 +573,7 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
     });
 
     let mut circled = false;
+    let mut unpeeled = None;
     if find_circle
         && bw * 4 >= bh * 3
         && mm(bh) >= 3.0
@@ -628,6 +633,7 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
             circled = false;
             clean = drawn;
         } else {
+            unpeeled = Some(crop_to_ink(&drawn));
             kept.retain(|c| c.w() < bw * 9 / 10 && !ring_piece.contains(&c.label));
             // What is left beyond the box's lines is the ring's and its
             // neighbours' (an arc end on a circled 1 made it a 7).
@@ -679,6 +685,7 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
         digits: crop_to_ink(&clean),
         ink_px,
         beyond_lines: beyond_lines(by0, h) || beyond_lines(by1, h),
+        unpeeled,
     }
 }
 
@@ -1037,6 +1044,10 @@ mod tests {
             "only the digit is left: {}",
             a.digits.width()
         );
+        // The ink as drawn is kept, should the ring turn out to be digits.
+        let drawn = a.unpeeled.as_ref().map_or(0, |u| u.width());
+        assert!(drawn >= 60, "the ring is in the ink as drawn: {drawn}");
+        assert!(analyse(&cell(), true, false).unpeeled.is_none());
         let mut zero = cell();
         for r in 0..3 {
             draw_hollow_ellipse_mut(&mut zero, (106, 42), 12 + r, 18 + r, Luma([40]));
