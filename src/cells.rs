@@ -520,11 +520,16 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
     let reach = (1.2 * PX_PER_MM) as u32;
     let tol = (0.5 * PX_PER_MM) as u32;
     let box_h = h - 2 * m;
+    // A neighbour's ring that crossed a side line leaves a sliver beside
+    // it, thinner than a pen and short: read, it was a "1" (11 read 111).
+    let (sliver_w, sliver_gap) = ((0.5 * PX_PER_MM) as u32, (1.0 * PX_PER_MM) as u32);
     let stray = |c: &Component| {
+        let sliver = c.x1 - c.x0 < sliver_w && c.y1 - c.y0 < box_h / 2;
         (c.x0 <= m + tol && c.x1 < m + reach)
             || (c.x1 + tol >= w - m && c.x0 + reach > w - m)
             || (c.y0 <= m + tol && c.y1 < m + box_h * 2 / 5)
             || (c.y1 + tol >= h - m && c.y0 > h - m - box_h * 2 / 5)
+            || (sliver && (c.x0 <= m + sliver_gap || c.x1 + sliver_gap >= w - m))
     };
     let mut kept: Vec<Component> = comps
         .into_values()
@@ -1028,6 +1033,31 @@ mod tests {
             "stroke kept across the line: {}",
             a.digits.height()
         );
+    }
+
+    #[test]
+    fn a_sliver_a_neighbours_ring_left_beside_the_side_line_should_not_be_ink() {
+        let mut eleven = cell();
+        stroke(&mut eleven, (80.0, 25.0), (80.0, 60.0));
+        stroke(&mut eleven, (110.0, 25.0), (110.0, 60.0));
+        let mut with_sliver = eleven.clone();
+        // 2 px wide, 2 mm high, 0.7 mm inside the right line.
+        let right = with_sliver.width() as i32 - (MARGIN_MM * PX_PER_MM) as i32;
+        let sliver = Rect::at(right - 9, 40).of_size(2, 20);
+        draw_filled_rect_mut(&mut with_sliver, sliver, Luma([60]));
+        let (a, b) = (
+            analyse(&eleven, true, false),
+            analyse(&with_sliver, true, false),
+        );
+        assert_eq!(b.digits.dimensions(), a.digits.dimensions());
+        // A pen's stroke there is a digit.
+        let mut one = cell();
+        stroke(
+            &mut one,
+            (right as f32 - 9.0, 25.0),
+            (right as f32 - 9.0, 60.0),
+        );
+        assert_eq!(analyse(&one, true, false).mark, Mark::Ink);
     }
 
     #[test]
