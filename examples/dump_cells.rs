@@ -32,29 +32,35 @@ fn main() -> Result<(), String> {
         }
     }
     let f = &sheet.form.fields;
-    let footer = f
-        .player_id
-        .iter()
-        .enumerate()
-        .map(|(s, b)| (format!("player-{}", s + 1), *b))
-        .chain(f.gesamt.iter().enumerate().flat_map(|(s, pm)| {
-            [
-                (format!("gesamt-{}-plus", s + 1), pm.plus),
-                (format!("gesamt-{}-minus", s + 1), pm.minus),
-            ]
-        }))
-        .chain(
-            f.abzug
-                .iter()
-                .enumerate()
-                .map(|(s, b)| (format!("abzug-{}", s + 1), *b)),
-        )
-        .chain(
-            f.endergebnis
-                .iter()
-                .enumerate()
-                .map(|(s, b)| (format!("endergebnis-{}", s + 1), *b)),
-        );
+    let footer = [
+        ("round".to_string(), f.round),
+        ("table".to_string(), f.table),
+    ]
+    .into_iter()
+    .chain(
+        f.player_id
+            .iter()
+            .enumerate()
+            .map(|(s, b)| (format!("player-{}", s + 1), *b)),
+    )
+    .chain(f.gesamt.iter().enumerate().flat_map(|(s, pm)| {
+        [
+            (format!("gesamt-{}-plus", s + 1), pm.plus),
+            (format!("gesamt-{}-minus", s + 1), pm.minus),
+        ]
+    }))
+    .chain(
+        f.abzug
+            .iter()
+            .enumerate()
+            .map(|(s, b)| (format!("abzug-{}", s + 1), *b)),
+    )
+    .chain(
+        f.endergebnis
+            .iter()
+            .enumerate()
+            .map(|(s, b)| (format!("endergebnis-{}", s + 1), *b)),
+    );
     for (name, bx) in footer {
         let crop = cells::cut(sheet.page, &sheet.alignment, bx);
         let c = cells::analyse(&crop, false, false);

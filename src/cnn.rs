@@ -32,7 +32,10 @@ const TOUCHING_PRIOR: f32 = 0.05;
 /// A piece's readings are shares of the mass its ways give to digits (the
 /// net's "not one digit" removed), but of at least this much: where every
 /// way of reading it looks like no digit, no reading of it is sure.
-const DIGITS_FLOOR: f32 = 0.5;
+/// 0.2, not 0.5: two clearly written touching digits (a table "23") whose
+/// ways the width prior and the net both doubt stayed unsure at 0.5
+/// (docs/reading.md, session 16).
+const DIGITS_FLOOR: f32 = 0.2;
 
 /// How many straight cuts of a piece into two digits are read (one along a
 /// path comes on top, see [`two_cuts`]).
@@ -1421,7 +1424,8 @@ mod tests {
         let options: Options = vec![vec![(vec![GrayImage::from_pixel(9, 20, Luma([0]))], 1.0)]];
         let r = best_strings(&options, &mut [probs(7, 0.1, 0.9)].into_iter());
         assert_eq!(r.text, "7");
-        assert!(r.confidence <= 0.2, "{}", r.confidence);
+        // Nine parts in ten "no digit": far from sure (0.1 of the floor's 0.2).
+        assert!(r.confidence <= 0.5, "{}", r.confidence);
     }
 
     #[test]
