@@ -155,8 +155,10 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
         .iter()
         .filter(|f| f.code == crate::Code::CellUncertain)
         .count();
-    let same =
-        |a: &crate::Flag, b: &crate::Flag| a.code == b.code && a.row == b.row && a.seat == b.seat;
+    // A seat's Gesamt Plus and Minus flags are two findings: the field counts.
+    let same = |a: &crate::Flag, b: &crate::Flag| {
+        a.code == b.code && a.row == b.row && a.seat == b.seat && a.field == b.field
+    };
     let checked = |f: &&crate::Flag| {
         !matches!(
             f.code,

@@ -54,7 +54,10 @@ pub fn verify(
     sheet.extra.remove(AS_READ_ONLY);
     if let Some(mut probable) = most_probable(&sheet, &reading) {
         let probable_flags = check(&mut probable, rules, table, lang);
-        let same = |a: &Flag, b: &Flag| a.code == b.code && a.row == b.row && a.seat == b.seat;
+        // The field too: a seat's Gesamt Plus and Minus flags are two findings.
+        let same = |a: &Flag, b: &Flag| {
+            a.code == b.code && a.row == b.row && a.seat == b.seat && a.field == b.field
+        };
         let (kept, aside): (Vec<Flag>, Vec<Flag>) = flags
             .into_iter()
             .partition(|f| probable_flags.iter().any(|p| same(f, p)));
@@ -674,6 +677,41 @@ mod tests {
             "the misread row is the reader's: {:?}",
             out.flags
         );
+    }
+
+    #[test]
+    fn a_misread_gesamt_minus_should_be_kept_aside_beside_the_writers_wrong_gesamt_plus() {
+        // Seat 3: the writer's Gesamt Plus is 5 too high (read surely), its
+        // Gesamt Minus, a 1, was read "7" with doubt (the column wants 1).
+        let rules = RuleSet::load("merkur").expect("rules");
+        let mut sheet = crate::synth::one_row_sheet(1);
+        let g = sheet.gesamt[2].as_mut().expect("seat 3's Gesamt");
+        assert_eq!(g.minus, Some(1), "the column's sum");
+        g.plus = Some(g.plus.unwrap_or(0) + 5);
+        g.minus = Some(7);
+        let mut extra = serde_json::Map::new();
+        extra.insert("reading".into(), serde_json::json!("7"));
+        extra.insert("suggestion".into(), serde_json::json!(1));
+        extra.insert("suggestion_probability".into(), serde_json::json!(0.97));
+        sheet.flags.push(Flag {
+            code: Code::CellUncertain,
+            severity: Code::CellUncertain.severity(),
+            row: None,
+            seat: Some(3),
+            field: Some("minus".into()),
+            message: "uncertain".into(),
+            extra,
+        });
+        let out = verify(sheet, &rules, Lang::En).expect("verify");
+        let gesamt: Vec<_> = out
+            .flags
+            .iter()
+            .filter(|f| f.code == Code::GesamtMismatch)
+            .map(|f| (f.seat, f.field.as_deref()))
+            .collect();
+        assert_eq!(gesamt, vec![(Some(3), Some("plus"))], "{:?}", out.flags);
+        let aside = out.extra.get(AS_READ_ONLY).expect("kept aside").to_string();
+        assert!(aside.contains("GESAMT_MISMATCH"), "{aside}");
     }
 
     #[test]
