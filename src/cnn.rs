@@ -344,6 +344,19 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
             };
             merge_group(&mut groups, i, j);
         }
+        // Pieces that touch or overlap in x (by less than the half that
+        // merges them above) into a box no broader than high, nor much
+        // narrower, are one piece that the split hypotheses may still cut
+        // where they meet: a 4 written in two strokes, its bar's end under
+        // its stem, was read "41" (docs/reading.md, session 16).
+        while let Some(i) = (0..groups.len().saturating_sub(1)).find(|&i| {
+            let (a, b) = (groups[i].0, groups[i + 1].0);
+            let u = joined(a, b);
+            let (uw, uh) = (u.2 - u.0 + 1, u.3 - u.1 + 1);
+            b.0 <= a.2 + 1 && uw <= uh && uw * 2 >= uh
+        }) {
+            merge_group(&mut groups, i + 1, i);
+        }
     }
     groups
         .into_iter()
@@ -1143,6 +1156,26 @@ mod tests {
             1,
             "a 1 cut by a ruled line is one digit"
         );
+    }
+
+    #[test]
+    fn a_four_in_two_strokes_should_be_one_piece_but_two_apart_digits_two() {
+        // An open 4: its bar's end reaches under its stem, the strokes apart.
+        let four_at = |stem_x: i32| {
+            let mut four = GrayImage::from_pixel(44, 44, Luma([255]));
+            draw_filled_rect_mut(&mut four, Rect::at(6, 4).of_size(4, 22), Luma([0]));
+            draw_filled_rect_mut(&mut four, Rect::at(6, 22).of_size(17, 4), Luma([0]));
+            draw_filled_rect_mut(&mut four, Rect::at(stem_x, 4).of_size(4, 15), Luma([0]));
+            four
+        };
+        assert_eq!(segment(&four_at(21)).len(), 1, "a 4, not \"41\"");
+        // The stem clear of the bar's end in x: two pieces, as two digits.
+        assert_eq!(segment(&four_at(25)).len(), 2);
+        // Two ones side by side, however close: two.
+        let mut ones = GrayImage::from_pixel(30, 44, Luma([255]));
+        draw_filled_rect_mut(&mut ones, Rect::at(6, 4).of_size(4, 34), Luma([0]));
+        draw_filled_rect_mut(&mut ones, Rect::at(11, 4).of_size(4, 34), Luma([0]));
+        assert_eq!(segment(&ones).len(), 2, "11");
     }
 
     #[test]
