@@ -281,9 +281,64 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
             report.silent += usize::from(!result.flags.iter().any(|f| f.points_at_footer(s + 1)));
         }
         report.count("player id", truth.players[s] == result.players[s]);
+        // A participant number decides whose points these are.
+        if truth.players[s] != result.players[s] {
+            report.wrong += 1;
+            report.silent += usize::from(
+                !result
+                    .flags
+                    .iter()
+                    .any(|f| f.points_at_field(Some(s + 1), "player_id")),
+            );
+        }
     }
     report.count(
         "round/table",
         truth.round == result.round && truth.table == result.table,
     );
+    for (field, right) in [
+        ("round", truth.round == result.round),
+        ("table", truth.table == result.table),
+    ] {
+        if !right {
+            report.wrong += 1;
+            report.silent +=
+                usize::from(!result.flags.iter().any(|f| f.points_at_field(None, field)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Code, Flag};
+
+    fn uncertain(seat: Option<usize>, field: &str) -> Flag {
+        Flag {
+            code: Code::CellUncertain,
+            severity: Code::CellUncertain.severity(),
+            row: None,
+            seat,
+            field: Some(field.into()),
+            message: "uncertain".into(),
+            extra: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_wrong_participant_or_table_number_no_flag_names_should_be_silent() {
+        let truth = crate::synth::one_row_sheet(1);
+        let mut read = truth.clone();
+        read.players[1] = Some("7".into());
+        read.table = truth.table.map(|t| t + 1).or(Some(9));
+        let mut report = Report::default();
+        compare(&truth, &read, &mut report);
+        assert_eq!((report.wrong, report.silent), (2, 2));
+        // Flagged on their fields, neither is silent.
+        read.flags.push(uncertain(Some(2), "player_id"));
+        read.flags.push(uncertain(None, "table"));
+        let mut report = Report::default();
+        compare(&truth, &read, &mut report);
+        assert_eq!((report.wrong, report.silent), (2, 0));
+    }
 }

@@ -100,4 +100,10 @@ impl Flag {
     pub fn points_at_footer(&self, seat: usize) -> bool {
         self.row.is_none() && self.seat == Some(seat)
     }
+
+    /// True when this flag names a sheet field outside the games by its
+    /// name (`player_id` of a seat; `round` or `table` with no seat).
+    pub fn points_at_field(&self, seat: Option<usize>, field: &str) -> bool {
+        self.row.is_none() && self.seat == seat && self.field.as_deref() == Some(field)
+    }
 }
