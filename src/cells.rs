@@ -681,6 +681,13 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
             sign = Some('-');
             erase_left_of(&mut clean, &labels, first.label, end);
         }
+        if sign.is_none()
+            && let Some(first) = parts.first()
+            && let Some(end) = attached_plus(&labels, first, tallest)
+        {
+            sign = Some('+');
+            erase_left_of(&mut clean, &labels, first.label, end);
+        }
     }
 
     CellImage {
@@ -737,6 +744,58 @@ fn attached_minus(
     }
     (first.h() * 100 >= tallest * 60 && f64::from(run) >= MINUS_LENGTH * f64::from(tallest))
         .then_some(first.x0 + run)
+}
+
+/// Where a plus written into the first digit ends (the column where its
+/// right arm meets the digit): left of some column in the piece's first
+/// two thirds of a digit, its ink is a cross lower than the writing, and
+/// that column holds only a thin run of ink about the middle (the arm).
+fn attached_plus(
+    labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>,
+    first: &Component,
+    tallest: u32,
+) -> Option<u32> {
+    let thin = (tallest * 18 / 100).max(3);
+    let (lo, hi) = (
+        first.y0 + first.h() * 20 / 100,
+        first.y0 + first.h() * 85 / 100,
+    );
+    let extent = |x: u32| {
+        let inked = |y: &u32| labels.get_pixel(x, *y)[0] == first.label;
+        Some((
+            (first.y0..=first.y1).find(inked)?,
+            (first.y0..=first.y1).rev().find(inked)?,
+        ))
+    };
+    let from = first.x0 + tallest / 5;
+    let to = (first.x0 + tallest * 7 / 10).min(first.x1.saturating_sub(tallest / 5));
+    (from..=to).find(|&x| {
+        let Some((top, bottom)) = extent(x) else {
+            return false;
+        };
+        if bottom - top + 1 > thin || top < lo || bottom > hi {
+            return false;
+        }
+        let (mut y0, mut y1) = (u32::MAX, 0);
+        for xx in first.x0..x {
+            if let Some((t, b)) = extent(xx) {
+                y0 = y0.min(t);
+                y1 = y1.max(b);
+            }
+        }
+        let left = Component {
+            x0: first.x0,
+            y0,
+            x1: x - 1,
+            y1,
+            area: 0,
+            label: first.label,
+        };
+        y1 >= y0
+            && left.h() * 100 <= tallest * 75
+            && left.h() * 100 >= tallest * 25
+            && is_cross(labels, &left)
+    })
 }
 
 /// A ring around other ink: along almost every ray from the centre of the
@@ -1244,6 +1303,24 @@ mod tests {
         stroke(&mut four, (55.0, 45.0), (75.0, 45.0));
         stroke(&mut four, (70.0, 31.0), (70.0, 53.0));
         stroke(&mut four, (95.0, 25.0), (95.0, 60.0));
+        assert_eq!(analyse(&four, false, true).sign, None);
+    }
+
+    #[test]
+    fn a_plus_whose_arm_runs_into_the_first_digit_should_be_a_sign() {
+        // "+1": the plus's right arm touches the 1 (wA merkur-0047: +25 read 425).
+        let mut c = cell();
+        stroke(&mut c, (60.0, 42.0), (84.0, 42.0));
+        stroke(&mut c, (70.0, 31.0), (70.0, 53.0));
+        stroke(&mut c, (84.0, 25.0), (84.0, 60.0));
+        let a = analyse(&c, false, true);
+        assert_eq!(a.sign, Some('+'));
+        assert!(a.digits.width() < 20, "only the 1 is left to read");
+        // A 4 whose bar runs into its stem is one digit, no sign.
+        let mut four = cell();
+        stroke(&mut four, (66.0, 25.0), (60.0, 45.0));
+        stroke(&mut four, (60.0, 45.0), (84.0, 45.0));
+        stroke(&mut four, (78.0, 25.0), (78.0, 60.0));
         assert_eq!(analyse(&four, false, true).sign, None);
     }
 }
