@@ -730,11 +730,7 @@ fn attached_minus(
     );
     let mut run = 0;
     for x in first.x0..=first.x1 {
-        let inked = |y: &u32| labels.get_pixel(x, *y)[0] == first.label;
-        let (Some(top), Some(bottom)) = (
-            (first.y0..=first.y1).find(inked),
-            (first.y0..=first.y1).rev().find(inked),
-        ) else {
+        let Some((top, bottom)) = column_extent(labels, first, x) else {
             break;
         };
         if bottom - top + 1 > thin || top < lo || bottom > hi {
@@ -760,42 +756,45 @@ fn attached_plus(
         first.y0 + first.h() * 20 / 100,
         first.y0 + first.h() * 85 / 100,
     );
-    let extent = |x: u32| {
-        let inked = |y: &u32| labels.get_pixel(x, *y)[0] == first.label;
-        Some((
-            (first.y0..=first.y1).find(inked)?,
-            (first.y0..=first.y1).rev().find(inked)?,
-        ))
-    };
     let from = first.x0 + tallest / 5;
     let to = (first.x0 + tallest * 7 / 10).min(first.x1.saturating_sub(tallest / 5));
-    (from..=to).find(|&x| {
-        let Some((top, bottom)) = extent(x) else {
-            return false;
-        };
-        if bottom - top + 1 > thin || top < lo || bottom > hi {
-            return false;
-        }
-        let (mut y0, mut y1) = (u32::MAX, 0);
-        for xx in first.x0..x {
-            if let Some((t, b)) = extent(xx) {
-                y0 = y0.min(t);
-                y1 = y1.max(b);
+    // The ink's rows left of each column: (top, bottom) so far.
+    let (mut y0, mut y1) = (u32::MAX, 0);
+    for x in first.x0..=to {
+        let extent = column_extent(labels, first, x);
+        let arm = extent.is_some_and(|(t, b)| b - t < thin && t >= lo && b <= hi);
+        if x >= from && arm && y1 >= y0 {
+            let left = Component {
+                x0: first.x0,
+                y0,
+                x1: x - 1,
+                y1,
+                area: 0,
+                label: first.label,
+            };
+            if left.h() * 100 <= tallest * 75
+                && left.h() * 100 >= tallest * 25
+                && is_cross(labels, &left)
+            {
+                return Some(x);
             }
         }
-        let left = Component {
-            x0: first.x0,
-            y0,
-            x1: x - 1,
-            y1,
-            area: 0,
-            label: first.label,
-        };
-        y1 >= y0
-            && left.h() * 100 <= tallest * 75
-            && left.h() * 100 >= tallest * 25
-            && is_cross(labels, &left)
-    })
+        if let Some((t, b)) = extent {
+            y0 = y0.min(t);
+            y1 = y1.max(b);
+        }
+    }
+    None
+}
+
+/// The topmost and bottommost rows of piece `c`'s ink in column `x`.
+fn column_extent(
+    labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>,
+    c: &Component,
+    x: u32,
+) -> Option<(u32, u32)> {
+    let inked = |y: &u32| labels.get_pixel(x, *y)[0] == c.label;
+    Some(((c.y0..=c.y1).find(inked)?, (c.y0..=c.y1).rev().find(inked)?))
 }
 
 /// A ring around other ink: along almost every ray from the centre of the

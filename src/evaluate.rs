@@ -155,10 +155,6 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
         .iter()
         .filter(|f| f.code == crate::Code::CellUncertain)
         .count();
-    // A seat's Gesamt Plus and Minus flags are two findings: the field counts.
-    let same = |a: &crate::Flag, b: &crate::Flag| {
-        a.code == b.code && a.row == b.row && a.seat == b.seat && a.field == b.field
-    };
     let checked = |f: &&crate::Flag| {
         !matches!(
             f.code,
@@ -167,7 +163,7 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
     };
     for t in truth.flags.iter().filter(checked) {
         report.writer_flags.1 += 1;
-        report.writer_flags.0 += usize::from(result.flags.iter().any(|r| same(t, r)));
+        report.writer_flags.0 += usize::from(result.flags.iter().any(|r| t.same_finding(r)));
     }
     let uncertain_at = |f: &crate::Flag| {
         result.flags.iter().any(|u| {
@@ -183,7 +179,7 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
         .flags
         .iter()
         .filter(checked)
-        .filter(|r| !truth.flags.iter().any(|t| same(t, r)))
+        .filter(|r| !truth.flags.iter().any(|t| t.same_finding(r)))
     {
         report.false_flags += 1;
         report.false_flags_at_uncertain += usize::from(uncertain_at(f));

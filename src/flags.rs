@@ -101,6 +101,15 @@ impl Flag {
         self.row.is_none() && self.seat == Some(seat)
     }
 
+    /// True when both flags report the same finding at the same place: code,
+    /// row, seat and field (a seat's Gesamt Plus and Minus are two findings).
+    pub fn same_finding(&self, other: &Flag) -> bool {
+        self.code == other.code
+            && self.row == other.row
+            && self.seat == other.seat
+            && self.field == other.field
+    }
+
     /// True when this flag names a sheet field outside the games by its
     /// name (`player_id` of a seat; `round` or `table` with no seat).
     pub fn points_at_field(&self, seat: Option<usize>, field: &str) -> bool {

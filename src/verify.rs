@@ -54,18 +54,14 @@ pub fn verify(
     sheet.extra.remove(AS_READ_ONLY);
     if let Some(mut probable) = most_probable(&sheet, &reading) {
         let probable_flags = check(&mut probable, rules, table, lang);
-        // The field too: a seat's Gesamt Plus and Minus flags are two findings.
-        let same = |a: &Flag, b: &Flag| {
-            a.code == b.code && a.row == b.row && a.seat == b.seat && a.field == b.field
-        };
         let (kept, aside): (Vec<Flag>, Vec<Flag>) = flags
             .into_iter()
-            .partition(|f| probable_flags.iter().any(|p| same(f, p)));
+            .partition(|f| probable_flags.iter().any(|p| f.same_finding(p)));
         flags = kept;
         // And one that only the most probable reading shows is the
         // writer's (a Gesamt that matches a misread cell, not the cell).
         for p in probable_flags {
-            if !flags.iter().any(|f| same(f, &p)) {
+            if !flags.iter().any(|f| f.same_finding(&p)) {
                 flags.push(p);
             }
         }
@@ -597,20 +593,28 @@ mod tests {
     fn misread_sheet(read_value: u32, reading: &str, p: f64) -> SheetResult {
         let mut sheet = crate::synth::one_row_sheet(1);
         sheet.games[0].cells[2].minus = Some(read_value);
+        sheet
+            .flags
+            .push(seat_3_minus_suggests_1(Some(1), reading, p));
+        sheet
+    }
+
+    /// A CELL_UNCERTAIN on seat 3's minus (a game cell in `row`, or its
+    /// Gesamt) read as `reading`, with the suggestion 1 at `p`.
+    fn seat_3_minus_suggests_1(row: Option<u32>, reading: &str, p: f64) -> Flag {
         let mut extra = serde_json::Map::new();
         extra.insert("reading".into(), serde_json::json!(reading));
         extra.insert("suggestion".into(), serde_json::json!(1));
         extra.insert("suggestion_probability".into(), serde_json::json!(p));
-        sheet.flags.push(Flag {
+        Flag {
             code: Code::CellUncertain,
             severity: Code::CellUncertain.severity(),
-            row: Some(1),
+            row,
             seat: Some(3),
             field: Some("minus".into()),
             message: "uncertain".into(),
             extra,
-        });
-        sheet
+        }
     }
 
     fn codes(sheet: &SheetResult) -> Vec<Code> {
@@ -689,19 +693,7 @@ mod tests {
         assert_eq!(g.minus, Some(1), "the column's sum");
         g.plus = Some(g.plus.unwrap_or(0) + 5);
         g.minus = Some(7);
-        let mut extra = serde_json::Map::new();
-        extra.insert("reading".into(), serde_json::json!("7"));
-        extra.insert("suggestion".into(), serde_json::json!(1));
-        extra.insert("suggestion_probability".into(), serde_json::json!(0.97));
-        sheet.flags.push(Flag {
-            code: Code::CellUncertain,
-            severity: Code::CellUncertain.severity(),
-            row: None,
-            seat: Some(3),
-            field: Some("minus".into()),
-            message: "uncertain".into(),
-            extra,
-        });
+        sheet.flags.push(seat_3_minus_suggests_1(None, "7", 0.97));
         let out = verify(sheet, &rules, Lang::En).expect("verify");
         let gesamt: Vec<_> = out
             .flags
