@@ -19,6 +19,7 @@ use imageproc::region_labelling::{Connectivity, connected_components};
 use crate::read::{DigitReader, Reading};
 
 mod infer;
+pub mod pair;
 
 /// A piece read whole with this probability (its prior included) is not
 /// also read as touching digits.
@@ -68,25 +69,51 @@ const CAP_GAP: u32 = 6;
 /// Share of the dense layer's outputs dropped in training.
 const DROPOUT: f32 = 0.25;
 
+/// A net's input (height × width, one channel) and its number of classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub height: usize,
+    pub width: usize,
+    pub classes: usize,
+}
+
+impl Shape {
+    /// The digit net's: 28×28, the digits and [`NOT_A_DIGIT`].
+    pub const DIGIT: Shape = Shape {
+        height: 28,
+        width: 28,
+        classes: CLASSES,
+    };
+
+    /// Height and width of the maps after both convolutions and poolings.
+    pub fn pooled(&self) -> (usize, usize) {
+        let side = |s: usize| ((s + 1 - 5) / 2 + 1 - 5) / 2;
+        (side(self.height), side(self.width))
+    }
+}
+
 pub struct Net {
     c1: Conv2d,
     c2: Conv2d,
     f1: Linear,
     f2: Linear,
+    shape: Shape,
 }
 
 impl Net {
     pub fn new(vb: VarBuilder) -> candle_core::Result<Self> {
-        Self::with_classes(vb, CLASSES)
+        Self::with_shape(vb, Shape::DIGIT)
     }
 
-    /// A net with `classes` outputs (10: a model without [`NOT_A_DIGIT`]).
-    fn with_classes(vb: VarBuilder, classes: usize) -> candle_core::Result<Self> {
+    /// A net for `shape` (10 classes: a model without [`NOT_A_DIGIT`]).
+    pub fn with_shape(vb: VarBuilder, shape: Shape) -> candle_core::Result<Self> {
+        let (h, w) = shape.pooled();
         Ok(Net {
             c1: conv2d(1, 32, 5, Default::default(), vb.pp("c1"))?,
             c2: conv2d(32, 64, 5, Default::default(), vb.pp("c2"))?,
-            f1: linear(1024, 128, vb.pp("f1"))?,
-            f2: linear(128, classes, vb.pp("f2"))?,
+            f1: linear(64 * h * w, 128, vb.pp("f1"))?,
+            f2: linear(128, shape.classes, vb.pp("f2"))?,
+            shape,
         })
     }
 
@@ -599,6 +626,8 @@ pub struct CnnReader {
     /// Logits are divided by it before the softmax so that the
     /// probabilities are calibrated (fitted on held-back digits in training).
     temperature: f32,
+    /// Reads a piece that may be two touching digits whole, beside the cuts.
+    pair: Option<pair::PairReader>,
 }
 
 impl CnnReader {
@@ -610,28 +639,27 @@ impl CnnReader {
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, String> {
         let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
             .map_err(|e| format!("digit model: {e}"))?;
-        let temperature = tensors
-            .get("temperature")
-            .and_then(|t| {
-                t.flatten_all()
-                    .ok()?
-                    .to_vec1::<f32>()
-                    .ok()?
-                    .first()
-                    .copied()
-            })
-            .filter(|t| *t > 0.0)
-            .unwrap_or(1.0);
+        let temperature = stored_temperature(&tensors);
         // Models made before the "not one digit" class read only digits.
         let classes = tensors
             .get("f2.bias")
             .map_or(CLASSES, |b| b.elem_count().min(CLASSES));
         let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
             .map_err(|e| format!("digit model: {e}"))?;
-        let net = Net::with_classes(vb, classes)
-            .and_then(|net| infer::Inference::new(&net))
-            .map_err(|e| format!("digit model: {e}"))?;
-        Ok(CnnReader { net, temperature })
+        let net = Net::with_shape(
+            vb,
+            Shape {
+                classes,
+                ..Shape::DIGIT
+            },
+        )
+        .and_then(|net| infer::Inference::new(&net))
+        .map_err(|e| format!("digit model: {e}"))?;
+        Ok(CnnReader {
+            net,
+            temperature,
+            pair: pair::PairReader::committed(),
+        })
     }
 
     /// Probabilities of 0..9 and [`NOT_A_DIGIT`] for each 28×28 input.
@@ -645,16 +673,38 @@ impl CnnReader {
         logits
             .chunks_exact(classes.max(1))
             .map(|l| {
-                let t = self.temperature;
-                let top = l.iter().fold(f32::MIN, |a, &b| a.max(b));
-                let e: Vec<f32> = l.iter().map(|&v| ((v - top) / t).exp()).collect();
-                let sum: f32 = e.iter().sum();
                 let mut a = [0f32; CLASSES];
-                a.iter_mut().zip(&e).for_each(|(o, p)| *o = p / sum);
+                a.iter_mut()
+                    .zip(softmax(l, self.temperature))
+                    .for_each(|(o, p)| *o = p);
                 a
             })
             .collect()
     }
+}
+
+/// The temperature stored with a model (1 where none is).
+fn stored_temperature(tensors: &std::collections::HashMap<String, Tensor>) -> f32 {
+    tensors
+        .get("temperature")
+        .and_then(|t| {
+            t.flatten_all()
+                .ok()?
+                .to_vec1::<f32>()
+                .ok()?
+                .first()
+                .copied()
+        })
+        .filter(|t| *t > 0.0)
+        .unwrap_or(1.0)
+}
+
+/// Probabilities from logits divided by the temperature `t`.
+fn softmax(logits: &[f32], t: f32) -> Vec<f32> {
+    let top = logits.iter().fold(f32::MIN, |a, &b| a.max(b));
+    let e: Vec<f32> = logits.iter().map(|&v| ((v - top) / t).exp()).collect();
+    let sum: f32 = e.iter().sum();
+    e.into_iter().map(|p| p / sum).collect()
 }
 
 impl DigitReader for CnnReader {
@@ -724,12 +774,35 @@ impl DigitReader for CnnReader {
             });
         }
         let mut probs = ordered.into_iter();
+        let mut pairs = self.read_pairs(&options).into_iter();
         options
             .iter()
             .map(|o| match o {
-                Some(o) => best_strings(o, &mut probs),
+                Some(o) => best_strings(o, &mut probs, &mut pairs),
                 None => Reading::none(),
             })
+            .collect()
+    }
+}
+
+impl CnnReader {
+    /// Per piece, the pair net's probabilities of it read whole, where a
+    /// way cuts it in two (and a pair model is committed).
+    fn read_pairs(&self, options: &[Option<Options>]) -> Vec<Option<Vec<f32>>> {
+        let pieces: Vec<&Vec<Way>> = options.iter().flatten().flatten().collect();
+        let Some(reader) = &self.pair else {
+            return vec![None; pieces.len()];
+        };
+        let two = |ways: &Vec<Way>| ways.iter().any(|w| w.0.len() == 2);
+        let inputs: Vec<Vec<f32>> = pieces
+            .iter()
+            .filter(|ways| two(ways))
+            .map(|ways| pair::normalise_pair(&ways[0].0[0]))
+            .collect();
+        let mut read = reader.classify(&inputs).into_iter();
+        pieces
+            .iter()
+            .map(|ways| if two(ways) { read.next() } else { None })
             .collect()
     }
 }
@@ -829,9 +902,14 @@ type CutRead = (usize, f32, f32, Vec<(String, f32)>);
 
 /// The best strings of a cell's options, given the net's probabilities in
 /// the order the options' digits were queued.
-fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; CLASSES]>) -> Reading {
+fn best_strings(
+    options: &Options,
+    probs: &mut impl Iterator<Item = [f32; CLASSES]>,
+    pairs: &mut impl Iterator<Item = Option<Vec<f32>>>,
+) -> Reading {
     let mut beam: Vec<(String, f32)> = vec![(String::new(), 1.0)];
     for piece in options {
+        let pair = pairs.next().flatten();
         // Per number of digits, the cut the net reads best.
         let mut best_cut: Vec<CutRead> = Vec::new();
         for (imgs, prior) in piece {
@@ -839,8 +917,10 @@ fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; CLASSE
             let mut strings: Vec<(String, f32)> = vec![(String::new(), *prior)];
             let mut mass = *prior;
             let mut sure = 1.0;
+            let mut parts: Parts = Vec::new();
             for _ in imgs {
                 let p = probs.next().unwrap_or([0.1; CLASSES]);
+                parts.push(p);
                 mass *= 1.0 - p[NOT_A_DIGIT];
                 sure *= best_digit(&p);
                 let mut top: Vec<(usize, f32)> =
@@ -854,6 +934,9 @@ fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; CLASSE
                             .map(move |&(d, pd)| (format!("{t}{d}"), q * pd))
                     })
                     .collect();
+            }
+            if let ([a, b], Some(whole)) = (parts.as_slice(), &pair) {
+                (mass, strings) = with_pair(*prior, [a, b], whole);
             }
             match best_cut.iter_mut().find(|b| b.0 == imgs.len()) {
                 Some(b) if b.1 >= sure => {}
@@ -891,6 +974,43 @@ fn best_strings(options: &Options, probs: &mut impl Iterator<Item = [f32; CLASSE
     }
 }
 
+/// The share of the pair net in reading a piece as two digits; the cut's
+/// parts read one by one have the rest.
+const PAIR_SHARE: f32 = 0.5;
+
+/// A piece's way into two digits, read both as its two cut parts and by the
+/// pair net whole: the mass it gives to two digits and its best strings.
+fn with_pair(prior: f32, parts: [&[f32; CLASSES]; 2], whole: &[f32]) -> (f32, Vec<(String, f32)>) {
+    let cut = 1.0 - PAIR_SHARE;
+    let mass = prior
+        * (cut * (1.0 - parts[0][NOT_A_DIGIT]) * (1.0 - parts[1][NOT_A_DIGIT])
+            + PAIR_SHARE * (1.0 - whole.get(pair::NOT_TWO).copied().unwrap_or(1.0)));
+    let top = |p: &[f32], n: usize| {
+        let mut t: Vec<(usize, f32)> = p.iter().copied().enumerate().collect();
+        t.sort_by(|a, b| b.1.total_cmp(&a.1));
+        t.into_iter().take(n).map(|(d, _)| d).collect::<Vec<_>>()
+    };
+    let mut candidates: Vec<usize> = top(&whole[..pair::NOT_TWO.min(whole.len())], 5);
+    for a in top(&parts[0][..NOT_A_DIGIT], 3) {
+        for b in top(&parts[1][..NOT_A_DIGIT], 3) {
+            candidates.push(10 * a + b);
+        }
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    let mut strings: Vec<(String, f32)> = candidates
+        .into_iter()
+        .map(|ab| {
+            let p = cut * parts[0][ab / 10] * parts[1][ab % 10]
+                + PAIR_SHARE * whole.get(ab).copied().unwrap_or(0.0);
+            (format!("{:02}", ab), prior * p)
+        })
+        .collect();
+    strings.sort_by(|a, b| b.1.total_cmp(&a.1));
+    strings.truncate(9);
+    (mass, strings)
+}
+
 /// Trains the net on MNIST training digits, augmented as cells look after
 /// `cells::analyse` (binary ink; continental 1 and 7; thin and broad pens;
 /// blur; a stroke cut where a ruled line was removed; scale), together with
@@ -907,11 +1027,60 @@ pub fn train(
     seed: u64,
     log: &mut dyn FnMut(String),
 ) -> candle_core::Result<VarMap> {
+    let n = digits.len();
+    let held = HELD_BACK.min(n / 10);
+    let train_n = n - held;
+    let mut rng = crate::synth::rng(seed);
+    let sample = |i: usize, rng: &mut rand_chacha::ChaCha8Rng| -> Sample {
+        let (img, label) = digits.get(i);
+        (normalise(&augment(img, label, rng)), u32::from(label))
+    };
+    // The held-back digits, augmented once, so that epochs compare.
+    let held_mnist: Vec<Sample> = (train_n..n).map(|i| sample(i, &mut rng)).collect();
+    let lessons = Lessons {
+        shape: Shape::DIGIT,
+        fresh: train_n,
+        draw: &sample,
+        fixed: cells,
+        held: &[
+            ("held-back MNIST digits", &held_mnist),
+            ("held-back digits cut from sheets", held_cells),
+        ],
+    };
+    fit(&lessons, epochs, &mut rng, log)
+}
+
+/// One input as a net gets it and its class.
+pub type Sample = (Vec<f32>, u32);
+
+/// What a net is trained on.
+pub struct Lessons<'a> {
+    pub shape: Shape,
+    /// How many inputs `draw` makes afresh in each epoch (augmented anew).
+    pub fresh: usize,
+    pub draw: &'a dyn Fn(usize, &mut rand_chacha::ChaCha8Rng) -> Sample,
+    /// Inputs made once (cut from drawn sheets).
+    pub fixed: &'a [Sample],
+    /// Held-back inputs that report accuracy after every epoch; the last
+    /// set that has any fits the temperature.
+    pub held: &'a [(&'a str, &'a [Sample])],
+}
+
+/// Trains a net of `lessons.shape` with AdamW, the learning rate decaying
+/// each epoch; the last class is the net's "none of these" (not one
+/// digit, not two), reported apart.
+pub fn fit(
+    lessons: &Lessons,
+    epochs: usize,
+    rng: &mut rand_chacha::ChaCha8Rng,
+    log: &mut dyn FnMut(String),
+) -> candle_core::Result<VarMap> {
     use candle_nn::{Optimizer, ParamsAdamW};
     use rand::RngExt;
+    let shape = lessons.shape;
     let varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
-    let net = Net::new(vb)?;
+    let net = Net::with_shape(vb, shape)?;
     let mut opt = candle_nn::AdamW::new(
         varmap.all_vars(),
         ParamsAdamW {
@@ -919,42 +1088,32 @@ pub fn train(
             ..Default::default()
         },
     )?;
-    let n = digits.len();
-    let held = HELD_BACK.min(n / 10);
-    let train_n = n - held;
-    let mut rng = crate::synth::rng(seed);
-    let sample = |i: usize, rng: &mut rand_chacha::ChaCha8Rng| -> (Vec<f32>, u32) {
-        let (img, label) = digits.get(i);
-        (normalise(&augment(img, label, rng)), u32::from(label))
-    };
-    // The held-back digits, augmented once, so that epochs compare.
-    let (held_x, held_y): (Vec<Vec<f32>>, Vec<u32>) =
-        (train_n..n).map(|i| sample(i, &mut rng)).unzip();
-    let (cell_x, cell_y): (Vec<Vec<f32>>, Vec<u32>) = held_cells.iter().cloned().unzip();
-    let logits_of = |xs: &[Vec<f32>]| -> candle_core::Result<Vec<Vec<f32>>> {
+    let dims = |n: usize| (n, 1, shape.height, shape.width);
+    let logits_of = |xs: &[Sample]| -> candle_core::Result<Vec<Vec<f32>>> {
         let mut out = Vec::with_capacity(xs.len());
         for chunk in xs.chunks(500) {
-            let x = Tensor::from_vec(chunk.concat(), (chunk.len(), 1, 28, 28), &Device::Cpu)?;
+            let flat: Vec<f32> = chunk.iter().flat_map(|s| s.0.iter().copied()).collect();
+            let x = Tensor::from_vec(flat, dims(chunk.len()), &Device::Cpu)?;
             out.extend(net.forward(&x)?.to_vec2::<f32>()?);
         }
         Ok(out)
     };
-    // Share read right among the inputs of one kind: digits, or not.
-    let share_right = |logits: &[Vec<f32>], labels: &[u32], digits: bool| {
+    let none_of_these = shape.classes - 1;
+    // Share read right among the inputs of one kind: a class, or none.
+    let share_right = |logits: &[Vec<f32>], set: &[Sample], none: bool| {
         let (mut right, mut all) = (0, 0);
-        for (l, y) in logits.iter().zip(labels) {
-            if (*y as usize != NOT_A_DIGIT) == digits {
+        for (l, (_, y)) in logits.iter().zip(set) {
+            if (*y as usize == none_of_these) == none {
                 all += 1;
                 right += usize::from(argmax(l) == *y as usize);
             }
         }
         (100.0 * right as f64 / all.max(1) as f64, all)
     };
-    let (mut held_logits, mut cell_logits) = (Vec::new(), Vec::new());
+    let mut held_logits = vec![Vec::new(); lessons.held.len()];
     for epoch in 0..epochs {
         opt.set_learning_rate(LEARNING_RATE * LEARNING_RATE_DECAY.powi(epoch as i32));
-        // MNIST digits (augmented afresh each time) and digits cut from sheets.
-        let mut order: Vec<usize> = (0..train_n + cells.len()).collect();
+        let mut order: Vec<usize> = (0..lessons.fresh + lessons.fixed.len()).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, rng.random_range(0..=i));
         }
@@ -963,34 +1122,39 @@ pub fn train(
         for batch in order.chunks(64) {
             let (xs, ys): (Vec<Vec<f32>>, Vec<u32>) = batch
                 .iter()
-                .map(|&i| match i.checked_sub(train_n) {
-                    Some(c) => cells[c].clone(),
-                    None => sample(i, &mut rng),
+                .map(|&i| match i.checked_sub(lessons.fresh) {
+                    Some(c) => lessons.fixed[c].clone(),
+                    None => (lessons.draw)(i, rng),
                 })
                 .unzip();
-            let x = Tensor::from_vec(xs.concat(), (batch.len(), 1, 28, 28), &Device::Cpu)?;
+            let x = Tensor::from_vec(xs.concat(), dims(batch.len()), &Device::Cpu)?;
             let y = Tensor::from_vec(ys, batch.len(), &Device::Cpu)?;
             let loss = candle_nn::loss::cross_entropy(&net.forward_train(&x)?, &y)?;
             opt.backward_step(&loss)?;
             loss_sum += f64::from(loss.to_scalar::<f32>()?);
         }
-        held_logits = logits_of(&held_x)?;
-        cell_logits = logits_of(&cell_x)?;
-        let (mnist, _) = share_right(&held_logits, &held_y, true);
-        let (cut, n_cut) = share_right(&cell_logits, &cell_y, true);
-        let (halves, n_halves) = share_right(&cell_logits, &cell_y, false);
-        log(format!(
-            "epoch {}: loss {:.4}, held-back MNIST digits {mnist:.2}% right, held-back digits cut from sheets {cut:.2}% right ({n_cut}), not one digit {halves:.2}% right ({n_halves})",
-            epoch + 1,
-            loss_sum / batches as f64,
-        ));
+        let mut line = format!("epoch {}: loss {:.4}", epoch + 1, loss_sum / batches as f64);
+        for ((name, set), logits) in lessons.held.iter().zip(&mut held_logits) {
+            *logits = logits_of(set)?;
+            let (classes, n) = share_right(logits, set, false);
+            let (none, n_none) = share_right(logits, set, true);
+            line += &format!(
+                ", {name} {classes:.2}% right ({n}), none of the classes {none:.2}% ({n_none})"
+            );
+        }
+        log(line);
     }
-    // Calibrated where it is used: on digits as cut from sheets, if any.
-    let t = if cell_y.is_empty() {
-        fit_temperature(&held_logits, &held_y)
-    } else {
-        fit_temperature(&cell_logits, &cell_y)
-    };
+    // Calibrated where it is used: on inputs as cut from sheets, if any.
+    let t = lessons
+        .held
+        .iter()
+        .zip(&held_logits)
+        .rev()
+        .find(|((_, set), _)| !set.is_empty())
+        .map_or(1.0, |((_, set), logits)| {
+            let labels: Vec<u32> = set.iter().map(|s| s.1).collect();
+            fit_temperature(logits, &labels)
+        });
     log(format!("temperature {t:.2} (calibrates the probabilities)"));
     varmap.get(
         1,
@@ -1351,6 +1515,46 @@ mod tests {
         })
     }
 
+    /// The pair net's probabilities with `p` on the pair `ab` and `not_two`
+    /// on neither, the rest spread.
+    fn pair_probs(ab: usize, p: f32, not_two: f32) -> Vec<f32> {
+        let rest = (1.0 - p - not_two) / 99.0;
+        (0..=pair::NOT_TWO)
+            .map(|k| match k {
+                pair::NOT_TWO => not_two,
+                k if k == ab => p,
+                _ => rest,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn overlapping_digits_the_cut_misreads_should_be_read_by_the_pair_net_too() {
+        let img = || GrayImage::from_pixel(30, 20, Luma([0]));
+        let options: Options = vec![vec![(vec![img()], 0.3), (vec![img(), img()], 0.7)]];
+        // The cut leaves a stroke of one 5 in the other: "35" first, "55" second.
+        let cut = || {
+            let mut first = probs(3, 0.6, 0.0);
+            first[5] = 0.35;
+            [probs(1, 0.3, 0.6), first, probs(5, 0.95, 0.0)]
+        };
+        let r = best_strings(
+            &options,
+            &mut cut().into_iter(),
+            &mut std::iter::repeat(None),
+        );
+        assert_eq!(r.text, "35");
+        let mut sure_pair = [Some(pair_probs(55, 0.95, 0.01))].into_iter();
+        let r = best_strings(&options, &mut cut().into_iter(), &mut sure_pair);
+        assert_eq!(r.text, "55");
+        assert!(r.alternatives.iter().any(|a| a.0 == "35"), "{r:?}");
+        // A pair net sure it is not two digits takes half the mass of the split.
+        let mut not_two = [Some(pair_probs(55, 0.0, 1.0))].into_iter();
+        let r = best_strings(&options, &mut cut().into_iter(), &mut not_two);
+        assert_eq!(r.text, "35");
+        assert!(r.confidence < 0.6, "{}", r.confidence);
+    }
+
     #[test]
     fn a_split_the_net_calls_no_digits_should_not_doubt_the_whole() {
         let img = || GrayImage::from_pixel(30, 20, Luma([0]));
@@ -1361,12 +1565,12 @@ mod tests {
             probs(7, 0.04, 0.95),
         ]
         .into_iter();
-        let r = best_strings(&options, &mut p);
+        let r = best_strings(&options, &mut p, &mut std::iter::repeat(None));
         assert_eq!(r.text, "2");
         assert!(r.confidence > 0.95, "{}", r.confidence);
         // The net reading the halves as digits keeps the doubt.
         let mut p = [probs(2, 0.99, 0.0), probs(2, 0.9, 0.0), probs(7, 0.9, 0.0)].into_iter();
-        let r = best_strings(&options, &mut p);
+        let r = best_strings(&options, &mut p, &mut std::iter::repeat(None));
         assert!(r.confidence < 0.7, "{}", r.confidence);
         assert!(r.alternatives.iter().any(|a| a.0 == "27"));
     }
@@ -1443,7 +1647,11 @@ mod tests {
             probs(2, 0.95, 0.0),
             probs(7, 0.95, 0.0),
         ];
-        let r = best_strings(&options, &mut read.into_iter());
+        let r = best_strings(
+            &options,
+            &mut read.into_iter(),
+            &mut std::iter::repeat(None),
+        );
         assert_eq!(r.text, "27");
         assert!(
             !r.alternatives.iter().any(|a| a.0 == "49"),
@@ -1455,7 +1663,11 @@ mod tests {
     #[test]
     fn a_piece_that_looks_like_no_digit_should_not_be_sure() {
         let options: Options = vec![vec![(vec![GrayImage::from_pixel(9, 20, Luma([0]))], 1.0)]];
-        let r = best_strings(&options, &mut [probs(7, 0.1, 0.9)].into_iter());
+        let r = best_strings(
+            &options,
+            &mut [probs(7, 0.1, 0.9)].into_iter(),
+            &mut std::iter::repeat(None),
+        );
         assert_eq!(r.text, "7");
         // Nine parts in ten "no digit": far from sure (0.1 of the floor's 0.2).
         assert!(r.confidence <= 0.5, "{}", r.confidence);

@@ -10,6 +10,7 @@ use image::GrayImage;
 use rayon::prelude::*;
 
 use crate::cells::{self, Mark};
+use crate::cnn::pair::{NOT_TWO, normalise_pair};
 use crate::cnn::{Cuts, NOT_A_DIGIT, cut_into, normalise, segment, splits};
 use crate::form::{FormTemplate, MmBox};
 use crate::rules::RuleSet;
@@ -18,7 +19,7 @@ use crate::synth::{self, Capture, Digits};
 
 /// One input as the net gets it (28×28 in 0..1) and its label: a digit, or
 /// [`NOT_A_DIGIT`].
-pub type Sample = (Vec<f32>, u32);
+pub use crate::cnn::Sample;
 
 /// What harvesting found.
 #[derive(Debug, Default)]
@@ -33,6 +34,10 @@ pub struct Harvest {
     /// Samples that are not one digit: the parts a wrong split cuts a
     /// digit into, and touching digits taken whole.
     pub not_digits: usize,
+    /// Inputs for the pair net ([`crate::cnn::pair`]): pieces holding two
+    /// touching digits, labelled with their pair, and broad pieces holding
+    /// one digit or three, labelled [`NOT_TWO`].
+    pub pairs: Vec<Sample>,
 }
 
 /// Every number field written on `sheet` with its text (digits only), and
@@ -105,6 +110,7 @@ pub fn harvest(
         all.fields += h.fields;
         all.missegmented += h.missegmented;
         all.not_digits += h.not_digits;
+        all.pairs.extend(h.pairs);
     }
     all
 }
@@ -143,6 +149,7 @@ fn one_sheet(sheet: &SheetResult, form: &FormTemplate, image: &GrayImage) -> Har
     };
     for (text, pieces) in fields {
         h.fields += 1;
+        h.pairs.extend(pair_samples(&pieces, &text));
         let one_each = pieces.len() == text.len();
         let Some((digits, several)) = one_per_digit(pieces, text.len()) else {
             h.missegmented += 1;
@@ -178,6 +185,46 @@ fn one_sheet(sheet: &SheetResult, form: &FormTemplate, image: &GrayImage) -> Har
     }
     h
 }
+
+/// A field's pieces the pair net would read, labelled: one piece short
+/// of the digits, the broadest holds two (its pair); as many pieces as
+/// digits, a broad one holds one ([`NOT_TWO`]); one piece may hold three.
+fn pair_samples(pieces: &[GrayImage], text: &str) -> Vec<Sample> {
+    let aspect = |p: &GrayImage| p.width() as f32 / p.height().max(1) as f32;
+    let digits: Vec<u32> = text.chars().filter_map(|c| c.to_digit(10)).collect();
+    if digits.len() != text.len() {
+        return Vec::new();
+    }
+    let not_two = |p: &GrayImage| (normalise_pair(p), NOT_TWO as u32);
+    match (pieces.len(), digits.len()) {
+        (n, d) if n == d => pieces
+            .iter()
+            .filter(|p| aspect(p) >= BROAD_SINGLE_SHOWN)
+            .map(not_two)
+            .collect(),
+        (1, 3) => pieces.iter().map(not_two).collect(),
+        (n, d) if n + 1 == d => {
+            let Some(i) = (0..n).max_by(|&a, &b| aspect(&pieces[a]).total_cmp(&aspect(&pieces[b])))
+            else {
+                return Vec::new();
+            };
+            // A broken digit, not a pair, can make the count one short.
+            if aspect(&pieces[i]) < BROAD_SINGLE {
+                return Vec::new();
+            }
+            vec![(normalise_pair(&pieces[i]), digits[i] * 10 + digits[i + 1])]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// From this width to height a piece may hold two digits (the width
+/// prior's first doubt, see `cnn::splits`).
+const BROAD_SINGLE: f32 = 0.9;
+
+/// A piece holding one digit is shown to the pair net from this width to
+/// height: broader ones are the singles it must tell from pairs.
+const BROAD_SINGLE_SHOWN: f32 = 1.05;
 
 /// A field's pieces as one image per digit, as the reader's split
 /// hypotheses would cut them: the pieces themselves; or, one short, the

@@ -202,6 +202,26 @@ enum Command {
         #[arg(long, default_value_t = 600)]
         sheets: usize,
     },
+    /// Train the pair model (two touching digits read whole) on the MNIST
+    /// training split (writes a .safetensors file).
+    TrainPairs {
+        /// Folder with train-images.idx3-ubyte and train-labels.idx1-ubyte.
+        #[arg(long, default_value = "data/mnist")]
+        mnist: PathBuf,
+        #[arg(long, default_value = "models/pairs.safetensors")]
+        out: PathBuf,
+        #[arg(long, default_value_t = 4)]
+        epochs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Sheets drawn from the training digits whose pieces train beside
+        /// digits drawn side by side.
+        #[arg(long, default_value_t = 1200)]
+        sheets: usize,
+        /// Digits drawn side by side afresh in each epoch.
+        #[arg(long, default_value_t = 60000)]
+        fresh: usize,
+    },
     /// Compare scan results with the generator's truth and print the rates.
     /// With --scans, scan them first (into --results) and time it.
     Evaluate {
@@ -340,14 +360,7 @@ fn run(cli: Cli) -> Result<()> {
             sheets,
         } => {
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
-            let pairs = [
-                ("merkur", "punkteliste-a4-32"),
-                ("doppelkopf", "doko-a4-24x5"),
-                ("schwaig", "punkteliste-a4-32"),
-            ]
-            .iter()
-            .map(|(r, f)| Ok((RuleSet::load(r)?, FormTemplate::load(f)?)))
-            .collect::<Result<Vec<_>>>()?;
+            let pairs = training_forms()?;
             let held = aufsicht::cnn::HELD_BACK;
             let harvest = |digits: synth::Digits, n: usize, seed: u64, what: &str| {
                 let h = aufsicht::harvest::harvest(&pairs, &digits, n, seed);
@@ -390,6 +403,59 @@ fn run(cli: Cli) -> Result<()> {
             eprintln!("aufsicht: model written to {}", out.display());
             Ok(())
         }
+        Command::TrainPairs {
+            mnist,
+            out,
+            epochs,
+            seed,
+            sheets,
+            fresh,
+        } => {
+            let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
+            let forms = training_forms()?;
+            let held = aufsicht::cnn::HELD_BACK;
+            let harvest = |digits: synth::Digits, n: usize, seed: u64, what: &str| {
+                let h = aufsicht::harvest::harvest(&forms, &digits, n, seed);
+                let none = h
+                    .pairs
+                    .iter()
+                    .filter(|s| s.1 as usize == aufsicht::cnn::pair::NOT_TWO)
+                    .count();
+                eprintln!(
+                    "aufsicht: {} pieces of two touching digits and {none} of one or three cut from {} sheets drawn with {what}",
+                    h.pairs.len() - none,
+                    h.sheets,
+                );
+                h.pairs
+            };
+            let cut = harvest(
+                digits.clone().without_last(held),
+                sheets,
+                seed.wrapping_mul(1000) + 3,
+                "the training digits",
+            );
+            let held_cut = harvest(
+                digits.clone().last(held),
+                sheets.div_ceil(6),
+                seed.wrapping_mul(1000) + 4,
+                "the held-back digits",
+            );
+            let model = aufsicht::cnn::pair::train_pairs(
+                &digits,
+                &cut,
+                &held_cut,
+                fresh,
+                epochs,
+                seed,
+                &mut |line| eprintln!("aufsicht: {line}"),
+            )
+            .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
+            model
+                .save(&out)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+            eprintln!("aufsicht: model written to {}", out.display());
+            Ok(())
+        }
         Command::Evaluate {
             truth,
             results,
@@ -421,6 +487,18 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// The rule sets and forms training sheets are drawn with, in turn.
+fn training_forms() -> Result<Vec<(RuleSet, FormTemplate)>> {
+    [
+        ("merkur", "punkteliste-a4-32"),
+        ("doppelkopf", "doko-a4-24x5"),
+        ("schwaig", "punkteliste-a4-32"),
+    ]
+    .iter()
+    .map(|(r, f)| Ok((RuleSet::load(r)?, FormTemplate::load(f)?)))
+    .collect()
 }
 
 /// The process's peak resident memory (Linux), 0 where unknown.

@@ -7,11 +7,12 @@
 
 use candle_core::Tensor;
 
-use super::Net;
+use super::{Net, Shape};
 
 /// The net's weights, laid out for channel-last maps: every product is
 /// (rows × inputs) · (inputs × outputs).
 pub struct Inference {
+    shape: Shape,
     c1: Layer,
     c2: Layer,
     f1: Layer,
@@ -26,34 +27,37 @@ struct Layer {
     outputs: usize,
 }
 
-/// Side of a convolution's kernel, and of the net's input.
+/// Side of a convolution's kernel.
 const K: usize = 5;
-const SIDE: usize = 28;
 
 impl Inference {
     /// Copies `net`'s weights into the layouts [`Inference::forward`] uses.
     pub fn new(net: &Net) -> candle_core::Result<Self> {
+        let (h, w) = net.shape.pooled();
         Ok(Inference {
+            shape: net.shape,
             c1: conv_layer(net.c1.weight(), net.c1.bias())?,
             c2: conv_layer(net.c2.weight(), net.c2.bias())?,
-            f1: dense_after_maps(net.f1.weight(), net.f1.bias(), 64, 4 * 4)?,
+            f1: dense_after_maps(net.f1.weight(), net.f1.bias(), 64, h * w)?,
             f2: dense_after_maps(net.f2.weight(), net.f2.bias(), 128, 1)?,
         })
     }
 
-    /// Logits for `n` inputs of 28×28 (row-major, one after another).
+    /// Logits for `n` inputs of the net's shape (row-major, one after another).
     pub fn forward(&self, inputs: &[f32], n: usize) -> Vec<f32> {
         // 28×28×1 → conv 24×24×32 → pool 12×12×32 → conv 8×8×64 → pool 4×4×64.
-        let s1 = SIDE + 1 - K;
+        let input = (self.shape.height, self.shape.width);
+        let c1 = (input.0 + 1 - K, input.1 + 1 - K);
         let x = self
             .c1
-            .apply(&windows(inputs, n, SIDE, 1), n * s1 * s1, true);
-        let x = max_pool(&x, n, s1, self.c1.outputs);
-        let s2 = s1 / 2 + 1 - K;
+            .apply(&windows(inputs, n, input, 1), n * c1.0 * c1.1, true);
+        let x = max_pool(&x, n, c1, self.c1.outputs);
+        let p1 = (c1.0 / 2, c1.1 / 2);
+        let c2 = (p1.0 + 1 - K, p1.1 + 1 - K);
         let x = self
             .c2
-            .apply(&windows(&x, n, s1 / 2, self.c1.outputs), n * s2 * s2, true);
-        let x = max_pool(&x, n, s2, self.c2.outputs);
+            .apply(&windows(&x, n, p1, self.c1.outputs), n * c2.0 * c2.1, true);
+        let x = max_pool(&x, n, c2, self.c2.outputs);
         let x = self.f1.apply(&x, n, true);
         self.f2.apply(&x, n, false)
     }
@@ -102,31 +106,32 @@ impl Layer {
     }
 }
 
-/// Every K×K window of `n` channel-last maps of side `side` as a row, in
-/// the order (dy, dx, channel): each window row copies K runs of K·c values.
-fn windows(x: &[f32], n: usize, side: usize, c: usize) -> Vec<f32> {
-    let out = side + 1 - K;
+/// Every K×K window of `n` channel-last maps of `(height, width)` as a
+/// row, in the order (dy, dx, channel): each window row copies K runs of
+/// K·c values.
+fn windows(x: &[f32], n: usize, (h, wd): (usize, usize), c: usize) -> Vec<f32> {
+    let (oh, ow) = (h + 1 - K, wd + 1 - K);
     let row = K * K * c;
-    let mut w = vec![0f32; n * out * out * row];
+    let mut w = vec![0f32; n * oh * ow * row];
     for (i, dst) in w.chunks_exact_mut(row).enumerate() {
-        let (b, y, x0) = (i / (out * out), i / out % out, i % out);
+        let (b, y, x0) = (i / (oh * ow), i / ow % oh, i % ow);
         for dy in 0..K {
-            let src = &x[((b * side + y + dy) * side + x0) * c..][..K * c];
+            let src = &x[((b * h + y + dy) * wd + x0) * c..][..K * c];
             dst[dy * K * c..][..K * c].copy_from_slice(src);
         }
     }
     w
 }
 
-/// 2×2 max pooling of `n` channel-last maps of side `side`.
-fn max_pool(x: &[f32], n: usize, side: usize, c: usize) -> Vec<f32> {
-    let half = side / 2;
-    let mut out = vec![f32::MIN; n * half * half * c];
+/// 2×2 max pooling of `n` channel-last maps of `(height, width)` (even).
+fn max_pool(x: &[f32], n: usize, (h, w): (usize, usize), c: usize) -> Vec<f32> {
+    let (hh, hw) = (h / 2, w / 2);
+    let mut out = vec![f32::MIN; n * hh * hw * c];
     for b in 0..n {
-        for y in 0..side {
-            for x0 in 0..side {
-                let src = &x[((b * side + y) * side + x0) * c..][..c];
-                let dst = &mut out[((b * half + y / 2) * half + x0 / 2) * c..][..c];
+        for y in 0..h {
+            for x0 in 0..w {
+                let src = &x[((b * h + y) * w + x0) * c..][..c];
+                let dst = &mut out[((b * hh + y / 2) * hw + x0 / 2) * c..][..c];
                 for (d, s) in dst.iter_mut().zip(src) {
                     *d = d.max(*s);
                 }

@@ -1,0 +1,277 @@
+//! A second reader for a piece that may hold two touching digits: a net
+//! that reads the piece whole as one of the hundred pairs "00".."99", or
+//! as neither, beside cutting it in two. Where two digits overlap, every
+//! cut leaves a stroke of one in the other ("55" leaning into each other
+//! was read "35"); read whole, the overlap is just part of the picture.
+
+use candle_core::{DType, Device};
+use candle_nn::VarBuilder;
+use image::{GrayImage, Luma};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Net, Sample, Shape, augment, infer};
+
+/// The pair net's input (28 high, 40 wide) and classes: the pairs 00..99
+/// (class = 10 × first + second) and [`NOT_TWO`].
+pub const PAIR: Shape = Shape {
+    height: 28,
+    width: 40,
+    classes: 101,
+};
+
+/// The class of a piece that is not two digits (one digit, or three).
+pub const NOT_TWO: usize = 100;
+
+/// The committed pair model; empty where none was trained yet.
+static PAIR_MODEL: &[u8] = include_bytes!("../../models/pairs.safetensors");
+
+/// Ink (black on white) as the pair net's input in 0..1: the ink's box
+/// scaled to at most 20 high and 36 wide, centred.
+pub fn normalise_pair(ink: &GrayImage) -> Vec<f32> {
+    let (h, w) = (PAIR.height, PAIR.width);
+    let mut out = vec![0f32; h * w];
+    let Some((x0, y0, x1, y1)) = ink_box(ink) else {
+        return out;
+    };
+    let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
+    let scale = (20.0 / f64::from(bh)).min(36.0 / f64::from(bw));
+    let (sw, sh) = (
+        ((f64::from(bw) * scale).round() as u32).clamp(1, 36),
+        ((f64::from(bh) * scale).round() as u32).clamp(1, 20),
+    );
+    let crop = GrayImage::from_fn(bw, bh, |x, y| {
+        Luma([255 - ink.get_pixel(x + x0, y + y0)[0]])
+    });
+    let small = image::imageops::resize(&crop, sw, sh, image::imageops::FilterType::Triangle);
+    let (ox, oy) = ((w as u32 - sw) / 2, (h as u32 - sh) / 2);
+    for (x, y, p) in small.enumerate_pixels() {
+        out[((y + oy) as usize) * w + (x + ox) as usize] = f32::from(p[0]) / 255.0;
+    }
+    out
+}
+
+/// The box of the ink (pixels under 128): x0, y0, x1, y1.
+fn ink_box(ink: &GrayImage) -> Option<(u32, u32, u32, u32)> {
+    let mut b: Option<(u32, u32, u32, u32)> = None;
+    for (x, y, p) in ink.enumerate_pixels() {
+        if p[0] < 128 {
+            b = Some(match b {
+                None => (x, y, x, y),
+                Some((a, c, d, e)) => (a.min(x), c.min(y), d.max(x), e.max(y)),
+            });
+        }
+    }
+    b
+}
+
+/// The ink of `img` cropped to its box, scaled to `height`.
+fn cropped_to_height(img: &GrayImage, height: u32) -> Option<GrayImage> {
+    let (x0, y0, x1, y1) = ink_box(img)?;
+    let crop = image::imageops::crop_imm(img, x0, y0, x1 - x0 + 1, y1 - y0 + 1).to_image();
+    let width = ((f64::from(crop.width()) * f64::from(height) / f64::from(crop.height())).round()
+        as u32)
+        .max(1);
+    Some(image::imageops::resize(
+        &crop,
+        width,
+        height.max(1),
+        image::imageops::FilterType::Triangle,
+    ))
+}
+
+/// Digits written side by side so that each touches or runs into the
+/// next, as a hand writes a number in a narrow box: each the first's
+/// height (±15%), shifted up or down a little, and overlapping the one
+/// before by up to a third of the narrower's width.
+pub fn side_by_side(glyphs: &[GrayImage], rng: &mut ChaCha8Rng) -> GrayImage {
+    let height = 40 + rng.random_range(0..30u32);
+    let mut placed: Vec<(GrayImage, i64, i64)> = Vec::new();
+    let mut right = 0i64;
+    for g in glyphs {
+        let h = (f64::from(height) * rng.random_range(0.85..1.15)).round() as u32;
+        let Some(d) = cropped_to_height(g, h) else {
+            continue;
+        };
+        let top = i64::from(height) / 2 - i64::from(h) / 2
+            + (f64::from(height) * rng.random_range(-0.12..0.12)) as i64;
+        let left = match placed.last() {
+            None => 0,
+            Some((prev, ..)) => {
+                let narrower = f64::from(prev.width().min(d.width()));
+                right - (narrower * rng.random_range(0.0..0.35)).round() as i64
+            }
+        };
+        right = left + i64::from(d.width());
+        placed.push((d, left, top));
+    }
+    let top = placed.iter().map(|p| p.2).min().unwrap_or(0);
+    let bottom = placed
+        .iter()
+        .map(|p| p.2 + i64::from(p.0.height()))
+        .max()
+        .unwrap_or(1);
+    let mut out = GrayImage::from_pixel(
+        right.max(1) as u32,
+        (bottom - top).max(1) as u32,
+        Luma([255]),
+    );
+    for (d, left, t) in &placed {
+        for (x, y, p) in d.enumerate_pixels() {
+            let (tx, ty) = (left + i64::from(x), t - top + i64::from(y));
+            if let Some(q) = out.get_pixel_mut_checked(tx as u32, ty as u32) {
+                q[0] = q[0].min(p[0]);
+            }
+        }
+    }
+    out
+}
+
+/// A fresh training input from MNIST digits `0..train_n` of `digits`:
+/// mostly two touching digits and their pair, else one digit (sometimes
+/// drawn broad) or three, as [`NOT_TWO`].
+pub fn drawn_pair(digits: &crate::synth::Digits, train_n: usize, rng: &mut ChaCha8Rng) -> Sample {
+    let glyph = |rng: &mut ChaCha8Rng| {
+        let (img, label) = digits.get(rng.random_range(0..train_n));
+        (augment(img, label, rng), label)
+    };
+    match rng.random_range(0..20) {
+        0..=1 => {
+            let (g, _) = glyph(rng);
+            let stretch = rng.random_range(1.0..1.7f64);
+            let w = (f64::from(g.width()) * stretch).round() as u32;
+            let broad =
+                image::imageops::resize(&g, w, g.height(), image::imageops::FilterType::Triangle);
+            (normalise_pair(&broad), NOT_TWO as u32)
+        }
+        2 => {
+            let three: Vec<GrayImage> = (0..3).map(|_| glyph(rng).0).collect();
+            (normalise_pair(&side_by_side(&three, rng)), NOT_TWO as u32)
+        }
+        _ => {
+            let (a, la) = glyph(rng);
+            let (b, lb) = glyph(rng);
+            (
+                normalise_pair(&side_by_side(&[a, b], rng)),
+                u32::from(la) * 10 + u32::from(lb),
+            )
+        }
+    }
+}
+
+/// Trains the pair net: `fresh` inputs drawn anew each epoch from the
+/// MNIST training digits ([`drawn_pair`]) and `cut`, pieces cut from
+/// sheets drawn with them ([`crate::harvest`]). The held-back digits
+/// (the split's last [`super::HELD_BACK`]) drawn side by side, and
+/// `held_cut`, pieces cut from sheets drawn with them, report accuracy;
+/// `held_cut` fits the temperature. The test split is never used.
+pub fn train_pairs(
+    digits: &crate::synth::Digits,
+    cut: &[Sample],
+    held_cut: &[Sample],
+    fresh: usize,
+    epochs: usize,
+    seed: u64,
+    log: &mut dyn FnMut(String),
+) -> candle_core::Result<candle_nn::VarMap> {
+    let n = digits.len();
+    let held = super::HELD_BACK.min(n / 10);
+    let train_n = n - held;
+    let mut rng = crate::synth::rng(seed);
+    let held_digits = digits.clone().last(held);
+    let held_drawn: Vec<Sample> = (0..held)
+        .map(|_| drawn_pair(&held_digits, held_digits.len(), &mut rng))
+        .collect();
+    let draw = |_: usize, rng: &mut ChaCha8Rng| drawn_pair(digits, train_n, rng);
+    let lessons = super::Lessons {
+        shape: PAIR,
+        fresh,
+        draw: &draw,
+        fixed: cut,
+        held: &[
+            ("held-back digits drawn side by side", &held_drawn),
+            ("held-back pieces cut from sheets", held_cut),
+        ],
+    };
+    super::fit(&lessons, epochs, &mut rng, log)
+}
+
+/// The pair net, calibrated as the digit net is.
+pub struct PairReader {
+    net: infer::Inference,
+    temperature: f32,
+}
+
+impl PairReader {
+    /// The committed model, or `None` where none was trained.
+    pub fn committed() -> Option<Self> {
+        Self::from_bytes(PAIR_MODEL.to_vec()).ok()
+    }
+
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, String> {
+        let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
+            .map_err(|e| format!("pair model: {e}"))?;
+        let temperature = super::stored_temperature(&tensors);
+        let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
+            .map_err(|e| format!("pair model: {e}"))?;
+        let net = Net::with_shape(vb, PAIR)
+            .and_then(|net| infer::Inference::new(&net))
+            .map_err(|e| format!("pair model: {e}"))?;
+        Ok(PairReader { net, temperature })
+    }
+
+    /// Probabilities of the pairs 00..99 and [`NOT_TWO`] for each input
+    /// made by [`normalise_pair`].
+    pub fn classify(&self, inputs: &[Vec<f32>]) -> Vec<Vec<f32>> {
+        let size = PAIR.height * PAIR.width;
+        let flat: Vec<f32> = inputs.iter().flatten().copied().collect();
+        if inputs.is_empty() || flat.len() != inputs.len() * size {
+            return Vec::new();
+        }
+        let logits = self.net.forward(&flat, inputs.len());
+        logits
+            .chunks_exact(PAIR.classes)
+            .map(|l| super::softmax(l, self.temperature))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pair_input_should_keep_the_pieces_proportions_centred() {
+        // A block twice as broad as high fills 20 rows and 40 columns' middle.
+        let mut ink = GrayImage::from_pixel(60, 40, Luma([255]));
+        for y in 10..30 {
+            for x in 10..50 {
+                ink.put_pixel(x, y, Luma([0]));
+            }
+        }
+        let input = normalise_pair(&ink);
+        let on: Vec<(usize, usize)> = (0..input.len())
+            .filter(|&i| input[i] > 0.5)
+            .map(|i| (i % PAIR.width, i / PAIR.width))
+            .collect();
+        let xs = (on.iter().map(|p| p.0).min(), on.iter().map(|p| p.0).max());
+        let ys = (on.iter().map(|p| p.1).min(), on.iter().map(|p| p.1).max());
+        // 36 columns bound it, so it is 18 rows high, 5 rows below the top.
+        assert_eq!(ys, (Some(5), Some(22)));
+        assert_eq!(xs, (Some(2), Some(37)));
+    }
+
+    #[test]
+    fn digits_side_by_side_should_touch_or_overlap() {
+        let mut rng = crate::synth::rng(5);
+        let block = |w: u32| GrayImage::from_pixel(w, 30, Luma([0]));
+        for _ in 0..20 {
+            let both = side_by_side(&[block(20), block(40)], &mut rng);
+            // No white column between them: each runs into the next.
+            assert!(
+                (0..both.width())
+                    .all(|x| (0..both.height()).any(|y| both.get_pixel(x, y)[0] < 128))
+            );
+        }
+    }
+}
