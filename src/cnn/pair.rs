@@ -127,12 +127,16 @@ pub fn side_by_side(glyphs: &[GrayImage], rng: &mut ChaCha8Rng) -> GrayImage {
     out
 }
 
-/// A fresh training input from MNIST digits `0..train_n` of `digits`:
+/// A fresh training input from the MNIST digits `from` of `digits`:
 /// mostly two touching digits and their pair, else one digit (sometimes
 /// drawn broad) or three, as [`NOT_TWO`].
-pub fn drawn_pair(digits: &crate::synth::Digits, train_n: usize, rng: &mut ChaCha8Rng) -> Sample {
+pub fn drawn_pair(
+    digits: &crate::synth::Digits,
+    from: std::ops::Range<usize>,
+    rng: &mut ChaCha8Rng,
+) -> Sample {
     let glyph = |rng: &mut ChaCha8Rng| {
-        let (img, label) = digits.get(rng.random_range(0..train_n));
+        let (img, label) = digits.get(rng.random_range(from.clone()));
         (augment(img, label, rng), label)
     };
     match rng.random_range(0..20) {
@@ -178,11 +182,10 @@ pub fn train_pairs(
     let held = super::HELD_BACK.min(n / 10);
     let train_n = n - held;
     let mut rng = crate::synth::rng(seed);
-    let held_digits = digits.clone().last(held);
     let held_drawn: Vec<Sample> = (0..held)
-        .map(|_| drawn_pair(&held_digits, held_digits.len(), &mut rng))
+        .map(|_| drawn_pair(digits, train_n..n, &mut rng))
         .collect();
-    let draw = |_: usize, rng: &mut ChaCha8Rng| drawn_pair(digits, train_n, rng);
+    let draw = |_: usize, rng: &mut ChaCha8Rng| drawn_pair(digits, 0..train_n, rng);
     let lessons = super::Lessons {
         shape: PAIR,
         fresh,
@@ -259,6 +262,29 @@ mod tests {
         // 36 columns bound it, so it is 18 rows high, 5 rows below the top.
         assert_eq!(ys, (Some(5), Some(22)));
         assert_eq!(xs, (Some(2), Some(37)));
+    }
+
+    #[test]
+    fn the_committed_pair_model_should_read_bundled_digits_side_by_side() {
+        let reader = PairReader::committed().expect("committed pair model");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits");
+        let digits = crate::synth::Digits::from_dir(&dir).expect("bundled digits");
+        let mut rng = crate::synth::rng(11);
+        let drawn: Vec<Sample> = (0..200)
+            .map(|_| drawn_pair(&digits, 0..digits.len(), &mut rng))
+            .collect();
+        let inputs: Vec<Vec<f32>> = drawn.iter().map(|s| s.0.clone()).collect();
+        let probs = reader.classify(&inputs);
+        assert_eq!(probs.len(), drawn.len());
+        let right = drawn
+            .iter()
+            .zip(&probs)
+            .filter(|((_, label), p)| {
+                let best = (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b]));
+                best == Some(*label as usize)
+            })
+            .count();
+        assert!(right >= 140, "{right}/200");
     }
 
     #[test]
