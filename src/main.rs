@@ -360,33 +360,20 @@ fn run(cli: Cli) -> Result<()> {
             sheets,
         } => {
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
-            let pairs = training_forms()?;
+            let [cells, held_cells] =
+                harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 1, |h, what| {
+                    eprintln!(
+                        "aufsicht: {} digits and {} parts not one digit cut from {} sheets drawn with {what} ({} of {} fields not in one piece per digit, {} sheets not found)",
+                        h.samples.len() - h.not_digits,
+                        h.not_digits,
+                        h.sheets,
+                        h.missegmented,
+                        h.fields,
+                        h.lost_sheets
+                    )
+                })?
+                .map(|h| h.samples);
             let held = aufsicht::cnn::HELD_BACK;
-            let harvest = |digits: synth::Digits, n: usize, seed: u64, what: &str| {
-                let h = aufsicht::harvest::harvest(&pairs, &digits, n, seed);
-                eprintln!(
-                    "aufsicht: {} digits and {} parts not one digit cut from {} sheets drawn with {what} ({} of {} fields not in one piece per digit, {} sheets not found)",
-                    h.samples.len() - h.not_digits,
-                    h.not_digits,
-                    h.sheets,
-                    h.missegmented,
-                    h.fields,
-                    h.lost_sheets
-                );
-                h.samples
-            };
-            let cells = harvest(
-                digits.clone().without_last(held),
-                sheets,
-                seed.wrapping_mul(1000) + 1,
-                "the training digits",
-            );
-            let held_cells = harvest(
-                digits.clone().last(held),
-                sheets.div_ceil(6),
-                seed.wrapping_mul(1000) + 2,
-                "the held-back digits",
-            );
             eprintln!(
                 "aufsicht: training on {} MNIST training digits and {} cut from sheets",
                 digits.len() - held.min(digits.len() / 10),
@@ -397,11 +384,7 @@ fn run(cli: Cli) -> Result<()> {
                     eprintln!("aufsicht: {line}")
                 })
                 .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
-            model
-                .save(&out)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
-            eprintln!("aufsicht: model written to {}", out.display());
-            Ok(())
+            save_model(&model, &out)
         }
         Command::TrainPairs {
             mnist,
@@ -412,34 +395,20 @@ fn run(cli: Cli) -> Result<()> {
             fresh,
         } => {
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
-            let forms = training_forms()?;
-            let held = aufsicht::cnn::HELD_BACK;
-            let harvest = |digits: synth::Digits, n: usize, seed: u64, what: &str| {
-                let h = aufsicht::harvest::harvest(&forms, &digits, n, seed);
-                let none = h
-                    .pairs
-                    .iter()
-                    .filter(|s| s.1 as usize == aufsicht::cnn::pair::NOT_TWO)
-                    .count();
-                eprintln!(
-                    "aufsicht: {} pieces of two touching digits and {none} of one or three cut from {} sheets drawn with {what}",
-                    h.pairs.len() - none,
-                    h.sheets,
-                );
-                h.pairs
-            };
-            let cut = harvest(
-                digits.clone().without_last(held),
-                sheets,
-                seed.wrapping_mul(1000) + 3,
-                "the training digits",
-            );
-            let held_cut = harvest(
-                digits.clone().last(held),
-                sheets.div_ceil(6),
-                seed.wrapping_mul(1000) + 4,
-                "the held-back digits",
-            );
+            let [cut, held_cut] =
+                harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 3, |h, what| {
+                    let none = h
+                        .pairs
+                        .iter()
+                        .filter(|s| s.1 as usize == aufsicht::cnn::pair::NOT_TWO)
+                        .count();
+                    eprintln!(
+                        "aufsicht: {} pieces of two touching digits and {none} of one or three cut from {} sheets drawn with {what}",
+                        h.pairs.len() - none,
+                        h.sheets,
+                    )
+                })?
+                .map(|h| h.pairs);
             let model = aufsicht::cnn::pair::train_pairs(
                 &digits,
                 &cut,
@@ -450,11 +419,7 @@ fn run(cli: Cli) -> Result<()> {
                 &mut |line| eprintln!("aufsicht: {line}"),
             )
             .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
-            model
-                .save(&out)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
-            eprintln!("aufsicht: model written to {}", out.display());
-            Ok(())
+            save_model(&model, &out)
         }
         Command::Evaluate {
             truth,
@@ -490,6 +455,38 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 /// The rule sets and forms training sheets are drawn with, in turn.
+/// Sheets drawn with the MNIST training digits but the held-back last
+/// ones, and a sixth as many drawn with the held-back ones (seed + 1),
+/// cut as the pipeline cuts them; `report` says what each gave.
+fn harvest_training_and_held(
+    digits: &synth::Digits,
+    sheets: usize,
+    seed: u64,
+    report: impl Fn(&aufsicht::harvest::Harvest, &str),
+) -> Result<[aufsicht::harvest::Harvest; 2]> {
+    let forms = training_forms()?;
+    let held = aufsicht::cnn::HELD_BACK;
+    let training =
+        aufsicht::harvest::harvest(&forms, &digits.clone().without_last(held), sheets, seed);
+    report(&training, "the training digits");
+    let held_back = aufsicht::harvest::harvest(
+        &forms,
+        &digits.clone().last(held),
+        sheets.div_ceil(6),
+        seed + 1,
+    );
+    report(&held_back, "the held-back digits");
+    Ok([training, held_back])
+}
+
+fn save_model(model: &candle_nn::VarMap, out: &Path) -> Result<()> {
+    model
+        .save(out)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+    eprintln!("aufsicht: model written to {}", out.display());
+    Ok(())
+}
+
 fn training_forms() -> Result<Vec<(RuleSet, FormTemplate)>> {
     [
         ("merkur", "punkteliste-a4-32"),
