@@ -209,20 +209,26 @@ fn product_to_maps(
         .contiguous()
 }
 
+/// The box of the ink (pixels under 128): x0, y0, x1, y1.
+fn ink_box(ink: &GrayImage) -> Option<(u32, u32, u32, u32)> {
+    let mut b: Option<(u32, u32, u32, u32)> = None;
+    for (x, y, p) in ink.enumerate_pixels() {
+        if p[0] < 128 {
+            b = Some(match b {
+                None => (x, y, x, y),
+                Some((a, c, d, e)) => (a.min(x), c.min(y), d.max(x), e.max(y)),
+            });
+        }
+    }
+    b
+}
+
 /// Ink (black on white, any size) as an MNIST-style 28×28 input in 0..1.
 pub fn normalise(ink: &GrayImage) -> Vec<f32> {
-    let on: Vec<(u32, u32)> = ink
-        .enumerate_pixels()
-        .filter(|p| p.2[0] < 128)
-        .map(|p| (p.0, p.1))
-        .collect();
     let mut out = vec![0f32; 784];
-    let Some(x0) = on.iter().map(|p| p.0).min() else {
+    let Some((x0, y0, x1, y1)) = ink_box(ink) else {
         return out;
     };
-    let x1 = on.iter().map(|p| p.0).max().unwrap_or(x0);
-    let y0 = on.iter().map(|p| p.1).min().unwrap_or(0);
-    let y1 = on.iter().map(|p| p.1).max().unwrap_or(y0);
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
     let scale = 20.0 / f64::from(w.max(h));
     let (sw, sh) = (

@@ -17,8 +17,8 @@ use crate::rules::RuleSet;
 use crate::sheet::SheetResult;
 use crate::synth::{self, Capture, Digits};
 
-/// One input as the net gets it (28×28 in 0..1) and its label: a digit, or
-/// [`NOT_A_DIGIT`].
+/// One input as a net gets it and its label: for the digit net 28×28, a
+/// digit or [`NOT_A_DIGIT`]; for the pair net 28×40, a pair or [`NOT_TWO`].
 pub use crate::cnn::Sample;
 
 /// What harvesting found.

@@ -454,7 +454,6 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
-/// The rule sets and forms training sheets are drawn with, in turn.
 /// Sheets drawn with the MNIST training digits but the held-back last
 /// ones, and a sixth as many drawn with the held-back ones (seed + 1),
 /// cut as the pipeline cuts them; `report` says what each gave.
@@ -487,6 +486,7 @@ fn save_model(model: &candle_nn::VarMap, out: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The rule sets and forms training sheets are drawn with, in turn.
 fn training_forms() -> Result<Vec<(RuleSet, FormTemplate)>> {
     [
         ("merkur", "punkteliste-a4-32"),

@@ -45,7 +45,8 @@ impl Inference {
 
     /// Logits for `n` inputs of the net's shape (row-major, one after another).
     pub fn forward(&self, inputs: &[f32], n: usize) -> Vec<f32> {
-        // 28×28×1 → conv 24×24×32 → pool 12×12×32 → conv 8×8×64 → pool 4×4×64.
+        // The digit net: 28×28×1 → conv 24×24×32 → pool 12×12×32 → conv
+        // 8×8×64 → pool 4×4×64 (the pair net's 28×40 ends at 4×7×64).
         let input = (self.shape.height, self.shape.width);
         let c1 = (input.0 + 1 - K, input.1 + 1 - K);
         let x = self

@@ -10,7 +10,7 @@ use image::{GrayImage, Luma};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Net, Sample, Shape, augment, infer};
+use super::{Net, Sample, Shape, augment, infer, ink_box};
 
 /// The pair net's input (28 high, 40 wide) and classes: the pairs 00..99
 /// (class = 10 × first + second) and [`NOT_TWO`].
@@ -49,20 +49,6 @@ pub fn normalise_pair(ink: &GrayImage) -> Vec<f32> {
         out[((y + oy) as usize) * w + (x + ox) as usize] = f32::from(p[0]) / 255.0;
     }
     out
-}
-
-/// The box of the ink (pixels under 128): x0, y0, x1, y1.
-fn ink_box(ink: &GrayImage) -> Option<(u32, u32, u32, u32)> {
-    let mut b: Option<(u32, u32, u32, u32)> = None;
-    for (x, y, p) in ink.enumerate_pixels() {
-        if p[0] < 128 {
-            b = Some(match b {
-                None => (x, y, x, y),
-                Some((a, c, d, e)) => (a.min(x), c.min(y), d.max(x), e.max(y)),
-            });
-        }
-    }
-    b
 }
 
 /// The ink of `img` cropped to its box, scaled to `height`.
