@@ -528,18 +528,19 @@ mod tests {
         s
     }
 
-    fn temp(name: &str) -> std::path::PathBuf {
-        let p = std::env::temp_dir().join(format!(
-            "aufsicht-archive-{name}-{}.sqlite",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_file(&p);
-        p
+    /// A path for a new archive in a folder removed when the test ends.
+    fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::Builder::new()
+            .prefix("aufsicht-archive-")
+            .tempdir()
+            .expect("temp dir");
+        let path = dir.path().join(format!("{name}.sqlite"));
+        (dir, path)
     }
 
     #[test]
     fn a_stored_sheet_comes_back_as_stored_and_is_not_duplicated() {
-        let path = temp("roundtrip");
+        let (_dir, path) = temp("roundtrip");
         let mut a = Archive::open(&path).expect("open");
         let t = a.tournament("night", "merkur").expect("tournament");
         a.store_file(t, "abc", &[sheet(1)]).expect("store");
@@ -553,7 +554,7 @@ mod tests {
 
     #[test]
     fn a_correction_keeps_the_old_and_new_value_and_who() {
-        let path = temp("correct");
+        let (_dir, path) = temp("correct");
         let mut a = Archive::open(&path).expect("open");
         let t = a.tournament("night", "merkur").expect("tournament");
         a.store_file(t, "abc", &[sheet(5)]).expect("store");
@@ -585,7 +586,7 @@ mod tests {
 
     #[test]
     fn a_file_that_is_not_an_archive_is_a_clear_error() {
-        let path = temp("notdb");
+        let (_dir, path) = temp("notdb");
         std::fs::write(
             &path,
             "this is not sqlite, it is text long enough to be read",

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::Output;
 
 mod common;
-use common::{aufsicht, root};
+use common::{aufsicht, root, temp};
 
 use serde_json::Value;
 
@@ -214,8 +214,7 @@ fn refused(output: &Output) -> String {
 }
 
 fn verify_text(name: &str, text: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("aufsicht-verify-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = temp("verify");
     let path = dir.join(name);
     std::fs::write(&path, text).expect("write");
     refused(&aufsicht(&[
@@ -347,8 +346,7 @@ fn bad_rules_should_be_refused_naming_file_line_and_field() {
     let err = refused(&aufsicht(&["verify", "--rules", "merkurr", sheet]));
     assert!(err.contains("unknown rule set \"merkurr\""), "{err}");
 
-    let dir = std::env::temp_dir().join(format!("aufsicht-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = temp("rules");
     let merkur =
         std::fs::read_to_string(root().join("templates/rules/merkur.toml")).expect("merkur");
     let club = dir.join("club.toml");
@@ -403,8 +401,7 @@ fn reading_flags_should_survive_verify() {
         {"code": "GESAMT_MISMATCH", "severity": "error", "row": null, "seat": 1, "field": "plus", "message": "stale"}
     ]);
     sheet["scanner"] = "office".into();
-    let dir = std::env::temp_dir().join(format!("aufsicht-reading-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = temp("reading");
     let path = dir.join("uncertain.json");
     std::fs::write(&path, sheet.to_string()).expect("write");
     let out = json(&aufsicht(&[
