@@ -618,11 +618,16 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
                 e.1 += 1;
             }
         }
-        let ring_piece: std::collections::BTreeSet<u32> = outer
+        let in_band: std::collections::BTreeSet<u32> = outer
             .into_iter()
             .filter(|(_, (o, n))| o * 100 >= n * 95)
             .map(|(l, _)| l)
             .collect();
+        // A digit in the band touching the ring (a "1" along its side) is
+        // one piece with it: that piece is peeled, not taken whole.
+        let deep = holds_ink_inside_ring(&labels, &in_band, (cx, cy), (a, b));
+        let ring_piece: std::collections::BTreeSet<u32> =
+            in_band.difference(&deep).copied().collect();
         let drawn = clean.clone();
         for (x, y, p) in clean.enumerate_pixels_mut() {
             if ring_piece.contains(&labels.get_pixel(x, y)[0]) {
@@ -848,6 +853,65 @@ fn is_ring(ink: &GrayImage, lines: &GrayImage, (x0, y0, x1, y1): (u32, u32, u32,
     }
     // Digits may touch the ring (a broad pen): many rays, not all, see white between.
     ring * 100 >= rays * 85 && separate * 100 >= rays * 35 && inner * 100 >= rays * 15
+}
+
+/// The pieces among `pieces` that hold ink well inside the ring as well as
+/// the ring: along a few rays from the centre, a second run of the piece
+/// lies deeper than the first by a fifth of the radius or more. A ring is
+/// one thin run on every ray (where its ends overlap, two runs a pen apart).
+fn holds_ink_inside_ring(
+    labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>,
+    pieces: &std::collections::BTreeSet<u32>,
+    (cx, cy): (f64, f64),
+    (a, b): (f64, f64),
+) -> std::collections::BTreeSet<u32> {
+    const RAYS: usize = 360;
+    // At this many rays (degrees) a piece is more than a ring.
+    const DEEP_RAYS: usize = 4;
+    const DEEPER: f64 = 0.2;
+    let (w, h) = labels.dimensions();
+    let step = 0.7 / a.max(b).max(1.0);
+    let mut deep_rays: std::collections::BTreeMap<u32, usize> = Default::default();
+    for i in 0..RAYS {
+        let t = i as f64 * std::f64::consts::TAU / RAYS as f64;
+        let (dx, dy) = (a * t.cos(), b * t.sin());
+        // Per piece: where its first run started, and whether it ended.
+        let mut first: Vec<(u32, f64, bool)> = Vec::new();
+        let mut last_label = 0;
+        let mut r = 1.25;
+        while r > 0.0 {
+            let (x, y) = (cx + dx * r, cy + dy * r);
+            let l = if x >= 0.0 && y >= 0.0 && (x as u32) < w && (y as u32) < h {
+                labels.get_pixel(x as u32, y as u32)[0]
+            } else {
+                0
+            };
+            if l != last_label {
+                if let Some(e) = first.iter_mut().find(|e| e.0 == last_label) {
+                    e.2 = true;
+                }
+                if pieces.contains(&l) {
+                    match first.iter().find(|e| e.0 == l) {
+                        None => first.push((l, r, false)),
+                        Some(&(_, r0, true)) if r0 - r >= DEEPER => {
+                            *deep_rays.entry(l).or_default() += 1;
+                            // Counted once a ray.
+                            first.retain(|e| e.0 != l);
+                            first.push((l, f64::NEG_INFINITY, false));
+                        }
+                        Some(_) => {}
+                    }
+                }
+                last_label = l;
+            }
+            r -= step;
+        }
+    }
+    deep_rays
+        .into_iter()
+        .filter(|&(_, n)| n >= DEEP_RAYS)
+        .map(|(l, _)| l)
+        .collect()
 }
 
 /// Erases what is left of a hand-drawn ring: along each ray from the
@@ -1163,6 +1227,29 @@ mod tests {
         }
         let tall = spans.values().filter(|(y0, y1)| y1 - y0 >= 15).count();
         assert_eq!(tall, 2, "both ones are left, and only they: {spans:?}");
+    }
+
+    #[test]
+    fn a_one_along_its_rings_side_touching_it_should_not_go_with_the_ring() {
+        // A circled "11" whose first one stands in the ring's outer band,
+        // along its side, its top against the ring (drawn sheet wB
+        // doppelkopf-0050: a circled "15" read "5").
+        let mut c = cell();
+        for r in 0..2 {
+            draw_hollow_ellipse_mut(&mut c, (106, 42), 30 + r, 27 + r, Luma([40]));
+        }
+        stroke(&mut c, (84.0, 22.0), (84.0, 56.0));
+        stroke(&mut c, (112.0, 26.0), (112.0, 58.0));
+        let a = analyse(&c, true, false);
+        assert!(a.circled);
+        let labels = connected_components(&a.digits, Connectivity::Eight, Luma([255u8]));
+        let mut spans: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
+        for (_, y, l) in labels.enumerate_pixels().filter(|p| p.2[0] > 0) {
+            let e = spans.entry(l[0]).or_insert((y, y));
+            *e = (e.0.min(y), e.1.max(y));
+        }
+        let tall = spans.values().filter(|(y0, y1)| y1 - y0 >= 15).count();
+        assert_eq!(tall, 2, "both ones are left: {spans:?}");
     }
 
     #[test]
