@@ -29,14 +29,45 @@ pub struct Report {
     pub false_flags_at_uncertain: usize,
     /// Set when the evaluation ran the scan itself: seconds and peak memory (MB).
     pub run: Option<(f64, f64)>,
-    /// Game cells by the reader's confidence: (right, all) per bin of [`BINS`].
-    pub calibration: [(usize, usize); 7],
+    /// Readings by their stated probability: (right, all) per bin of
+    /// [`BINS`], per kind of probability ([`Calibration`]).
+    pub calibration: BTreeMap<Calibration, [(usize, usize); 7]>,
+}
+
+/// Which stated probability a calibration table bins (deliverable: the
+/// probabilities in the result are calibrated, so a person can trust them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Calibration {
+    /// A game cell's reading as the reader gave it (`*_reading.confidence`).
+    ReaderGame,
+    /// A game cell's best value after decoding (`*_reading.alternatives[0]`).
+    DecodedGame,
+    /// A Teilnehmer-Nr.: the `CELL_UNCERTAIN`'s confidence; one read
+    /// surely (no flag) counts in the bin of [`crate::decode::CONFIDENT`].
+    PlayerId,
+}
+
+impl Calibration {
+    fn describe(self) -> (&'static str, &'static str) {
+        match self {
+            Calibration::ReaderGame => ("reader confidence", "game cells, read right"),
+            Calibration::DecodedGame => ("decoded probability", "game cells, best value right"),
+            Calibration::PlayerId => ("Teilnehmer-Nr. confidence", "numbers, read right"),
+        }
+    }
 }
 
 /// Lower edges of the confidence bins of the calibration table.
 pub const BINS: [f64; 7] = [0.0, 0.5, 0.75, 0.9, 0.97, 0.99, 0.999];
 
 impl Report {
+    fn calibrate(&mut self, kind: Calibration, probability: f64, right: bool) {
+        let bin = BINS.iter().rposition(|&lo| probability >= lo).unwrap_or(0);
+        let table = self.calibration.entry(kind).or_default();
+        table[bin].0 += usize::from(right);
+        table[bin].1 += 1;
+    }
+
     fn count(&mut self, what: &'static str, hit: bool) {
         let e = self.counts.entry(what).or_default();
         e.0 += usize::from(hit);
@@ -79,13 +110,16 @@ impl Report {
             .iter()
             .filter_map(|k| self.counts.get(k))
             .fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1));
-        for (i, (right, all)) in self.calibration.iter().enumerate() {
-            let hi = BINS.get(i + 1).copied().unwrap_or(1.0);
-            out.push(format!(
-                "reader confidence {:.3}..{hi:.3}: {all:>6} game cells, {:.4} read right",
-                BINS[i],
-                *right as f64 / (*all).max(1) as f64
-            ));
+        for (kind, table) in &self.calibration {
+            let (what, items) = kind.describe();
+            for (i, (right, all)) in table.iter().enumerate() {
+                let hi = BINS.get(i + 1).copied().unwrap_or(1.0);
+                out.push(format!(
+                    "{what} {:.3}..{hi:.3}: {all:>6} {items} {:.4}",
+                    BINS[i],
+                    *right as f64 / (*all).max(1) as f64
+                ));
+            }
         }
         out.push(format!(
             "cells (game values and footer) {:.4} ({}/{})",
@@ -214,13 +248,17 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
                         report.silent += 1;
                     }
                 }
-                let seen = r
-                    .and_then(|g| g.cells[s].extra.get(&format!("{col}_reading")))
+                let reading = r.and_then(|g| g.cells[s].extra.get(&format!("{col}_reading")));
+                let seen = reading
                     .and_then(|x| Some((x.get("read")?.as_str()?, x.get("confidence")?.as_f64()?)));
                 if let (Some(tv), Some((read, confidence))) = (tv, seen) {
-                    let bin = BINS.iter().rposition(|&lo| confidence >= lo).unwrap_or(0);
-                    report.calibration[bin].0 += usize::from(read == tv.to_string());
-                    report.calibration[bin].1 += 1;
+                    report.calibrate(Calibration::ReaderGame, confidence, read == tv.to_string());
+                }
+                let decoded = reading
+                    .and_then(|x| x.get("alternatives")?.get(0))
+                    .and_then(|b| Some((b.get(0)?.as_i64()?, b.get(1)?.as_f64()?)));
+                if let (Some(tv), Some((best, p))) = (tv, decoded) {
+                    report.calibrate(Calibration::DecodedGame, p, i64::from(tv) == best);
                 }
                 if let Some(tv) = tv {
                     report.count("value digits", rv == Some(tv));
@@ -277,6 +315,26 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
             report.silent += usize::from(!result.flags.iter().any(|f| f.points_at_footer(s + 1)));
         }
         report.count("player id", truth.players[s] == result.players[s]);
+        if truth.players[s].is_some() {
+            let stated = result
+                .flags
+                .iter()
+                .find(|f| {
+                    f.code == crate::Code::CellUncertain
+                        && f.seat == Some(s + 1)
+                        && f.field.as_deref() == Some("player_id")
+                })
+                .map_or(Some(f64::from(crate::decode::CONFIDENT)), |f| {
+                    f.extra.get("confidence").and_then(Value::as_f64)
+                });
+            if let Some(p) = stated {
+                report.calibrate(
+                    Calibration::PlayerId,
+                    p,
+                    truth.players[s] == result.players[s],
+                );
+            }
+        }
         // A participant number decides whose points these are.
         if truth.players[s] != result.players[s] {
             report.wrong += 1;
@@ -336,5 +394,22 @@ mod tests {
         let mut report = Report::default();
         compare(&truth, &read, &mut report);
         assert_eq!((report.wrong, report.silent), (2, 0));
+    }
+
+    #[test]
+    fn a_participant_number_should_be_binned_by_its_stated_confidence() {
+        let truth = crate::synth::one_row_sheet(1);
+        let mut read = truth.clone();
+        read.players[1] = Some("7".into());
+        let mut doubt = uncertain(Some(2), "player_id");
+        doubt.extra.insert("confidence".into(), 0.6.into());
+        read.flags.push(doubt);
+        let mut report = Report::default();
+        compare(&truth, &read, &mut report);
+        let table = report.calibration[&Calibration::PlayerId];
+        // The doubted one read wrong at 0.6; the others, sure, read right.
+        assert_eq!(table[1], (0, 1));
+        let sure = truth.players.iter().flatten().count() - 1;
+        assert_eq!(table[5], (sure, sure));
     }
 }
