@@ -71,6 +71,9 @@ const GESAMT_SUPPORT: f64 = 0.2;
 /// found, 0.3 more).
 pub const PROBABLE: f64 = 0.8;
 
+/// How many of an uncertain cell's decoded values its column weighs.
+const WEIGHED: usize = 6;
+
 /// Prior odds that a writer's row is not a legal pattern (a writer's mistake).
 const WRITER_ERROR: f64 = 0.01;
 
@@ -312,7 +315,7 @@ pub fn decode(
             for (_, d) in &open {
                 let mut t2: BTreeMap<i64, f64> = BTreeMap::new();
                 let mut b2: BTreeMap<i64, (f64, Vec<i64>)> = BTreeMap::new();
-                for &(v, q) in d.ranked.iter().take(4) {
+                for &(v, q) in d.ranked.iter().take(WEIGHED) {
                     for (sum, p) in &total {
                         *t2.entry(sum + v).or_default() += p * q;
                     }
@@ -397,7 +400,8 @@ pub fn decode(
                     let Some(read) = read.filter(|r| d.value == Some(*r) && row_sure) else {
                         continue;
                     };
-                    let covered = |o: &Decoded| o.ranked.iter().take(4).map(|v| v.1).sum::<f64>();
+                    let covered =
+                        |o: &Decoded| o.ranked.iter().take(WEIGHED).map(|v| v.1).sum::<f64>();
                     if open
                         .iter()
                         .enumerate()
@@ -575,7 +579,7 @@ fn column_marginal(
     let mut sums: BTreeMap<i64, f64> = BTreeMap::from([(fixed, 1.0)]);
     for o in others {
         let mut next: BTreeMap<i64, f64> = BTreeMap::new();
-        for &(v, q) in o.ranked.iter().take(4) {
+        for &(v, q) in o.ranked.iter().take(WEIGHED) {
             for (sum, p) in &sums {
                 *next.entry(sum + v).or_default() += p * q;
             }
@@ -583,7 +587,7 @@ fn column_marginal(
         sums = next;
     }
     let (mut as_value, mut all) = (0.0, 0.0);
-    for &(v, q) in own.ranked.iter().take(4) {
+    for &(v, q) in own.ranked.iter().take(WEIGHED) {
         let m = q * sums.iter().map(|(sum, p)| p * fit(sum + v)).sum::<f64>();
         all += m;
         if v == value {
