@@ -290,6 +290,7 @@ pub fn decode(
     let mut column_confirms: BTreeMap<(usize, bool), (i64, f64)> = BTreeMap::new();
     // Every column's distribution of sums (one sum where no cell is open).
     let mut column_sums: ColumnSums = BTreeMap::new();
+    let mut with_column: BTreeMap<Field, Decoded> = BTreeMap::new();
     for s in 1..=seats {
         for m in [false, true] {
             let mut fixed = 0i64;
@@ -340,6 +341,23 @@ pub fn decode(
             }
             let g_cands = candidates(&gesamt.reading);
             let weight = |sum: i64| fits(&g_cands, sum);
+            // Each open cell's values weighed by its row and its column
+            // together: what a person is shown and the rule flags are judged by.
+            for (i, (f, d)) in open.iter().enumerate() {
+                let others: Vec<&Decoded> = open
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, o)| o.1)
+                    .collect();
+                let ranked = d
+                    .ranked
+                    .iter()
+                    .take(WEIGHED)
+                    .map(|&(v, _)| (v, column_marginal(fixed, &others, d, v, &weight)))
+                    .collect();
+                with_column.insert(*f, Decoded::from_ranked(ranked));
+            }
             let all: f64 = total.iter().map(|(sum, p)| p * weight(*sum)).sum();
             let Some((sum, (p, values))) = best
                 .iter()
@@ -473,6 +491,7 @@ pub fn decode(
                 .insert(format!("{name}_reading"), reading_json(fr, &own, false));
         }
         if let (Some(d), Field::Game(no, s, _)) = (decided.get(&fr.field), fr.field) {
+            let d = with_column.get(&fr.field).unwrap_or(d);
             let taken = accepted.contains_key(&fr.field);
             if let Some(c) = sheet
                 .games
@@ -981,7 +1000,11 @@ mod tests {
 
     #[test]
     fn without_the_column_sum_the_suggestion_is_flagged() {
-        let (sheet, readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 8);
+        let (sheet, mut readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 8);
+        // Seat 4's Gesamt Minus not read: only the row weighs the cell.
+        readings
+            .fields
+            .retain(|f| f.field != Field::Gesamt(4, true));
         let out = decode(sheet, &readings, &rules(), Lang::En);
         assert_eq!(out.flags.len(), 1);
         assert_eq!(out.flags[0].code, Code::CellUncertain);
@@ -991,6 +1014,21 @@ mod tests {
             "{}",
             out.flags[0].message
         );
+    }
+
+    #[test]
+    fn a_suggestion_where_row_and_column_disagree_should_weigh_both() {
+        // The row wants 2; the Gesamt, read surely as 8, adds up with the 8
+        // as read: a writer's wrong value is in the writer's own Gesamt, so
+        // that is about as likely as the reader's misreading.
+        let (sheet, readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 8);
+        let out = decode(sheet, &readings, &rules(), Lang::En);
+        assert_eq!(out.flags.len(), 1);
+        let flag = &out.flags[0];
+        assert_eq!(flag.code, Code::CellUncertain);
+        assert_eq!(flag.extra.get("suggestion"), Some(&json!(8)));
+        let p = flag.extra["suggestion_probability"].as_f64().expect("p");
+        assert!(p > 0.5 && p < PROBABLE, "{p}");
     }
 
     /// [`sheet_and_readings`] with seat 4's Gesamt Minus read as `gesamt`, decoded.
