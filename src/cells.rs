@@ -1207,6 +1207,19 @@ mod tests {
         assert!(!analyse(&zero, true, false).circled, "a 0 is not a circle");
     }
 
+    /// How many pieces of `ink` are as high as a digit, and every piece's
+    /// rows (label → first and last).
+    fn tall_pieces(ink: &GrayImage) -> (usize, std::collections::BTreeMap<u32, (u32, u32)>) {
+        let labels = connected_components(ink, Connectivity::Eight, Luma([255u8]));
+        let mut spans: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
+        for (_, y, l) in labels.enumerate_pixels().filter(|p| p.2[0] > 0) {
+            let e = spans.entry(l[0]).or_insert((y, y));
+            *e = (e.0.min(y), e.1.max(y));
+        }
+        let tall = spans.values().filter(|(y0, y1)| y1 - y0 >= 15).count();
+        (tall, spans)
+    }
+
     #[test]
     fn a_one_touching_its_ring_inside_should_keep_its_stroke() {
         let mut c = cell();
@@ -1219,13 +1232,7 @@ mod tests {
         let a = analyse(&c, true, false);
         assert!(a.circled);
         // Pieces as high as a digit: the two ones, no arc of the ring.
-        let labels = connected_components(&a.digits, Connectivity::Eight, Luma([255u8]));
-        let mut spans: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
-        for (_, y, l) in labels.enumerate_pixels().filter(|p| p.2[0] > 0) {
-            let e = spans.entry(l[0]).or_insert((y, y));
-            *e = (e.0.min(y), e.1.max(y));
-        }
-        let tall = spans.values().filter(|(y0, y1)| y1 - y0 >= 15).count();
+        let (tall, spans) = tall_pieces(&a.digits);
         assert_eq!(tall, 2, "both ones are left, and only they: {spans:?}");
     }
 
@@ -1242,13 +1249,7 @@ mod tests {
         stroke(&mut c, (112.0, 26.0), (112.0, 58.0));
         let a = analyse(&c, true, false);
         assert!(a.circled);
-        let labels = connected_components(&a.digits, Connectivity::Eight, Luma([255u8]));
-        let mut spans: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
-        for (_, y, l) in labels.enumerate_pixels().filter(|p| p.2[0] > 0) {
-            let e = spans.entry(l[0]).or_insert((y, y));
-            *e = (e.0.min(y), e.1.max(y));
-        }
-        let tall = spans.values().filter(|(y0, y1)| y1 - y0 >= 15).count();
+        let (tall, spans) = tall_pieces(&a.digits);
         assert_eq!(tall, 2, "both ones are left: {spans:?}");
     }
 

@@ -344,12 +344,7 @@ pub fn decode(
             // Each open cell's values weighed by its row and its column
             // together: what a person is shown and the rule flags are judged by.
             for (i, (f, d)) in open.iter().enumerate() {
-                let others: Vec<&Decoded> = open
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != i)
-                    .map(|(_, o)| o.1)
-                    .collect();
+                let others = all_but(&open, i);
                 let ranked = d
                     .ranked
                     .iter()
@@ -430,12 +425,7 @@ pub fn decode(
                     if accepted.contains_key(f) {
                         continue;
                     }
-                    let others: Vec<&Decoded> = open
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != i)
-                        .map(|(_, o)| o.1)
-                        .collect();
+                    let others = all_but(&open, i);
                     if column_marginal(fixed, &others, d, read, &weight) >= ACCEPT {
                         accepted.insert(*f, read);
                     }
@@ -582,6 +572,15 @@ fn round_reading(read: &[(i64, f64)], rounds: u32) -> Decoded {
     let all = listed + WRITER_ERROR * (1.0 - listed).max(0.0);
     ranked.iter_mut().for_each(|v| v.1 /= all);
     Decoded::from_ranked(ranked)
+}
+
+/// The decoded values of a column's open cells but the `i`th.
+fn all_but<'a>(open: &[(Field, &'a Decoded)], i: usize) -> Vec<&'a Decoded> {
+    open.iter()
+        .enumerate()
+        .filter(|(j, _)| *j != i)
+        .map(|(_, o)| o.1)
+        .collect()
 }
 
 /// How likely an open cell of a column holds `value`, given its row
