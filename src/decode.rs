@@ -77,8 +77,18 @@ const WEIGHED: usize = 6;
 /// Prior odds that a writer's row is not a legal pattern (a writer's mistake).
 const WRITER_ERROR: f64 = 0.01;
 
-/// Probability given to a value the reader did not list.
+/// Probability given to a value the reader did not list, at least.
 const UNLISTED: f64 = 1e-4;
+
+/// Over how many values the probability a reading does not list is
+/// spread: a misreading lands on a few numbers near what was written (a
+/// digit off). A flat 1e-4 made a value the reader missed, which row,
+/// column and footer all wanted, no suggestion at all (a "5" drawn like a
+/// "√", read "4" with "0" next). Tuning sets (docs/reading.md, session
+/// 20): false flags a sheet tA tB tP wA wB wP 0.20 0.57 0.60 0.60 0.53
+/// 0.43 → 0.13 0.20 0.47 0.50 0.27 0.38 at 20, recall and silent errors
+/// equal; at 10, recall wB 117 → 115/118; at 50, false flags tP 0.53.
+const UNLISTED_SPREAD: f64 = 20.0;
 
 /// Where a number was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -137,10 +147,14 @@ fn candidates(r: &Reading) -> Vec<(i64, f64)> {
     out
 }
 
+/// How likely a reading makes `v`: its listed probability, or, unlisted,
+/// a share of what the listed values leave over (at least [`UNLISTED`]).
 fn prob(c: &[(i64, f64)], v: i64) -> f64 {
+    let rest = (1.0 - c.iter().map(|o| o.1).sum::<f64>()).max(0.0);
+    let unlisted = (rest / UNLISTED_SPREAD).max(UNLISTED);
     c.iter()
         .find(|o| o.0 == v)
-        .map_or(UNLISTED, |o| o.1.max(UNLISTED))
+        .map_or(unlisted, |o| o.1.max(UNLISTED))
 }
 
 /// A game cell in row decoding: field, sign, the reader's signed
@@ -1028,6 +1042,27 @@ mod tests {
         assert_eq!(flag.extra.get("suggestion"), Some(&json!(8)));
         let p = flag.extra["suggestion_probability"].as_f64().expect("p");
         assert!(p > 0.5 && p < PROBABLE, "{p}");
+    }
+
+    #[test]
+    fn what_a_reading_leaves_unlisted_should_be_spread_not_lost() {
+        // A reading sure of itself leaves nothing: the floor.
+        assert_eq!(prob(&[(3, 0.999)], 5), UNLISTED);
+        // An unsure one leaves 0.16 over values near what was written.
+        let p = prob(&[(54, 0.79), (34, 0.05)], 55);
+        assert!((p - 0.16 / UNLISTED_SPREAD).abs() < 1e-9, "{p}");
+        assert_eq!(prob(&[(54, 0.79), (34, 0.05)], 34), 0.05);
+    }
+
+    #[test]
+    fn a_value_the_reader_did_not_list_that_row_and_column_demand_should_be_taken() {
+        // Read "8" at 0.6 (or "9"); the row and the Gesamt both want 2.
+        let (sheet, readings) = sheet_and_readings(reading("8", 0.6, &[("9", 0.1)]), 2);
+        let out = decode(sheet, &readings, &rules(), Lang::En);
+        assert_eq!(out.games[0].cells[3].minus, Some(2));
+        assert!(out.flags.is_empty(), "{:?}", out.flags);
+        let r = &out.games[0].cells[3].extra["minus_reading"];
+        assert_eq!(r["read"], json!("8"), "what was read stays on record");
     }
 
     /// [`sheet_and_readings`] with seat 4's Gesamt Minus read as `gesamt`, decoded.
