@@ -875,8 +875,10 @@ fn holds_ink_inside_ring(
     for i in 0..RAYS {
         let t = i as f64 * std::f64::consts::TAU / RAYS as f64;
         let (dx, dy) = (a * t.cos(), b * t.sin());
-        // Per piece: where its first run started, and whether it ended.
+        // Per piece: where its first run started, and whether it ended;
+        // the pieces counted on this ray.
         let mut first: Vec<(u32, f64, bool)> = Vec::new();
+        let mut counted: Vec<u32> = Vec::new();
         let mut last_label = 0;
         let mut r = 1.25;
         while r > 0.0 {
@@ -893,11 +895,9 @@ fn holds_ink_inside_ring(
                 if pieces.contains(&l) {
                     match first.iter().find(|e| e.0 == l) {
                         None => first.push((l, r, false)),
-                        Some(&(_, r0, true)) if r0 - r >= DEEPER => {
+                        Some(&(_, r0, true)) if r0 - r >= DEEPER && !counted.contains(&l) => {
                             *deep_rays.entry(l).or_default() += 1;
-                            // Counted once a ray.
-                            first.retain(|e| e.0 != l);
-                            first.push((l, f64::NEG_INFINITY, false));
+                            counted.push(l);
                         }
                         Some(_) => {}
                     }

@@ -358,7 +358,12 @@ pub fn decode(
             // Each open cell's values weighed by its row and its column
             // together: what a person is shown and the rule flags are judged by.
             for (i, (f, d)) in open.iter().enumerate() {
-                let others = all_but(&open, i);
+                let others: Vec<&Decoded> = open
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, o)| o.1)
+                    .collect();
                 let ranked = d
                     .ranked
                     .iter()
@@ -439,8 +444,11 @@ pub fn decode(
                     if accepted.contains_key(f) {
                         continue;
                     }
-                    let others = all_but(&open, i);
-                    if column_marginal(fixed, &others, d, read, &weight) >= ACCEPT {
+                    // Its own marginal in the column, weighed above.
+                    let in_column = with_column.get(f).map_or(0.0, |c| {
+                        c.ranked.iter().find(|v| v.0 == read).map_or(0.0, |v| v.1)
+                    });
+                    if in_column >= ACCEPT {
                         accepted.insert(*f, read);
                     }
                 }
@@ -586,15 +594,6 @@ fn round_reading(read: &[(i64, f64)], rounds: u32) -> Decoded {
     let all = listed + WRITER_ERROR * (1.0 - listed).max(0.0);
     ranked.iter_mut().for_each(|v| v.1 /= all);
     Decoded::from_ranked(ranked)
-}
-
-/// The decoded values of a column's open cells but the `i`th.
-fn all_but<'a>(open: &[(Field, &'a Decoded)], i: usize) -> Vec<&'a Decoded> {
-    open.iter()
-        .enumerate()
-        .filter(|(j, _)| *j != i)
-        .map(|(_, o)| o.1)
-        .collect()
 }
 
 /// How likely an open cell of a column holds `value`, given its row
@@ -987,15 +986,23 @@ mod tests {
         assert_eq!(r["decoded"], json!(true));
     }
 
-    #[test]
-    fn an_uncertain_misreading_its_row_and_column_both_contradict_should_take_their_value() {
-        let (sheet, readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 2);
+    /// Decodes [`sheet_and_readings`] with the last cell read as `last` and
+    /// a Gesamt of 2, and checks the cell took 2 without a flag, what was
+    /// read staying on record.
+    fn assert_takes_two(last: Reading) {
+        let read = last.text.clone();
+        let (sheet, readings) = sheet_and_readings(last, 2);
         let out = decode(sheet, &readings, &rules(), Lang::En);
         assert_eq!(out.games[0].cells[3].minus, Some(2));
         assert!(out.flags.is_empty(), "{:?}", out.flags);
         let r = &out.games[0].cells[3].extra["minus_reading"];
-        assert_eq!(r["read"], json!("8"), "what was read stays on record");
+        assert_eq!(r["read"], json!(read), "what was read stays on record");
         assert_eq!(r["decoded"], json!(true));
+    }
+
+    #[test]
+    fn an_uncertain_misreading_its_row_and_column_both_contradict_should_take_their_value() {
+        assert_takes_two(reading("8", 0.5, &[("2", 0.4)]));
     }
 
     #[test]
@@ -1057,12 +1064,7 @@ mod tests {
     #[test]
     fn a_value_the_reader_did_not_list_that_row_and_column_demand_should_be_taken() {
         // Read "8" at 0.6 (or "9"); the row and the Gesamt both want 2.
-        let (sheet, readings) = sheet_and_readings(reading("8", 0.6, &[("9", 0.1)]), 2);
-        let out = decode(sheet, &readings, &rules(), Lang::En);
-        assert_eq!(out.games[0].cells[3].minus, Some(2));
-        assert!(out.flags.is_empty(), "{:?}", out.flags);
-        let r = &out.games[0].cells[3].extra["minus_reading"];
-        assert_eq!(r["read"], json!("8"), "what was read stays on record");
+        assert_takes_two(reading("8", 0.6, &[("9", 0.1)]));
     }
 
     /// [`sheet_and_readings`] with seat 4's Gesamt Minus read as `gesamt`, decoded.

@@ -274,14 +274,15 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
     }
     for s in 0..seats {
         report.count("signature", truth.signatures[s] == result.signatures[s]);
-        let uncertain = |field: &str| {
-            result.flags.iter().any(|f| {
+        let uncertain_flag = |field: &str| {
+            result.flags.iter().find(|f| {
                 f.code == crate::Code::CellUncertain
                     && f.row.is_none()
                     && f.seat == Some(s + 1)
                     && f.field.as_deref() == Some(field)
             })
         };
+        let uncertain = |field: &str| uncertain_flag(field).is_some();
         let tg = truth.gesamt[s].unwrap_or_default();
         let rg = result.gesamt[s].unwrap_or_default();
         for (field, tv, rv) in [
@@ -316,14 +317,7 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
         }
         report.count("player id", truth.players[s] == result.players[s]);
         if truth.players[s].is_some() {
-            let stated = result
-                .flags
-                .iter()
-                .find(|f| {
-                    f.code == crate::Code::CellUncertain
-                        && f.seat == Some(s + 1)
-                        && f.field.as_deref() == Some("player_id")
-                })
+            let stated = uncertain_flag("player_id")
                 .map_or(Some(f64::from(crate::decode::CONFIDENT)), |f| {
                     f.extra.get("confidence").and_then(Value::as_f64)
                 });
