@@ -58,8 +58,9 @@ pub const CLASSES: usize = 11;
 /// wrong split instead of forcing a digit out of it.
 pub const NOT_A_DIGIT: usize = 10;
 
-/// The first epoch's learning rate, and its factor from one epoch to the next.
-const LEARNING_RATE: f64 = 2e-3;
+/// The first epoch's learning rate (of a net trained afresh), and its
+/// factor from one epoch to the next.
+pub const LEARNING_RATE: f64 = 2e-3;
 const LEARNING_RATE_DECAY: f64 = 0.6;
 
 /// A detached cap joins the digit below it (or beside its top right)
@@ -1035,7 +1036,7 @@ pub fn train(
     digits: &crate::synth::Digits,
     cells: &[crate::harvest::Sample],
     held_cells: &[crate::harvest::Sample],
-    epochs: usize,
+    schedule: &Schedule,
     seed: u64,
     log: &mut dyn FnMut(String),
 ) -> candle_core::Result<VarMap> {
@@ -1059,7 +1060,30 @@ pub fn train(
             ("held-back digits cut from sheets", held_cells),
         ],
     };
-    fit(&lessons, epochs, &mut rng, log)
+    fit(&lessons, schedule, &mut rng, log)
+}
+
+/// How long and from where a net learns.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    pub epochs: usize,
+    /// The first epoch's learning rate; each later one's is
+    /// `LEARNING_RATE_DECAY` times the one before.
+    pub learning_rate: f64,
+    /// A model (.safetensors of the same shape) to go on training instead
+    /// of starting afresh.
+    pub from: Option<std::path::PathBuf>,
+}
+
+impl Schedule {
+    /// A net trained afresh for `epochs`.
+    pub fn fresh(epochs: usize) -> Self {
+        Schedule {
+            epochs,
+            learning_rate: LEARNING_RATE,
+            from: None,
+        }
+    }
 }
 
 /// One input as a net gets it and its class.
@@ -1083,20 +1107,24 @@ pub struct Lessons<'a> {
 /// digit, not two), reported apart.
 pub fn fit(
     lessons: &Lessons,
-    epochs: usize,
+    schedule: &Schedule,
     rng: &mut rand_chacha::ChaCha8Rng,
     log: &mut dyn FnMut(String),
 ) -> candle_core::Result<VarMap> {
     use candle_nn::{Optimizer, ParamsAdamW};
     use rand::RngExt;
     let shape = lessons.shape;
-    let varmap = VarMap::new();
+    let mut varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
     let net = Net::with_shape(vb, shape)?;
+    if let Some(from) = &schedule.from {
+        // Only the net's weights: its temperature is fitted anew below.
+        varmap.load(from)?;
+    }
     let mut opt = candle_nn::AdamW::new(
         varmap.all_vars(),
         ParamsAdamW {
-            lr: LEARNING_RATE,
+            lr: schedule.learning_rate,
             ..Default::default()
         },
     )?;
@@ -1123,8 +1151,8 @@ pub fn fit(
         (100.0 * right as f64 / all.max(1) as f64, all)
     };
     let mut held_logits = vec![Vec::new(); lessons.held.len()];
-    for epoch in 0..epochs {
-        opt.set_learning_rate(LEARNING_RATE * LEARNING_RATE_DECAY.powi(epoch as i32));
+    for epoch in 0..schedule.epochs {
+        opt.set_learning_rate(schedule.learning_rate * LEARNING_RATE_DECAY.powi(epoch as i32));
         let mut order: Vec<usize> = (0..lessons.fresh + lessons.fixed.len()).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, rng.random_range(0..=i));
@@ -1428,6 +1456,43 @@ mod tests {
             assert!(r.confidence >= 0.0 && r.confidence <= 1.0);
         }
         assert!(right >= 180, "{right}/200");
+    }
+
+    /// Training from a model goes on from its weights: one step at a tiny
+    /// rate leaves them almost as they were (a fresh net's are random).
+    #[test]
+    fn training_from_a_model_should_start_at_its_weights() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let from = dir.path().join("model.safetensors");
+        std::fs::write(&from, MODEL).expect("model written");
+        let fixed: Vec<Sample> = (0..64)
+            .map(|i| {
+                let (img, label) = mnist_digit(i);
+                (normalise(&img), u32::from(label))
+            })
+            .collect();
+        let lessons = Lessons {
+            shape: Shape::DIGIT,
+            fresh: 0,
+            draw: &|_, _| unreachable!("no fresh inputs"),
+            fixed: &fixed,
+            held: &[],
+        };
+        let weights = |from: Option<std::path::PathBuf>| {
+            let schedule = Schedule {
+                epochs: 1,
+                learning_rate: 1e-7,
+                from,
+            };
+            let varmap =
+                fit(&lessons, &schedule, &mut crate::synth::rng(1), &mut |_| {}).expect("trained");
+            varmap.data().lock().expect("vars")["c1.weight"]
+                .as_tensor()
+                .clone()
+        };
+        let committed = committed_net().c1.weight().clone();
+        assert!(largest_difference(weights(Some(from)), committed.clone()) < 1e-3);
+        assert!(largest_difference(weights(None), committed) > 1e-2);
     }
 
     fn largest_difference(a: Tensor, b: Tensor) -> f32 {

@@ -201,6 +201,12 @@ enum Command {
         /// whose digits train beside MNIST's (0: MNIST only).
         #[arg(long, default_value_t = 600)]
         sheets: usize,
+        /// Go on training this model instead of starting afresh.
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// The first epoch's learning rate (later ones decay).
+        #[arg(long, default_value_t = aufsicht::cnn::LEARNING_RATE)]
+        learning_rate: f64,
     },
     /// Train the pair model (two touching digits read whole) on the MNIST
     /// training split (writes a .safetensors file).
@@ -359,7 +365,14 @@ fn run(cli: Cli) -> Result<()> {
             epochs,
             seed,
             sheets,
+            from,
+            learning_rate,
         } => {
+            let schedule = aufsicht::cnn::Schedule {
+                epochs,
+                learning_rate,
+                from,
+            };
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
             let [cells, held_cells] =
                 harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 1, |h, what| {
@@ -381,7 +394,7 @@ fn run(cli: Cli) -> Result<()> {
                 cells.len()
             );
             let model =
-                aufsicht::cnn::train(&digits, &cells, &held_cells, epochs, seed, &mut |line| {
+                aufsicht::cnn::train(&digits, &cells, &held_cells, &schedule, seed, &mut |line| {
                     eprintln!("aufsicht: {line}")
                 })
                 .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;

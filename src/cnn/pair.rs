@@ -182,7 +182,7 @@ pub fn train_pairs(
             ("held-back pieces cut from sheets", held_cut),
         ],
     };
-    super::fit(&lessons, epochs, &mut rng, log)
+    super::fit(&lessons, &super::Schedule::fresh(epochs), &mut rng, log)
 }
 
 /// The pair net, calibrated as the digit net is.
