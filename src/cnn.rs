@@ -1075,17 +1075,6 @@ pub struct Schedule {
     pub from: Option<std::path::PathBuf>,
 }
 
-impl Schedule {
-    /// A net trained afresh for `epochs`.
-    pub fn fresh(epochs: usize) -> Self {
-        Schedule {
-            epochs,
-            learning_rate: LEARNING_RATE,
-            from: None,
-        }
-    }
-}
-
 /// One input as a net gets it and its class.
 pub type Sample = (Vec<f32>, u32);
 

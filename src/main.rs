@@ -201,12 +201,8 @@ enum Command {
         /// whose digits train beside MNIST's (0: MNIST only).
         #[arg(long, default_value_t = 600)]
         sheets: usize,
-        /// Go on training this model instead of starting afresh.
-        #[arg(long)]
-        from: Option<PathBuf>,
-        /// The first epoch's learning rate (later ones decay).
-        #[arg(long, default_value_t = aufsicht::cnn::LEARNING_RATE)]
-        learning_rate: f64,
+        #[command(flatten)]
+        go_on: GoOn,
     },
     /// Train the pair model (two touching digits read whole) on the MNIST
     /// training split (writes a .safetensors file).
@@ -228,6 +224,8 @@ enum Command {
         /// Digits drawn side by side afresh in each epoch.
         #[arg(long, default_value_t = 100000)]
         fresh: usize,
+        #[command(flatten)]
+        go_on: GoOn,
     },
     /// Compare scan results with the generator's truth and print the rates.
     /// With --scans, scan them first (into --results) and time it.
@@ -365,14 +363,9 @@ fn run(cli: Cli) -> Result<()> {
             epochs,
             seed,
             sheets,
-            from,
-            learning_rate,
+            go_on,
         } => {
-            let schedule = aufsicht::cnn::Schedule {
-                epochs,
-                learning_rate,
-                from,
-            };
+            let schedule = go_on.schedule(epochs);
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
             let [cells, held_cells] =
                 harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 1, |h, what| {
@@ -407,7 +400,9 @@ fn run(cli: Cli) -> Result<()> {
             seed,
             sheets,
             fresh,
+            go_on,
         } => {
+            let schedule = go_on.schedule(epochs);
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
             let [cut, held_cut] =
                 harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 3, |h, what| {
@@ -428,7 +423,7 @@ fn run(cli: Cli) -> Result<()> {
                 &cut,
                 &held_cut,
                 fresh,
-                epochs,
+                &schedule,
                 seed,
                 &mut |line| eprintln!("aufsicht: {line}"),
             )
@@ -490,6 +485,27 @@ fn harvest_training_and_held(
     );
     report(&held_back, "the held-back digits");
     Ok([training, held_back])
+}
+
+/// Where a training starts: afresh, or from a model it goes on training.
+#[derive(clap::Args, Debug)]
+struct GoOn {
+    /// Go on training this model (of the same net) instead of starting afresh.
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// The first epoch's learning rate (each later one is 0.6 times the one before).
+    #[arg(long, default_value_t = aufsicht::cnn::LEARNING_RATE)]
+    learning_rate: f64,
+}
+
+impl GoOn {
+    fn schedule(self, epochs: usize) -> aufsicht::cnn::Schedule {
+        aufsicht::cnn::Schedule {
+            epochs,
+            learning_rate: self.learning_rate,
+            from: self.from,
+        }
+    }
 }
 
 fn save_model(model: &candle_nn::VarMap, out: &Path) -> Result<()> {

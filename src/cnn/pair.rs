@@ -160,7 +160,7 @@ pub fn train_pairs(
     cut: &[Sample],
     held_cut: &[Sample],
     fresh: usize,
-    epochs: usize,
+    schedule: &super::Schedule,
     seed: u64,
     log: &mut dyn FnMut(String),
 ) -> candle_core::Result<candle_nn::VarMap> {
@@ -182,7 +182,7 @@ pub fn train_pairs(
             ("held-back pieces cut from sheets", held_cut),
         ],
     };
-    super::fit(&lessons, &super::Schedule::fresh(epochs), &mut rng, log)
+    super::fit(&lessons, schedule, &mut rng, log)
 }
 
 /// The pair net, calibrated as the digit net is.
