@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Remakes models/digits.safetensors as the committed model was made
+# (docs/reading.md, session 21): the model committed in ed226d5 (trained
+# afresh, `train-digits --epochs 5 --seed 1 --sheets 600`, on the pipeline
+# of its day), then trained on three times more, each time on 600
+# new sheets drawn and cut by today's pipeline, at a lower learning rate.
+# About 20 minutes a step on 2 cores (the fresh start: 45). Needs the MNIST
+# training split (scripts/fetch-mnist.sh). Usage: scripts/train-digits.sh [OUT]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-models/digits.safetensors}
+bin=${AUFSICHT:-./target/release/aufsicht}
+[ -x "$bin" ] || cargo build --release
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# The start: that model from the history, or, in a checkout
+# without it, one trained afresh the same way (as good, not the same bytes).
+if ! git show ed226d5:models/digits.safetensors > "$work/step0.safetensors" 2>/dev/null; then
+  "$bin" train-digits --epochs 5 --seed 1 --sheets 600 --out "$work/step0.safetensors"
+fi
+"$bin" train-digits --from "$work/step0.safetensors" --epochs 2 --learning-rate 3e-4 --seed 3 \
+  --out "$work/step1.safetensors"
+"$bin" train-digits --from "$work/step1.safetensors" --epochs 2 --learning-rate 1.1e-4 --seed 4 \
+  --out "$work/step2.safetensors"
+"$bin" train-digits --from "$work/step2.safetensors" --epochs 2 --learning-rate 6.6e-5 --seed 5 \
+  --out "$out"
