@@ -365,7 +365,7 @@ fn run(cli: Cli) -> Result<()> {
             sheets,
             go_on,
         } => {
-            let schedule = go_on.schedule(epochs);
+            let schedule = go_on.schedule(epochs)?;
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
             let [cells, held_cells] =
                 harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 1, |h, what| {
@@ -402,7 +402,7 @@ fn run(cli: Cli) -> Result<()> {
             fresh,
             go_on,
         } => {
-            let schedule = go_on.schedule(epochs);
+            let schedule = go_on.schedule(epochs)?;
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
             let [cut, held_cut] =
                 harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 3, |h, what| {
@@ -499,12 +499,23 @@ struct GoOn {
 }
 
 impl GoOn {
-    fn schedule(self, epochs: usize) -> aufsicht::cnn::Schedule {
-        aufsicht::cnn::Schedule {
+    /// Checked before the long harvest: a model that cannot be read fails at once.
+    fn schedule(self, epochs: usize) -> Result<aufsicht::cnn::Schedule> {
+        if let Some(from) = &self.from {
+            std::fs::File::open(from)
+                .with_context(|| format!("cannot read the model {}", from.display()))?;
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate.is_finite()) {
+            bail!(
+                "--learning-rate must be a positive number, not {}",
+                self.learning_rate
+            );
+        }
+        Ok(aufsicht::cnn::Schedule {
             epochs,
             learning_rate: self.learning_rate,
             from: self.from,
-        }
+        })
     }
 }
 

@@ -1,0 +1,38 @@
+//! The training commands refuse what they cannot go on from at once,
+//! before the long harvest of drawn sheets.
+
+mod common;
+
+use common::aufsicht;
+
+#[test]
+fn training_from_a_missing_model_should_fail_at_once_with_one_line() {
+    for command in ["train-digits", "train-pairs"] {
+        // No MNIST either: the model is checked first.
+        let out = aufsicht(&[
+            command,
+            "--mnist",
+            "/nonexistent/mnist",
+            "--from",
+            "/nonexistent/model.safetensors",
+        ]);
+        assert!(!out.status.success(), "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{command}: {err}");
+        assert!(
+            err.contains("cannot read the model /nonexistent/model.safetensors"),
+            "{command}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_learning_rate_that_is_no_positive_number_should_be_refused() {
+    let out = aufsicht(&["train-digits", "--learning-rate=0"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--learning-rate must be a positive number"),
+        "{err}"
+    );
+}
