@@ -191,6 +191,7 @@ impl Batch<'_> {
             .as_mut()
             .map_err(|e| BatchError::Readers(e.clone()))?;
         let mut sheets = Vec::new();
+        let mut bug = false;
         for page in input::load(&job.file) {
             let forms: std::borrow::Cow<[FormTemplate]> = match *form_hint {
                 0 => self.forms.into(),
@@ -201,14 +202,19 @@ impl Batch<'_> {
                     v.into()
                 }
             };
-            let mut result = scan_page(
-                &page,
-                &forms,
-                self.rules,
-                digits.as_mut(),
-                printed,
-                self.lang,
-            );
+            let seats = forms.first().map_or(4, |f| f.seats);
+            let (mut result, failed) = guarded(&page, seats, self.lang, || {
+                scan_page(
+                    &page,
+                    &forms,
+                    self.rules,
+                    digits.as_mut(),
+                    printed,
+                    self.lang,
+                )
+            });
+            // Not archived: a mended version reads the file again.
+            bug |= failed;
             if let Some(list) = self.participants {
                 list.check(&mut result, self.lang);
             }
@@ -223,7 +229,7 @@ impl Batch<'_> {
             write_whole(&path, &result)?;
             sheets.push((path, result));
         }
-        if let (Some((archive, tournament)), Some(sha)) = (&self.archive, &sha) {
+        if let (Some((archive, tournament)), Some(sha), false) = (&self.archive, &sha, bug) {
             let pages: Vec<SheetResult> = sheets.iter().map(|(_, s)| s.clone()).collect();
             lock(archive).store_file(*tournament, sha, &pages)?;
         }
@@ -232,6 +238,39 @@ impl Batch<'_> {
             sheets,
             from_archive: false,
         })
+    }
+}
+
+/// A page's `scan`, where a panic (a bug in reading) makes that page
+/// unreadable, saying so, instead of ending the whole batch; true when it did.
+fn guarded(
+    page: &input::Page,
+    seats: usize,
+    lang: Lang,
+    scan: impl FnOnce() -> SheetResult,
+) -> (SheetResult, bool) {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(scan)) {
+        Ok(result) => (result, false),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let why = match lang {
+                Lang::De => {
+                    format!("interner Fehler beim Lesen ({what}), bitte mit dieser Datei melden")
+                }
+                Lang::En => format!(
+                    "internal error while reading ({what}), please report it with this file"
+                ),
+            };
+            let source = page.source.display().to_string();
+            (
+                crate::scan::unreadable(&source, page.number, seats, &why, lang),
+                true,
+            )
+        }
     }
 }
 
@@ -299,4 +338,41 @@ pub fn write_summary<W: std::io::Write>(
     }
     w.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page() -> input::Page {
+        input::Page {
+            source: PathBuf::from("night/table-7.png"),
+            number: 1,
+            multi: false,
+            image: Ok(image::GrayImage::new(1, 1)),
+        }
+    }
+
+    #[test]
+    fn a_page_whose_reading_panics_should_be_unreadable_and_the_batch_go_on() {
+        let (sheet, failed) = guarded(&page(), 4, Lang::En, || panic!("index out of bounds"));
+        assert!(failed);
+        assert_eq!(sheet.status, Status::Unreadable);
+        assert_eq!(sheet.source.as_deref(), Some("night/table-7.png"));
+        assert_eq!(sheet.players.len(), 4);
+        let message = &sheet.flags[0].message;
+        assert!(
+            message.contains("internal error while reading (index out of bounds)"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_page_read_without_panic_should_be_its_reading() {
+        let read = crate::scan::unreadable("x", 1, 5, "blank page", Lang::En);
+        let (sheet, failed) = guarded(&page(), 4, Lang::En, || read.clone());
+        assert!(!failed);
+        assert_eq!(sheet.players.len(), 5);
+        assert_eq!(sheet.flags[0].message, read.flags[0].message);
+    }
 }

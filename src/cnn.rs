@@ -619,10 +619,12 @@ pub fn cut_into(piece: &GrayImage, k: usize) -> Vec<GrayImage> {
     for j in 1..k {
         let (lo, hi) = ((w * (3 * j - 1)) / (3 * k), (w * (3 * j + 1)) / (3 * k));
         let lo = lo.max(cuts[cuts.len() - 1] + 2);
+        // A piece too narrow for k digits has no column left to cut at.
+        let hi = hi.max(lo + 1).min(w);
         cuts.push(
-            (lo..hi.max(lo + 1))
+            (lo..hi)
                 .min_by_key(|&x| ink_in(piece, x))
-                .unwrap_or(lo),
+                .unwrap_or(lo.min(w)),
         );
     }
     cut_at(piece, &cuts[1..])
@@ -1445,6 +1447,18 @@ mod tests {
             assert!(r.confidence >= 0.0 && r.confidence <= 1.0);
         }
         assert!(right >= 180, "{right}/200");
+    }
+
+    /// A harvest (seed 6) met a piece 2 px wide cut into digits: it read
+    /// past the piece's edge and the whole training died.
+    #[test]
+    fn a_piece_too_narrow_for_its_digits_should_be_cut_without_panic() {
+        let piece = GrayImage::from_pixel(2, 6, Luma([0]));
+        for k in 1..=4 {
+            let parts = cut_into(&piece, k);
+            assert_eq!(parts.len(), k);
+            assert!(parts.iter().all(|p| p.width() >= 1 && p.height() == 6));
+        }
     }
 
     /// Training from a model goes on from its weights: one step at a tiny
