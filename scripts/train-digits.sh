@@ -9,12 +9,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-models/digits.safetensors}
+# Build from this checkout: an older binary may lack --from.
+[ -n "${AUFSICHT:-}" ] || cargo build --release
 bin=${AUFSICHT:-./target/release/aufsicht}
-[ -x "$bin" ] || cargo build --release
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The start: that model from the history, or, in a checkout
-# without it, one trained afresh the same way (as good, not the same bytes).
+# The start: that model from the history, or, in a checkout without it
+# (a shallow clone), one trained afresh. That one is not the same: on
+# today's cuts a fresh net learns another balance of digits and "not one
+# digit" parts (docs/reading.md, sessions 13 and 21), so measure it.
 if ! git show ed226d5:models/digits.safetensors > "$work/step0.safetensors" 2>/dev/null; then
   "$bin" train-digits --epochs 5 --seed 1 --sheets 600 --out "$work/step0.safetensors"
 fi
