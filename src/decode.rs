@@ -406,8 +406,9 @@ pub fn decode(
             // ([`REPLACE`]): then the reader misread it, and the value the
             // sheet demands is taken.
             if posterior >= ACCEPT && pg >= GESAMT_SUPPORT {
-                // Only a Gesamt whose best reading is the sum, or whose sure
-                // Endergebnis or Abzug the sum explains, may overrule a reading.
+                // Only a Gesamt whose best reading is the sum, or whose
+                // Endergebnis or Abzug as read the sum explains, may overrule
+                // a reading.
                 let gesamt_sure = (gesamt.reading.confidence >= REPLACE_GESAMT_SUPPORT
                     && gesamt.reading.value().map(i64::from) == Some(*sum))
                     || footer_confirms(&by_field, &sheet, s, m, *sum);
@@ -647,11 +648,12 @@ fn column_marginal(
     if all > 0.0 { as_value / all } else { 0.0 }
 }
 
-/// Whether the rest of a seat's footer, read surely, confirms `sum` as the
-/// Gesamt the writer wrote for the column (seat `s`, `minus`) where the
-/// Gesamt itself was read with doubt: the Endergebnis is the difference of
-/// `sum` and the other Gesamt (sign included), or the Abzug is `sum` and
-/// `sum` the smaller. The writer worked both out from the Gesamt written,
+/// Whether the rest of a seat's footer, each field read at even odds or
+/// more (as the Gesamt itself must be, [`REPLACE_GESAMT_SUPPORT`]),
+/// confirms `sum` as the Gesamt the writer wrote for the column (seat `s`,
+/// `minus`) where the Gesamt was read otherwise: the Endergebnis is the
+/// difference of `sum` and the other Gesamt (sign included), or the Abzug
+/// is `sum` and `sum` the smaller. The writer worked both out from the Gesamt written,
 /// so a game value written wrong is in them too; only a misread cell
 /// leaves them agreeing with another sum than the one read.
 fn footer_confirms(
@@ -1161,7 +1163,7 @@ mod tests {
     }
 
     /// Seat 4's footer beside its Gesamt Minus: Gesamt Plus read "0" and
-    /// the Endergebnis read as `endergebnis`, both surely.
+    /// the Endergebnis read as `endergebnis`, both at 0.99.
     fn decode_with_seat_4_footer(last: Reading, gesamt: Reading, endergebnis: i64) -> SheetResult {
         let (mut sheet, mut readings) = sheet_and_readings(last, gesamt.value().unwrap_or(0));
         for f in &mut readings.fields {
@@ -1187,7 +1189,7 @@ mod tests {
     }
 
     #[test]
-    fn a_misreading_its_row_and_the_sure_endergebnis_contradict_should_take_their_value() {
+    fn a_misreading_its_row_and_the_endergebnis_contradict_should_take_their_value() {
         // The Gesamt read unsure between 8 and 2, but the Endergebnis (-2 =
         // 0 - 2) says the writer's Gesamt is 2: the column is 2, and so the cell.
         let out = decode_with_seat_4_footer(
@@ -1266,7 +1268,7 @@ mod tests {
     }
 
     #[test]
-    fn a_reading_the_sure_endergebnis_agrees_with_should_not_be_replaced() {
+    fn a_reading_the_endergebnis_agrees_with_should_not_be_replaced() {
         // The Endergebnis -8 follows from a Gesamt of 8: the writer wrote 8
         // (a mistake the row shows), the reader did not misread it.
         let out = decode_with_seat_4_footer(
