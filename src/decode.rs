@@ -399,6 +399,10 @@ pub fn decode(
                     column_confirms.insert((s, m), (read, p_sum));
                 }
             }
+            // A cell's own probability in the column, however the column's
+            // other open cells are read (weighed above).
+            let in_column =
+                |f: &Field, v: i64| with_column.get(f).map_or(0.0, |c| listed(&c.ranked, v));
             // Of the column's best assignment, the cells read so are taken.
             // A cell it reads otherwise goes to a person with the suggestion,
             // unless its row allows the value ([`row_allows`]) and the column,
@@ -412,18 +416,11 @@ pub fn decode(
                 let gesamt_sure = (gesamt.reading.confidence >= REPLACE_GESAMT_SUPPORT
                     && gesamt.reading.value().map(i64::from) == Some(*sum))
                     || footer_confirms(&by_field, &sheet, s, m, *sum);
-                // A cell's own probability in the column, however the
-                // column's other open cells are read.
-                let marginal = |f: &Field, v: i64| {
-                    with_column.get(f).map_or(0.0, |c| {
-                        c.ranked.iter().find(|x| x.0 == v).map_or(0.0, |x| x.1)
-                    })
-                };
                 for ((f, d), v) in open.iter().zip(values) {
                     let top = by_field.get(f).and_then(|fr| fr.reading.value());
                     if top.map(i64::from) == Some(*v) {
                         accepted.insert(*f, *v);
-                    } else if (posterior >= REPLACE || marginal(f, *v) >= REPLACE)
+                    } else if (posterior >= REPLACE || in_column(f, *v) >= REPLACE)
                         && gesamt_sure
                         && row_allows(d, by_field.get(f).copied(), *v)
                     {
@@ -464,11 +461,7 @@ pub fn decode(
                     if accepted.contains_key(f) {
                         continue;
                     }
-                    // Its own marginal in the column, weighed above.
-                    let in_column = with_column.get(f).map_or(0.0, |c| {
-                        c.ranked.iter().find(|v| v.0 == read).map_or(0.0, |v| v.1)
-                    });
-                    if in_column >= ACCEPT {
+                    if in_column(f, read) >= ACCEPT {
                         accepted.insert(*f, read);
                     }
                 }
@@ -684,12 +677,13 @@ fn footer_confirms(
 /// Whether a cell's row leaves `v` a likely value: its best, or, where
 /// the image shows it too (`read`), at least [`ROW_ALLOWS`].
 fn row_allows(d: &Decoded, read: Option<&FieldReading>, v: i64) -> bool {
-    let seen = read.is_some_and(|fr| {
-        candidates(&fr.reading)
-            .iter()
-            .any(|x| x.0 == v && x.1 >= IMAGE_SHOWS)
-    });
-    d.value == Some(v) || (seen && d.ranked.iter().any(|x| x.0 == v && x.1 >= ROW_ALLOWS))
+    let seen = read.is_some_and(|fr| listed(&candidates(&fr.reading), v) >= IMAGE_SHOWS);
+    d.value == Some(v) || (seen && listed(&d.ranked, v) >= ROW_ALLOWS)
+}
+
+/// The probability a list of values gives `v`, 0 where it does not list it.
+fn listed(values: &[(i64, f64)], v: i64) -> f64 {
+    values.iter().find(|x| x.0 == v).map_or(0.0, |x| x.1)
 }
 
 /// How likely its row and the reader must make a value for the column to
@@ -1151,14 +1145,32 @@ mod tests {
         assert_takes_two(reading("8", 0.6, &[("9", 0.1)]));
     }
 
-    /// [`sheet_and_readings`] with seat 4's Gesamt Minus read as `gesamt`, decoded.
-    fn decode_with_gesamt_read(last: Reading, gesamt: Reading) -> SheetResult {
-        let (sheet, mut readings) = sheet_and_readings(last, gesamt.value().unwrap_or(0));
+    /// Seat 4's Gesamt Minus read as `gesamt`.
+    fn read_gesamt_minus_4(readings: &mut CellReadings, gesamt: Reading) {
         for f in &mut readings.fields {
             if f.field == Field::Gesamt(4, true) {
                 f.reading = gesamt.clone();
             }
         }
+    }
+
+    /// Row 2, 1/1/-1/-1, every cell read as `each` (legal as 3/3/-3/-3 too).
+    fn add_row_2_read(sheet: &mut SheetResult, readings: &mut CellReadings, each: &Reading) {
+        let ones = [(false, 1u32), (false, 1), (true, 1), (true, 1)];
+        sheet.games.push(row(2, &ones));
+        for (s, &(m, _)) in ones.iter().enumerate() {
+            readings.fields.push(FieldReading {
+                field: Field::Game(2, s + 1, m),
+                reading: each.clone(),
+                what: format!("seat {}", s + 1),
+            });
+        }
+    }
+
+    /// [`sheet_and_readings`] with seat 4's Gesamt Minus read as `gesamt`, decoded.
+    fn decode_with_gesamt_read(last: Reading, gesamt: Reading) -> SheetResult {
+        let (sheet, mut readings) = sheet_and_readings(last, gesamt.value().unwrap_or(0));
+        read_gesamt_minus_4(&mut readings, gesamt);
         decode(sheet, &readings, &rules(), Lang::En)
     }
 
@@ -1166,11 +1178,7 @@ mod tests {
     /// the Endergebnis read as `endergebnis`, both at 0.99.
     fn decode_with_seat_4_footer(last: Reading, gesamt: Reading, endergebnis: i64) -> SheetResult {
         let (mut sheet, mut readings) = sheet_and_readings(last, gesamt.value().unwrap_or(0));
-        for f in &mut readings.fields {
-            if f.field == Field::Gesamt(4, true) {
-                f.reading = gesamt.clone();
-            }
-        }
+        read_gesamt_minus_4(&mut readings, gesamt);
         if let Some(g) = sheet.gesamt[3].as_mut() {
             g.plus = Some(0);
         }
@@ -1219,20 +1227,12 @@ mod tests {
         // (2 + 3): the column as a whole is not overwhelming, but row 1's
         // cell is 2 however row 2 is read.
         let (mut sheet, mut readings) = sheet_and_readings(reading("8", 0.5, &[("2", 0.4)]), 3);
-        let ones = [(false, 1u32), (false, 1), (true, 1), (true, 1)];
-        sheet.games.push(row(2, &ones));
-        for (s, &(m, _)) in ones.iter().enumerate() {
-            readings.fields.push(FieldReading {
-                field: Field::Game(2, s + 1, m),
-                reading: reading("1", 0.6, &[("3", 0.35)]),
-                what: format!("seat {}", s + 1),
-            });
-        }
-        for f in &mut readings.fields {
-            if f.field == Field::Gesamt(4, true) {
-                f.reading = reading("3", 0.7, &[("5", 0.25)]);
-            }
-        }
+        add_row_2_read(
+            &mut sheet,
+            &mut readings,
+            &reading("1", 0.6, &[("3", 0.35)]),
+        );
+        read_gesamt_minus_4(&mut readings, reading("3", 0.7, &[("5", 0.25)]));
         let out = decode(sheet, &readings, &rules(), Lang::En);
         assert_eq!(out.games[0].cells[3].minus, Some(2));
         assert!(
@@ -1247,15 +1247,11 @@ mod tests {
         // Row 2 may be 1/1/-1/-1 or 3/3/-3/-3 (read unsure everywhere, 1
         // likelier); seat 4's Gesamt Minus, read surely, is 5 = 2 + 3.
         let (mut sheet, mut readings) = sheet_and_readings(reading("2", 0.99, &[]), 5);
-        let ones = [(false, 1u32), (false, 1), (true, 1), (true, 1)];
-        sheet.games.push(row(2, &ones));
-        for (s, &(m, _)) in ones.iter().enumerate() {
-            readings.fields.push(FieldReading {
-                field: Field::Game(2, s + 1, m),
-                reading: reading("1", 0.5, &[("3", 0.45)]),
-                what: format!("seat {}", s + 1),
-            });
-        }
+        add_row_2_read(
+            &mut sheet,
+            &mut readings,
+            &reading("1", 0.5, &[("3", 0.45)]),
+        );
         let out = decode(sheet, &readings, &rules(), Lang::En);
         assert_eq!(out.games[1].cells[3].minus, Some(3));
         assert!(
