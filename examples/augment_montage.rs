@@ -1,5 +1,6 @@
 //! Developer aid: a montage of augmented training digits (what the model learns from).
-//! Usage: cargo run --release --example augment_montage -- data/mnist OUT.png
+//! Usage: cargo run --release --example augment_montage -- data/mnist OUT.png [bent]
+//! (`bent`: every other digit bent first, as `train-digits --bent` does).
 
 use image::{GrayImage, Luma};
 
@@ -10,9 +11,17 @@ fn main() -> Result<(), String> {
     };
     let digits = aufsicht::synth::Digits::from_dir(std::path::Path::new(dir))?;
     let mut rng = aufsicht::synth::rng(3);
+    let bent = args.get(3).is_some_and(|a| a == "bent");
     let mut sheet = GrayImage::from_pixel(20 * 30, 10 * 30, Luma([128]));
     for i in 0..200 {
         let (img, label) = digits.get(i);
+        let bent_img;
+        let img = if bent && i % 2 == 1 {
+            bent_img = aufsicht::cnn::bend(img, &mut rng);
+            &bent_img
+        } else {
+            img
+        };
         let v = aufsicht::cnn::normalise(&aufsicht::cnn::augment(img, label, &mut rng));
         for (k, p) in v.iter().enumerate() {
             let (x, y) = ((i % 20) * 30 + k % 28, (i / 20) * 30 + k / 28);

@@ -201,6 +201,10 @@ enum Command {
         /// whose digits train beside MNIST's (0: MNIST only).
         #[arg(long, default_value_t = 600)]
         sheets: usize,
+        /// Share of the MNIST digits bent afresh each epoch (a small
+        /// rotation, shear and elastic distortion; 0: none).
+        #[arg(long, default_value_t = 0.0)]
+        bent: f64,
         #[command(flatten)]
         go_on: GoOn,
     },
@@ -363,8 +367,12 @@ fn run(cli: Cli) -> Result<()> {
             epochs,
             seed,
             sheets,
+            bent,
             go_on,
         } => {
+            if !(0.0..=1.0).contains(&bent) {
+                bail!("--bent is a share between 0 and 1, not {bent}");
+            }
             let schedule = go_on.schedule(epochs)?;
             let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
             let [cells, held_cells] =
@@ -386,11 +394,16 @@ fn run(cli: Cli) -> Result<()> {
                 digits.len() - held.min(digits.len() / 10),
                 cells.len()
             );
-            let model =
-                aufsicht::cnn::train(&digits, &cells, &held_cells, &schedule, seed, &mut |line| {
-                    eprintln!("aufsicht: {line}")
-                })
-                .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
+            let model = aufsicht::cnn::train(
+                &digits,
+                &cells,
+                &held_cells,
+                &schedule,
+                seed,
+                bent,
+                &mut |line| eprintln!("aufsicht: {line}"),
+            )
+            .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
             save_model(&model, &out)
         }
         Command::TrainPairs {

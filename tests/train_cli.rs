@@ -36,3 +36,16 @@ fn a_learning_rate_that_is_no_positive_number_should_be_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn a_bent_share_outside_nought_to_one_should_be_refused() {
+    for bent in ["--bent=1.5", "--bent=-0.1"] {
+        let out = aufsicht(&["train-digits", "--mnist", "/nonexistent/mnist", bent]);
+        assert!(!out.status.success(), "{bent}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--bent is a share between 0 and 1"),
+            "{bent}: {err}"
+        );
+    }
+}
