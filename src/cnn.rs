@@ -70,12 +70,14 @@ const CAP_GAP: u32 = 6;
 /// Share of the dense layer's outputs dropped in training.
 const DROPOUT: f32 = 0.25;
 
-/// A net's input (height × width, one channel) and its number of classes.
+/// A net's input (height × width, one channel), its number of classes and
+/// its layers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shape {
     pub height: usize,
     pub width: usize,
     pub classes: usize,
+    pub layers: Layers,
 }
 
 impl Shape {
@@ -84,18 +86,100 @@ impl Shape {
         height: 28,
         width: 28,
         classes: CLASSES,
+        layers: Layers::SMALL,
     };
 
-    /// Height and width of the maps after both convolutions and poolings.
-    pub fn pooled(&self) -> (usize, usize) {
-        let side = |s: usize| ((s + 1 - 5) / 2 + 1 - 5) / 2;
-        (side(self.height), side(self.width))
+    /// Height, width and channels of the maps after the last convolution
+    /// (and its pooling).
+    pub fn maps(&self) -> (usize, usize, usize) {
+        let (mut h, mut w, mut c) = (self.height, self.width, 1);
+        for conv in self.layers.convs {
+            (h, w, c) = (h + 1 - conv.side, w + 1 - conv.side, conv.channels);
+            if conv.pool {
+                (h, w) = (h / 2, w / 2);
+            }
+        }
+        (h, w, c)
+    }
+}
+
+/// One convolution of a net: valid, stride 1, a ReLU after it, and a 2×2
+/// max pooling if `pool`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conv {
+    pub side: usize,
+    pub channels: usize,
+    pub pool: bool,
+}
+
+/// A net's layers: its convolutions (`c1`, `c2`, … in the model file),
+/// then a dense layer of `dense` units (`f1`) and the classes (`f2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layers {
+    pub convs: &'static [Conv],
+    pub dense: usize,
+}
+
+impl Layers {
+    /// The committed nets': conv 32 5×5, pool, conv 64 5×5, pool, dense 128.
+    pub const SMALL: Layers = Layers {
+        convs: &[
+            Conv {
+                side: 5,
+                channels: 32,
+                pool: true,
+            },
+            Conv {
+                side: 5,
+                channels: 64,
+                pool: true,
+            },
+        ],
+        dense: 128,
+    };
+
+    /// The second 5×5 convolution as two 3×3 ones (the same view of the
+    /// digit with one more nonlinearity), and twice the dense units: about
+    /// 1.3 times the small net's work (docs/reading.md, session 24).
+    pub const DEEP: Layers = Layers {
+        convs: &[
+            Conv {
+                side: 5,
+                channels: 32,
+                pool: true,
+            },
+            Conv {
+                side: 3,
+                channels: 64,
+                pool: false,
+            },
+            Conv {
+                side: 3,
+                channels: 64,
+                pool: true,
+            },
+        ],
+        dense: 256,
+    };
+
+    /// The layers a model file's tensors (by name) are of.
+    pub fn of_model(has: impl Fn(&str) -> bool) -> Layers {
+        if has("c3.weight") {
+            Layers::DEEP
+        } else {
+            Layers::SMALL
+        }
+    }
+
+    /// The layers of the model file at `path`.
+    pub fn of_file(path: &std::path::Path) -> candle_core::Result<Layers> {
+        let tensors = candle_core::safetensors::load(path, &Device::Cpu)?;
+        Ok(Layers::of_model(|name| tensors.contains_key(name)))
     }
 }
 
 pub struct Net {
-    c1: Conv2d,
-    c2: Conv2d,
+    convs: Vec<Conv2d>,
     f1: Linear,
     f2: Linear,
     shape: Shape,
@@ -108,24 +192,51 @@ impl Net {
 
     /// A net for `shape` (10 classes: a model without [`NOT_A_DIGIT`]).
     pub fn with_shape(vb: VarBuilder, shape: Shape) -> candle_core::Result<Self> {
-        let (h, w) = shape.pooled();
+        let mut convs = Vec::new();
+        let mut inputs = 1;
+        for (i, conv) in shape.layers.convs.iter().enumerate() {
+            let name = format!("c{}", i + 1);
+            convs.push(conv2d(
+                inputs,
+                conv.channels,
+                conv.side,
+                Default::default(),
+                vb.pp(name),
+            )?);
+            inputs = conv.channels;
+        }
+        let (h, w, c) = shape.maps();
+        let dense = shape.layers.dense;
         Ok(Net {
-            c1: conv2d(1, 32, 5, Default::default(), vb.pp("c1"))?,
-            c2: conv2d(32, 64, 5, Default::default(), vb.pp("c2"))?,
-            f1: linear(64 * h * w, 128, vb.pp("f1"))?,
-            f2: linear(128, shape.classes, vb.pp("f2"))?,
+            convs,
+            f1: linear(c * h * w, dense, vb.pp("f1"))?,
+            f2: linear(dense, shape.classes, vb.pp("f2"))?,
             shape,
         })
     }
 
+    /// The maps after the convolutions; gradients flow back to their
+    /// inputs when `train` (the net's input needs none: its windows are
+    /// plain data).
+    fn features(&self, x: &Tensor, train: bool) -> candle_core::Result<Tensor> {
+        let mut x = x.clone();
+        for (i, (conv, spec)) in self.convs.iter().zip(self.shape.layers.convs).enumerate() {
+            x = if train && i > 0 {
+                conv_as_one_product_differentiable(conv, &x)?
+            } else {
+                conv_as_one_product(conv, &x)?
+            }
+            .relu()?;
+            if spec.pool {
+                x = x.max_pool2d(2)?;
+            }
+        }
+        x.flatten_from(1)
+    }
+
     /// Logits as in training: the dense layer's outputs partly dropped.
     fn forward_train(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        // The input needs no gradient: its windows are plain data.
-        let x = conv_as_one_product(&self.c1, x)?.relu()?.max_pool2d(2)?;
-        let x = conv_as_one_product_differentiable(&self.c2, &x)?
-            .relu()?
-            .max_pool2d(2)?;
-        let x = self.f1.forward(&x.flatten_from(1)?)?.relu()?;
+        let x = self.f1.forward(&self.features(x, true)?)?.relu()?;
         self.f2.forward(&candle_nn::ops::dropout(&x, DROPOUT)?)
     }
 }
@@ -133,9 +244,7 @@ impl Net {
 impl Module for Net {
     /// Logits of 0..9 and [`NOT_A_DIGIT`] for a batch of 28×28 inputs.
     fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        let x = conv_as_one_product(&self.c1, x)?.relu()?.max_pool2d(2)?;
-        let x = conv_as_one_product(&self.c2, &x)?.relu()?.max_pool2d(2)?;
-        let x = x.flatten_from(1)?;
+        let x = self.features(x, false)?;
         self.f2.forward(&self.f1.forward(&x)?.relu()?)
     }
 }
@@ -659,6 +768,7 @@ impl CnnReader {
             vb,
             Shape {
                 classes,
+                layers: Layers::of_model(|name| tensors.contains_key(name)),
                 ..Shape::DIGIT
             },
         )
@@ -1084,8 +1194,10 @@ pub struct Schedule {
     /// `LEARNING_RATE_DECAY` times the one before.
     pub learning_rate: f64,
     /// A model (.safetensors of the same shape) to go on training instead
-    /// of starting afresh.
+    /// of starting afresh; it brings its own layers.
     pub from: Option<std::path::PathBuf>,
+    /// A fresh net's layers.
+    pub layers: Layers,
 }
 
 /// One input as a net gets it and its class.
@@ -1115,7 +1227,14 @@ pub fn fit(
 ) -> candle_core::Result<VarMap> {
     use candle_nn::{Optimizer, ParamsAdamW};
     use rand::RngExt;
-    let shape = lessons.shape;
+    let layers = match &schedule.from {
+        Some(from) => Layers::of_file(from)?,
+        None => schedule.layers,
+    };
+    let shape = Shape {
+        layers,
+        ..lessons.shape
+    };
     let mut varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
     let net = Net::with_shape(vb, shape)?;
@@ -1569,6 +1688,7 @@ mod tests {
                 epochs: 1,
                 learning_rate: 1e-7,
                 from,
+                layers: Layers::SMALL,
             };
             let varmap =
                 fit(&lessons, &schedule, &mut crate::synth::rng(1), &mut |_| {}).expect("trained");
@@ -1576,7 +1696,7 @@ mod tests {
                 .as_tensor()
                 .clone()
         };
-        let committed = committed_net().c1.weight().clone();
+        let committed = committed_net().convs[0].weight().clone();
         assert!(largest_difference(weights(Some(from)), committed.clone()) < 1e-3);
         assert!(largest_difference(weights(None), committed) > 1e-2);
     }
@@ -1618,16 +1738,65 @@ mod tests {
         assert!(diff < 1e-4, "{diff}");
     }
 
+    /// A deep net (random weights) is read by the reader's forward pass as
+    /// candle's own layers read it, and its model file says it is deep.
+    #[test]
+    fn a_deep_net_should_read_as_candles_layers_do_and_be_known_by_its_file() {
+        let varmap = VarMap::new();
+        let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
+        let shape = Shape {
+            layers: Layers::DEEP,
+            ..Shape::DIGIT
+        };
+        assert_eq!(shape.maps(), (4, 4, 64));
+        assert_eq!(pair::PAIR.maps(), (4, 7, 64));
+        let net = Net::with_shape(vb, shape).expect("net");
+        let inputs = three_inputs();
+        let x = Tensor::from_vec(inputs.clone(), (3, 1, 28, 28), &Device::Cpu).expect("tensor");
+        let mut maps = x;
+        for (conv, spec) in net.convs.iter().zip(Layers::DEEP.convs) {
+            maps = conv.forward(&maps).and_then(|t| t.relu()).expect("conv");
+            if spec.pool {
+                maps = maps.max_pool2d(2).expect("pool");
+            }
+        }
+        let theirs = maps
+            .flatten_from(1)
+            .and_then(|t| net.f1.forward(&t))
+            .and_then(|t| t.relu())
+            .and_then(|t| net.f2.forward(&t))
+            .expect("dense");
+        let ours = infer::Inference::new(&net)
+            .expect("layout")
+            .forward(&inputs, 3);
+        let ours = Tensor::from_vec(ours, (3, CLASSES), &Device::Cpu).expect("tensor");
+        let diff = largest_difference(theirs.clone(), ours);
+        assert!(diff < 1e-4, "{diff}");
+
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("deep.safetensors");
+        varmap.save(&file).expect("saved");
+        assert_eq!(Layers::of_file(&file).expect("read"), Layers::DEEP);
+        let reader = CnnReader::from_bytes(std::fs::read(&file).expect("read")).expect("model");
+        let read = reader.classify(&inputs.chunks(784).map(<[f32]>::to_vec).collect::<Vec<_>>());
+        let logits = theirs.to_vec2::<f32>().expect("logits");
+        for (p, l) in read.iter().zip(&logits) {
+            for (a, b) in p.iter().zip(softmax(l, 1.0)) {
+                assert!((a - b).abs() < 1e-4, "{a} against {b}");
+            }
+        }
+    }
+
     #[test]
     fn the_convolution_as_one_product_should_equal_candles() {
         let x = Tensor::from_vec(three_inputs(), (3, 1, 28, 28), &Device::Cpu).expect("tensor");
         let net = &committed_net();
-        let theirs = net.c1.forward(&x).expect("conv");
-        let ours = conv_as_one_product(&net.c1, &x).expect("product");
+        let theirs = net.convs[0].forward(&x).expect("conv");
+        let ours = conv_as_one_product(&net.convs[0], &x).expect("product");
         let pooled = ours.relu().and_then(|t| t.max_pool2d(2)).expect("pool");
-        let theirs2 = net.c2.forward(&pooled).expect("conv");
-        let ours2 = conv_as_one_product(&net.c2, &pooled).expect("product");
-        let ours3 = conv_as_one_product_differentiable(&net.c2, &pooled).expect("product");
+        let theirs2 = net.convs[1].forward(&pooled).expect("conv");
+        let ours2 = conv_as_one_product(&net.convs[1], &pooled).expect("product");
+        let ours3 = conv_as_one_product_differentiable(&net.convs[1], &pooled).expect("product");
         for (a, b) in [(theirs, ours), (theirs2.clone(), ours2), (theirs2, ours3)] {
             let diff = largest_difference(a, b);
             assert!(diff < 1e-4, "{diff}");

@@ -49,3 +49,20 @@ fn a_bent_share_outside_nought_to_one_should_be_refused() {
         );
     }
 }
+
+/// A model to go on from brings its own layers: asking for a deep fresh
+/// net beside it is a contradiction, refused before any work.
+#[test]
+fn a_deep_net_going_on_from_a_model_should_be_refused() {
+    let out = aufsicht(&[
+        "train-digits",
+        "--mnist",
+        "/nonexistent/mnist",
+        "--deep",
+        "--from",
+        "models/digits.safetensors",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--deep") && err.contains("--from"), "{err}");
+}

@@ -7,14 +7,13 @@
 
 use candle_core::Tensor;
 
-use super::{Net, Shape};
+use super::{Conv, Net, Shape};
 
 /// The net's weights, laid out for channel-last maps: every product is
 /// (rows × inputs) · (inputs × outputs).
 pub struct Inference {
     shape: Shape,
-    c1: Layer,
-    c2: Layer,
+    convs: Vec<(Layer, Conv)>,
     f1: Layer,
     f2: Layer,
 }
@@ -27,39 +26,43 @@ struct Layer {
     outputs: usize,
 }
 
-/// Side of a convolution's kernel.
-const K: usize = 5;
-
 impl Inference {
     /// Copies `net`'s weights into the layouts [`Inference::forward`] uses.
     pub fn new(net: &Net) -> candle_core::Result<Self> {
-        let (h, w) = net.shape.pooled();
+        let (h, w, c) = net.shape.maps();
+        let convs = net
+            .convs
+            .iter()
+            .zip(net.shape.layers.convs)
+            .map(|(conv, spec)| Ok((conv_layer(conv.weight(), conv.bias())?, *spec)))
+            .collect::<candle_core::Result<_>>()?;
         Ok(Inference {
             shape: net.shape,
-            c1: conv_layer(net.c1.weight(), net.c1.bias())?,
-            c2: conv_layer(net.c2.weight(), net.c2.bias())?,
-            f1: dense_after_maps(net.f1.weight(), net.f1.bias(), 64, h * w)?,
-            f2: dense_after_maps(net.f2.weight(), net.f2.bias(), 128, 1)?,
+            convs,
+            f1: dense_after_maps(net.f1.weight(), net.f1.bias(), c, h * w)?,
+            f2: dense_after_maps(net.f2.weight(), net.f2.bias(), net.shape.layers.dense, 1)?,
         })
     }
 
     /// Logits for `n` inputs of the net's shape (row-major, one after another).
     pub fn forward(&self, inputs: &[f32], n: usize) -> Vec<f32> {
-        // The digit net: 28×28×1 → conv 24×24×32 → pool 12×12×32 → conv
-        // 8×8×64 → pool 4×4×64 (the pair net's 28×40 ends at 4×7×64).
-        let input = (self.shape.height, self.shape.width);
-        let c1 = (input.0 + 1 - K, input.1 + 1 - K);
-        let x = self
-            .c1
-            .apply(&windows(inputs, n, input, 1), n * c1.0 * c1.1, true);
-        let x = max_pool(&x, n, c1, self.c1.outputs);
-        let p1 = (c1.0 / 2, c1.1 / 2);
-        let c2 = (p1.0 + 1 - K, p1.1 + 1 - K);
-        let x = self
-            .c2
-            .apply(&windows(&x, n, p1, self.c1.outputs), n * c2.0 * c2.1, true);
-        let x = max_pool(&x, n, c2, self.c2.outputs);
-        let x = self.f1.apply(&x, n, true);
+        // The small digit net: 28×28×1 → conv 24×24×32 → pool 12×12×32 →
+        // conv 8×8×64 → pool 4×4×64 (the pair net's 28×40 ends at 4×7×64).
+        let (mut h, mut w, mut c) = (self.shape.height, self.shape.width, 1);
+        let mut maps: Option<Vec<f32>> = None;
+        for (layer, spec) in &self.convs {
+            let x = maps.as_deref().unwrap_or(inputs);
+            let k = spec.side;
+            let (oh, ow) = (h + 1 - k, w + 1 - k);
+            let mut y = layer.apply(&windows(x, n, (h, w), c, k), n * oh * ow, true);
+            (h, w, c) = (oh, ow, spec.channels);
+            if spec.pool {
+                y = max_pool(&y, n, (h, w), c);
+                (h, w) = (h / 2, w / 2);
+            }
+            maps = Some(y);
+        }
+        let x = self.f1.apply(maps.as_deref().unwrap_or(inputs), n, true);
         self.f2.apply(&x, n, false)
     }
 }
@@ -107,18 +110,18 @@ impl Layer {
     }
 }
 
-/// Every K×K window of `n` channel-last maps of `(height, width)` as a
-/// row, in the order (dy, dx, channel): each window row copies K runs of
-/// K·c values.
-fn windows(x: &[f32], n: usize, (h, wd): (usize, usize), c: usize) -> Vec<f32> {
-    let (oh, ow) = (h + 1 - K, wd + 1 - K);
-    let row = K * K * c;
+/// Every k×k window of `n` channel-last maps of `(height, width)` as a
+/// row, in the order (dy, dx, channel): each window row copies k runs of
+/// k·c values.
+fn windows(x: &[f32], n: usize, (h, wd): (usize, usize), c: usize, k: usize) -> Vec<f32> {
+    let (oh, ow) = (h + 1 - k, wd + 1 - k);
+    let row = k * k * c;
     let mut w = vec![0f32; n * oh * ow * row];
     for (i, dst) in w.chunks_exact_mut(row).enumerate() {
         let (b, y, x0) = (i / (oh * ow), i / ow % oh, i % ow);
-        for dy in 0..K {
-            let src = &x[((b * h + y + dy) * wd + x0) * c..][..K * c];
-            dst[dy * K * c..][..K * c].copy_from_slice(src);
+        for dy in 0..k {
+            let src = &x[((b * h + y + dy) * wd + x0) * c..][..k * c];
+            dst[dy * k * c..][..k * c].copy_from_slice(src);
         }
     }
     w

@@ -18,6 +18,7 @@ pub const PAIR: Shape = Shape {
     height: 28,
     width: 40,
     classes: 101,
+    layers: super::Layers::SMALL,
 };
 
 /// The class of a piece that is not two digits (one digit, or three).
@@ -203,7 +204,11 @@ impl PairReader {
         let temperature = super::stored_temperature(&tensors);
         let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
             .map_err(|e| format!("pair model: {e}"))?;
-        let net = Net::with_shape(vb, PAIR)
+        let shape = Shape {
+            layers: super::Layers::of_model(|name| tensors.contains_key(name)),
+            ..PAIR
+        };
+        let net = Net::with_shape(vb, shape)
             .and_then(|net| infer::Inference::new(&net))
             .map_err(|e| format!("pair model: {e}"))?;
         Ok(PairReader { net, temperature })
