@@ -112,6 +112,16 @@ pub struct Conv {
     pub pool: bool,
 }
 
+impl Conv {
+    pub const fn new(side: usize, channels: usize, pool: bool) -> Conv {
+        Conv {
+            side,
+            channels,
+            pool,
+        }
+    }
+}
+
 /// A net's layers: its convolutions (`c1`, `c2`, … in the model file),
 /// then a dense layer of `dense` units (`f1`) and the classes (`f2`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,18 +133,7 @@ pub struct Layers {
 impl Layers {
     /// The committed nets': conv 32 5×5, pool, conv 64 5×5, pool, dense 128.
     pub const SMALL: Layers = Layers {
-        convs: &[
-            Conv {
-                side: 5,
-                channels: 32,
-                pool: true,
-            },
-            Conv {
-                side: 5,
-                channels: 64,
-                pool: true,
-            },
-        ],
+        convs: &[Conv::new(5, 32, true), Conv::new(5, 64, true)],
         dense: 128,
     };
 
@@ -143,21 +142,9 @@ impl Layers {
     /// 1.3 times the small net's work (docs/reading.md, session 24).
     pub const DEEP: Layers = Layers {
         convs: &[
-            Conv {
-                side: 5,
-                channels: 32,
-                pool: true,
-            },
-            Conv {
-                side: 3,
-                channels: 64,
-                pool: false,
-            },
-            Conv {
-                side: 3,
-                channels: 64,
-                pool: true,
-            },
+            Conv::new(5, 32, true),
+            Conv::new(3, 64, false),
+            Conv::new(3, 64, true),
         ],
         dense: 256,
     };
