@@ -149,9 +149,9 @@ impl Layers {
         dense: 256,
     };
 
-    /// The layers a model file's tensors (by name) are of.
-    pub fn of_model(has: impl Fn(&str) -> bool) -> Layers {
-        if has("c3.weight") {
+    /// The layers a model file's tensors are of.
+    pub fn of_tensors(tensors: &std::collections::HashMap<String, Tensor>) -> Layers {
+        if tensors.contains_key("c3.weight") {
             Layers::DEEP
         } else {
             Layers::SMALL
@@ -160,8 +160,10 @@ impl Layers {
 
     /// The layers of the model file at `path`.
     pub fn of_file(path: &std::path::Path) -> candle_core::Result<Layers> {
-        let tensors = candle_core::safetensors::load(path, &Device::Cpu)?;
-        Ok(Layers::of_model(|name| tensors.contains_key(name)))
+        Ok(Layers::of_tensors(&candle_core::safetensors::load(
+            path,
+            &Device::Cpu,
+        )?))
     }
 }
 
@@ -755,7 +757,7 @@ impl CnnReader {
             vb,
             Shape {
                 classes,
-                layers: Layers::of_model(|name| tensors.contains_key(name)),
+                layers: Layers::of_tensors(&tensors),
                 ..Shape::DIGIT
             },
         )

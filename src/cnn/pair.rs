@@ -205,7 +205,7 @@ impl PairReader {
         let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
             .map_err(|e| format!("pair model: {e}"))?;
         let shape = Shape {
-            layers: super::Layers::of_model(|name| tensors.contains_key(name)),
+            layers: super::Layers::of_tensors(&tensors),
             ..PAIR
         };
         let net = Net::with_shape(vb, shape)
