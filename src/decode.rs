@@ -7,9 +7,11 @@
 //! `CELL_UNCERTAIN` with the alternatives and the suggestion. Only a game
 //! cell whose column demands another value overwhelmingly, its row
 //! allowing it and its Gesamt (or the seat's footer) supporting the sum
-//! ([`REPLACE`]), takes it; footer values always stay as read. The footer is
-//! decided seat by seat: both Gesamt values with their columns, the Abzug
-//! and the Endergebnis together ([`SeatFooter`]).
+//! ([`REPLACE`]), takes it without a flag. The footer is decided seat by
+//! seat: both Gesamt values with their columns, the Abzug and the
+//! Endergebnis together ([`SeatFooter`]); a footer field read unsure whose
+//! seat makes another value overwhelmingly likely ([`TAKE_FOOTER`]) holds
+//! that value but keeps its `CELL_UNCERTAIN`.
 //!
 //! `SheetResult` (values as read) + [`CellReadings`] → [`decode`] → `SheetResult`
 
@@ -76,6 +78,18 @@ const GESAMT_SUPPORT: f64 = 0.2;
 /// at 0.05-0.1 more false flags a sheet (0.9: 0.15-0.25; 0.95: one more
 /// found, 0.3 more).
 pub const PROBABLE: f64 = 0.8;
+
+/// Posterior from which a footer field (Gesamt, Abzug, Endergebnis) the
+/// reader is unsure of holds the sheet's value rather than its reading.
+/// Unlike a game cell taken so, it keeps its `CELL_UNCERTAIN` (marked
+/// [`TAKEN`]): a Gesamt written wrong looks to the footer just like one
+/// misread, so a person still looks. The rule flags were already judged by
+/// this value ([`PROBABLE`]); only the number held changes.
+pub const TAKE_FOOTER: f64 = ACCEPT;
+
+/// A `CELL_UNCERTAIN` flag's extra field: the field holds the suggestion,
+/// not the reading.
+pub const TAKEN: &str = "taken";
 
 /// How many of an uncertain cell's decoded values its column weighs.
 const WEIGHED: usize = 6;
@@ -582,19 +596,83 @@ pub fn decode(
                 .is_some_and(|d| d.ranked.iter().any(|&(v, p)| v == r && p >= ACCEPT))
         });
         if !stands {
-            flags.push(uncertain_flag(
-                row,
-                seat,
-                name,
-                &fr.reading,
-                &fr.what,
-                d.as_ref(),
-                lang,
-            ));
+            let mut flag = uncertain_flag(row, seat, name, &fr.reading, &fr.what, d.as_ref(), lang);
+            // The sheet's value where it is overwhelmingly likely and not
+            // what was read; the flag stays, so a person still checks it.
+            let best = d
+                .as_ref()
+                .filter(|d| d.posterior >= TAKE_FOOTER)
+                .and_then(|d| d.value)
+                .filter(|v| Some(*v) != read);
+            if let Some(v) = best
+                && matches!(
+                    field,
+                    Field::Gesamt(..) | Field::Abzug(_) | Field::Endergebnis(_)
+                )
+                && set_footer(&mut sheet, field, v)
+            {
+                flag.extra.insert(TAKEN.into(), json!(true));
+                flag.message = taken_message(&fr.what, &fr.reading, v, lang);
+            }
+            flags.push(flag);
         }
     }
     sheet.flags.extend(flags);
     sheet
+}
+
+/// Sets a footer field to `v` (an Endergebnis keeps its sign as read);
+/// false where the field holds nothing to set.
+fn set_footer(sheet: &mut SheetResult, field: Field, v: i64) -> bool {
+    let Ok(digits) = u32::try_from(v) else {
+        return false;
+    };
+    let target = match field {
+        Field::Gesamt(s, m) => match sheet.gesamt.get_mut(s - 1) {
+            Some(Some(g)) => {
+                if m {
+                    &mut g.minus
+                } else {
+                    &mut g.plus
+                }
+            }
+            _ => return false,
+        },
+        Field::Abzug(s) => match sheet.abzug.get_mut(s - 1) {
+            Some(a) => a,
+            None => return false,
+        },
+        Field::Endergebnis(s) => {
+            return match sheet.endergebnis.get_mut(s - 1) {
+                Some(Some(e)) => {
+                    *e = if *e < 0 { -v } else { v };
+                    true
+                }
+                _ => false,
+            };
+        }
+        _ => return false,
+    };
+    if target.is_none() {
+        return false;
+    }
+    *target = Some(digits);
+    true
+}
+
+/// The message of a footer field whose value the sheet decided over what
+/// was read.
+fn taken_message(what: &str, r: &Reading, v: i64, lang: Lang) -> String {
+    let shown = if r.text.is_empty() { "?" } else { &r.text };
+    let pct = r.confidence * 100.0;
+    match lang {
+        Lang::De => format!(
+            "{what}: gelesen \"{shown}\" ({pct:.0}%), nach Tarif und Summen als {v} übernommen, bitte prüfen."
+        ),
+        Lang::En => format!(
+            "{what}: read \"{shown}\" ({pct:.0}%), taken as {v} by the tariff and the sums, please check."
+        ),
+    }
 }
 
 /// A round number's reading weighed by the rule set's rounds (1 to
@@ -1213,10 +1291,14 @@ mod tests {
         );
         let r = &out.games[0].cells[3].extra["minus_reading"];
         assert_eq!(r["read"], json!("8"), "what was read stays on record");
-        assert_eq!(
-            out.gesamt[3].and_then(|g| g.minus),
-            Some(8),
-            "a footer stays as read"
+        // The Gesamt holds what the sheet makes of it, and still goes to a person.
+        assert_eq!(out.gesamt[3].and_then(|g| g.minus), Some(2));
+        assert!(
+            out.flags
+                .iter()
+                .any(|f| f.row.is_none() && f.seat == Some(4) && f.extra.get(TAKEN).is_some()),
+            "{:?}",
+            out.flags
         );
     }
 
@@ -1292,6 +1374,31 @@ mod tests {
         let p = gesamt.extra["suggestion_probability"].as_f64().expect("p");
         assert!(p >= PROBABLE, "the column's suggestion makes 2 likely: {p}");
         assert_eq!(out.gesamt[3].and_then(|g| g.minus), Some(8), "as read");
+    }
+
+    #[test]
+    fn an_unsure_gesamt_its_column_and_footer_overwhelmingly_contradict_should_hold_their_value_and_still_be_flagged()
+     {
+        // Read "8" at 60%, "2" at 35%; the column (a sure 2) and the
+        // Endergebnis (-2 = 0 - 2) both say 2.
+        let out = decode_with_seat_4_footer(
+            reading("2", 0.995, &[]),
+            reading("8", 0.6, &[("2", 0.35)]),
+            -2,
+        );
+        assert_eq!(out.gesamt[3].and_then(|g| g.minus), Some(2));
+        let flag = out
+            .flags
+            .iter()
+            .find(|f| f.row.is_none() && f.seat == Some(4) && f.field.as_deref() == Some("minus"))
+            .expect("a person still checks the Gesamt");
+        assert_eq!(flag.extra.get(TAKEN), Some(&json!(true)));
+        assert_eq!(
+            flag.extra.get("reading"),
+            Some(&json!("8")),
+            "what was read is kept"
+        );
+        assert!(flag.message.contains("taken as 2"), "{}", flag.message);
     }
 
     #[test]

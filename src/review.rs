@@ -308,11 +308,13 @@ fn flag_extra(flag: &Flag) -> String {
             .get("suggestion_probability")
             .and_then(Value::as_f64)
             .unwrap_or(0.0);
-        parts.push(format!(
-            "suggested: {} ({:.0}%)",
-            esc(&s.to_string()),
-            p * 100.0
-        ));
+        // A footer field may hold the suggestion already (`decode::TAKEN`).
+        let how = if flag.extra.contains_key(crate::decode::TAKEN) {
+            "taken as"
+        } else {
+            "suggested:"
+        };
+        parts.push(format!("{how} {} ({:.0}%)", esc(&s.to_string()), p * 100.0));
     }
     parts.join("; ")
 }
@@ -651,6 +653,23 @@ mod tests {
             &form,
         );
         assert_eq!(cells.len(), 8);
+    }
+
+    #[test]
+    fn a_footer_holding_its_suggestion_should_say_taken_not_suggested() {
+        let mut f = flag(Code::CellUncertain, None, Some(2), Some("minus"));
+        f.extra.insert("reading".into(), serde_json::json!("35"));
+        f.extra.insert("suggestion".into(), serde_json::json!(55));
+        f.extra
+            .insert("suggestion_probability".into(), serde_json::json!(0.97));
+        assert!(flag_extra(&f).contains("suggested: 55 (97%)"));
+        f.extra
+            .insert(crate::decode::TAKEN.into(), serde_json::json!(true));
+        let shown = flag_extra(&f);
+        assert!(
+            shown.contains("read “35”") && shown.contains("taken as 55 (97%)"),
+            "{shown}"
+        );
     }
 
     #[test]
