@@ -617,8 +617,142 @@ pub fn decode(
             flags.push(flag);
         }
     }
+    let doubted = doubted_by_row_and_column(&sheet, &by_field, &legal, &flags);
+    for (f, v, p) in doubted {
+        let Some(fr) = by_field.get(&f) else {
+            continue;
+        };
+        let (row, seat, name) = f.locator();
+        let read = fr.reading.value().map_or(0, i64::from);
+        let d = Decoded::from_ranked(vec![(v, p), (read, 1.0 - p)]);
+        let mut flag = uncertain_flag(row, seat, name, &fr.reading, &fr.what, Some(&d), lang);
+        flag.extra.insert(DOUBTED.into(), json!(true));
+        flag.message = doubted_message(&fr.what, &fr.reading, v, p, lang);
+        flags.push(flag);
+    }
     sheet.flags.extend(flags);
     sheet
+}
+
+/// The message of a cell read surely that its row and Gesamt contradict:
+/// misread, or changed after the Gesamt was added up.
+fn doubted_message(what: &str, r: &Reading, v: i64, p: f64, lang: Lang) -> String {
+    let pct = p * 100.0;
+    match lang {
+        Lang::De => format!(
+            "{what}: gelesen \"{}\", aber Zeile und Gesamt ergeben beide {v} ({pct:.0}%): verlesen oder nach dem Zusammenzählen geändert, bitte prüfen.",
+            r.text
+        ),
+        Lang::En => format!(
+            "{what}: read \"{}\", but its row and its Gesamt both make it {v} ({pct:.0}%): misread, or changed after the sum was added up, please check.",
+            r.text
+        ),
+    }
+}
+
+/// Prior odds that a writer's row and Gesamt are both wrong, as a sure
+/// misreading looks: a wrong row ([`WRITER_ERROR`]) and a Gesamt off its
+/// column ([`WRITER_ERROR`]) at once.
+const ROW_AND_GESAMT_SLIP: f64 = WRITER_ERROR * WRITER_ERROR;
+
+/// A `CELL_UNCERTAIN` flag's extra field: the reader was sure of the cell,
+/// its row and its column were not ([`doubted_by_row_and_column`]).
+pub const DOUBTED: &str = "doubted";
+
+/// Game cells read surely that the sheet says were misread: the cell's row
+/// does not add up to zero, its column misses the Gesamt by just that
+/// amount (no other cell of the row explains both), the value mending both
+/// makes the row legal, and the seat's footer as read is sound (every
+/// field sure, the other Gesamt matching its column, the Abzug and the
+/// Endergebnis worked out from the Gesamt). A writer's wrong game value is
+/// in the writer's own Gesamt, so only a second slip of just that amount
+/// in the Gesamt makes it look so; the chance of that
+/// ([`ROW_AND_GESAMT_SLIP`]) against the reader's own chance of being
+/// wrong gives the suggestion's probability. Returns (field, the value
+/// mending both, probability), only where that reaches [`PROBABLE`]: then
+/// the cell goes to a person as read, the row and Gesamt flags it causes
+/// kept aside by the verifier. Measured in docs/reading.md (session 25).
+fn doubted_by_row_and_column(
+    sheet: &SheetResult,
+    by_field: &BTreeMap<Field, &FieldReading>,
+    legal: &HashSet<Vec<i64>>,
+    flags: &[Flag],
+) -> Vec<(Field, i64, f64)> {
+    let flagged_row = |no: u32| flags.iter().any(|f| f.row == Some(no));
+    let flagged_footer = |s: usize| flags.iter().any(|f| f.row.is_none() && f.seat == Some(s));
+    let column = |s: usize, m: bool| -> i64 {
+        sheet
+            .games
+            .iter()
+            .filter_map(|g| g.cells.get(s - 1))
+            .filter_map(|c| if m { c.minus } else { c.plus })
+            .map(i64::from)
+            .sum()
+    };
+    // The seat's footer as read agrees with itself and, but for column
+    // `m`, with its columns.
+    let footer_sound = |s: usize, m: bool| -> bool {
+        let Some(Some(g)) = sheet.gesamt.get(s - 1) else {
+            return false;
+        };
+        let plus = i64::from(g.plus.unwrap_or(0));
+        let minus = i64::from(g.minus.unwrap_or(0));
+        let other = if m { plus } else { minus };
+        let abzug = sheet
+            .abzug
+            .get(s - 1)
+            .copied()
+            .flatten()
+            .map_or(0, i64::from);
+        let end = sheet.endergebnis.get(s - 1).copied().flatten().unwrap_or(0);
+        !flagged_footer(s)
+            && other == column(s, !m)
+            && abzug == plus.min(minus)
+            && end == plus - minus
+    };
+    let mut out = Vec::new();
+    for g in &sheet.games {
+        let cells: Vec<(usize, bool, i64)> = g
+            .cells
+            .iter()
+            .enumerate()
+            .flat_map(|(i, c)| [(i + 1, false, c.plus), (i + 1, true, c.minus)])
+            .filter_map(|(s, m, v)| v.map(|v| (s, m, i64::from(v))))
+            .collect();
+        let signed = |m: bool, v: i64| if m { -v } else { v };
+        let off_row: i64 = cells.iter().map(|&(_, m, v)| signed(m, v)).sum();
+        if off_row == 0 || flagged_row(g.no) {
+            continue;
+        }
+        let mending: Vec<(usize, bool, i64)> = cells
+            .iter()
+            .filter_map(|&(s, m, v)| {
+                let gesamt = sheet.gesamt.get(s - 1).copied().flatten()?;
+                let written = i64::from(if m { gesamt.minus } else { gesamt.plus }?);
+                let off = column(s, m) - written;
+                (off != 0 && signed(m, off) == off_row && v - off > 0).then_some((s, m, v - off))
+            })
+            .collect();
+        let [(s, m, mended)] = mending[..] else {
+            continue;
+        };
+        let values = cells
+            .iter()
+            .map(|&(cs, cm, v)| signed(cm, if (cs, cm) == (s, m) { mended } else { v }));
+        if !legal.contains(&key(values)) || !footer_sound(s, m) {
+            continue;
+        }
+        let f = Field::Game(g.no, s, m);
+        let Some(fr) = by_field.get(&f) else {
+            continue;
+        };
+        let wrong = (1.0 - f64::from(fr.reading.confidence)).max(0.0);
+        let p = wrong / (wrong + ROW_AND_GESAMT_SLIP);
+        if p >= PROBABLE {
+            out.push((f, mended, p));
+        }
+    }
+    out
 }
 
 /// Sets a footer field to `v` (an Endergebnis keeps its sign as read);
@@ -1455,6 +1589,64 @@ mod tests {
             out.flags.is_empty(),
             "the verifier flags the row, not the decoder"
         );
+    }
+
+    /// Row 1 is 2/2/-2/-2, seat 4's cell read surely as `cell`; seat 4's
+    /// footer is Gesamt 0 and 2 (read at 0.999) and Endergebnis
+    /// `endergebnis`.
+    fn decode_sure_misreading(cell: Reading, endergebnis: i64) -> SheetResult {
+        decode_with_seat_4_footer(cell, reading("2", 0.999, &[]), endergebnis)
+    }
+
+    #[test]
+    fn a_sure_misreading_its_row_and_sound_footer_both_contradict_should_go_to_a_person_as_read() {
+        let out = decode_sure_misreading(reading("8", 0.995, &[]), -2);
+        assert_eq!(
+            out.games[0].cells[3].minus,
+            Some(8),
+            "the value stays as read"
+        );
+        let flag = out
+            .flags
+            .iter()
+            .find(|f| f.row == Some(1) && f.seat == Some(4))
+            .expect("the cell goes to a person");
+        assert_eq!(flag.code, Code::CellUncertain);
+        assert_eq!(flag.extra.get(DOUBTED), Some(&json!(true)));
+        assert!(flag.message.contains("both make it 2"), "{}", flag.message);
+        assert_eq!(flag.extra.get("suggestion"), Some(&json!(2)));
+        let p = flag.extra["suggestion_probability"].as_f64().expect("p");
+        // 0.005 against the writer's double slip, 1e-4.
+        assert!((p - 0.005 / 0.0051).abs() < 1e-3, "{p}");
+        // The row and Gesamt flags the reading as is shows are kept aside.
+        let checked = crate::verify::verify(out, &rules(), Lang::En).expect("verify");
+        let raised = |c: Code| {
+            checked
+                .flags
+                .iter()
+                .any(|f| f.code == c && f.seat != Some(1))
+        };
+        assert!(raised(Code::CellUncertain));
+        assert!(!raised(Code::RowNotZeroSum) && !raised(Code::GesamtMismatch));
+        let aside = checked.extra[crate::verify::AS_READ_ONLY].to_string();
+        assert!(
+            aside.contains("ROW_NOT_ZERO_SUM") && aside.contains("GESAMT_MISMATCH"),
+            "{aside}"
+        );
+    }
+
+    #[test]
+    fn a_sure_reading_beside_a_footer_that_disagrees_with_itself_should_stay_the_verifiers() {
+        // The Endergebnis says the Gesamt is 8: the Gesamt's 2 may be the
+        // writer's slip, so the row flag and the footer's flags are the writer's.
+        let out = decode_sure_misreading(reading("8", 0.995, &[]), -8);
+        assert!(out.flags.is_empty(), "{:?}", out.flags);
+    }
+
+    #[test]
+    fn a_reading_far_surer_than_a_writers_double_slip_is_rare_should_stay_the_verifiers() {
+        let out = decode_sure_misreading(reading("8", 0.99999, &[]), -2);
+        assert!(out.flags.is_empty(), "{:?}", out.flags);
     }
 
     #[test]
