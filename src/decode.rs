@@ -761,23 +761,19 @@ fn set_footer(sheet: &mut SheetResult, field: Field, v: i64) -> bool {
     let Ok(digits) = u32::try_from(v) else {
         return false;
     };
+    let slot = |s: usize| s.checked_sub(1);
     let target = match field {
-        Field::Gesamt(s, m) => match sheet.gesamt.get_mut(s - 1) {
-            Some(Some(g)) => {
-                if m {
-                    &mut g.minus
-                } else {
-                    &mut g.plus
-                }
-            }
+        Field::Gesamt(s, m) => match slot(s).and_then(|i| sheet.gesamt.get_mut(i)) {
+            Some(Some(g)) if m => &mut g.minus,
+            Some(Some(g)) => &mut g.plus,
             _ => return false,
         },
-        Field::Abzug(s) => match sheet.abzug.get_mut(s - 1) {
+        Field::Abzug(s) => match slot(s).and_then(|i| sheet.abzug.get_mut(i)) {
             Some(a) => a,
             None => return false,
         },
         Field::Endergebnis(s) => {
-            return match sheet.endergebnis.get_mut(s - 1) {
+            return match slot(s).and_then(|i| sheet.endergebnis.get_mut(i)) {
                 Some(Some(e)) => {
                     *e = if *e < 0 { -v } else { v };
                     true
@@ -1589,6 +1585,23 @@ mod tests {
             out.flags.is_empty(),
             "the verifier flags the row, not the decoder"
         );
+    }
+
+    #[test]
+    fn a_footer_field_set_to_its_suggestion_should_keep_the_endergebnis_sign() {
+        let (mut sheet, _) = sheet_and_readings(reading("2", 0.999, &[]), 2);
+        sheet.endergebnis[2] = Some(-14);
+        sheet.abzug[2] = Some(3);
+        assert!(set_footer(&mut sheet, Field::Endergebnis(3), 15));
+        assert!(set_footer(&mut sheet, Field::Abzug(3), 4));
+        assert!(set_footer(&mut sheet, Field::Gesamt(4, true), 7));
+        assert_eq!(sheet.endergebnis[2], Some(-15));
+        assert_eq!(sheet.abzug[2], Some(4));
+        assert_eq!(sheet.gesamt[3].and_then(|g| g.minus), Some(7));
+        // Nothing written there, no seat 0: nothing to set.
+        assert!(!set_footer(&mut sheet, Field::Endergebnis(1), 5));
+        assert!(!set_footer(&mut sheet, Field::Abzug(0), 5));
+        assert_eq!(sheet.endergebnis[0], None);
     }
 
     /// Row 1 is 2/2/-2/-2, seat 4's cell read surely as `cell`; seat 4's
