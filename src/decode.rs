@@ -628,6 +628,8 @@ pub fn decode(
         let mut flag = uncertain_flag(row, seat, name, &fr.reading, &fr.what, Some(&d), lang);
         flag.extra.insert(DOUBTED.into(), json!(true));
         flag.message = doubted_message(&fr.what, &fr.reading, v, p, lang);
+        // One flag a cell: the doubt replaces the cell's own, if any.
+        flags.retain(|x| !(x.row == row && x.seat == seat && x.field.as_deref() == Some(name)));
         flags.push(flag);
     }
     sheet.flags.extend(flags);
@@ -655,11 +657,11 @@ fn doubted_message(what: &str, r: &Reading, v: i64, p: f64, lang: Lang) -> Strin
 /// column ([`WRITER_ERROR`]) at once.
 const ROW_AND_GESAMT_SLIP: f64 = WRITER_ERROR * WRITER_ERROR;
 
-/// A `CELL_UNCERTAIN` flag's extra field: the reader was sure of the cell,
-/// its row and its column were not ([`doubted_by_row_and_column`]).
+/// A `CELL_UNCERTAIN` flag's extra field: the cell's row and its column
+/// both say it was misread ([`doubted_by_row_and_column`]).
 pub const DOUBTED: &str = "doubted";
 
-/// Game cells read surely that the sheet says were misread: the cell's row
+/// Game cells the sheet says were misread: the cell's row
 /// does not add up to zero, its column misses the Gesamt by just that
 /// amount (no other cell of the row explains both), the value mending both
 /// makes the row legal, and the seat's footer as read is sound (every
@@ -671,14 +673,36 @@ pub const DOUBTED: &str = "doubted";
 /// wrong gives the suggestion's probability. Returns (field, the value
 /// mending both, probability), only where that reaches [`PROBABLE`]: then
 /// the cell goes to a person as read, the row and Gesamt flags it causes
-/// kept aside by the verifier. Measured in docs/reading.md (session 25).
+/// kept aside by the verifier. A cell read below [`CONFIDENT`] is doubted
+/// so too where its own suggestion falls short of that (decoding gives a
+/// value the reader did not list next to nothing, [`UNLISTED`]), the
+/// row's other flagged cells standing as read; its flag is replaced.
+/// Measured in docs/reading.md (session 25).
 fn doubted_by_row_and_column(
     sheet: &SheetResult,
     by_field: &BTreeMap<Field, &FieldReading>,
     legal: &HashSet<Vec<i64>>,
     flags: &[Flag],
 ) -> Vec<(Field, i64, f64)> {
-    let flagged_row = |no: u32| flags.iter().any(|f| f.row == Some(no));
+    // A flagged cell the row's most probable reading keeps as read.
+    let kept_as_read = |f: &Flag| {
+        let suggested = f
+            .extra
+            .get("suggestion")
+            .and_then(serde_json::Value::as_i64);
+        let read = f
+            .extra
+            .get("reading")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|r| r.parse::<i64>().ok());
+        let p = f
+            .extra
+            .get("suggestion_probability")
+            .and_then(serde_json::Value::as_f64)
+            .unwrap_or(0.0);
+        suggested.is_some() && suggested == read && p >= PROBABLE
+    };
+    let in_row = |no: u32| flags.iter().filter(move |f| f.row == Some(no));
     let flagged_footer = |s: usize| flags.iter().any(|f| f.row.is_none() && f.seat == Some(s));
     let column = |s: usize, m: bool| -> i64 {
         sheet
@@ -721,7 +745,7 @@ fn doubted_by_row_and_column(
             .collect();
         let signed = |m: bool, v: i64| if m { -v } else { v };
         let off_row: i64 = cells.iter().map(|&(_, m, v)| signed(m, v)).sum();
-        if off_row == 0 || flagged_row(g.no) {
+        if off_row == 0 {
             continue;
         }
         let mending: Vec<(usize, bool, i64)> = cells
@@ -746,9 +770,21 @@ fn doubted_by_row_and_column(
         let Some(fr) = by_field.get(&f) else {
             continue;
         };
+        // The row's other flagged cells must stand as read, and the cell's
+        // own flag (a reading below `CONFIDENT`) must not already suggest
+        // the mending value as likely.
+        let (_, seat, name) = f.locator();
+        let own = |x: &&Flag| x.seat == seat && x.field.as_deref() == Some(name);
+        let others_stand = in_row(g.no).filter(|x| !own(x)).all(kept_as_read);
+        let own_suggestion = in_row(g.no).find(own).and_then(|x| {
+            let v = x.extra.get("suggestion")?.as_i64()?;
+            let p = x.extra.get("suggestion_probability")?.as_f64()?;
+            Some((v, p))
+        });
         let wrong = (1.0 - f64::from(fr.reading.confidence)).max(0.0);
         let p = wrong / (wrong + ROW_AND_GESAMT_SLIP);
-        if p >= PROBABLE {
+        let already = own_suggestion.is_some_and(|(v, q)| v == mended && q >= PROBABLE);
+        if others_stand && !already && p >= PROBABLE {
             out.push((f, mended, p));
         }
     }
@@ -1646,6 +1682,23 @@ mod tests {
             aside.contains("ROW_NOT_ZERO_SUM") && aside.contains("GESAMT_MISMATCH"),
             "{aside}"
         );
+    }
+
+    #[test]
+    fn an_unsure_reading_whose_suggestion_falls_short_should_be_doubted_in_one_flag() {
+        // Read "8" at 95%: the decoder, which gives a value the reader did
+        // not list 1e-4, leaves 2 short of likely; the row and Gesamt
+        // pointing at the cell by one amount make it so.
+        let out = decode_sure_misreading(reading("8", 0.95, &[("5", 0.049)]), -2);
+        assert_eq!(
+            out.games[0].cells[3].minus,
+            Some(8),
+            "the value stays as read"
+        );
+        let flags: Vec<&Flag> = out.flags.iter().filter(|f| f.row == Some(1)).collect();
+        assert_eq!(flags.len(), 1, "{flags:?}");
+        assert_eq!(flags[0].extra.get(DOUBTED), Some(&json!(true)));
+        assert_eq!(flags[0].extra.get("suggestion"), Some(&json!(2)));
     }
 
     #[test]
