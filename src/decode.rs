@@ -686,21 +686,13 @@ fn doubted_by_row_and_column(
 ) -> Vec<(Field, i64, f64)> {
     // A flagged cell the row's most probable reading keeps as read.
     let kept_as_read = |f: &Flag| {
-        let suggested = f
-            .extra
-            .get("suggestion")
-            .and_then(serde_json::Value::as_i64);
         let read = f
             .extra
             .get("reading")
             .and_then(serde_json::Value::as_str)
             .and_then(|r| r.parse::<i64>().ok());
-        let p = f
-            .extra
-            .get("suggestion_probability")
-            .and_then(serde_json::Value::as_f64)
-            .unwrap_or(0.0);
-        suggested.is_some() && suggested == read && p >= PROBABLE
+        f.suggestion()
+            .is_some_and(|(v, p)| Some(v) == read && p >= PROBABLE)
     };
     let in_row = |no: u32| flags.iter().filter(move |f| f.row == Some(no));
     let flagged_footer = |s: usize| flags.iter().any(|f| f.row.is_none() && f.seat == Some(s));
@@ -776,11 +768,7 @@ fn doubted_by_row_and_column(
         let (_, seat, name) = f.locator();
         let own = |x: &&Flag| x.seat == seat && x.field.as_deref() == Some(name);
         let others_stand = in_row(g.no).filter(|x| !own(x)).all(kept_as_read);
-        let own_suggestion = in_row(g.no).find(own).and_then(|x| {
-            let v = x.extra.get("suggestion")?.as_i64()?;
-            let p = x.extra.get("suggestion_probability")?.as_f64()?;
-            Some((v, p))
-        });
+        let own_suggestion = in_row(g.no).find(own).and_then(Flag::suggestion);
         let wrong = (1.0 - f64::from(fr.reading.confidence)).max(0.0);
         let p = wrong / (wrong + ROW_AND_GESAMT_SLIP);
         let already = own_suggestion.is_some_and(|(v, q)| v == mended && q >= PROBABLE);

@@ -101,6 +101,15 @@ impl Flag {
         self.row.is_none() && self.seat == Some(seat)
     }
 
+    /// A `CELL_UNCERTAIN`'s suggested value and its probability, where
+    /// decoding gave one.
+    pub fn suggestion(&self) -> Option<(i64, f64)> {
+        Some((
+            self.extra.get("suggestion")?.as_i64()?,
+            self.extra.get("suggestion_probability")?.as_f64()?,
+        ))
+    }
+
     /// True when both flags report the same finding at the same place: code,
     /// row, seat and field (a seat's Gesamt Plus and Minus are two findings).
     pub fn same_finding(&self, other: &Flag) -> bool {

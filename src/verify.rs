@@ -114,14 +114,7 @@ fn most_probable(sheet: &SheetResult, reading: &[Flag]) -> Option<SheetResult> {
     let mut probable = sheet.clone();
     let mut changed = false;
     for f in reading.iter().filter(|f| f.code == Code::CellUncertain) {
-        let (Some(v), Some(p)) = (
-            f.extra
-                .get("suggestion")
-                .and_then(serde_json::Value::as_i64),
-            f.extra
-                .get("suggestion_probability")
-                .and_then(serde_json::Value::as_f64),
-        ) else {
+        let Some((v, p)) = f.suggestion() else {
             continue;
         };
         let read = f
