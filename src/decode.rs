@@ -731,8 +731,10 @@ fn doubted_by_row_and_column(
             .map(i64::from)
             .sum()
     };
-    // The seat's footer as read agrees with itself and, but for column
-    // `m`, with its columns.
+    // The seat's footer as read, but for column `m`, agrees with its
+    // columns, and its Abzug and Endergebnis were not worked out from
+    // column `m`'s sum instead of its Gesamt (as after a writer's slip in
+    // the Gesamt; one of them slipped itself is no sign of that).
     let footer_sound = |s: usize, m: bool| -> bool {
         let Some(Some(g)) = sheet.gesamt.get(s - 1) else {
             return false;
@@ -740,17 +742,22 @@ fn doubted_by_row_and_column(
         let plus = i64::from(g.plus.unwrap_or(0));
         let minus = i64::from(g.minus.unwrap_or(0));
         let other = if m { plus } else { minus };
-        let abzug = sheet
-            .abzug
-            .get(s - 1)
-            .copied()
-            .flatten()
-            .map_or(0, i64::from);
-        let end = sheet.endergebnis.get(s - 1).copied().flatten().unwrap_or(0);
-        !flagged_footer(s)
-            && other == column(s, !m)
-            && abzug == plus.min(minus)
-            && end == plus - minus
+        // Without them the footer says nothing either way.
+        let (Some(Some(abzug)), Some(Some(end))) = (
+            sheet.abzug.get(s - 1).copied(),
+            sheet.endergebnis.get(s - 1).copied(),
+        ) else {
+            return false;
+        };
+        let abzug = i64::from(abzug);
+        let (sum_plus, sum_minus) = if m {
+            (plus, column(s, m))
+        } else {
+            (column(s, m), minus)
+        };
+        let from_column = (abzug == sum_plus.min(sum_minus) && abzug != plus.min(minus))
+            || end == sum_plus - sum_minus;
+        !flagged_footer(s) && other == column(s, !m) && !from_column
     };
     let mut out = Vec::new();
     for g in &sheet.games {
@@ -1559,13 +1566,15 @@ mod tests {
     }
 
     /// Seat 4's footer beside its Gesamt Minus: Gesamt Plus read "0" and
-    /// the Endergebnis read as `endergebnis`, both at 0.99.
+    /// the Endergebnis read as `endergebnis`, both at 0.99; an Abzug of 0
+    /// (not read).
     fn decode_with_seat_4_footer(last: Reading, gesamt: Reading, endergebnis: i64) -> SheetResult {
         let (mut sheet, mut readings) = sheet_and_readings(last, gesamt.value().unwrap_or(0));
         read_gesamt_minus_4(&mut readings, gesamt);
         if let Some(g) = sheet.gesamt[3].as_mut() {
             g.plus = Some(0);
         }
+        sheet.abzug[3] = Some(0);
         sheet.endergebnis[3] = Some(endergebnis);
         for (field, text) in [
             (Field::Gesamt(4, false), "0".to_string()),
@@ -1845,10 +1854,24 @@ mod tests {
 
     #[test]
     fn a_sure_reading_beside_a_footer_that_disagrees_with_itself_should_stay_the_verifiers() {
-        // The Endergebnis says the Gesamt is 8: the Gesamt's 2 may be the
-        // writer's slip, so the row flag and the footer's flags are the writer's.
+        // The Endergebnis says the Gesamt is 8 (worked out from the column):
+        // the Gesamt's 2 may be the writer's slip, so the row flag and the
+        // footer's flags are the writer's.
         let out = decode_sure_misreading(reading("8", 0.995, &[]), -8);
         assert!(out.flags.is_empty(), "{:?}", out.flags);
+    }
+
+    #[test]
+    fn a_sure_reading_beside_an_endergebnis_slipped_on_its_own_should_still_be_doubted() {
+        // -3 is neither 0 - 2 nor 0 - 8: the writer slipped in the
+        // Endergebnis, which says nothing of the Gesamt.
+        let out = decode_sure_misreading(reading("8", 0.995, &[]), -3);
+        let flag = out
+            .flags
+            .iter()
+            .find(|f| f.row == Some(1) && f.seat == Some(4))
+            .expect("the cell goes to a person");
+        assert_eq!(flag.extra.get(DOUBTED), Some(&json!(true)));
     }
 
     #[test]
