@@ -23,7 +23,7 @@ use crate::flags::{Code, Flag};
 use crate::messages::Lang;
 use crate::read::Reading;
 use crate::rules::{RuleSet, legal_rows};
-use crate::sheet::SheetResult;
+use crate::sheet::{GameRow, SheetResult};
 
 /// Below this probability a reading is shown to a person (`CELL_UNCERTAIN`),
 /// unless decoding accepts it.
@@ -223,293 +223,27 @@ pub fn decode(
     let mut decided: BTreeMap<Field, Decoded> = BTreeMap::new();
     // Per uncertain game cell: how likely its row is a legal pattern.
     let mut row_legal: BTreeMap<Field, f64> = BTreeMap::new();
-    let seats = sheet.gesamt.len();
-    let mut accepted: BTreeMap<Field, i64> = BTreeMap::new();
-    let mut replaced: BTreeMap<Field, i64> = BTreeMap::new();
-    let mut column_confirms: BTreeMap<(usize, bool), (i64, f64)> = BTreeMap::new();
-    // Every column's distribution of sums (one sum where no cell is open).
-    let mut column_sums: ColumnSums = BTreeMap::new();
-    let mut with_column: BTreeMap<Field, Decoded> = BTreeMap::new();
+    let mut cols = Columns::default();
     // Game cells a first pass took: a second pass weighs the rows and
     // columns again with them as sure, so that a cell its column settled
     // lets its row settle the row's other cells (rows and columns are
     // decided one after the other, not jointly).
     let mut settled: BTreeMap<Field, i64> = BTreeMap::new();
     for _pass in 0..2 {
-        let mut decided_now: BTreeMap<Field, Decoded> = BTreeMap::new();
-        let mut row_legal_now: BTreeMap<Field, f64> = BTreeMap::new();
-        // Rows: hypotheses are the uncertain cells' candidates (and the values the
-        // row's other cells suggest), weighed by the reader and by legality.
-        for g in &sheet.games {
-            let cells: Vec<RowCell> = g
-                .cells
-                .iter()
-                .enumerate()
-                .flat_map(|(s, c)| {
-                    [(false, c.plus), (true, c.minus)]
-                        .into_iter()
-                        .filter_map(move |(m, v)| v.map(|_| (Field::Game(g.no, s + 1, m), m)))
-                })
-                .filter_map(|(f, m)| {
-                    let fr = by_field.get(&f)?;
-                    let sign = if m { -1 } else { 1 };
-                    if let Some(&v) = settled.get(&f) {
-                        return Some((f, sign, vec![(sign * v, 1.0)], false));
-                    }
-                    let c: Vec<(i64, f64)> = candidates(&fr.reading)
-                        .into_iter()
-                        .map(|(v, p)| (sign * v, p))
-                        .collect();
-                    Some((f, sign, c, uncertain(fr)))
-                })
-                .collect();
-            if !cells.iter().any(|c| c.3) {
-                continue;
-            }
-            // Values the row's confident cells suggest for the others.
-            let sure: Vec<i64> = cells
-                .iter()
-                .filter(|c| !c.3)
-                .filter_map(|c| c.2.first().map(|v| v.0.abs()))
-                .collect();
-            let options: Vec<Vec<(i64, f64)>> = cells
-                .iter()
-                .map(|(_, sign, c, unsure)| {
-                    if !unsure {
-                        return c.iter().take(1).map(|&(v, _)| (v, 1.0)).collect();
-                    }
-                    let mut o: Vec<(i64, f64)> = c.iter().take(4).copied().collect();
-                    for &v in &sure {
-                        for w in [v, 3 * v, v / 3, 2 * v] {
-                            let w = sign * w;
-                            if w != 0 && !o.iter().any(|x| x.0 == w) {
-                                o.push((w, prob(c, w)));
-                            }
-                        }
-                    }
-                    o
-                })
-                .collect();
-            let mut hyps: Vec<(Vec<i64>, f64)> = vec![(Vec::new(), 1.0)];
-            for o in &options {
-                hyps = hyps
-                    .into_iter()
-                    .flat_map(|(vs, p)| {
-                        o.iter().map(move |&(v, q)| {
-                            let mut vs = vs.clone();
-                            vs.push(v);
-                            (vs, p * q)
-                        })
-                    })
-                    .collect();
-                hyps.sort_by(|a, b| b.1.total_cmp(&a.1));
-                hyps.truncate(400);
-            }
-            let mut legal_mass = 0.0;
-            for h in &mut hyps {
-                if legal.contains(&key(h.0.iter().copied())) {
-                    legal_mass += h.1;
-                } else {
-                    h.1 *= WRITER_ERROR;
-                }
-            }
-            let total: f64 = hyps.iter().map(|h| h.1).sum();
-            if total <= 0.0 {
-                continue;
-            }
-            for c in cells.iter().filter(|c| c.3) {
-                row_legal_now.insert(c.0, legal_mass / total);
-            }
-            for (i, (f, _, _, unsure)) in cells.iter().enumerate() {
-                if !unsure {
-                    continue;
-                }
-                let mut marginal: BTreeMap<i64, f64> = BTreeMap::new();
-                for (vs, p) in &hyps {
-                    *marginal.entry(vs[i]).or_default() += p / total;
-                }
-                let ranked: Vec<(i64, f64)> =
-                    marginal.into_iter().map(|(v, p)| (v.abs(), p)).collect();
-                decided_now.insert(*f, Decoded::from_ranked(ranked));
-            }
-        }
-        // Columns: the uncertain cells of a column and its Gesamt are decided
-        // together. A decoded value is taken without asking only when the
-        // column's most likely assignment adds up to a Gesamt the reading
-        // supports, and is overwhelmingly the most likely.
-        for s in 1..=seats {
-            for m in [false, true] {
-                let mut fixed = 0i64;
-                let mut open: Vec<(Field, &Decoded)> = Vec::new();
-                for g in &sheet.games {
-                    let Some(c) = g.cells.get(s - 1) else {
-                        continue;
-                    };
-                    let Some(v) = (if m { c.minus } else { c.plus }) else {
-                        continue;
-                    };
-                    let f = Field::Game(g.no, s, m);
-                    match decided_now.get(&f) {
-                        Some(d) => open.push((f, d)),
-                        None => fixed += i64::from(v),
-                    }
-                }
-                // Over the column's possible sums: the total probability, and
-                // the best assignment reaching each sum (with its values).
-                let mut total: BTreeMap<i64, f64> = BTreeMap::from([(fixed, 1.0)]);
-                let mut best: BTreeMap<i64, (f64, Vec<i64>)> =
-                    BTreeMap::from([(fixed, (1.0, Vec::new()))]);
-                for (_, d) in &open {
-                    let mut t2: BTreeMap<i64, f64> = BTreeMap::new();
-                    let mut b2: BTreeMap<i64, (f64, Vec<i64>)> = BTreeMap::new();
-                    for &(v, q) in d.ranked.iter().take(WEIGHED) {
-                        for (sum, p) in &total {
-                            *t2.entry(sum + v).or_default() += p * q;
-                        }
-                        for (sum, (p, vs)) in &best {
-                            let e = b2.entry(sum + v).or_insert((0.0, Vec::new()));
-                            if p * q > e.0 {
-                                let mut vs = vs.clone();
-                                vs.push(v);
-                                *e = (p * q, vs);
-                            }
-                        }
-                    }
-                    total = t2;
-                    best = b2;
-                }
-                column_sums.insert((s, m), total.clone());
-                let Some(gesamt) = by_field.get(&Field::Gesamt(s, m)) else {
-                    continue;
-                };
-                if open.is_empty() {
-                    continue;
-                }
-                let g_cands = candidates(&gesamt.reading);
-                let weight = |sum: i64| fits(&g_cands, sum);
-                // Each open cell's values weighed by its row and its column
-                // together: what a person is shown and the rule flags are judged by.
-                for (i, (f, d)) in open.iter().enumerate() {
-                    let others: Vec<&Decoded> = open
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != i)
-                        .map(|(_, o)| o.1)
-                        .collect();
-                    let ranked = d
-                        .ranked
-                        .iter()
-                        .take(WEIGHED)
-                        .map(|&(v, _)| (v, column_marginal(fixed, &others, d, v, &weight)))
-                        .collect();
-                    with_column.insert(*f, Decoded::from_ranked(ranked));
-                }
-                let all: f64 = total.iter().map(|(sum, p)| p * weight(*sum)).sum();
-                let Some((sum, (p, values))) = best
-                    .iter()
-                    .max_by(|a, b| (a.1.0 * weight(*a.0)).total_cmp(&(b.1.0 * weight(*b.0))))
-                else {
-                    continue;
-                };
-                let posterior = p * weight(*sum) / all.max(f64::MIN_POSITIVE);
-                let pg = prob(&g_cands, *sum);
-                // The Gesamt as read, confirmed by every way its column may add
-                // up (a cell read otherwise still goes to a person, and the
-                // Gesamt is checked again against what the person confirms).
-                if let Some(&(read, p_read)) = g_cands.first()
-                    && p_read >= GESAMT_SUPPORT
-                {
-                    let sums_to_read = total.get(&read).copied().unwrap_or(0.0) * weight(read);
-                    let p_sum = sums_to_read / all.max(f64::MIN_POSITIVE);
-                    if p_sum >= ACCEPT {
-                        column_confirms.insert((s, m), (read, p_sum));
-                    }
-                }
-                // A cell's own probability in the column, however the column's
-                // other open cells are read (weighed above).
-                let in_column =
-                    |f: &Field, v: i64| with_column.get(f).map_or(0.0, |c| listed(&c.ranked, v));
-                // Of the column's best assignment, the cells read so are taken.
-                // A cell it reads otherwise goes to a person with the suggestion,
-                // unless its row allows the value ([`row_allows`]) and the column,
-                // its Gesamt supporting the sum, makes it overwhelmingly likely
-                // ([`REPLACE`]): then the reader misread it, and the value the
-                // sheet demands is taken.
-                if posterior >= ACCEPT && pg >= GESAMT_SUPPORT {
-                    // Only a Gesamt whose best reading is the sum, or whose
-                    // Endergebnis or Abzug as read the sum explains, may overrule
-                    // a reading.
-                    let gesamt_sure = (gesamt.reading.confidence >= REPLACE_GESAMT_SUPPORT
-                        && gesamt.reading.value().map(i64::from) == Some(*sum))
-                        || footer_confirms(&by_field, &sheet, s, m, *sum);
-                    for ((f, d), v) in open.iter().zip(values) {
-                        let top = by_field.get(f).and_then(|fr| fr.reading.value());
-                        if top.map(i64::from) == Some(*v) {
-                            accepted.insert(*f, *v);
-                        } else if (posterior >= REPLACE || in_column(f, *v) >= REPLACE)
-                            && gesamt_sure
-                            && row_allows(d, by_field.get(f).copied(), *v)
-                        {
-                            accepted.insert(*f, *v);
-                            replaced.insert(*f, *v);
-                        }
-                    }
-                }
-                // A cell read as its row has it stands also where its column
-                // adds up with it as read, however the column's other open cells
-                // are read (its own marginal), even if none of their
-                // assignments is sure enough to stand whole.
-                if g_cands.first().is_some_and(|g| g.1 >= GESAMT_SUPPORT) {
-                    for (i, (f, d)) in open.iter().enumerate() {
-                        let read = by_field
-                            .get(f)
-                            .and_then(|fr| fr.reading.value())
-                            .map(i64::from);
-                        // The row must make the reading likely by itself, as a
-                        // legal pattern (not merely the reader's best among
-                        // illegal ones), and the other open cells' listed
-                        // readings must cover nearly all of their probability
-                        // (the sums of readings left out are not weighed).
-                        let row_sure = d.posterior >= ACCEPT
-                            && row_legal_now.get(f).is_some_and(|&p| p >= ACCEPT);
-                        let Some(read) = read.filter(|r| d.value == Some(*r) && row_sure) else {
-                            continue;
-                        };
-                        let covered =
-                            |o: &Decoded| o.ranked.iter().take(WEIGHED).map(|v| v.1).sum::<f64>();
-                        if open
-                            .iter()
-                            .enumerate()
-                            .any(|(j, o)| j != i && covered(o.1) < ACCEPT)
-                        {
-                            continue;
-                        }
-                        if accepted.contains_key(f) {
-                            continue;
-                        }
-                        if in_column(f, read) >= ACCEPT {
-                            accepted.insert(*f, read);
-                        }
-                    }
-                }
-            }
-        }
-        for (f, v) in &replaced {
-            if let Field::Game(no, s, m) = *f
-                && let Some(c) = sheet
-                    .games
-                    .iter_mut()
-                    .find(|g| g.no == no)
-                    .and_then(|g| g.cells.get_mut(s - 1))
-            {
-                let target = if m { &mut c.minus } else { &mut c.plus };
-                *target = u32::try_from(*v).ok();
-            }
-        }
+        let (decided_now, row_legal_now) =
+            decide_rows(&sheet.games, &by_field, &legal, &uncertain, &settled);
+        decide_columns(
+            &mut sheet,
+            &by_field,
+            &decided_now,
+            &row_legal_now,
+            &mut cols,
+        );
         let first = settled.is_empty();
         row_legal.extend(row_legal_now);
         decided.extend(decided_now);
-        let taken: BTreeMap<Field, i64> = accepted
+        let taken: BTreeMap<Field, i64> = cols
+            .accepted
             .iter()
             .filter(|(f, _)| matches!(f, Field::Game(..)))
             .map(|(&f, &v)| (f, v))
@@ -522,7 +256,7 @@ pub fn decode(
     // A row alone may confirm a reading: where the legal rows make the
     // reader's own best reading overwhelmingly likely, it stands.
     for (f, d) in &decided {
-        if accepted.contains_key(f) {
+        if cols.accepted.contains_key(f) {
             continue;
         }
         let own = by_field
@@ -533,7 +267,7 @@ pub fn decode(
             && let Some(v) = d.value
             && Some(v) == own
         {
-            accepted.insert(*f, v);
+            cols.accepted.insert(*f, v);
         }
     }
     let mut flags = Vec::new();
@@ -555,8 +289,8 @@ pub fn decode(
                 .insert(format!("{name}_reading"), reading_json(fr, &own, false));
         }
         if let (Some(d), Field::Game(no, s, _)) = (decided.get(&fr.field), fr.field) {
-            let d = with_column.get(&fr.field).unwrap_or(d);
-            let taken = accepted.contains_key(&fr.field);
+            let d = cols.with_column.get(&fr.field).unwrap_or(d);
+            let taken = cols.accepted.contains_key(&fr.field);
             if let Some(c) = sheet
                 .games
                 .iter_mut()
@@ -596,7 +330,7 @@ pub fn decode(
         let (row, seat, name) = field.locator();
         // The column's whole distribution of sums confirmed it above.
         if let Field::Gesamt(s, m) = field
-            && column_confirms.contains_key(&(s, m))
+            && cols.confirms.contains_key(&(s, m))
         {
             continue;
         }
@@ -609,7 +343,7 @@ pub fn decode(
                 .entry(s)
                 .or_insert_with(|| {
                     let sign = sheet.endergebnis.get(s - 1).copied().flatten();
-                    SeatFooter::decide(s, &by_field, &column_sums, sign, &uncertain)
+                    SeatFooter::decide(s, &by_field, &cols.sums, sign, &uncertain)
                 })
                 .as_ref()
                 .map(|joint| joint.ranked(field)),
@@ -659,6 +393,319 @@ pub fn decode(
     }
     sheet.flags.extend(flags);
     sheet
+}
+
+/// What the columns concluded, over both passes.
+#[derive(Default)]
+struct Columns {
+    /// Game cells that stand (as read, or as the sheet demands).
+    accepted: BTreeMap<Field, i64>,
+    /// Of those, the ones taken as another value than read.
+    replaced: BTreeMap<Field, i64>,
+    /// Gesamt fields their whole column confirms as read.
+    confirms: BTreeMap<(usize, bool), (i64, f64)>,
+    /// Every column's distribution of sums (one sum where no cell is open).
+    sums: ColumnSums,
+    /// Each open cell's values weighed by its row and its column together.
+    with_column: BTreeMap<Field, Decoded>,
+}
+
+/// Columns: the uncertain cells of a column and its Gesamt are decided
+/// together, each cell coming with its row's values (`decided`); cells
+/// taken as another value are set in `sheet`.
+fn decide_columns(
+    sheet: &mut SheetResult,
+    by_field: &BTreeMap<Field, &FieldReading>,
+    decided: &BTreeMap<Field, Decoded>,
+    row_legal: &BTreeMap<Field, f64>,
+    cols: &mut Columns,
+) {
+    let seats = sheet.gesamt.len();
+    // Columns: the uncertain cells of a column and its Gesamt are decided
+    // together. A decoded value is taken without asking only when the
+    // column's most likely assignment adds up to a Gesamt the reading
+    // supports, and is overwhelmingly the most likely.
+    for s in 1..=seats {
+        for m in [false, true] {
+            let mut fixed = 0i64;
+            let mut open: Vec<(Field, &Decoded)> = Vec::new();
+            for g in &sheet.games {
+                let Some(c) = g.cells.get(s - 1) else {
+                    continue;
+                };
+                let Some(v) = (if m { c.minus } else { c.plus }) else {
+                    continue;
+                };
+                let f = Field::Game(g.no, s, m);
+                match decided.get(&f) {
+                    Some(d) => open.push((f, d)),
+                    None => fixed += i64::from(v),
+                }
+            }
+            // Over the column's possible sums: the total probability, and
+            // the best assignment reaching each sum (with its values).
+            let mut total: BTreeMap<i64, f64> = BTreeMap::from([(fixed, 1.0)]);
+            let mut best: BTreeMap<i64, (f64, Vec<i64>)> =
+                BTreeMap::from([(fixed, (1.0, Vec::new()))]);
+            for (_, d) in &open {
+                let mut t2: BTreeMap<i64, f64> = BTreeMap::new();
+                let mut b2: BTreeMap<i64, (f64, Vec<i64>)> = BTreeMap::new();
+                for &(v, q) in d.ranked.iter().take(WEIGHED) {
+                    for (sum, p) in &total {
+                        *t2.entry(sum + v).or_default() += p * q;
+                    }
+                    for (sum, (p, vs)) in &best {
+                        let e = b2.entry(sum + v).or_insert((0.0, Vec::new()));
+                        if p * q > e.0 {
+                            let mut vs = vs.clone();
+                            vs.push(v);
+                            *e = (p * q, vs);
+                        }
+                    }
+                }
+                total = t2;
+                best = b2;
+            }
+            cols.sums.insert((s, m), total.clone());
+            let Some(gesamt) = by_field.get(&Field::Gesamt(s, m)) else {
+                continue;
+            };
+            if open.is_empty() {
+                continue;
+            }
+            let g_cands = candidates(&gesamt.reading);
+            let weight = |sum: i64| fits(&g_cands, sum);
+            // Each open cell's values weighed by its row and its column
+            // together: what a person is shown and the rule flags are judged by.
+            for (i, (f, d)) in open.iter().enumerate() {
+                let others: Vec<&Decoded> = open
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, o)| o.1)
+                    .collect();
+                let ranked = d
+                    .ranked
+                    .iter()
+                    .take(WEIGHED)
+                    .map(|&(v, _)| (v, column_marginal(fixed, &others, d, v, &weight)))
+                    .collect();
+                cols.with_column.insert(*f, Decoded::from_ranked(ranked));
+            }
+            let all: f64 = total.iter().map(|(sum, p)| p * weight(*sum)).sum();
+            let Some((sum, (p, values))) = best
+                .iter()
+                .max_by(|a, b| (a.1.0 * weight(*a.0)).total_cmp(&(b.1.0 * weight(*b.0))))
+            else {
+                continue;
+            };
+            let posterior = p * weight(*sum) / all.max(f64::MIN_POSITIVE);
+            let pg = prob(&g_cands, *sum);
+            // The Gesamt as read, confirmed by every way its column may add
+            // up (a cell read otherwise still goes to a person, and the
+            // Gesamt is checked again against what the person confirms).
+            if let Some(&(read, p_read)) = g_cands.first()
+                && p_read >= GESAMT_SUPPORT
+            {
+                let sums_to_read = total.get(&read).copied().unwrap_or(0.0) * weight(read);
+                let p_sum = sums_to_read / all.max(f64::MIN_POSITIVE);
+                if p_sum >= ACCEPT {
+                    cols.confirms.insert((s, m), (read, p_sum));
+                }
+            }
+            // A cell's own probability in the column, however the column's
+            // other open cells are read (weighed above).
+            let in_column = |f: &Field, v: i64| {
+                cols.with_column
+                    .get(f)
+                    .map_or(0.0, |c| listed(&c.ranked, v))
+            };
+            // Of the column's best assignment, the cells read so are taken.
+            // A cell it reads otherwise goes to a person with the suggestion,
+            // unless its row allows the value ([`row_allows`]) and the column,
+            // its Gesamt supporting the sum, makes it overwhelmingly likely
+            // ([`REPLACE`]): then the reader misread it, and the value the
+            // sheet demands is taken.
+            if posterior >= ACCEPT && pg >= GESAMT_SUPPORT {
+                // Only a Gesamt whose best reading is the sum, or whose
+                // Endergebnis or Abzug as read the sum explains, may overrule
+                // a reading.
+                let gesamt_sure = (gesamt.reading.confidence >= REPLACE_GESAMT_SUPPORT
+                    && gesamt.reading.value().map(i64::from) == Some(*sum))
+                    || footer_confirms(by_field, sheet, s, m, *sum);
+                for ((f, d), v) in open.iter().zip(values) {
+                    let top = by_field.get(f).and_then(|fr| fr.reading.value());
+                    if top.map(i64::from) == Some(*v) {
+                        cols.accepted.insert(*f, *v);
+                    } else if (posterior >= REPLACE || in_column(f, *v) >= REPLACE)
+                        && gesamt_sure
+                        && row_allows(d, by_field.get(f).copied(), *v)
+                    {
+                        cols.accepted.insert(*f, *v);
+                        cols.replaced.insert(*f, *v);
+                    }
+                }
+            }
+            // A cell read as its row has it stands also where its column
+            // adds up with it as read, however the column's other open cells
+            // are read (its own marginal), even if none of their
+            // assignments is sure enough to stand whole.
+            if g_cands.first().is_some_and(|g| g.1 >= GESAMT_SUPPORT) {
+                for (i, (f, d)) in open.iter().enumerate() {
+                    let read = by_field
+                        .get(f)
+                        .and_then(|fr| fr.reading.value())
+                        .map(i64::from);
+                    // The row must make the reading likely by itself, as a
+                    // legal pattern (not merely the reader's best among
+                    // illegal ones), and the other open cells' listed
+                    // readings must cover nearly all of their probability
+                    // (the sums of readings left out are not weighed).
+                    let row_sure =
+                        d.posterior >= ACCEPT && row_legal.get(f).is_some_and(|&p| p >= ACCEPT);
+                    let Some(read) = read.filter(|r| d.value == Some(*r) && row_sure) else {
+                        continue;
+                    };
+                    let covered =
+                        |o: &Decoded| o.ranked.iter().take(WEIGHED).map(|v| v.1).sum::<f64>();
+                    if open
+                        .iter()
+                        .enumerate()
+                        .any(|(j, o)| j != i && covered(o.1) < ACCEPT)
+                    {
+                        continue;
+                    }
+                    if cols.accepted.contains_key(f) {
+                        continue;
+                    }
+                    if in_column(f, read) >= ACCEPT {
+                        cols.accepted.insert(*f, read);
+                    }
+                }
+            }
+        }
+    }
+    for (f, v) in &cols.replaced {
+        if let Field::Game(no, s, m) = *f
+            && let Some(c) = sheet
+                .games
+                .iter_mut()
+                .find(|g| g.no == no)
+                .and_then(|g| g.cells.get_mut(s - 1))
+        {
+            let target = if m { &mut c.minus } else { &mut c.plus };
+            *target = u32::try_from(*v).ok();
+        }
+    }
+}
+
+/// Rows: each uncertain game cell's values weighed by the reader and by
+/// how legal its row is with them (cells in `settled` as sure). Returns
+/// the cells' decoded values and, per cell, how likely its row is legal.
+fn decide_rows(
+    games: &[GameRow],
+    by_field: &BTreeMap<Field, &FieldReading>,
+    legal: &HashSet<Vec<i64>>,
+    uncertain: &dyn Fn(&FieldReading) -> bool,
+    settled: &BTreeMap<Field, i64>,
+) -> (BTreeMap<Field, Decoded>, BTreeMap<Field, f64>) {
+    let mut decided: BTreeMap<Field, Decoded> = BTreeMap::new();
+    let mut row_legal: BTreeMap<Field, f64> = BTreeMap::new();
+    // Rows: hypotheses are the uncertain cells' candidates (and the values the
+    // row's other cells suggest), weighed by the reader and by legality.
+    for g in games {
+        let cells: Vec<RowCell> = g
+            .cells
+            .iter()
+            .enumerate()
+            .flat_map(|(s, c)| {
+                [(false, c.plus), (true, c.minus)]
+                    .into_iter()
+                    .filter_map(move |(m, v)| v.map(|_| (Field::Game(g.no, s + 1, m), m)))
+            })
+            .filter_map(|(f, m)| {
+                let fr = by_field.get(&f)?;
+                let sign = if m { -1 } else { 1 };
+                if let Some(&v) = settled.get(&f) {
+                    return Some((f, sign, vec![(sign * v, 1.0)], false));
+                }
+                let c: Vec<(i64, f64)> = candidates(&fr.reading)
+                    .into_iter()
+                    .map(|(v, p)| (sign * v, p))
+                    .collect();
+                Some((f, sign, c, uncertain(fr)))
+            })
+            .collect();
+        if !cells.iter().any(|c| c.3) {
+            continue;
+        }
+        // Values the row's confident cells suggest for the others.
+        let sure: Vec<i64> = cells
+            .iter()
+            .filter(|c| !c.3)
+            .filter_map(|c| c.2.first().map(|v| v.0.abs()))
+            .collect();
+        let options: Vec<Vec<(i64, f64)>> = cells
+            .iter()
+            .map(|(_, sign, c, unsure)| {
+                if !unsure {
+                    return c.iter().take(1).map(|&(v, _)| (v, 1.0)).collect();
+                }
+                let mut o: Vec<(i64, f64)> = c.iter().take(4).copied().collect();
+                for &v in &sure {
+                    for w in [v, 3 * v, v / 3, 2 * v] {
+                        let w = sign * w;
+                        if w != 0 && !o.iter().any(|x| x.0 == w) {
+                            o.push((w, prob(c, w)));
+                        }
+                    }
+                }
+                o
+            })
+            .collect();
+        let mut hyps: Vec<(Vec<i64>, f64)> = vec![(Vec::new(), 1.0)];
+        for o in &options {
+            hyps = hyps
+                .into_iter()
+                .flat_map(|(vs, p)| {
+                    o.iter().map(move |&(v, q)| {
+                        let mut vs = vs.clone();
+                        vs.push(v);
+                        (vs, p * q)
+                    })
+                })
+                .collect();
+            hyps.sort_by(|a, b| b.1.total_cmp(&a.1));
+            hyps.truncate(400);
+        }
+        let mut legal_mass = 0.0;
+        for h in &mut hyps {
+            if legal.contains(&key(h.0.iter().copied())) {
+                legal_mass += h.1;
+            } else {
+                h.1 *= WRITER_ERROR;
+            }
+        }
+        let total: f64 = hyps.iter().map(|h| h.1).sum();
+        if total <= 0.0 {
+            continue;
+        }
+        for c in cells.iter().filter(|c| c.3) {
+            row_legal.insert(c.0, legal_mass / total);
+        }
+        for (i, (f, _, _, unsure)) in cells.iter().enumerate() {
+            if !unsure {
+                continue;
+            }
+            let mut marginal: BTreeMap<i64, f64> = BTreeMap::new();
+            for (vs, p) in &hyps {
+                *marginal.entry(vs[i]).or_default() += p / total;
+            }
+            let ranked: Vec<(i64, f64)> = marginal.into_iter().map(|(v, p)| (v.abs(), p)).collect();
+            decided.insert(*f, Decoded::from_ranked(ranked));
+        }
+    }
+    (decided, row_legal)
 }
 
 /// The message of a cell read surely that its row and Gesamt contradict:
@@ -1333,7 +1380,7 @@ pub fn uncertain_flag(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sheet::{Cell, GameRow, Gesamt};
+    use crate::sheet::{Cell, Gesamt};
 
     fn reading(text: &str, p: f32, alts: &[(&str, f32)]) -> Reading {
         Reading {
