@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Generates the evaluation sets of docs/reading.md (held-out: hA hB hP hQ,
 # tuning: tA tB tP, and wA wB wP with a writer's mistake on every sheet;
+# development: dA dB, larger, to find what fails without looking at the
+# held-out sets;
 # all drawn with the digits the model's training held back) into DIR (default /tmp/eval) with a participant list per set, then,
 # with --run, evaluates each (results in DIR/SET/out).
 # Choose on the tuning sets, report on the held-out ones. PARTICIPANTS=1
@@ -22,7 +24,9 @@ tB doppelkopf $doko scanner 30 601 1 0.3
 tP schwaig $a4 phone 30 601 1 0.3
 wA merkur $a4 scanner 60 701 1 1
 wB doppelkopf $doko scanner 60 701 1 1
-wP schwaig $a4 phone 40 701 1 1"
+wP schwaig $a4 phone 40 701 1 1
+dA merkur $a4 scanner 100 801 1 0.3
+dB doppelkopf $doko scanner 100 801 1 0.3"
 echo "$sets" | while read -r name rules form capture count seed held errors; do
   out="$dir/$name"
   if [ ! -d "$out/truth" ]; then
