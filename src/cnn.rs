@@ -455,6 +455,32 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
         }) {
             merge_group(&mut groups, i, j);
         }
+        // Two flat pieces, one high and one low, over each other and within
+        // the writing's height, are a digit whose stroke broke in two: a 5
+        // whose cap and bowl are both flat went whole ("95" read "9").
+        let (top, bottom) = (t.1.saturating_sub(th / 8), t.3 + th / 8);
+        while let Some((i, j)) = (0..groups.len()).find_map(|i| {
+            let g = groups[i].0;
+            if !flat_outside(&g) || (g.1 + g.3) / 2 >= t.1 + th / 2 {
+                return None;
+            }
+            (0..groups.len())
+                .find(|&j| {
+                    let d = groups[j].0;
+                    let u = joined(g, d);
+                    let overlap = d.2.min(g.2) as i64 - d.0.max(g.0) as i64;
+                    j != i
+                        && flat_outside(&d)
+                        && (d.1 + d.3) / 2 > t.1 + th / 2
+                        && overlap >= -i64::from(th / CAP_GAP)
+                        && u.1 >= top
+                        && u.3 <= bottom
+                        && (u.3 - u.1 + 1) * 100 >= th * 60
+                })
+                .map(|j| (i, j))
+        }) {
+            merge_group(&mut groups, i, j);
+        }
         groups.retain(|(g, _)| !flat_outside(g));
         // A low piece close beside a digit is a detached bit of its stroke
         // (a tail, a loop's end): it joins the nearer neighbour.
@@ -1583,6 +1609,26 @@ mod tests {
             34,
             "a flat stroke 10 px above is dropped"
         );
+    }
+
+    #[test]
+    fn a_digit_broken_into_a_high_and_a_low_flat_piece_should_be_one_piece() {
+        // "95" as on a sheet: the 9 (x 4..29, y 4..45), the 5's cap
+        // (x 44..73, y 5..18) and its bowl (x 33..47, y 31..39), both flat.
+        let mut c = GrayImage::from_pixel(78, 50, Luma([255]));
+        draw_filled_rect_mut(&mut c, Rect::at(4, 4).of_size(26, 42), Luma([0]));
+        draw_filled_rect_mut(&mut c, Rect::at(44, 5).of_size(30, 14), Luma([0]));
+        draw_filled_rect_mut(&mut c, Rect::at(33, 31).of_size(15, 9), Luma([0]));
+        let pieces = segment(&c);
+        assert_eq!(pieces.len(), 2, "a 9 and a 5");
+        assert_eq!(pieces[1].dimensions(), (41, 35), "the 5's cap and bowl");
+        // Flat pieces above and below the writing, beyond its height (a
+        // ring's arc ends), stay apart and go.
+        let mut arcs = GrayImage::from_pixel(100, 60, Luma([255]));
+        draw_filled_rect_mut(&mut arcs, Rect::at(4, 12).of_size(26, 36), Luma([0]));
+        draw_filled_rect_mut(&mut arcs, Rect::at(40, 2).of_size(30, 8), Luma([0]));
+        draw_filled_rect_mut(&mut arcs, Rect::at(58, 50).of_size(30, 8), Luma([0]));
+        assert_eq!(segment(&arcs).len(), 1);
     }
 
     #[test]
