@@ -862,8 +862,9 @@ fn doubted_by_row_and_column(
     out
 }
 
-/// Sets a footer field to `v` (an Endergebnis keeps its sign as read);
-/// false where the field holds nothing to set.
+/// Sets a footer field to `v` (an Endergebnis keeps its sign as read; one
+/// read 0 takes its Gesamt's difference's, where that is `v`); false where
+/// the field holds nothing to set.
 fn set_footer(sheet: &mut SheetResult, field: Field, v: i64) -> bool {
     let Ok(digits) = u32::try_from(v) else {
         return false;
@@ -880,11 +881,22 @@ fn set_footer(sheet: &mut SheetResult, field: Field, v: i64) -> bool {
             None => return false,
         },
         Field::Endergebnis(s) => {
+            // A 0 read kept no sign: the Gesamt's difference gives it.
+            let difference = slot(s)
+                .and_then(|i| sheet.gesamt.get(i).copied().flatten())
+                .and_then(|g| Some(i64::from(g.plus?) - i64::from(g.minus?)));
             return match slot(s).and_then(|i| sheet.endergebnis.get_mut(i)) {
-                Some(Some(e)) => {
+                Some(Some(e)) if *e != 0 => {
                     *e = if *e < 0 { -v } else { v };
                     true
                 }
+                Some(Some(e)) => match difference {
+                    Some(d) if d.abs() == v => {
+                        *e = d;
+                        true
+                    }
+                    _ => false,
+                },
                 _ => false,
             };
         }
@@ -1132,7 +1144,9 @@ impl SeatFooter {
         let read = |f: Field| by_field.get(&f).map(|fr| candidates(&fr.reading));
         let abzug = read(Field::Abzug(s)).unwrap_or_default();
         let endergebnis_digits = read(Field::Endergebnis(s)).unwrap_or_default();
-        let sign = endergebnis.map(i64::signum);
+        // A 0 read has no sign, whatever sign stood before it: the digits
+        // it may be (a "+40" read "0", "40" next) keep either.
+        let sign = endergebnis.filter(|&e| e != 0).map(i64::signum);
         let gesamt_read = [false, true].map(|m| by_field.get(&Field::Gesamt(s, m)).copied());
         let complete = gesamt_read.iter().all(Option::is_some);
         // A column's sums, likeliest first.
@@ -1835,6 +1849,17 @@ mod tests {
         assert!(!set_footer(&mut sheet, Field::Endergebnis(1), 5));
         assert!(!set_footer(&mut sheet, Field::Abzug(0), 5));
         assert_eq!(sheet.endergebnis[0], None);
+        // An Endergebnis read 0 takes the sign of its Gesamt's difference,
+        // and only a value that difference is.
+        sheet.gesamt[1] = Some(Gesamt {
+            plus: Some(64),
+            minus: Some(104),
+        });
+        sheet.endergebnis[1] = Some(0);
+        assert!(!set_footer(&mut sheet, Field::Endergebnis(2), 30));
+        assert_eq!(sheet.endergebnis[1], Some(0));
+        assert!(set_footer(&mut sheet, Field::Endergebnis(2), 40));
+        assert_eq!(sheet.endergebnis[1], Some(-40));
     }
 
     /// Row 1 is 2/2/-2/-2, seat 4's cell read surely as `cell`; seat 4's
@@ -1981,6 +2006,24 @@ mod tests {
 
     fn likely(d: &Decoded) -> (i64, f64) {
         (d.value.unwrap_or(-1), d.posterior)
+    }
+
+    #[test]
+    fn an_endergebnis_read_0_should_not_bar_its_other_readings_by_their_sign() {
+        // Gesamt 104 and 64 read surely, the Endergebnis "+40" read "0"
+        // (32%) with "40" (24%): a 0 has no sign, so +40 stays possible.
+        let fields = vec![
+            (Field::Gesamt(1, false), reading("104", 0.999, &[])),
+            (Field::Gesamt(1, true), reading("64", 0.999, &[])),
+            (Field::Abzug(1), reading("64", 0.999, &[])),
+            (
+                Field::Endergebnis(1),
+                reading("0", 0.323, &[("40", 0.236), ("20", 0.183)]),
+            ),
+        ];
+        let f = seat_1_footer(fields, [vec![(104, 1.0)], vec![(64, 1.0)]], Some(0));
+        let (v, p) = likely(&f.ranked(Field::Endergebnis(1)));
+        assert_eq!(v, 40, "{p}");
     }
 
     #[test]
