@@ -2,7 +2,9 @@
 //! calibrated. Reads every sheet of a set with truth (as `evaluate` does,
 //! before decoding) and prints, per confidence bin, how often the reading
 //! and its alternatives are the written value.
-//! Usage: footer_calibration SET_DIR... (each with scans/ and truth/)
+//! With `--games`, the game cells instead, and the sure readings' error
+//! rate by how sure (the doubt of a sure reading rests on it).
+//! Usage: footer_calibration [--games] SET_DIR... (each with scans/ and truth/)
 use aufsicht::decode::Field;
 use aufsicht::{Lang, cnn::CnnReader, form::FormTemplate, input, scan};
 
@@ -14,7 +16,10 @@ fn main() -> Result<(), String> {
     let mut best = [(0u32, 0u32, 0f64); 10];
     let mut alts = [(0u32, 0u32, 0f64); 10];
     let mut unlisted = (0u32, 0u32);
-    for dir in std::env::args().skip(1) {
+    // Sure readings: at least 0.99, 0.999, 0.9999: count, wrong.
+    let mut sure = [(0u32, 0u32); 3];
+    let games = std::env::args().any(|a| a == "--games");
+    for dir in std::env::args().skip(1).filter(|a| a != "--games") {
         let mut scans: Vec<_> = std::fs::read_dir(format!("{dir}/scans"))
             .map_err(|e| e.to_string())?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -36,7 +41,17 @@ fn main() -> Result<(), String> {
             };
             let (_, readings) = scan::read_sheet(&sheet, &mut reader, stem, 1, Lang::De);
             for f in &readings.fields {
+                let game = |no: u32, s: usize, minus: bool| {
+                    truth["games"]
+                        .as_array()
+                        .and_then(|g| g.iter().find(|g| g["no"] == no))
+                        .map_or(&serde_json::Value::Null, |g| {
+                            &g["cells"][s - 1][if minus { "minus" } else { "plus" }]
+                        })
+                };
                 let written = match f.field {
+                    Field::Game(no, s, minus) if games => game(no, s, minus),
+                    _ if games => continue,
                     Field::Gesamt(s, minus) => {
                         &truth["gesamt"][s - 1][if minus { "minus" } else { "plus" }]
                     }
@@ -61,6 +76,11 @@ fn main() -> Result<(), String> {
                     listed |= *t == v;
                 }
                 unlisted = (unlisted.0 + 1, unlisted.1 + u32::from(!listed));
+                for (i, bar) in [0.99f32, 0.999, 0.9999].into_iter().enumerate() {
+                    if r.confidence >= bar {
+                        sure[i] = (sure[i].0 + 1, sure[i].1 + u32::from(r.text != v));
+                    }
+                }
             }
         }
     }
@@ -82,5 +102,8 @@ fn main() -> Result<(), String> {
         "written value neither read nor listed: {} of {}",
         unlisted.1, unlisted.0
     );
+    for (bar, (n, wrong)) in ["0.99", "0.999", "0.9999"].iter().zip(sure) {
+        println!("read at {bar} or more: {n}, wrong {wrong}");
+    }
     Ok(())
 }
