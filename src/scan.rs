@@ -161,28 +161,19 @@ struct Pending {
     unpeeled: Option<GrayImage>,
 }
 
-/// A circled field whose peeled ink reads below this, while its ink as
-/// drawn reads [`CONFIDENT`]ly with more digits, was digits and no ring.
-/// Measured on the tuning sets (circles right, tA/tB/tP/wB): a drawn
-/// reading merely better than the peeled one lost real rings (a circled 6
-/// reads "6" with its ring). Session 15 (drawn read only below this):
-/// below 0.99 99.95/99.86/99.90/99.75%, below 0.9 100/100/99.97/99.73%.
-/// Session 16, every ring read as drawn and doubted where it reads
-/// otherwise ([`peeling_in_doubt`]): 0.9, 0.99, 0.999 and always gave
-/// 100/100/99.97/99.86% at 0.9 and 100/100/99.97/99.91% above (a "10"
-/// whose round 0 looked like a ring around a sure "1" scrap).
-const RING_LEFT_UNSURE: f32 = 0.99;
-
-/// Whether a field found circled was digits and no ring: what peeling the
-/// ring left reads unsure, the ink as drawn surely, with more digits (a
-/// "1" beside a round "0"; a circled 6 read with its ring is still a 6),
-/// or as drawn it reads as two digits or more where peeling left fewer or
-/// a doubtful reading ([`RING_DRAWN_DIGITS`]), or what peeling left is
-/// scraps ([`RING_LEFT_SCRAPS`]).
+/// Whether a field found circled was digits and no ring: as drawn, ring
+/// and all, its ink reads surely ([`RING_DRAWN_DIGITS`]) as more digits
+/// than peeling left, or as two or more where peeling left a doubtful
+/// reading (a "1" beside a round "0" is "10" as drawn, a "1" or scraps
+/// once "peeled"; a circled 6 read with its ring is still a 6); or what
+/// peeling left is scraps ([`RING_LEFT_SCRAPS`]).
 fn ring_was_digits(peeled: &Reading, drawn: &Reading) -> bool {
-    let more_digits = peeled.confidence < RING_LEFT_UNSURE
-        && drawn.confidence >= CONFIDENT
-        && drawn.text.len() > peeled.text.len();
+    // A tight ring read with its digits changes one of them (a circled 24
+    // reads "29"), which the peeled reading, as long and sure, outweighs.
+    let digits_drawn = drawn.confidence >= RING_DRAWN_DIGITS
+        && drawn.text != peeled.text
+        && (drawn.text.len() > peeled.text.len()
+            || (drawn.text.len() >= 2 && peeled.confidence < RING_LEFT_DOUBTFUL));
     // What peeling left reads as no number at all, the ink as drawn as
     // one: the "ring" was the digits' own strokes (a "12" whose 1 and
     // round 2 closed a ring), and peeling left scraps.
@@ -190,28 +181,22 @@ fn ring_was_digits(peeled: &Reading, drawn: &Reading) -> bool {
         && drawn.confidence >= DRAWN_DISAGREES
         && drawn.text != peeled.text
         && drawn.text.len() >= peeled.text.len();
-    // The ink as drawn reads as two digits or more ([`RING_DRAWN_DIGITS`]),
-    // and what peeling left as fewer, or doubtfully: a "1" beside a round
-    // "0" is "10" as drawn and a "1" or scraps once "peeled". A tight ring
-    // read with its digits changes one of them (a circled 24 reads "29"),
-    // which the peeled reading, as long and sure, outweighs.
-    let digits_drawn = drawn.confidence >= RING_DRAWN_DIGITS
-        && drawn.text.len() >= 2
-        && drawn.text != peeled.text
-        && (peeled.text.len() < drawn.text.len() || peeled.confidence < RING_LEFT_DOUBTFUL);
-    more_digits || scraps_left || digits_drawn
+    digits_drawn || scraps_left
 }
 
-/// A circled field's ink as drawn reading at least this surely as two
-/// digits or more, where peeling left fewer or a reading below
-/// [`RING_LEFT_DOUBTFUL`], was digits (see [`ring_was_digits`]). Session
-/// 27, rings found in game cells of the tuning sets (tA tB tP wA wB wP)
-/// and two new development sets (dA merkur, dB Doppelkopf, 100 sheets each,
-/// seed 801): of 50 found where none was drawn (all a "10" or "12" whose
-/// round second digit looked like a ring), this frees 47; of 6 868 found where one was drawn,
-/// it takes none. At 0.99 without it, 42 and none; without the condition
-/// on the peeled reading, at 0.95 it took 4 drawn rings (a tight ring
-/// around "24" read "29" as drawn).
+/// A circled field's ink as drawn reading at least this surely as more
+/// digits than peeling left, or as two or more where peeling left a
+/// reading below [`RING_LEFT_DOUBTFUL`], was digits (see
+/// [`ring_was_digits`]). Sessions 15 and 16 asked for more digits at
+/// [`CONFIDENT`] and a peeled reading below it (circles right on tA tB tP
+/// wB: 100/100/99.97/99.91%). Session 27, rings found in game cells of
+/// the tuning sets (tA tB tP wA wB wP) and two new development sets (dA
+/// merkur, dB Doppelkopf, 100 sheets each, seed 801): of 50 found where
+/// none was drawn (all a "10" or "12" whose round second digit looked like
+/// a ring), this frees 47; of 6 868 found where one was drawn, it takes
+/// none. At 0.99, 42 and none; without the condition on the peeled
+/// reading, at 0.95 it took 4 drawn rings (a tight ring around "24" read
+/// "29" as drawn).
 const RING_DRAWN_DIGITS: f32 = 0.95;
 
 /// See [`RING_DRAWN_DIGITS`].
