@@ -63,7 +63,9 @@ fn main() -> Result<(), String> {
     );
     for (name, bx) in footer {
         let crop = cells::cut(sheet.page, &sheet.alignment, bx);
-        let c = cells::analyse(&crop, false, false);
+        // The Endergebnis's sign is looked for, as the pipeline does: the
+        // image is its digits alone.
+        let c = cells::analyse(&crop, false, name.starts_with("endergebnis"));
         c.digits
             .save(format!("{out}/{name}.png"))
             .map_err(|e| e.to_string())?;
