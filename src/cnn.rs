@@ -429,55 +429,45 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
             let mid = (g.1 + g.3) / 2;
             gh * 100 < th * 35 && (mid <= t.1 + th / 4 || mid >= t.3 - th / 4)
         };
-        // ...unless a flat piece sits just on top of a digit, over it or
-        // off its top right: the detached cap of a 5 (without it the 5
-        // reads as a 6, or a 2).
-        while let Some((i, j)) = (0..groups.len()).find_map(|i| {
-            let g = groups[i].0;
-            if !flat_outside(&g) || (g.1 + g.3) / 2 >= t.1 + th / 2 {
-                return None;
-            }
-            (0..groups.len())
-                .filter(|&j| j != i && !flat_outside(&groups[j].0))
-                .find(|&j| {
-                    let d = groups[j].0;
-                    let overlap = d.2.min(g.2) as i64 - d.0.max(g.0) as i64;
-                    let gap = d.1 as i64 - g.3 as i64;
-                    let reach = i64::from(th / CAP_GAP);
-                    let over = overlap * 4 >= i64::from(g.2 - g.0) && (-1..=reach).contains(&gap);
-                    // A cap drawn off to the right, level with the digit's top.
-                    let beside = g.0 > d.0 + (d.2 - d.0) / 2
-                        && overlap >= -reach
-                        && (-i64::from(th / 4)..=reach).contains(&gap);
-                    over || beside
-                })
-                .map(|j| (i, j))
-        }) {
-            merge_group(&mut groups, i, j);
-        }
-        // Two flat pieces, one high and one low, over each other and within
-        // the writing's height, are a digit whose stroke broke in two: a 5
-        // whose cap and bowl are both flat went whole ("95" read "9").
+        // ...unless a flat piece high in the writing is a detached cap (of
+        // a 5: without it the 5 reads as a 6, or a 2). It joins a digit it
+        // sits just on top of, over it or off its top right; else a flat
+        // piece low in the writing under it, where the two make a digit
+        // within the writing's height (a 5 whose cap and bowl are both flat
+        // went whole: "95" read "9").
+        let reach = i64::from(th / CAP_GAP);
         let (top, bottom) = (t.1.saturating_sub(th / 8), t.3 + th / 8);
-        while let Some((i, j)) = (0..groups.len()).find_map(|i| {
-            let g = groups[i].0;
-            if !flat_outside(&g) || (g.1 + g.3) / 2 >= t.1 + th / 2 {
-                return None;
+        let high = |g: &Bounds| (g.1 + g.3) / 2 < t.1 + th / 2;
+        let joins = |cap: Bounds, d: Bounds, bowl: bool| {
+            let overlap = d.2.min(cap.2) as i64 - d.0.max(cap.0) as i64;
+            if bowl {
+                let u = joined(cap, d);
+                return flat_outside(&d)
+                    && !high(&d)
+                    && overlap >= -reach
+                    && u.1 >= top
+                    && u.3 <= bottom
+                    && (u.3 - u.1 + 1) * 100 >= th * 60;
             }
-            (0..groups.len())
-                .find(|&j| {
-                    let d = groups[j].0;
-                    let u = joined(g, d);
-                    let overlap = d.2.min(g.2) as i64 - d.0.max(g.0) as i64;
-                    j != i
-                        && flat_outside(&d)
-                        && (d.1 + d.3) / 2 > t.1 + th / 2
-                        && overlap >= -i64::from(th / CAP_GAP)
-                        && u.1 >= top
-                        && u.3 <= bottom
-                        && (u.3 - u.1 + 1) * 100 >= th * 60
-                })
-                .map(|j| (i, j))
+            let gap = d.1 as i64 - cap.3 as i64;
+            let over = overlap * 4 >= i64::from(cap.2 - cap.0) && (-1..=reach).contains(&gap);
+            // A cap drawn off to the right, level with the digit's top.
+            let beside = cap.0 > d.0 + (d.2 - d.0) / 2
+                && overlap >= -reach
+                && (-i64::from(th / 4)..=reach).contains(&gap);
+            !flat_outside(&d) && (over || beside)
+        };
+        // Digits first: a bowl is a cap's only where no digit takes it.
+        while let Some((i, j)) = [false, true].into_iter().find_map(|bowl| {
+            (0..groups.len()).find_map(|i| {
+                let cap = groups[i].0;
+                if !flat_outside(&cap) || !high(&cap) {
+                    return None;
+                }
+                (0..groups.len())
+                    .find(|&j| j != i && joins(cap, groups[j].0, bowl))
+                    .map(|j| (i, j))
+            })
         }) {
             merge_group(&mut groups, i, j);
         }
