@@ -40,15 +40,15 @@ fn main() -> Result<(), String> {
                 continue;
             };
             let (_, readings) = scan::read_sheet(&sheet, &mut reader, stem, 1, Lang::De);
+            let game = |no: u32, s: usize, minus: bool| {
+                truth["games"]
+                    .as_array()
+                    .and_then(|g| g.iter().find(|g| g["no"] == no))
+                    .map_or(&serde_json::Value::Null, |g| {
+                        &g["cells"][s - 1][if minus { "minus" } else { "plus" }]
+                    })
+            };
             for f in &readings.fields {
-                let game = |no: u32, s: usize, minus: bool| {
-                    truth["games"]
-                        .as_array()
-                        .and_then(|g| g.iter().find(|g| g["no"] == no))
-                        .map_or(&serde_json::Value::Null, |g| {
-                            &g["cells"][s - 1][if minus { "minus" } else { "plus" }]
-                        })
-                };
                 let written = match f.field {
                     Field::Game(no, s, minus) if games => game(no, s, minus),
                     _ if games => continue,
@@ -62,7 +62,6 @@ fn main() -> Result<(), String> {
                 let Some(v) = written.as_i64() else { continue };
                 let v = v.abs().to_string();
                 let r = &f.reading;
-                let bin = |p: f32| ((p * 10.0) as usize).min(9);
                 let b = &mut best[bin(r.confidence)];
                 *b = (
                     b.0 + 1,
@@ -106,4 +105,9 @@ fn main() -> Result<(), String> {
         println!("read at {bar} or more: {n}, wrong {wrong}");
     }
     Ok(())
+}
+
+/// A probability's bin of a tenth.
+fn bin(p: f32) -> usize {
+    ((p * 10.0) as usize).min(9)
 }

@@ -672,8 +672,9 @@ fn analyse_at(crop: &GrayImage, at: Cut, find_circle: bool, find_sign: bool) -> 
                 && (small || is_cross(&labels, first))
             {
                 // A plus is often written half as high as the digits or more
-                // (up to 0.8 on the development sets): its shape, two
-                // crossing strokes, tells it from a small digit.
+                // (0.8 on a development sheet, read as a minus run into the
+                // first digit): its shape, two crossing strokes, tells it
+                // from a small digit.
                 sign = Some('+');
             }
             if sign.is_some() {

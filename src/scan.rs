@@ -766,8 +766,8 @@ mod tests {
         assert!(!ring_was_digits(&scraps, &reading("12", 0.8, &[])));
         assert!(!ring_was_digits(&scraps, &reading("9", 1.0, &[])));
         // Nor where peeling left a number read as many digits, not in doubt.
-        let unsure = reading("33", 0.92, &[("38", 0.07)]);
-        assert!(!ring_was_digits(&unsure, &reading("38", 0.99, &[])));
+        let as_long = reading("33", 0.92, &[("38", 0.07)]);
+        assert!(!ring_was_digits(&as_long, &reading("38", 0.99, &[])));
     }
 
     #[test]
