@@ -128,6 +128,14 @@ impl SheetResult {
         self.players.len()
     }
 
+    /// The cell of game `no` at `seat` (from 0), where the sheet has that row.
+    pub fn cell_mut(&mut self, no: u32, seat: usize) -> Option<&mut Cell> {
+        self.games
+            .iter_mut()
+            .find(|g| g.no == no)
+            .and_then(|g| g.cells.get_mut(seat))
+    }
+
     /// Parses and checks the shape of a sheet result. `name` is used in errors.
     pub fn from_json(name: &str, text: &str) -> Result<Self, SheetError> {
         let de = &mut serde_json::Deserializer::from_str(text);

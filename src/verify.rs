@@ -133,12 +133,7 @@ fn most_probable(sheet: &SheetResult, reading: &[Flag]) -> Option<SheetResult> {
         let field = f.field.as_deref().unwrap_or("");
         match (f.row, field) {
             (Some(no), "plus" | "minus") => {
-                let Some(cell) = probable
-                    .games
-                    .iter_mut()
-                    .find(|g| g.no == no)
-                    .and_then(|g| g.cells.get_mut(seat))
-                else {
+                let Some(cell) = probable.cell_mut(no, seat) else {
                     continue;
                 };
                 let target = if field == "plus" {
