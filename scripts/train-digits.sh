@@ -6,14 +6,34 @@
 # new sheets drawn and cut by today's pipeline, at a lower learning rate.
 # About 20 minutes a step on 2 cores (the fresh start: 45). Needs the MNIST
 # training split (scripts/fetch-mnist.sh). Usage: scripts/train-digits.sh [OUT]
+#
+# With --second it remakes models/second.safetensors instead, the second
+# net whose opinion is asked on a flagged seat's footer (docs/reading.md,
+# sessions 24 and 28): a deep net trained afresh (`train-digits --deep`,
+# five epochs), then one step on (two epochs at 3e-4, seed 3), as "deep1"
+# was made in session 25. Training on this CPU is not bit-identical from
+# run to run, so measure what it makes (scripts/eval-sets.sh). About 70
+# minutes. Usage: scripts/train-digits.sh --second [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+second=""
+if [ "${1:-}" = --second ]; then
+  second=1
+  shift
+fi
 out=${1:-models/digits.safetensors}
+[ -z "$second" ] || out=${1:-models/second.safetensors}
 # Build from this checkout: an older binary may lack --from.
 [ -n "${AUFSICHT:-}" ] || cargo build --release
 bin=${AUFSICHT:-./target/release/aufsicht}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+if [ -n "$second" ]; then
+  "$bin" train-digits --deep --epochs 5 --seed 1 --sheets 600 --out "$work/deep0.safetensors"
+  "$bin" train-digits --from "$work/deep0.safetensors" --epochs 2 --learning-rate 3e-4 --seed 3 \
+    --out "$out"
+  exit 0
+fi
 # The start: that model from the history, or, in a checkout without it
 # (a shallow clone), one trained afresh. That one is not the same: on
 # today's cuts a fresh net learns another balance of digits and "not one

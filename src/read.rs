@@ -39,6 +39,11 @@ pub trait DigitReader {
     fn read_batch(&mut self, cells: &[&GrayImage]) -> Vec<Reading> {
         cells.iter().map(|c| self.read(c)).collect()
     }
+    /// The same cells read by a second model, where the reader has one:
+    /// its own opinion, to weigh beside the first where a flag stands.
+    fn second_opinion(&mut self, _cells: &[&GrayImage]) -> Option<Vec<Reading>> {
+        None
+    }
 }
 
 /// Where the Tesseract model lies: `AUFSICHT_TESSDATA`, the project's

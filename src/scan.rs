@@ -648,8 +648,15 @@ pub fn scan_page(
         a.insert("title_matches".into(), title_ok.into());
         a.insert("row_numbers_read".into(), rows.into());
     }
-    let decoded = decode::decode(read, &readings, rules, lang);
-    let verified = crate::verify::verify(decoded, rules, lang).and_then(|mut sheet| {
+    let decoded = decode::decode(read.clone(), &readings, rules, lang);
+    let (mut read, mut readings) = (read, readings);
+    let verified = crate::verify::verify(decoded, rules, lang).and_then(|sheet| {
+        let mut sheet =
+            if second_opinion_where_flagged(&sheet, &aligned, digits, &mut read, &mut readings) {
+                crate::verify::verify(decode::decode(read, &readings, rules, lang), rules, lang)?
+            } else {
+                sheet
+            };
         if rings_on_second_look(&mut sheet, &aligned) {
             crate::verify::verify(sheet, rules, lang)
         } else {
@@ -665,6 +672,148 @@ pub fn scan_page(
             lang,
         )
     })
+}
+
+/// Where the rule flags name a seat's footer (`GESAMT_MISMATCH`,
+/// `ABZUG_MISMATCH`, `ENDERGEBNIS_MISMATCH`), each of its footer fields is
+/// read again by the reader's second net ([`DigitReader::second_opinion`]),
+/// and so is every uncircled game cell of a row flagged
+/// `ROW_NOT_ZERO_SUM`; each reading becomes the mean of both. A number the
+/// first net misread surely (a 4 drawn like a 9: "40" read "90" at 1.0)
+/// is then unsure where the second reads it otherwise, and the sheet's
+/// sums weigh it. Asked only where a flag stands: on every footer field,
+/// the two nets' disagreements made about 0.2 uncertain cells more a sheet
+/// (session 28). A circled cell's digits were read peeled or as drawn
+/// ([`ring_was_digits`]), so it is left. True when any reading changed.
+fn second_opinion_where_flagged(
+    sheet: &SheetResult,
+    aligned: &AlignedSheet,
+    digits: &mut dyn DigitReader,
+    read: &mut SheetResult,
+    readings: &mut CellReadings,
+) -> bool {
+    let seats: std::collections::BTreeSet<usize> = sheet
+        .flags
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.code,
+                Code::GesamtMismatch | Code::AbzugMismatch | Code::EndergebnisMismatch
+            )
+        })
+        .filter_map(|f| f.seat)
+        .collect();
+    let rows: std::collections::BTreeSet<u32> = sheet
+        .flags
+        .iter()
+        .filter(|f| f.code == Code::RowNotZeroSum)
+        .filter_map(|f| f.row)
+        .collect();
+    let f = &aligned.form.fields;
+    // (field, box, a game cell): the fields to ask about.
+    let mut asked: Vec<(Field, MmBox, bool)> = Vec::new();
+    for s in seats {
+        let Some(i) = s.checked_sub(1) else { continue };
+        let (Some(g), Some(&abzug), Some(&end)) =
+            (f.gesamt.get(i), f.abzug.get(i), f.endergebnis.get(i))
+        else {
+            continue;
+        };
+        asked.extend([
+            (Field::Gesamt(s, false), g.plus, false),
+            (Field::Gesamt(s, true), g.minus, false),
+            (Field::Abzug(s), abzug, false),
+            (Field::Endergebnis(s), end, false),
+        ]);
+    }
+    for no in rows {
+        let Some(row) = (no as usize).checked_sub(1).and_then(|i| f.game.get(i)) else {
+            continue;
+        };
+        for (s, pm) in row.iter().enumerate() {
+            asked.push((Field::Game(no, s + 1, false), pm.plus, true));
+            asked.push((Field::Game(no, s + 1, true), pm.minus, true));
+        }
+    }
+    let mut fields = Vec::new();
+    let mut images = Vec::new();
+    for (field, bx, game) in asked {
+        if !readings.fields.iter().any(|fr| fr.field == field) {
+            continue;
+        }
+        let sign = matches!(field, Field::Endergebnis(_));
+        let crop = cells::cut(aligned.page, &aligned.alignment, bx);
+        let c = cells::analyse(&crop, game, sign);
+        if c.mark == Mark::Ink && !c.circled {
+            fields.push(field);
+            images.push(c.digits);
+        }
+    }
+    if fields.is_empty() {
+        return false;
+    }
+    let images: Vec<&GrayImage> = images.iter().collect();
+    let Some(second) = digits.second_opinion(&images) else {
+        return false;
+    };
+    let mut changed = false;
+    for (field, second) in fields.into_iter().zip(second) {
+        changed |= weigh_second_opinion(read, readings, field, second);
+    }
+    changed
+}
+
+/// Makes `field`'s reading the mean of its reading and `second`, and the
+/// value `read` holds for it the new best (an Endergebnis keeps its sign
+/// as read); true when that changed the reading.
+fn weigh_second_opinion(
+    read: &mut SheetResult,
+    readings: &mut CellReadings,
+    field: Field,
+    second: Reading,
+) -> bool {
+    let Some(fr) = readings.fields.iter_mut().find(|fr| fr.field == field) else {
+        return false;
+    };
+    let mean = mean_reading(&[fr.reading.clone(), second]);
+    if mean == fr.reading {
+        return false;
+    }
+    // The field holds the reader's best, as [`read_sheet`] sets it.
+    let v = mean.value();
+    match field {
+        Field::Gesamt(s, m) => {
+            let Some(Some(g)) = read.gesamt.get_mut(s - 1) else {
+                return false;
+            };
+            *(if m { &mut g.minus } else { &mut g.plus }) = v;
+        }
+        Field::Abzug(s) => {
+            let Some(a) = read.abzug.get_mut(s - 1) else {
+                return false;
+            };
+            *a = v;
+        }
+        Field::Endergebnis(s) => {
+            // A 0 read carries no sign to keep: it stays as first read.
+            let Some(e) = read.endergebnis.get_mut(s - 1) else {
+                return false;
+            };
+            let Some(sign) = e.filter(|&e| e != 0).map(i64::signum) else {
+                return false;
+            };
+            *e = v.map(|v| i64::from(v) * sign);
+        }
+        Field::Game(no, s, m) => {
+            let Some(c) = read.cell_mut(no, s - 1) else {
+                return false;
+            };
+            *(if m { &mut c.minus } else { &mut c.plus }) = v;
+        }
+        _ => return false,
+    }
+    fr.reading = mean;
+    true
 }
 
 /// The cell extra field that says a ring was found only at the second look.
@@ -852,6 +1001,120 @@ mod tests {
         );
         assert!(!cell(5, 0).circled, "not flagged, not looked at");
         assert!(!cell(19, 3).circled);
+    }
+
+    /// dA merkur-0082, Platz 2: the Endergebnis "+32" read "22" (34%),
+    /// "32" (32%); the second net reads "32" (56%), "22" (42%).
+    fn endergebnis_read_22(value: i64) -> (SheetResult, CellReadings) {
+        let mut sheet = unreadable("test", 1, 4, "", Lang::De);
+        sheet.endergebnis[1] = Some(value);
+        sheet.gesamt[1] = Some(Gesamt {
+            plus: Some(81),
+            minus: Some(49),
+        });
+        let readings = CellReadings {
+            fields: vec![
+                FieldReading {
+                    field: Field::Endergebnis(2),
+                    reading: reading("22", 0.337, &[("32", 0.323), ("432", 0.275)]),
+                    what: String::new(),
+                },
+                FieldReading {
+                    field: Field::Gesamt(2, true),
+                    reading: reading("49", 0.9998, &[("99", 0.0001)]),
+                    what: String::new(),
+                },
+            ],
+        };
+        (sheet, readings)
+    }
+
+    #[test]
+    fn a_second_opinion_should_weigh_in_and_set_the_new_best_with_the_sign_as_read() {
+        let (mut sheet, mut readings) = endergebnis_read_22(-22);
+        let second = reading("32", 0.557, &[("22", 0.425), ("82", 0.011)]);
+        assert!(weigh_second_opinion(
+            &mut sheet,
+            &mut readings,
+            Field::Endergebnis(2),
+            second
+        ));
+        let r = &readings.fields[0].reading;
+        assert_eq!(r.text, "32");
+        assert!((r.confidence - 0.44).abs() < 1e-6, "{}", r.confidence);
+        assert_eq!(r.alternatives[0].0, "22");
+        assert_eq!(sheet.endergebnis[1], Some(-32));
+    }
+
+    #[test]
+    fn a_second_opinion_on_a_game_cell_should_set_its_new_best() {
+        let mut sheet = unreadable("test", 1, 4, "", Lang::De);
+        let cell = Cell {
+            plus: Some(9),
+            minus: None,
+            circled: false,
+            corrected: false,
+            extra: Map::new(),
+        };
+        sheet.games.push(GameRow {
+            no: 24,
+            cells: vec![cell; 4],
+            initials: false,
+            class: None,
+            extra: Map::new(),
+        });
+        let field = Field::Game(24, 2, false);
+        let mut readings = CellReadings {
+            fields: vec![FieldReading {
+                field,
+                reading: reading("9", 0.6, &[("4", 0.4)]),
+                what: String::new(),
+            }],
+        };
+        let second = reading("4", 0.9, &[("9", 0.1)]);
+        assert!(weigh_second_opinion(
+            &mut sheet,
+            &mut readings,
+            field,
+            second
+        ));
+        assert_eq!(readings.fields[0].reading.text, "4");
+        assert_eq!(sheet.games[0].cells[1].plus, Some(4));
+        assert_eq!(sheet.games[0].cells[0].plus, Some(9), "the others stay");
+    }
+
+    #[test]
+    fn a_second_opinion_that_agrees_should_change_nothing() {
+        let (mut sheet, mut readings) = endergebnis_read_22(22);
+        let same = readings.fields[1].reading.clone();
+        assert!(!weigh_second_opinion(
+            &mut sheet,
+            &mut readings,
+            Field::Gesamt(2, true),
+            same
+        ));
+        assert_eq!(sheet.gesamt[1].as_ref().and_then(|g| g.minus), Some(49));
+        // A field with no reading (an Endergebnis without its sign) is left.
+        let any = reading("7", 0.9, &[]);
+        assert!(!weigh_second_opinion(
+            &mut sheet,
+            &mut readings,
+            Field::Abzug(2),
+            any
+        ));
+    }
+
+    #[test]
+    fn a_second_opinion_on_an_endergebnis_read_0_should_leave_it() {
+        let (mut sheet, mut readings) = endergebnis_read_22(0);
+        let second = reading("32", 0.557, &[("22", 0.425)]);
+        assert!(!weigh_second_opinion(
+            &mut sheet,
+            &mut readings,
+            Field::Endergebnis(2),
+            second
+        ));
+        assert_eq!(sheet.endergebnis[1], Some(0));
     }
 
     #[test]
