@@ -783,20 +783,20 @@ fn weigh_second_opinion(
     let v = mean.value();
     match field {
         Field::Gesamt(s, m) => {
-            let Some(Some(g)) = read.gesamt.get_mut(s - 1) else {
+            let Some(Some(g)) = s.checked_sub(1).and_then(|i| read.gesamt.get_mut(i)) else {
                 return false;
             };
             *(if m { &mut g.minus } else { &mut g.plus }) = v;
         }
         Field::Abzug(s) => {
-            let Some(a) = read.abzug.get_mut(s - 1) else {
+            let Some(a) = s.checked_sub(1).and_then(|i| read.abzug.get_mut(i)) else {
                 return false;
             };
             *a = v;
         }
         Field::Endergebnis(s) => {
             // A 0 read carries no sign to keep: it stays as first read.
-            let Some(e) = read.endergebnis.get_mut(s - 1) else {
+            let Some(e) = s.checked_sub(1).and_then(|i| read.endergebnis.get_mut(i)) else {
                 return false;
             };
             let Some(sign) = e.filter(|&e| e != 0).map(i64::signum) else {
@@ -805,7 +805,7 @@ fn weigh_second_opinion(
             *e = v.map(|v| i64::from(v) * sign);
         }
         Field::Game(no, s, m) => {
-            let Some(c) = read.cell_mut(no, s - 1) else {
+            let Some(c) = s.checked_sub(1).and_then(|i| read.cell_mut(no, i)) else {
                 return false;
             };
             *(if m { &mut c.minus } else { &mut c.plus }) = v;
