@@ -817,12 +817,12 @@ fn weigh_second_opinion(
 }
 
 /// The cell extra field that says a ring was found only at the second look.
-pub const RING_SECOND_LOOK: &str = "ring_second_look";
+pub const RING_AT_SECOND_LOOK: &str = "ring_second_look";
 
 /// Looks again for the ring of every soloist's value flagged
 /// `SOLO_NOT_CIRCLED`, with [`cells::ring_searched`]: a tight ring run into
 /// the next row's ink is missed at the first look. Where found, the cell
-/// is circled and says so ([`RING_SECOND_LOOK`]); true when any was.
+/// is circled and says so ([`RING_AT_SECOND_LOOK`]); true when any was.
 /// Asked only where the rules expect a ring, because looked at everywhere
 /// the second look also finds rings in a few unringed values (22 of 40 303
 /// on the tuning and development sets): a forgotten ring hides behind it
@@ -854,7 +854,7 @@ fn rings_on_second_look(sheet: &mut SheetResult, aligned: &AlignedSheet) -> bool
         if cells::ring_searched(&cells::cut(aligned.page, &aligned.alignment, bx)) {
             cell.circled = true;
             cell.extra
-                .insert(RING_SECOND_LOOK.into(), Value::Bool(true));
+                .insert(RING_AT_SECOND_LOOK.into(), Value::Bool(true));
             found = true;
         }
     }
@@ -996,7 +996,7 @@ mod tests {
             |no: u32, s: usize| &sheet.games.iter().find(|g| g.no == no).expect("row").cells[s];
         assert!(cell(32, 0).circled);
         assert_eq!(
-            cell(32, 0).extra.get(RING_SECOND_LOOK),
+            cell(32, 0).extra.get(RING_AT_SECOND_LOOK),
             Some(&Value::Bool(true))
         );
         assert!(!cell(5, 0).circled, "not flagged, not looked at");
