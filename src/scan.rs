@@ -677,7 +677,7 @@ pub fn scan_page(
 /// Where the rule flags name a seat's footer (`GESAMT_MISMATCH`,
 /// `ABZUG_MISMATCH`, `ENDERGEBNIS_MISMATCH`), each of its footer fields is
 /// read again by the reader's second net ([`DigitReader::second_opinion`]),
-/// and so is every uncircled game cell of a row flagged
+/// and so is every uncircled game cell read unsure in a row flagged
 /// `ROW_NOT_ZERO_SUM`; each reading becomes the mean of both. A number the
 /// first net misread surely (a 4 drawn like a 9: "40" read "90" at 1.0)
 /// is then unsure where the second reads it otherwise, and the sheet's
@@ -738,7 +738,16 @@ fn second_opinion_where_flagged(
     let mut fields = Vec::new();
     let mut images = Vec::new();
     for (field, bx, game) in asked {
-        if !readings.fields.iter().any(|fr| fr.field == field) {
+        // A game cell read surely stays the first net's: where its row and
+        // its Gesamt both contradict it, the doubt (`decode`) asks a
+        // person whether it was misread or changed after the sum was
+        // added up; a second opinion must not answer that by taking the
+        // value the sums want. Only an unsure one is read again, as
+        // [`Reader::steady`] reads it again at other cuts.
+        let Some(fr) = readings.fields.iter().find(|fr| fr.field == field) else {
+            continue;
+        };
+        if game && fr.reading.confidence >= CONFIDENT {
             continue;
         }
         let sign = matches!(field, Field::Endergebnis(_));
