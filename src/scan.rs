@@ -945,13 +945,16 @@ mod tests {
                 4
             ];
             cells[seat].plus = Some(value);
-            sheet.games.push(GameRow {
-                no,
-                cells,
-                initials: false,
-                class: None,
-                extra: Map::new(),
-            });
+            match sheet.games.iter_mut().find(|g| g.no == no) {
+                Some(g) => g.cells[seat].plus = Some(value),
+                None => sheet.games.push(GameRow {
+                    no,
+                    cells,
+                    initials: false,
+                    class: None,
+                    extra: Map::new(),
+                }),
+            }
         }
         for &(no, seat) in flagged {
             sheet.flags.push(Flag {
@@ -967,26 +970,10 @@ mod tests {
         (page, sheet)
     }
 
-    #[test]
-    fn a_solos_ring_missed_at_first_should_be_found_where_flagged_only() {
-        let forms = FormTemplate::builtins();
-        let form = forms
-            .iter()
-            .find(|f| f.id == "punkteliste-a4-32")
-            .expect("the merkur form");
-        let ring = cells::fixture(
-            "tight_ring_run_into_the_next_rows_ink_should_be_found_at_the_second_look.png",
-        );
-        let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
-        // The ring in game 32 is flagged, the same ring in game 5 is not
-        // (no rule asks for it there); the 13 is flagged but no ring.
-        let (page, mut sheet) = page_with_plus_cells(
-            form,
-            &[(32, 0, 9, &ring), (5, 0, 9, &ring), (19, 3, 13, &thirteen)],
-            &[(32, 0), (19, 3)],
-        );
-        let aligned = AlignedSheet {
-            page: &page,
+    /// `page` as a scan of `form` at [`cells::PX_PER_MM`], unturned.
+    fn aligned<'a>(page: &'a GrayImage, form: &'a FormTemplate) -> AlignedSheet<'a> {
+        AlignedSheet {
+            page,
             form,
             alignment: Alignment {
                 to_image: crate::geometry::Homography::scale_translate(
@@ -999,8 +986,95 @@ mod tests {
                 residual_mm: 0.0,
                 quarter_turns: 0,
             },
+        }
+    }
+
+    fn merkur_form(forms: &[FormTemplate]) -> &FormTemplate {
+        forms
+            .iter()
+            .find(|f| f.id == "punkteliste-a4-32")
+            .expect("the merkur form")
+    }
+
+    /// A reader whose second net says `says` of every cell, counting them.
+    struct SecondSays(Reading, usize);
+
+    impl DigitReader for SecondSays {
+        fn name(&self) -> &str {
+            "second says"
+        }
+        fn read(&mut self, _: &GrayImage) -> Reading {
+            Reading::none()
+        }
+        fn second_opinion(&mut self, cells: &[&GrayImage]) -> Option<Vec<Reading>> {
+            self.1 += cells.len();
+            Some(vec![self.0.clone(); cells.len()])
+        }
+    }
+
+    #[test]
+    fn a_second_opinion_should_be_asked_of_a_flagged_rows_unsure_cells_only() {
+        let forms = FormTemplate::builtins();
+        let form = merkur_form(&forms);
+        let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+        let (page, mut sheet) =
+            page_with_plus_cells(form, &[(19, 0, 13, &thirteen), (19, 3, 13, &thirteen)], &[]);
+        sheet.flags.push(Flag {
+            code: Code::RowNotZeroSum,
+            severity: Code::RowNotZeroSum.severity(),
+            row: Some(19),
+            seat: None,
+            field: None,
+            message: String::new(),
+            extra: Map::new(),
+        });
+        let mut read = sheet.clone();
+        let cell_reading = |seat: usize, r: Reading| FieldReading {
+            field: Field::Game(19, seat, false),
+            reading: r,
+            what: String::new(),
         };
-        assert!(rings_on_second_look(&mut sheet, &aligned));
+        let mut readings = CellReadings {
+            fields: vec![
+                cell_reading(1, reading("13", 0.999, &[("18", 0.001)])),
+                cell_reading(4, reading("13", 0.6, &[("18", 0.4)])),
+            ],
+        };
+        let mut second = SecondSays(reading("18", 0.9, &[("13", 0.1)]), 0);
+        let aligned = aligned(&page, form);
+        assert!(second_opinion_where_flagged(
+            &sheet,
+            &aligned,
+            &mut second,
+            &mut read,
+            &mut readings
+        ));
+        assert_eq!(second.1, 1, "the unsure cell only");
+        assert_eq!(
+            readings.fields[0].reading.text, "13",
+            "the sure one as read"
+        );
+        assert_eq!(readings.fields[1].reading.text, "18");
+        assert_eq!(read.cell_mut(19, 3).and_then(|c| c.plus), Some(18));
+        assert_eq!(read.cell_mut(19, 0).and_then(|c| c.plus), Some(13));
+    }
+
+    #[test]
+    fn a_solos_ring_missed_at_first_should_be_found_where_flagged_only() {
+        let forms = FormTemplate::builtins();
+        let form = merkur_form(&forms);
+        let ring = cells::fixture(
+            "tight_ring_run_into_the_next_rows_ink_should_be_found_at_the_second_look.png",
+        );
+        let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+        // The ring in game 32 is flagged, the same ring in game 5 is not
+        // (no rule asks for it there); the 13 is flagged but no ring.
+        let (page, mut sheet) = page_with_plus_cells(
+            form,
+            &[(32, 0, 9, &ring), (5, 0, 9, &ring), (19, 3, 13, &thirteen)],
+            &[(32, 0), (19, 3)],
+        );
+        assert!(rings_on_second_look(&mut sheet, &aligned(&page, form)));
         let cell =
             |no: u32, s: usize| &sheet.games.iter().find(|g| g.no == no).expect("row").cells[s];
         assert!(cell(32, 0).circled);
