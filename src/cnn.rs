@@ -749,27 +749,16 @@ pub fn cut_into(piece: &GrayImage, k: usize) -> Vec<GrayImage> {
     cut_at(piece, &cuts[1..])
 }
 
-pub struct CnnReader {
+/// One digit net with its calibration: what reads a 28×28 input.
+struct DigitNet {
     net: infer::Inference,
     /// Logits are divided by it before the softmax so that the
     /// probabilities are calibrated (fitted on held-back digits in training).
     temperature: f32,
-    /// Reads a piece that may be two touching digits whole, beside the cuts.
-    pair: Option<pair::PairReader>,
-    /// A second net, trained otherwise, whose opinion is asked where a
-    /// rule flag stands ([`DigitReader::second_opinion`]).
-    second: Option<Box<CnnReader>>,
 }
 
-impl CnnReader {
-    /// The committed model, with the committed second net beside it.
-    pub fn new() -> Result<Self, String> {
-        let mut reader = Self::from_bytes(MODEL.to_vec())?;
-        reader.second = Some(Box::new(Self::from_bytes(SECOND_MODEL.to_vec())?));
-        Ok(reader)
-    }
-
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, String> {
+impl DigitNet {
+    fn from_bytes(bytes: Vec<u8>) -> Result<Self, String> {
         let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
             .map_err(|e| format!("digit model: {e}"))?;
         let temperature = stored_temperature(&tensors);
@@ -789,16 +778,10 @@ impl CnnReader {
         )
         .and_then(|net| infer::Inference::new(&net))
         .map_err(|e| format!("digit model: {e}"))?;
-        Ok(CnnReader {
-            net,
-            temperature,
-            pair: pair::PairReader::committed(),
-            second: None,
-        })
+        Ok(DigitNet { net, temperature })
     }
 
-    /// Probabilities of 0..9 and [`NOT_A_DIGIT`] for each 28×28 input.
-    pub fn classify(&self, inputs: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
+    fn classify(&self, inputs: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
         let flat: Vec<f32> = inputs.iter().flatten().copied().collect();
         if flat.len() != inputs.len() * 784 {
             return Vec::new();
@@ -815,6 +798,38 @@ impl CnnReader {
                 a
             })
             .collect()
+    }
+}
+
+pub struct CnnReader {
+    digits: DigitNet,
+    /// Reads a piece that may be two touching digits whole, beside the cuts.
+    pair: Option<pair::PairReader>,
+    /// A second net, trained otherwise, whose opinion is asked where a
+    /// rule flag stands ([`DigitReader::second_opinion`]); it reads with
+    /// the same segmentation and pair net as the first.
+    second: Option<DigitNet>,
+}
+
+impl CnnReader {
+    /// The committed model, with the committed second net beside it.
+    pub fn new() -> Result<Self, String> {
+        let mut reader = Self::from_bytes(MODEL.to_vec())?;
+        reader.second = Some(DigitNet::from_bytes(SECOND_MODEL.to_vec())?);
+        Ok(reader)
+    }
+
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, String> {
+        Ok(CnnReader {
+            digits: DigitNet::from_bytes(bytes)?,
+            pair: pair::PairReader::committed(),
+            second: None,
+        })
+    }
+
+    /// Probabilities of 0..9 and [`NOT_A_DIGIT`] for each 28×28 input.
+    pub fn classify(&self, inputs: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
+        self.digits.classify(inputs)
     }
 }
 
@@ -853,13 +868,23 @@ impl DigitReader for CnnReader {
             .unwrap_or_else(Reading::none)
     }
 
-    /// All cells' digits go through the net in three batches: every piece
+    fn read_batch(&mut self, cells: &[&GrayImage]) -> Vec<Reading> {
+        self.read_with(&self.digits, cells)
+    }
+
+    fn second_opinion(&mut self, cells: &[&GrayImage]) -> Option<Vec<Reading>> {
+        Some(self.read_with(self.second.as_ref()?, cells))
+    }
+}
+
+impl CnnReader {
+    /// All cells' digits go through `net` in three batches: every piece
     /// whole; the first cut into each number of digits of the pieces not
     /// read whole with confidence (together those weigh less than the whole
     /// reading, so they could only add alternatives); then the further cuts
     /// into two where the first is not read surely (the net is the costliest
     /// stage, and a sure first cut leaves the others nothing to win).
-    fn read_batch(&mut self, cells: &[&GrayImage]) -> Vec<Reading> {
+    fn read_with(&self, net: &DigitNet, cells: &[&GrayImage]) -> Vec<Reading> {
         let mut options: Vec<Option<Options>> = cells.iter().map(|c| hypotheses(c)).collect();
         let whole: Vec<Vec<f32>> = options
             .iter()
@@ -867,7 +892,7 @@ impl DigitReader for CnnReader {
             .flatten()
             .map(|ways| normalise(&ways[0].0[0]))
             .collect();
-        let whole_probs = self.classify(&whole);
+        let whole_probs = net.classify(&whole);
         for (ways, p) in options.iter_mut().flatten().flatten().zip(&whole_probs) {
             settle_ways(ways, p);
         }
@@ -890,7 +915,7 @@ impl DigitReader for CnnReader {
                 .iter()
                 .flat_map(|&(i, j)| pieces[i][j].0.iter().map(normalise))
                 .collect();
-            let mut probs = self.classify(&inputs).into_iter();
+            let mut probs = net.classify(&inputs).into_iter();
             for (i, j) in queued {
                 let n = pieces[i][j].0.len();
                 read[i][j] = Some(probs.by_ref().take(n).collect());
@@ -919,12 +944,6 @@ impl DigitReader for CnnReader {
             .collect()
     }
 
-    fn second_opinion(&mut self, cells: &[&GrayImage]) -> Option<Vec<Reading>> {
-        Some(self.second.as_mut()?.read_batch(cells))
-    }
-}
-
-impl CnnReader {
     /// Per piece, the pair net's probabilities of it read whole, where a
     /// way cuts it in two (and a pair model is committed).
     fn read_pairs(&self, options: &[Option<Options>]) -> Vec<Option<Vec<f32>>> {
