@@ -734,11 +734,14 @@ const ROW_AND_GESAMT_SLIP: f64 = WRITER_ERROR * WRITER_ERROR;
 pub const DOUBTED: &str = "doubted";
 
 /// Game cells the sheet says were misread: the cell's row
-/// does not add up to zero, its column misses the Gesamt by just that
-/// amount (no other cell of the row explains both), the value mending both
-/// makes the row legal, and the seat's footer as read is sound (every
-/// field sure, the other Gesamt matching its column, the Abzug and the
-/// Endergebnis worked out from the Gesamt). A writer's wrong game value is
+/// does not add up to zero, its column (its cells as the sheet most
+/// probably reads them: a flagged cell's likely suggestion counts) misses
+/// the Gesamt by just that amount, the value mending both makes the row
+/// legal, and the seat's footer as read is sound (every field sure, the
+/// other Gesamt matching its column, the Abzug and the Endergebnis worked
+/// out from the Gesamt); no other cell of the row with a sound footer
+/// explains both (a Gesamt its own footer cannot vouch for may be the
+/// writer's slip). A writer's wrong game value is
 /// in the writer's own Gesamt, so only a second slip of just that amount
 /// in the Gesamt makes it look so; the chance of that
 /// ([`ROW_AND_GESAMT_SLIP`], rarer by [`ODD_SLIP`] where the amount is
@@ -769,13 +772,25 @@ fn doubted_by_row_and_column(
     };
     let in_row = |no: u32| flags.iter().filter(move |f| f.row == Some(no));
     let flagged_footer = |s: usize| flags.iter().any(|f| f.row.is_none() && f.seat == Some(s));
+    // A column's sum as the sheet most probably reads: a cell flagged with
+    // a likely suggestion counts as suggested, as the verifier judges it.
+    let likely = |no: u32, s: usize, m: bool| {
+        let name = if m { "minus" } else { "plus" };
+        flags
+            .iter()
+            .filter(|f| f.row == Some(no) && f.seat == Some(s) && f.field.as_deref() == Some(name))
+            .find_map(Flag::suggestion)
+            .filter(|&(_, p)| p >= PROBABLE)
+            .map(|(v, _)| v)
+    };
     let column = |s: usize, m: bool| -> i64 {
         sheet
             .games
             .iter()
-            .filter_map(|g| g.cells.get(s - 1))
-            .filter_map(|c| if m { c.minus } else { c.plus })
-            .map(i64::from)
+            .filter_map(|g| {
+                let c = g.cells.get(s - 1)?;
+                likely(g.no, s, m).or((if m { c.minus } else { c.plus }).map(i64::from))
+            })
             .sum()
     };
     // The seat's footer as read, but for column `m`, agrees with its
@@ -824,11 +839,12 @@ fn doubted_by_row_and_column(
         // column would be were the cell as read.
         let mending: Vec<(usize, bool, i64, f64)> = cells
             .iter()
+            .filter(|&&(s, m, v)| likely(g.no, s, m).is_none_or(|l| l == v))
             .filter_map(|&(s, m, v)| {
                 let gesamt = sheet.gesamt.get(s - 1).copied().flatten()?;
                 let written = i64::from(if m { gesamt.minus } else { gesamt.plus }?);
                 let off = column(s, m) - written;
-                (off != 0 && signed(m, off) == off_row && v - off > 0)
+                (off != 0 && signed(m, off) == off_row && v - off > 0 && footer_sound(s, m))
                     .then(|| (s, m, v - off, slip(written, written + off)))
             })
             .collect();
@@ -838,7 +854,7 @@ fn doubted_by_row_and_column(
         let values = cells
             .iter()
             .map(|&(cs, cm, v)| signed(cm, if (cs, cm) == (s, m) { mended } else { v }));
-        if !legal.contains(&key(values)) || !footer_sound(s, m) {
+        if !legal.contains(&key(values)) {
             continue;
         }
         let f = Field::Game(g.no, s, m);
@@ -1945,6 +1961,64 @@ mod tests {
             .find(|f| f.row == Some(1) && f.seat == Some(4))
             .expect("the cell goes to a person");
         assert_eq!(flag.extra.get(DOUBTED), Some(&json!(true)));
+    }
+
+    /// Seat 4's minus column: row 1's 8 (read at 0.995, written 2) and row
+    /// 2's 3 (read unsure, flagged with the written 5 suggested at
+    /// `likely`); Gesamt 7, Endergebnis -7. Seat 1's row-2 5 is in its
+    /// Gesamt (7). Returns what the doubt finds.
+    fn doubts_beside_a_flagged_cell(likely: f64, seat_1_gesamt: u32) -> Vec<(Field, i64, f64)> {
+        let (mut sheet, readings) = sheet_and_readings(reading("8", 0.995, &[]), 7);
+        sheet
+            .games
+            .push(row(2, &[(false, 5), (false, 0), (true, 0), (true, 3)]));
+        sheet.gesamt[0] = Some(Gesamt {
+            plus: Some(seat_1_gesamt),
+            minus: None,
+        });
+        if let Some(g) = sheet.gesamt[3].as_mut() {
+            g.plus = Some(0);
+        }
+        sheet.abzug[3] = Some(0);
+        sheet.endergebnis[3] = Some(-7);
+        let by_field: BTreeMap<Field, &FieldReading> =
+            readings.fields.iter().map(|f| (f.field, f)).collect();
+        let legal: HashSet<Vec<i64>> = legal_rows(&rules())
+            .iter()
+            .map(|r| key(r.values.iter().copied()))
+            .collect();
+        let unsure = reading("3", 0.6, &[("5", 0.3)]);
+        let decoded = Decoded::from_ranked(vec![(5, likely), (3, 1.0 - likely)]);
+        let flag = uncertain_flag(
+            Some(2),
+            Some(4),
+            "minus",
+            &unsure,
+            "c",
+            Some(&decoded),
+            Lang::En,
+        );
+        doubted_by_row_and_column(&sheet, &by_field, &legal, &[flag])
+    }
+
+    #[test]
+    fn a_sure_misreading_should_be_doubted_counting_its_columns_likely_suggestions() {
+        // With the 5 the column is 13, 6 over its Gesamt as row 1 is 6 off.
+        let doubts = doubts_beside_a_flagged_cell(0.99, 7);
+        assert_eq!(doubts.len(), 1, "{doubts:?}");
+        assert_eq!((doubts[0].0, doubts[0].1), (Field::Game(1, 4, true), 2));
+        // With the 3 as read it is 11: 4 over, which row 1 does not explain.
+        assert!(doubts_beside_a_flagged_cell(0.6, 7).is_empty());
+    }
+
+    #[test]
+    fn a_sure_misreading_should_be_doubted_beside_a_gesamt_slip_its_footer_cannot_vouch_for() {
+        // Seat 1's Gesamt 13 misses its column (7) by row 1's 6 too, but
+        // seat 1 has no Abzug or Endergebnis to say the column is wrong
+        // rather than its Gesamt: only seat 4's cell mends both.
+        let doubts = doubts_beside_a_flagged_cell(0.99, 13);
+        assert_eq!(doubts.len(), 1, "{doubts:?}");
+        assert_eq!(doubts[0].0, Field::Game(1, 4, true));
     }
 
     #[test]
