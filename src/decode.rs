@@ -149,6 +149,9 @@ pub struct FieldReading {
 #[derive(Debug, Clone, Default)]
 pub struct CellReadings {
     pub fields: Vec<FieldReading>,
+    /// Seats whose Endergebnis was read without a sign (not 0): its digits
+    /// are among `fields`, its sign is the sheet's to give.
+    pub signless: Vec<usize>,
 }
 
 /// A reading as a distribution over values, best first.
@@ -318,10 +321,11 @@ pub fn decode(
     // Endergebnis (the difference) as read. A reading stands where all of
     // that makes it overwhelmingly likely; else a person checks it, with
     // the sheet's most likely value as the suggestion.
+    let signless = |f: Field| matches!(f, Field::Endergebnis(s) if readings.signless.contains(&s));
     let mut footer: Vec<&FieldReading> = readings
         .fields
         .iter()
-        .filter(|f| !matches!(f.field, Field::Game(..)) && uncertain(f))
+        .filter(|f| !matches!(f.field, Field::Game(..)) && (uncertain(f) || signless(f.field)))
         .collect();
     footer.sort_by_key(|f| f.field);
     let mut joints: BTreeMap<usize, Option<SeatFooter>> = BTreeMap::new();
@@ -342,7 +346,12 @@ pub fn decode(
             Field::Gesamt(s, _) | Field::Abzug(s) | Field::Endergebnis(s) => joints
                 .entry(s)
                 .or_insert_with(|| {
-                    let sign = sheet.endergebnis.get(s - 1).copied().flatten();
+                    let sign = sheet
+                        .endergebnis
+                        .get(s - 1)
+                        .copied()
+                        .flatten()
+                        .filter(|_| !readings.signless.contains(&s));
                     SeatFooter::decide(s, &by_field, &cols.sums, sign, &uncertain)
                 })
                 .as_ref()
@@ -354,7 +363,9 @@ pub fn decode(
             d.as_ref()
                 .is_some_and(|d| d.ranked.iter().any(|&(v, p)| v == r && p >= ACCEPT))
         });
-        if !stands {
+        if signless(field) {
+            flags.push(signless_flag(&mut sheet, fr, d.as_ref(), lang));
+        } else if !stands {
             let mut flag = uncertain_flag(row, seat, name, &fr.reading, &fr.what, d.as_ref(), lang);
             // The sheet's value where it is overwhelmingly likely and not
             // what was read; the flag stays, so a person still checks it.
@@ -925,6 +936,44 @@ fn set_footer(sheet: &mut SheetResult, field: Field, v: i64) -> bool {
     true
 }
 
+/// The flag of an Endergebnis read without a sign: always a person's to
+/// check. Where its digits (as read, or as decoding takes them) are the
+/// seat's Gesamt Plus minus Minus, the value takes that difference's sign
+/// (a minus lost in the scan: "-4" read "4"), marked taken; else it stays
+/// as read, positive.
+fn signless_flag(
+    sheet: &mut SheetResult,
+    fr: &FieldReading,
+    d: Option<&Decoded>,
+    lang: Lang,
+) -> Flag {
+    let (_, seat, name) = fr.field.locator();
+    let mut flag = uncertain_flag(None, seat, name, &fr.reading, &fr.what, d, lang);
+    let Some(i) = seat.and_then(|s| s.checked_sub(1)) else {
+        return flag;
+    };
+    let read = fr.reading.value().map(i64::from);
+    let digits = d
+        .filter(|d| d.posterior >= TAKE_FOOTER)
+        .and_then(|d| d.value)
+        .or(read.filter(|_| fr.reading.confidence >= CONFIDENT));
+    let difference = sheet
+        .gesamt
+        .get(i)
+        .copied()
+        .flatten()
+        .and_then(|g| Some(i64::from(g.plus?) - i64::from(g.minus?)));
+    if let (Some(v), Some(diff), Some(e)) = (digits, difference, sheet.endergebnis.get_mut(i))
+        && diff.abs() == v
+        && *e != Some(diff)
+    {
+        *e = Some(diff);
+        flag.extra.insert(TAKEN.into(), json!(true));
+        flag.message = taken_message(&fr.what, &fr.reading, diff, lang);
+    }
+    flag
+}
+
 /// The message of a footer field whose value the sheet decided over what
 /// was read.
 fn taken_message(what: &str, r: &Reading, v: i64, lang: Lang) -> String {
@@ -1478,7 +1527,13 @@ mod tests {
                 what: "g".into(),
             });
         }
-        (sheet, CellReadings { fields })
+        (
+            sheet,
+            CellReadings {
+                fields,
+                ..Default::default()
+            },
+        )
     }
 
     fn rules() -> RuleSet {
@@ -1848,6 +1903,50 @@ mod tests {
             out.flags.is_empty(),
             "the verifier flags the row, not the decoder"
         );
+    }
+
+    /// Seat 4's footer: Gesamt 0 and 2 read surely, Abzug 0, and an
+    /// Endergebnis whose digits were read as `digits` at 0.999 without a
+    /// sign (so it stands positive).
+    fn decode_signless_endergebnis(digits: u32) -> SheetResult {
+        let (mut sheet, mut readings) = sheet_and_readings(reading("2", 0.999, &[]), 2);
+        if let Some(g) = sheet.gesamt[3].as_mut() {
+            g.plus = Some(0);
+        }
+        sheet.abzug[3] = Some(0);
+        sheet.endergebnis[3] = Some(i64::from(digits));
+        readings.fields.push(FieldReading {
+            field: Field::Endergebnis(4),
+            reading: reading(&digits.to_string(), 0.999, &[]),
+            what: "end".into(),
+        });
+        readings.signless.push(4);
+        decode(sheet, &readings, &rules(), Lang::En)
+    }
+
+    #[test]
+    fn an_endergebnis_read_without_its_minus_should_take_the_gesamt_differences_sign_flagged() {
+        let out = decode_signless_endergebnis(2);
+        assert_eq!(out.endergebnis[3], Some(-2), "0 - 2");
+        let flag = out
+            .flags
+            .iter()
+            .find(|f| f.field.as_deref() == Some("endergebnis"))
+            .expect("a person checks the sign");
+        assert_eq!(flag.extra.get(TAKEN), Some(&json!(true)));
+        assert!(flag.message.contains("-2"), "{}", flag.message);
+    }
+
+    #[test]
+    fn an_endergebnis_without_a_sign_that_is_no_gesamt_difference_should_stay_as_read_flagged() {
+        let out = decode_signless_endergebnis(3);
+        assert_eq!(out.endergebnis[3], Some(3));
+        let flag = out
+            .flags
+            .iter()
+            .find(|f| f.field.as_deref() == Some("endergebnis"))
+            .expect("a person checks it");
+        assert_eq!(flag.extra.get(TAKEN), None);
     }
 
     #[test]

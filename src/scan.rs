@@ -558,12 +558,13 @@ pub fn read_sheet(
                 format!("Seat {}: Endergebnis", s + 1),
             );
             match (value, c.sign) {
-                // Without a sign only 0 is complete: a person looks.
-                (Some(v), None) if v != 0 => {
-                    r.uncertain(Some(s + 1), "endergebnis", &reading, &what);
-                    Some(v)
-                }
+                // Without a sign only 0 is complete: a person looks, and
+                // decoding gives the sign where the seat's Gesamt
+                // difference is these digits (`decode::signless_flag`).
                 (Some(v), sign) => {
+                    if sign.is_none() && v != 0 {
+                        r.readings.signless.push(s + 1);
+                    }
                     let v = if sign == Some('-') { -v } else { v };
                     r.readings.fields.push(FieldReading {
                         field: Field::Endergebnis(s + 1),
@@ -1125,6 +1126,7 @@ mod tests {
                 cell_reading(1, reading("13", 0.999, &[("18", 0.001)])),
                 cell_reading(4, reading("13", 0.6, &[("18", 0.4)])),
             ],
+            ..Default::default()
         };
         let mut second = SecondSays(reading("18", 0.9, &[("13", 0.1)]), 0);
         let aligned = aligned(&page, form);
@@ -1209,6 +1211,7 @@ mod tests {
                     what: String::new(),
                 })
                 .to_vec(),
+            ..Default::default()
         };
         let mut reader = crate::cnn::CnnReader::new().expect("model");
         // Cut where the crop was placed, pixel for pixel: half a pixel
@@ -1259,6 +1262,7 @@ mod tests {
                     what: String::new(),
                 },
             ],
+            ..Default::default()
         };
         (sheet, readings)
     }
@@ -1304,6 +1308,7 @@ mod tests {
                 reading: reading("9", 0.6, &[("4", 0.4)]),
                 what: String::new(),
             }],
+            ..Default::default()
         };
         let second = reading("4", 0.9, &[("9", 0.1)]);
         assert!(weigh_second_opinion(
