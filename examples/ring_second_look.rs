@@ -1,14 +1,24 @@
 //! Developer aid: how often the second look for a ring
 //! (`cells::ring_searched`) finds the rings the first look missed, and
-//! how often it finds one where none is drawn, on a set with truth.
-//! Usage: cargo run --release --example ring_second_look -- SCANS TRUTH
+//! how often it finds one where none is drawn, on a set with truth. With
+//! `drawn`, it prints instead every value the first look finds ringed,
+//! read peeled and as drawn, beside whether a ring was drawn (tab-separated:
+//! sheet, game, seat, drawn ring, value, peeled reading and confidence,
+//! drawn reading and confidence), as `scan::RING_FLAGGED_DRAWN` was chosen.
+//! Usage: cargo run --release --example ring_second_look -- SCANS TRUTH [drawn]
 
-use aufsicht::{SheetResult, cells, form::FormTemplate, input, scan};
+use aufsicht::{
+    SheetResult, cells, cnn::CnnReader, form::FormTemplate, input, read::DigitReader, scan,
+};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
     let (Some(scans), Some(truth)) = (args.get(1), args.get(2)) else {
-        return Err("usage: ring_second_look SCANS TRUTH".into());
+        return Err("usage: ring_second_look SCANS TRUTH [drawn]".into());
+    };
+    let mut drawn_reader = match args.get(3).map(String::as_str) {
+        Some("drawn") => Some(CnnReader::new()?),
+        _ => None,
     };
     let forms = FormTemplate::builtins();
     let mut names: Vec<_> = std::fs::read_dir(scans)
@@ -42,7 +52,26 @@ fn main() -> Result<(), String> {
                     continue;
                 };
                 let crop = cells::cut(sheet.page, &sheet.alignment, bx);
-                let found = cells::analyse(&crop, true, false).circled;
+                let first_look = cells::analyse(&crop, true, false);
+                let found = first_look.circled;
+                if let Some(reader) = drawn_reader.as_mut() {
+                    if let (true, Some(unpeeled)) = (found, first_look.unpeeled.as_ref()) {
+                        let peeled = reader.read(&first_look.digits);
+                        let drawn = reader.read(unpeeled);
+                        println!(
+                            "{stem}\t{}\t{}\t{}\t{}\t{}\t{:.4}\t{}\t{:.4}",
+                            g.no,
+                            s + 1,
+                            c.circled,
+                            c.plus.or(c.minus).unwrap_or(0),
+                            peeled.text,
+                            peeled.confidence,
+                            drawn.text,
+                            drawn.confidence
+                        );
+                    }
+                    continue;
+                }
                 if c.circled {
                     rings += 1;
                     if found {
@@ -62,6 +91,9 @@ fn main() -> Result<(), String> {
                 }
             }
         }
+    }
+    if drawn_reader.is_some() {
+        return Ok(());
     }
     println!(
         "rings {rings}: first look {first}, second look {second} of {} missed; \

@@ -828,6 +828,30 @@ fn weigh_second_opinion(
     true
 }
 
+/// The game and seat index (from 0) of every cell `sheet` flags `code`.
+fn flagged_cells(sheet: &SheetResult, code: Code) -> Vec<(u32, usize)> {
+    sheet
+        .flags
+        .iter()
+        .filter(|f| f.code == code)
+        .filter_map(|f| Some((f.row?, f.seat?.checked_sub(1)?)))
+        .collect()
+}
+
+/// The box of the value game `no`'s cell at seat index `s` holds, and
+/// whether it is the minus column's.
+fn value_box(aligned: &AlignedSheet, no: u32, s: usize, cell: &Cell) -> Option<(MmBox, bool)> {
+    let boxes = (no as usize)
+        .checked_sub(1)
+        .and_then(|i| aligned.form.fields.game.get(i))
+        .and_then(|row| row.get(s))?;
+    match (cell.plus, cell.minus) {
+        (Some(_), _) => Some((boxes.plus, false)),
+        (None, Some(_)) => Some((boxes.minus, true)),
+        (None, None) => None,
+    }
+}
+
 /// The cell extra field that says a ring found at the first look was
 /// taken for digits at the second ([`rings_that_were_digits`]).
 pub const RING_WAS_DIGITS: &str = "ring_was_digits";
@@ -836,7 +860,7 @@ pub const RING_WAS_DIGITS: &str = "ring_was_digits";
 /// ring and all, reads at least this surely as another number, with as
 /// many digits or more, than what peeling the ring left: the "ring" was a
 /// digit's own loop (a "9" peeled to a "1"). Measured on every value the
-/// first look finds ringed in tA tB wA wB dA dB (`examples/ring_drawn`):
+/// first look finds ringed in tA tB wA wB dA dB (`examples/ring_second_look … drawn`):
 /// of 50 rings found where none is drawn, 41 read so at 0.99 (most freed
 /// at the first look already, as more digits or scraps); of 5 517 drawn
 /// rings, 3 (a tight ring around a "3", whose peeled ink read "2"); at
@@ -857,28 +881,13 @@ fn rings_that_were_digits(
     read: &mut SheetResult,
     readings: &mut CellReadings,
 ) -> bool {
-    let flagged: Vec<(u32, usize)> = sheet
-        .flags
-        .iter()
-        .filter(|f| f.code == Code::CircleNotSolo)
-        .filter_map(|f| Some((f.row?, f.seat?.checked_sub(1)?)))
-        .collect();
     let mut changed = false;
-    for (no, s) in flagged {
-        let Some(boxes) = (no as usize)
-            .checked_sub(1)
-            .and_then(|i| aligned.form.fields.game.get(i))
-            .and_then(|row| row.get(s))
-        else {
-            continue;
-        };
+    for (no, s) in flagged_cells(sheet, Code::CircleNotSolo) {
         let Some(cell) = read.cell_mut(no, s) else {
             continue;
         };
-        let (bx, minus) = match (cell.plus, cell.minus) {
-            (Some(_), _) => (boxes.plus, false),
-            (None, Some(_)) => (boxes.minus, true),
-            (None, None) => continue,
+        let Some((bx, minus)) = value_box(aligned, no, s, cell) else {
+            continue;
         };
         let c = cells::analyse(
             &cells::cut(aligned.page, &aligned.alignment, bx),
@@ -924,28 +933,13 @@ pub const RING_AT_SECOND_LOOK: &str = "ring_second_look";
 /// on the tuning and development sets): a forgotten ring hides behind it
 /// as rarely.
 fn rings_on_second_look(sheet: &mut SheetResult, aligned: &AlignedSheet) -> bool {
-    let unringed: Vec<(u32, usize)> = sheet
-        .flags
-        .iter()
-        .filter(|f| f.code == Code::SoloNotCircled)
-        .filter_map(|f| Some((f.row?, f.seat?.checked_sub(1)?)))
-        .collect();
     let mut found = false;
-    for (no, s) in unringed {
-        let Some(boxes) = (no as usize)
-            .checked_sub(1)
-            .and_then(|i| aligned.form.fields.game.get(i))
-            .and_then(|row| row.get(s))
-        else {
-            continue;
-        };
+    for (no, s) in flagged_cells(sheet, Code::SoloNotCircled) {
         let Some(cell) = sheet.cell_mut(no, s) else {
             continue;
         };
-        let bx = match (cell.plus, cell.minus) {
-            (Some(_), _) => boxes.plus,
-            (None, Some(_)) => boxes.minus,
-            (None, None) => continue,
+        let Some((bx, _)) = value_box(aligned, no, s, cell) else {
+            continue;
         };
         if cells::ring_searched(&cells::cut(aligned.page, &aligned.alignment, bx)) {
             cell.circled = true;
