@@ -748,9 +748,10 @@ pub const DOUBTED: &str = "doubted";
 /// does not add up to zero, its column (its cells as the sheet most
 /// probably reads them: a flagged cell's likely suggestion counts) misses
 /// the Gesamt by just that amount, the value mending both makes the row
-/// legal, and the seat's footer as read is sound (every field sure, the
-/// other Gesamt matching its column, the Abzug and the Endergebnis worked
-/// out from the Gesamt); no other cell of the row with a sound footer
+/// legal, and the seat's footer as the sheet most probably reads it is
+/// sound (every field sure or flagged with a likely suggestion, which
+/// counts; the other Gesamt matching its column, the Abzug and the
+/// Endergebnis worked out from the Gesamt); no other cell of the row with a sound footer
 /// explains both (a Gesamt its own footer cannot vouch for may be the
 /// writer's slip). A writer's wrong game value is
 /// in the writer's own Gesamt, so only a second slip of just that amount
@@ -782,7 +783,28 @@ fn doubted_by_row_and_column(
             .is_some_and(|(v, p)| Some(v) == read && p >= PROBABLE)
     };
     let in_row = |no: u32| flags.iter().filter(move |f| f.row == Some(no));
-    let flagged_footer = |s: usize| flags.iter().any(|f| f.row.is_none() && f.seat == Some(s));
+    // The seat's footer flags (decoding's own: read unsure), each with a
+    // likely suggestion where it has one.
+    let footer_flags = |s: usize| {
+        flags
+            .iter()
+            .filter(move |f| f.row.is_none() && f.seat == Some(s))
+    };
+    let likely_suggestion = |f: &Flag| {
+        f.suggestion()
+            .filter(|&(_, p)| p >= PROBABLE)
+            .map(|(v, _)| v)
+    };
+    // A footer field as the sheet most probably reads it: flagged, at its
+    // likely suggestion (an Endergebnis keeps its sign); else as it stands.
+    let footer_value = |s: usize, name: &str, stands: Option<i64>| -> Option<i64> {
+        match footer_flags(s).find(|f| f.field.as_deref() == Some(name)) {
+            Some(f) => {
+                likely_suggestion(f).map(|v| if stands.is_some_and(|e| e < 0) { -v } else { v })
+            }
+            None => stands,
+        }
+    };
     // A column's sum as the sheet most probably reads: a cell flagged with
     // a likely suggestion counts as suggested, as the verifier judges it.
     let likely = |no: u32, s: usize, m: bool| {
@@ -808,21 +830,33 @@ fn doubted_by_row_and_column(
     // columns, and its Abzug and Endergebnis were not worked out from
     // column `m`'s sum instead of its Gesamt (as after a writer's slip in
     // the Gesamt; one of them slipped itself is no sign of that).
+    // Every field read surely, or unsure with a likely suggestion (the
+    // footer as the sheet most probably reads it).
     let footer_sound = |s: usize, m: bool| -> bool {
         let Some(Some(g)) = sheet.gesamt.get(s - 1) else {
             return false;
         };
-        let plus = i64::from(g.plus.unwrap_or(0));
-        let minus = i64::from(g.minus.unwrap_or(0));
+        if !footer_flags(s).all(|f| likely_suggestion(f).is_some()) {
+            return false;
+        }
+        let plus = footer_value(s, "plus", g.plus.map(i64::from)).unwrap_or(0);
+        let minus = footer_value(s, "minus", g.minus.map(i64::from)).unwrap_or(0);
         let other = if m { plus } else { minus };
         // Without them the footer says nothing either way.
-        let (Some(Some(abzug)), Some(Some(end))) = (
-            sheet.abzug.get(s - 1).copied(),
-            sheet.endergebnis.get(s - 1).copied(),
+        let (Some(abzug), Some(end)) = (
+            footer_value(
+                s,
+                "abzug",
+                sheet.abzug.get(s - 1).copied().flatten().map(i64::from),
+            ),
+            footer_value(
+                s,
+                "endergebnis",
+                sheet.endergebnis.get(s - 1).copied().flatten(),
+            ),
         ) else {
             return false;
         };
-        let abzug = i64::from(abzug);
         let (sum_plus, sum_minus) = if m {
             (plus, column(s, m))
         } else {
@@ -830,7 +864,7 @@ fn doubted_by_row_and_column(
         };
         let from_column = (abzug == sum_plus.min(sum_minus) && abzug != plus.min(minus))
             || end == sum_plus - sum_minus;
-        !flagged_footer(s) && other == column(s, !m) && !from_column
+        other == column(s, !m) && !from_column
     };
     let mut out = Vec::new();
     for g in &sheet.games {
@@ -853,7 +887,9 @@ fn doubted_by_row_and_column(
             .filter(|&&(s, m, v)| likely(g.no, s, m).is_none_or(|l| l == v))
             .filter_map(|&(s, m, v)| {
                 let gesamt = sheet.gesamt.get(s - 1).copied().flatten()?;
-                let written = i64::from(if m { gesamt.minus } else { gesamt.plus }?);
+                let stands = if m { gesamt.minus } else { gesamt.plus };
+                let written =
+                    footer_value(s, if m { "minus" } else { "plus" }, stands.map(i64::from))?;
                 let off = column(s, m) - written;
                 (off != 0 && signed(m, off) == off_row && v - off > 0 && footer_sound(s, m))
                     .then(|| (s, m, v - off, slip(written, written + off)))
@@ -2118,6 +2154,47 @@ mod tests {
         let doubts = doubts_beside_a_flagged_cell(0.99, 13);
         assert_eq!(doubts.len(), 1, "{doubts:?}");
         assert_eq!(doubts[0].0, Field::Game(1, 4, true));
+    }
+
+    /// Row 1 with seat 4's "2" read "8" at 0.995; seat 4's Gesamt Minus
+    /// stands as "7", read unsure and flagged with the written 2 suggested
+    /// at `likely`; Gesamt Plus 0, Abzug 0, Endergebnis -2.
+    fn doubts_beside_an_unsure_gesamt(likely: f64) -> Vec<(Field, i64, f64)> {
+        let (mut sheet, readings) = sheet_and_readings(reading("8", 0.995, &[]), 7);
+        if let Some(g) = sheet.gesamt[3].as_mut() {
+            g.plus = Some(0);
+        }
+        sheet.abzug[3] = Some(0);
+        sheet.endergebnis[3] = Some(-2);
+        let by_field: BTreeMap<Field, &FieldReading> =
+            readings.fields.iter().map(|f| (f.field, f)).collect();
+        let legal: HashSet<Vec<i64>> = legal_rows(&rules())
+            .iter()
+            .map(|r| key(r.values.iter().copied()))
+            .collect();
+        let unsure = reading("7", 0.5, &[("2", 0.4)]);
+        let decoded = Decoded::from_ranked(vec![(2, likely), (7, 1.0 - likely)]);
+        let flag = uncertain_flag(
+            None,
+            Some(4),
+            "minus",
+            &unsure,
+            "g",
+            Some(&decoded),
+            Lang::En,
+        );
+        doubted_by_row_and_column(&sheet, &by_field, &legal, &[flag])
+    }
+
+    #[test]
+    fn a_sure_misreading_should_be_doubted_beside_a_gesamt_likely_read_as_written() {
+        // The footer as most probably read (Gesamt 2) is sound, and the
+        // column (8) misses it by row 1's 6.
+        let doubts = doubts_beside_an_unsure_gesamt(0.9);
+        assert_eq!(doubts.len(), 1, "{doubts:?}");
+        assert_eq!((doubts[0].0, doubts[0].1), (Field::Game(1, 4, true), 2));
+        // A Gesamt the footer leaves open vouches for nothing.
+        assert!(doubts_beside_an_unsure_gesamt(0.6).is_empty());
     }
 
     #[test]
