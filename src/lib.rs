@@ -9,8 +9,9 @@
 //!      ──decode (legal rows, column sums)──▶ SheetResult (uncertain cells confirmed or flagged)
 //!      ──verify (rules, classify)──▶ SheetResult with flags (those only an uncertain
 //!        reading causes kept aside: `verify::AS_READ_ONLY`)
-//!      ──where a flag stands, a second look (a solo's ring; the reader's second
-//!        net on the flagged footer and rows), then decode and verify again
+//!      ──where a flag stands, a second look (a solo's ring; a ring read as drawn;
+//!        the reader's second net on the flagged footer and rows), then decode
+//!        and verify again
 //!      ──participants (the night's list, when given)──▶ participant numbers checked
 //! ```
 //!
