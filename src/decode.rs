@@ -783,38 +783,31 @@ fn doubted_by_row_and_column(
             .is_some_and(|(v, p)| Some(v) == read && p >= PROBABLE)
     };
     let in_row = |no: u32| flags.iter().filter(move |f| f.row == Some(no));
-    // The seat's footer flags (decoding's own: read unsure), each with a
-    // likely suggestion where it has one.
-    let footer_flags = |s: usize| {
-        flags
-            .iter()
-            .filter(move |f| f.row.is_none() && f.seat == Some(s))
-    };
+    // The sheet as it most probably reads, as the verifier judges it: a
+    // field flagged (read unsure) with a likely suggestion counts at it.
     let likely_suggestion = |f: &Flag| {
         f.suggestion()
             .filter(|&(_, p)| p >= PROBABLE)
             .map(|(v, _)| v)
     };
-    // A footer field as the sheet most probably reads it: flagged, at its
-    // likely suggestion (an Endergebnis keeps its sign); else as it stands.
+    let flagged = |row: Option<u32>, s: usize, name: &str| {
+        flags
+            .iter()
+            .find(|f| f.row == row && f.seat == Some(s) && f.field.as_deref() == Some(name))
+    };
+    let column_name = |m: bool| if m { "minus" } else { "plus" };
+    let likely = |no: u32, s: usize, m: bool| {
+        flagged(Some(no), s, column_name(m)).and_then(likely_suggestion)
+    };
+    // A footer field: flagged, at its likely suggestion (none: the footer
+    // cannot vouch for it; an Endergebnis keeps its sign); else as it stands.
     let footer_value = |s: usize, name: &str, stands: Option<i64>| -> Option<i64> {
-        match footer_flags(s).find(|f| f.field.as_deref() == Some(name)) {
+        match flagged(None, s, name) {
             Some(f) => {
                 likely_suggestion(f).map(|v| if stands.is_some_and(|e| e < 0) { -v } else { v })
             }
             None => stands,
         }
-    };
-    // A column's sum as the sheet most probably reads: a cell flagged with
-    // a likely suggestion counts as suggested, as the verifier judges it.
-    let likely = |no: u32, s: usize, m: bool| {
-        let name = if m { "minus" } else { "plus" };
-        flags
-            .iter()
-            .filter(|f| f.row == Some(no) && f.seat == Some(s) && f.field.as_deref() == Some(name))
-            .find_map(Flag::suggestion)
-            .filter(|&(_, p)| p >= PROBABLE)
-            .map(|(v, _)| v)
     };
     let column = |s: usize, m: bool| -> i64 {
         sheet
@@ -826,17 +819,20 @@ fn doubted_by_row_and_column(
             })
             .sum()
     };
-    // The seat's footer as read, but for column `m`, agrees with its
+    // The seat's footer as most probably read (every field sure, or
+    // unsure with a likely suggestion), but for column `m`, agrees with its
     // columns, and its Abzug and Endergebnis were not worked out from
     // column `m`'s sum instead of its Gesamt (as after a writer's slip in
     // the Gesamt; one of them slipped itself is no sign of that).
-    // Every field read surely, or unsure with a likely suggestion (the
-    // footer as the sheet most probably reads it).
     let footer_sound = |s: usize, m: bool| -> bool {
         let Some(Some(g)) = sheet.gesamt.get(s - 1) else {
             return false;
         };
-        if !footer_flags(s).all(|f| likely_suggestion(f).is_some()) {
+        let vouched = flags
+            .iter()
+            .filter(|f| f.row.is_none() && f.seat == Some(s))
+            .all(|f| likely_suggestion(f).is_some());
+        if !vouched {
             return false;
         }
         let plus = footer_value(s, "plus", g.plus.map(i64::from)).unwrap_or(0);
@@ -888,8 +884,7 @@ fn doubted_by_row_and_column(
             .filter_map(|&(s, m, v)| {
                 let gesamt = sheet.gesamt.get(s - 1).copied().flatten()?;
                 let stands = if m { gesamt.minus } else { gesamt.plus };
-                let written =
-                    footer_value(s, if m { "minus" } else { "plus" }, stands.map(i64::from))?;
+                let written = footer_value(s, column_name(m), stands.map(i64::from))?;
                 let off = column(s, m) - written;
                 (off != 0 && signed(m, off) == off_row && v - off > 0 && footer_sound(s, m))
                     .then(|| (s, m, v - off, slip(written, written + off)))
