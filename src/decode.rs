@@ -2106,17 +2106,6 @@ mod tests {
             plus: Some(seat_1_gesamt),
             minus: None,
         });
-        if let Some(g) = sheet.gesamt[3].as_mut() {
-            g.plus = Some(0);
-        }
-        sheet.abzug[3] = Some(0);
-        sheet.endergebnis[3] = Some(-7);
-        let by_field: BTreeMap<Field, &FieldReading> =
-            readings.fields.iter().map(|f| (f.field, f)).collect();
-        let legal: HashSet<Vec<i64>> = legal_rows(&rules())
-            .iter()
-            .map(|r| key(r.values.iter().copied()))
-            .collect();
         let unsure = reading("3", 0.6, &[("5", 0.3)]);
         let decoded = Decoded::from_ranked(vec![(5, likely), (3, 1.0 - likely)]);
         let flag = uncertain_flag(
@@ -2128,6 +2117,28 @@ mod tests {
             Some(&decoded),
             Lang::En,
         );
+        doubts_with_seat_4_footer(sheet, &readings, -7, flag)
+    }
+
+    /// What the doubt finds on `sheet` with seat 4's Gesamt Plus 0, Abzug 0
+    /// and Endergebnis `endergebnis`, decoding having raised `flag`.
+    fn doubts_with_seat_4_footer(
+        mut sheet: SheetResult,
+        readings: &CellReadings,
+        endergebnis: i64,
+        flag: Flag,
+    ) -> Vec<(Field, i64, f64)> {
+        if let Some(g) = sheet.gesamt[3].as_mut() {
+            g.plus = Some(0);
+        }
+        sheet.abzug[3] = Some(0);
+        sheet.endergebnis[3] = Some(endergebnis);
+        let by_field: BTreeMap<Field, &FieldReading> =
+            readings.fields.iter().map(|f| (f.field, f)).collect();
+        let legal: HashSet<Vec<i64>> = legal_rows(&rules())
+            .iter()
+            .map(|r| key(r.values.iter().copied()))
+            .collect();
         doubted_by_row_and_column(&sheet, &by_field, &legal, &[flag])
     }
 
@@ -2155,18 +2166,7 @@ mod tests {
     /// stands as "7", read unsure and flagged with the written 2 suggested
     /// at `likely`; Gesamt Plus 0, Abzug 0, Endergebnis -2.
     fn doubts_beside_an_unsure_gesamt(likely: f64) -> Vec<(Field, i64, f64)> {
-        let (mut sheet, readings) = sheet_and_readings(reading("8", 0.995, &[]), 7);
-        if let Some(g) = sheet.gesamt[3].as_mut() {
-            g.plus = Some(0);
-        }
-        sheet.abzug[3] = Some(0);
-        sheet.endergebnis[3] = Some(-2);
-        let by_field: BTreeMap<Field, &FieldReading> =
-            readings.fields.iter().map(|f| (f.field, f)).collect();
-        let legal: HashSet<Vec<i64>> = legal_rows(&rules())
-            .iter()
-            .map(|r| key(r.values.iter().copied()))
-            .collect();
+        let (sheet, readings) = sheet_and_readings(reading("8", 0.995, &[]), 7);
         let unsure = reading("7", 0.5, &[("2", 0.4)]);
         let decoded = Decoded::from_ranked(vec![(2, likely), (7, 1.0 - likely)]);
         let flag = uncertain_flag(
@@ -2178,7 +2178,7 @@ mod tests {
             Some(&decoded),
             Lang::En,
         );
-        doubted_by_row_and_column(&sheet, &by_field, &legal, &[flag])
+        doubts_with_seat_4_footer(sheet, &readings, -2, flag)
     }
 
     #[test]

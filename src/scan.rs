@@ -828,28 +828,33 @@ fn weigh_second_opinion(
     true
 }
 
-/// The game and seat index (from 0) of every cell `sheet` flags `code`.
-fn flagged_cells(sheet: &SheetResult, code: Code) -> Vec<(u32, usize)> {
-    sheet
+/// Every game cell `flagged` flags `code`, with the box of the value it
+/// holds in `values` and whether that is the minus column's: (game, seat
+/// index from 0, box, minus).
+fn flagged_values(
+    flagged: &SheetResult,
+    values: &SheetResult,
+    aligned: &AlignedSheet,
+    code: Code,
+) -> Vec<(u32, usize, MmBox, bool)> {
+    flagged
         .flags
         .iter()
         .filter(|f| f.code == code)
-        .filter_map(|f| Some((f.row?, f.seat?.checked_sub(1)?)))
+        .filter_map(|f| {
+            let (no, s) = (f.row?, f.seat?.checked_sub(1)?);
+            let boxes = (no as usize)
+                .checked_sub(1)
+                .and_then(|i| aligned.form.fields.game.get(i))
+                .and_then(|row| row.get(s))?;
+            let cell = values.games.iter().find(|g| g.no == no)?.cells.get(s)?;
+            match (cell.plus, cell.minus) {
+                (Some(_), _) => Some((no, s, boxes.plus, false)),
+                (None, Some(_)) => Some((no, s, boxes.minus, true)),
+                (None, None) => None,
+            }
+        })
         .collect()
-}
-
-/// The box of the value game `no`'s cell at seat index `s` holds, and
-/// whether it is the minus column's.
-fn value_box(aligned: &AlignedSheet, no: u32, s: usize, cell: &Cell) -> Option<(MmBox, bool)> {
-    let boxes = (no as usize)
-        .checked_sub(1)
-        .and_then(|i| aligned.form.fields.game.get(i))
-        .and_then(|row| row.get(s))?;
-    match (cell.plus, cell.minus) {
-        (Some(_), _) => Some((boxes.plus, false)),
-        (None, Some(_)) => Some((boxes.minus, true)),
-        (None, None) => None,
-    }
 }
 
 /// The cell extra field that says a ring found at the first look was
@@ -882,13 +887,7 @@ fn rings_that_were_digits(
     readings: &mut CellReadings,
 ) -> bool {
     let mut changed = false;
-    for (no, s) in flagged_cells(sheet, Code::CircleNotSolo) {
-        let Some(cell) = read.cell_mut(no, s) else {
-            continue;
-        };
-        let Some((bx, minus)) = value_box(aligned, no, s, cell) else {
-            continue;
-        };
+    for (no, s, bx, minus) in flagged_values(sheet, read, aligned, Code::CircleNotSolo) {
         let c = cells::analyse(
             &cells::cut(aligned.page, &aligned.alignment, bx),
             true,
@@ -902,7 +901,8 @@ fn rings_that_were_digits(
         let was_digits = drawn.confidence >= RING_FLAGGED_DRAWN
             && drawn.text != peeled.text
             && drawn.text.len() >= peeled.text.len();
-        let Some(v) = drawn.value().filter(|_| was_digits) else {
+        let (Some(v), Some(cell)) = (drawn.value().filter(|_| was_digits), read.cell_mut(no, s))
+        else {
             continue;
         };
         *(if minus {
@@ -934,11 +934,8 @@ pub const RING_AT_SECOND_LOOK: &str = "ring_second_look";
 /// as rarely.
 fn rings_on_second_look(sheet: &mut SheetResult, aligned: &AlignedSheet) -> bool {
     let mut found = false;
-    for (no, s) in flagged_cells(sheet, Code::SoloNotCircled) {
+    for (no, s, bx, _) in flagged_values(sheet, sheet, aligned, Code::SoloNotCircled) {
         let Some(cell) = sheet.cell_mut(no, s) else {
-            continue;
-        };
-        let Some((bx, _)) = value_box(aligned, no, s, cell) else {
             continue;
         };
         if cells::ring_searched(&cells::cut(aligned.page, &aligned.alignment, bx)) {
