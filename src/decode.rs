@@ -351,7 +351,7 @@ pub fn decode(
                         .get(s - 1)
                         .copied()
                         .flatten()
-                        .filter(|_| !readings.signless.contains(&s));
+                        .filter(|_| !signless(Field::Endergebnis(s)));
                     SeatFooter::decide(s, &by_field, &cols.sums, sign, &uncertain)
                 })
                 .as_ref()
@@ -940,20 +940,18 @@ fn set_footer(sheet: &mut SheetResult, field: Field, v: i64) -> bool {
         },
         Field::Endergebnis(s) => {
             // A 0 read kept no sign: the Gesamt's difference gives it.
-            let difference = slot(s)
-                .and_then(|i| sheet.gesamt.get(i).copied().flatten())
-                .and_then(|g| Some(i64::from(g.plus?) - i64::from(g.minus?)));
+            let difference = slot(s).and_then(|i| signed_by_difference(sheet, i, v));
             return match slot(s).and_then(|i| sheet.endergebnis.get_mut(i)) {
                 Some(Some(e)) if *e != 0 => {
                     *e = if *e < 0 { -v } else { v };
                     true
                 }
                 Some(Some(e)) => match difference {
-                    Some(d) if d.abs() == v => {
+                    Some(d) => {
                         *e = d;
                         true
                     }
-                    _ => false,
+                    None => false,
                 },
                 _ => false,
             };
@@ -965,6 +963,14 @@ fn set_footer(sheet: &mut SheetResult, field: Field, v: i64) -> bool {
     }
     *target = Some(digits);
     true
+}
+
+/// Seat index `i`'s Gesamt Plus minus Minus, where its digits are `v`:
+/// the sign an Endergebnis of digits `v` read without one takes.
+fn signed_by_difference(sheet: &SheetResult, i: usize, v: i64) -> Option<i64> {
+    let g = sheet.gesamt.get(i).copied().flatten()?;
+    let difference = i64::from(g.plus?) - i64::from(g.minus?);
+    (difference.abs() == v).then_some(difference)
 }
 
 /// The flag of an Endergebnis read without a sign: always a person's to
@@ -988,14 +994,8 @@ fn signless_flag(
         .filter(|d| d.posterior >= TAKE_FOOTER)
         .and_then(|d| d.value)
         .or(read.filter(|_| fr.reading.confidence >= CONFIDENT));
-    let difference = sheet
-        .gesamt
-        .get(i)
-        .copied()
-        .flatten()
-        .and_then(|g| Some(i64::from(g.plus?) - i64::from(g.minus?)));
-    if let (Some(v), Some(diff), Some(e)) = (digits, difference, sheet.endergebnis.get_mut(i))
-        && diff.abs() == v
+    let difference = digits.and_then(|v| signed_by_difference(sheet, i, v));
+    if let (Some(diff), Some(e)) = (difference, sheet.endergebnis.get_mut(i))
         && *e != Some(diff)
     {
         *e = Some(diff);
