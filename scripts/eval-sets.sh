@@ -2,7 +2,8 @@
 # Generates the evaluation sets of docs/reading.md (held-out: hA hB hP hQ,
 # tuning: tA tB tP, and wA wB wP with a writer's mistake on every sheet;
 # development: dA dB, larger, to find what fails without looking at the
-# held-out sets;
+# held-out sets; fresh: eA eB, scanner sheets no choice was made on until
+# session 30, to see how far the tuning and development sets flatter;
 # all drawn with the digits the model's training held back) into DIR (default /tmp/eval) with a participant list per set, then,
 # with --run, evaluates each (results in DIR/SET/out).
 # Choose on the tuning sets, report on the held-out ones. PARTICIPANTS=1
@@ -26,7 +27,9 @@ wA merkur $a4 scanner 60 701 1 1
 wB doppelkopf $doko scanner 60 701 1 1
 wP schwaig $a4 phone 40 701 1 1
 dA merkur $a4 scanner 100 801 1 0.3
-dB doppelkopf $doko scanner 100 801 1 0.3"
+dB doppelkopf $doko scanner 100 801 1 0.3
+eA merkur $a4 scanner 150 901 1 0.3
+eB doppelkopf $doko scanner 150 901 1 0.3"
 echo "$sets" | while read -r name rules form capture count seed held errors; do
   out="$dir/$name"
   if [ ! -d "$out/truth" ]; then

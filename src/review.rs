@@ -493,6 +493,14 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
             esc(&taken.join("; "))
         );
     }
+    let unringed = rings_read_as_digits(r);
+    if !unringed.is_empty() {
+        let _ = write!(
+            html,
+            "<p class=\"as-read\">A ring seen there was the number's own loop, read as drawn and not circled (check the circle): {}</p>",
+            esc(&unringed.join("; "))
+        );
+    }
     let mut outlined = Vec::new();
     let mut editable = 0;
     for flag in &r.flags {
@@ -597,6 +605,21 @@ fn taken_as_decoded(r: &SheetResult) -> Vec<String> {
         }
     }
     out
+}
+
+/// The game cells whose ring, where `CIRCLE_NOT_SOLO` stood, was read as
+/// the number's own loop ([`crate::scan::RING_WAS_DIGITS`]), as "game 8,
+/// seat 4: 10": the circle decides a solo, so a person sees which.
+fn rings_read_as_digits(r: &SheetResult) -> Vec<String> {
+    r.games
+        .iter()
+        .flat_map(|g| g.cells.iter().enumerate().map(move |(s, c)| (g.no, s, c)))
+        .filter(|(_, _, c)| c.extra.get(crate::scan::RING_WAS_DIGITS) == Some(&Value::Bool(true)))
+        .map(|(no, s, c)| {
+            let value = c.plus.or(c.minus).map_or("?".into(), |v| v.to_string());
+            format!("game {no}, seat {}: {value}", s + 1)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -715,6 +738,21 @@ mod tests {
         assert!(first < second);
         assert!(html.contains("GESAMT_MISMATCH"));
         assert!(html.contains("id=\"sheet-0\""));
+    }
+
+    #[test]
+    fn a_ring_read_as_digits_should_be_named_on_the_page() {
+        let mut s = sheet();
+        assert!(rings_read_as_digits(&s).is_empty());
+        let no = s.games[0].no;
+        let cell = &mut s.games[0].cells[1];
+        cell.extra
+            .insert(crate::scan::RING_WAS_DIGITS.into(), Value::Bool(true));
+        let value = cell.plus.expect("seat 2 plays plus");
+        assert_eq!(
+            rings_read_as_digits(&s),
+            vec![format!("game {no}, seat 2: {value}")]
+        );
     }
 
     #[test]

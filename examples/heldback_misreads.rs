@@ -1,0 +1,77 @@
+//! Developer aid: reads the MNIST training digits the model's training
+//! held back (the last 5000, which every evaluation set is drawn from),
+//! each alone on a white cell, with the committed first net (or MODEL),
+//! and prints every one read wrong (index, label, reading, confidence)
+//! and the count per digit. With `--png OUT`, it also draws the ones read
+//! at `--sure` (default 0.8) or more side by side, to look at.
+//! Usage: heldback_misreads [MODEL] [--png OUT] [--sure P]
+
+use aufsicht::{cnn::CnnReader, read::DigitReader, synth::Digits};
+use image::{GrayImage, Luma};
+
+const HELD_BACK: usize = 5000;
+/// White around the 28×28 digit, as a cell's ink has room around it.
+const PAD: u32 = 8;
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let option = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
+    let sure: f32 = option("--sure")
+        .map_or(Ok(0.8), |s| s.parse())
+        .map_err(|e| format!("--sure: {e}"))?;
+    let model = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .map(std::fs::read)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let mut reader = match model {
+        Some(bytes) => CnnReader::from_bytes(bytes)?,
+        None => CnnReader::new()?,
+    };
+    let digits = Digits::from_dir(std::path::Path::new("data/mnist"))?;
+    let cell = |i: usize| {
+        let (img, _) = digits.get(i);
+        let mut g = GrayImage::from_pixel(28 + 2 * PAD, 28 + 2 * PAD, Luma([255]));
+        for (k, &v) in img.iter().enumerate() {
+            let (x, y) = ((k % 28) as u32, (k / 28) as u32);
+            g.put_pixel(x + PAD, y + PAD, Luma([255 - v]));
+        }
+        g
+    };
+    let (mut wrong, mut all) = ([0u32; 10], [0u32; 10]);
+    let mut sure_wrong = Vec::new();
+    for i in digits.len().saturating_sub(HELD_BACK)..digits.len() {
+        let (_, label) = digits.get(i);
+        let r = reader.read(&cell(i));
+        all[usize::from(label)] += 1;
+        if r.text != label.to_string() {
+            wrong[usize::from(label)] += 1;
+            println!("{i}\t{label}\t{}\t{:.3}", r.text, r.confidence);
+            if r.confidence >= sure {
+                sure_wrong.push(i);
+            }
+        }
+    }
+    println!("read wrong, per digit 0-9: {wrong:?} of {all:?}");
+    println!(
+        "read wrong: {} of {}, at {sure} or more: {}",
+        wrong.iter().sum::<u32>(),
+        all.iter().sum::<u32>(),
+        sure_wrong.len()
+    );
+    if let Some(out) = option("--png") {
+        let side = 28 + 2 * PAD;
+        let mut sheet =
+            GrayImage::from_pixel(side * sure_wrong.len().max(1) as u32, side, Luma([255]));
+        for (k, &i) in sure_wrong.iter().enumerate() {
+            image::imageops::replace(&mut sheet, &cell(i), i64::from(side) * k as i64, 0);
+        }
+        sheet.save(out).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
