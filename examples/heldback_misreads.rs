@@ -1,6 +1,6 @@
 //! Developer aid: reads the MNIST training digits the model's training
 //! held back (the last 5000, which every evaluation set is drawn from),
-//! each alone on a white cell, with the committed first net (or MODEL),
+//! each alone on a white cell drawn as the generator draws it, with the committed first net (or MODEL),
 //! and prints every one read wrong (index, label, reading, confidence)
 //! and the count per digit. With `--png OUT`, it also draws the ones read
 //! at `--sure` (default 0.8) or more side by side, to look at.
@@ -10,8 +10,11 @@ use aufsicht::{cnn::CnnReader, read::DigitReader, synth::Digits};
 use image::{GrayImage, Luma};
 
 const HELD_BACK: usize = 5000;
-/// White around the 28×28 digit, as a cell's ink has room around it.
-const PAD: u32 = 8;
+/// A digit's 28 px drawn at 70, as 20 px of writing make a 50 px high
+/// number in a cell at 300 dpi.
+const SIDE: u32 = 70;
+/// White around it, as a cell's ink has room around it.
+const PAD: u32 = 16;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,12 +37,16 @@ fn main() -> Result<(), String> {
         None => CnnReader::new()?,
     };
     let digits = Digits::from_dir(std::path::Path::new("data/mnist"))?;
+    // As the generator draws a digit (`synth::paste_digit`): scaled up
+    // smoothly to a cell's writing height, a stroke's faint edge solid ink.
     let cell = |i: usize| {
         let (img, _) = digits.get(i);
-        let mut g = GrayImage::from_pixel(28 + 2 * PAD, 28 + 2 * PAD, Luma([255]));
-        for (k, &v) in img.iter().enumerate() {
-            let (x, y) = ((k % 28) as u32, (k / 28) as u32);
-            g.put_pixel(x + PAD, y + PAD, Luma([255 - v]));
+        let src = GrayImage::from_fn(28, 28, |x, y| Luma([img[(y * 28 + x) as usize]]));
+        let big = image::imageops::resize(&src, SIDE, SIDE, image::imageops::FilterType::Triangle);
+        let mut g = GrayImage::from_pixel(SIDE + 2 * PAD, SIDE + 2 * PAD, Luma([255]));
+        for (x, y, p) in big.enumerate_pixels() {
+            let ink = (f32::from(p[0]) / 170.0).min(1.0);
+            g.put_pixel(x + PAD, y + PAD, Luma([255 - (ink * 255.0) as u8]));
         }
         g
     };
@@ -65,7 +72,7 @@ fn main() -> Result<(), String> {
         sure_wrong.len()
     );
     if let Some(out) = option("--png") {
-        let side = 28 + 2 * PAD;
+        let side = SIDE + 2 * PAD;
         let mut sheet =
             GrayImage::from_pixel(side * sure_wrong.len().max(1) as u32, side, Luma([255]));
         for (k, &i) in sure_wrong.iter().enumerate() {
