@@ -7,7 +7,9 @@
 # all drawn with the digits the model's training held back) into DIR (default /tmp/eval) with a participant list per set, then,
 # with --run, evaluates each (results in DIR/SET/out).
 # Choose on the tuning sets, report on the held-out ones. PARTICIPANTS=1
-# evaluates with the participant list.
+# evaluates with the participant list. FRESH=SEED adds a fresh scanner
+# pair drawn with that seed (fA<SEED> merkur, fB<SEED> Doppelkopf, 150
+# sheets each), to measure on sheets no choice was made on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/eval}
@@ -30,6 +32,11 @@ dA merkur $a4 scanner 100 801 1 0.3
 dB doppelkopf $doko scanner 100 801 1 0.3
 eA merkur $a4 scanner 150 901 1 0.3
 eB doppelkopf $doko scanner 150 901 1 0.3"
+if [ -n "${FRESH:-}" ]; then
+  sets="$sets
+fA$FRESH merkur $a4 scanner 150 $FRESH 1 0.3
+fB$FRESH doppelkopf $doko scanner 150 $FRESH 1 0.3"
+fi
 echo "$sets" | while read -r name rules form capture count seed held errors; do
   out="$dir/$name"
   if [ ! -d "$out/truth" ]; then
