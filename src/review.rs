@@ -478,28 +478,21 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
         .iter()
         .map(|f| esc(&f.message))
         .collect();
-    if !as_read.is_empty() {
-        let _ = write!(
-            html,
-            "<p class=\"as-read\">If the uncertain cells are as read: {}</p>",
-            as_read.join(" ")
-        );
-    }
-    let taken = taken_as_decoded(r);
-    if !taken.is_empty() {
-        let _ = write!(
-            html,
-            "<p class=\"as-read\">Read otherwise, taken as its row and column demand: {}</p>",
-            esc(&taken.join("; "))
-        );
-    }
-    let unringed = rings_read_as_digits(r);
-    if !unringed.is_empty() {
-        let _ = write!(
-            html,
-            "<p class=\"as-read\">A ring seen there was the number's own loop, read as drawn and not circled (check the circle): {}</p>",
-            esc(&unringed.join("; "))
-        );
+    // Notes on what the reader and decoder made of the sheet, each a line.
+    for (lead, items) in [
+        ("If the uncertain cells are as read:", as_read.join(" ")),
+        (
+            "Read otherwise, taken as its row and column demand:",
+            esc(&taken_as_decoded(r).join("; ")),
+        ),
+        (
+            "A ring seen there was the number's own loop, read as drawn and not circled (check the circle):",
+            esc(&rings_read_as_digits(r).join("; ")),
+        ),
+    ] {
+        if !items.is_empty() {
+            let _ = write!(html, "<p class=\"as-read\">{lead} {items}</p>");
+        }
     }
     let mut outlined = Vec::new();
     let mut editable = 0;
