@@ -330,9 +330,38 @@ fn grid_corners(horizontal: &GrayImage, vertical: &GrayImage) -> Vec<[(f64, f64)
         }
     }
     // Order: top-left (min x+y), top-right (max x-y), bottom-right (max x+y), bottom-left (min x-y).
-    ext.into_iter()
+    let quads: Vec<[(f64, f64); 4]> = ext
+        .into_iter()
         .map(|e| [e[0].1, e[1].1, e[2].1, e[3].1])
-        .collect()
+        .collect();
+    let mut starts = quads.clone();
+    starts.extend(quads.iter().filter_map(|q| completed(q, w, h)));
+    starts
+}
+
+/// How near the image's edge (working px) a corner is taken to be cut off.
+const CUT_OFF_PX: f64 = 4.0;
+
+/// A structure whose one corner lies on the image's edge ran off the
+/// image (a page put crooked on the scanner): that corner is where the
+/// structure leaves the image, not the table's, and a start from it can
+/// settle on the ruled lines a row or a column off. The corner as the
+/// other three make it a parallelogram is a second start; the better fit
+/// wins.
+fn completed(q: &[(f64, f64); 4], w: u32, h: u32) -> Option<[(f64, f64); 4]> {
+    let (w, h) = (f64::from(w), f64::from(h));
+    let cut = |&(x, y): &(f64, f64)| {
+        x < CUT_OFF_PX || y < CUT_OFF_PX || x > w - 1.0 - CUT_OFF_PX || y > h - 1.0 - CUT_OFF_PX
+    };
+    let mut on_edge = (0..4).filter(|&i| cut(&q[i]));
+    let i = on_edge.next()?;
+    if on_edge.next().is_some() {
+        return None;
+    }
+    let (a, b, c) = (q[(i + 3) % 4], q[(i + 2) % 4], q[(i + 1) % 4]);
+    let mut out = *q;
+    out[i] = (a.0 + c.0 - b.0, a.1 + c.1 - b.1);
+    Some(out)
 }
 
 /// A point on a template line and whether the line is horizontal.
@@ -476,6 +505,43 @@ mod tests {
             (x - (210.0 - 20.0) * px).abs() < 2.0 && (y - (297.0 - 30.0) * px).abs() < 2.0,
             "{x} {y}"
         );
+    }
+
+    /// A page put crooked on the scanner, its table's one corner off the
+    /// image (fA1102 merkur-0069: read a row and a column off, 63 flags).
+    #[test]
+    fn a_table_with_a_corner_off_the_image_should_align_as_on_the_whole_page() {
+        use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
+        let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let page = rotate_about_center(
+            &render_form(&form, 150.0),
+            5f32.to_radians(),
+            Interpolation::Bilinear,
+            Border::Constant(Luma([255])),
+        );
+        let whole = align(&prepare(&page), &form).expect("whole page aligned");
+        let [gx, gy, gw, gh] = form.grid();
+        let (top_left, bottom_left) = (
+            whole.to_image.apply((gx, gy)),
+            whole.to_image.apply((gx, gy + gh)),
+        );
+        // Cut the page between the table's two left corners' x: one is off.
+        let x0 = ((top_left.0 + bottom_left.0) / 2.0).round() as u32;
+        let (w, h) = page.dimensions();
+        let cut = imageops::crop_imm(&page, x0, 0, w - x0, h).to_image();
+        let a = align(&prepare(&cut), &form).expect("cut page aligned");
+        for mm in [
+            (gx + gw - 10.0, gy + gh - 5.0),
+            (gx + 30.0, gy + gh - 5.0),
+            (gx + gw - 10.0, gy + 5.0),
+        ] {
+            let (x, y) = a.to_image.apply(mm);
+            let (wx, wy) = whole.to_image.apply(mm);
+            assert!(
+                (x + f64::from(x0) - wx).abs() < 1.5 && (y - wy).abs() < 1.5,
+                "{mm:?}: {x} {y}, on the whole page {wx} {wy}, cut at {x0}"
+            );
+        }
     }
 
     #[test]
