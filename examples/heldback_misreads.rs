@@ -1,12 +1,17 @@
 //! Developer aid: reads the MNIST training digits the model's training
 //! held back (the last 5000, which every evaluation set is drawn from),
-//! each alone on a white cell drawn as the generator draws it, with the committed first net (or MODEL),
-//! and prints every one read wrong (index, label, reading, confidence)
+//! each alone on a white cell drawn as the generator draws it, with the
+//! committed first net (or MODEL; with several, their mean reading, as
+//! the second opinion weighs two nets), and prints every one read wrong (index, label, reading, confidence)
 //! and the count per digit. With `--png OUT`, it also draws the ones read
 //! at `--sure` (default 0.8) or more side by side, to look at.
-//! Usage: heldback_misreads [MODEL] [--png OUT] [--sure P]
+//! Usage: heldback_misreads [MODEL ...] [--png OUT] [--sure P]
 
-use aufsicht::{cnn::CnnReader, read::DigitReader, synth::Digits};
+use aufsicht::{
+    cnn::CnnReader,
+    read::{DigitReader, Reading},
+    synth::Digits,
+};
 use image::{GrayImage, Luma};
 
 const HELD_BACK: usize = 5000;
@@ -26,16 +31,17 @@ fn main() -> Result<(), String> {
     let sure: f32 = option("--sure")
         .map_or(Ok(0.8), |s| s.parse())
         .map_err(|e| format!("--sure: {e}"))?;
-    let model = args
-        .first()
-        .filter(|a| !a.starts_with("--"))
-        .map(std::fs::read)
-        .transpose()
-        .map_err(|e| e.to_string())?;
-    let mut reader = match model {
-        Some(bytes) => CnnReader::from_bytes(bytes)?,
-        None => CnnReader::new()?,
-    };
+    // The models: every argument before the first option.
+    let models: Vec<&String> = args.iter().take_while(|a| !a.starts_with("--")).collect();
+    let mut readers = Vec::new();
+    for m in &models {
+        readers.push(CnnReader::from_bytes(
+            std::fs::read(m).map_err(|e| format!("{m}: {e}"))?,
+        )?);
+    }
+    if readers.is_empty() {
+        readers.push(CnnReader::new()?);
+    }
     let digits = Digits::from_dir(std::path::Path::new("data/mnist"))?;
     // As the generator draws a digit (`synth::paste_digit`): scaled up
     // smoothly to a cell's writing height, a stroke's faint edge solid ink.
@@ -54,7 +60,9 @@ fn main() -> Result<(), String> {
     let mut sure_wrong = Vec::new();
     for i in digits.len().saturating_sub(HELD_BACK)..digits.len() {
         let (_, label) = digits.get(i);
-        let r = reader.read(&cell(i));
+        let ink = cell(i);
+        let all_read: Vec<_> = readers.iter_mut().map(|r| r.read(&ink)).collect();
+        let r = Reading::mean(&all_read);
         all[usize::from(label)] += 1;
         if r.text != label.to_string() {
             wrong[usize::from(label)] += 1;

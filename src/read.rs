@@ -23,6 +23,35 @@ impl Reading {
         }
     }
 
+    /// The mean of several readings of one field: each text's probability
+    /// averaged over them (a text a reading does not list counts 0 there).
+    pub fn mean(all: &[Reading]) -> Reading {
+        let mut p: Vec<(String, f32)> = Vec::new();
+        for r in all {
+            let listed = std::iter::once((&r.text, r.confidence))
+                .chain(r.alternatives.iter().map(|(t, c)| (t, *c)));
+            for (t, c) in listed {
+                match p.iter_mut().find(|(u, _)| u == t) {
+                    Some(e) => e.1 += c,
+                    None => p.push((t.clone(), c)),
+                }
+            }
+        }
+        let n = all.len().max(1) as f32;
+        p.iter_mut().for_each(|e| e.1 /= n);
+        p.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut it = p.into_iter();
+        let Some((text, confidence)) = it.next() else {
+            return Reading::none();
+        };
+        Reading {
+            text,
+            confidence,
+            // As many as decoding weighs.
+            alternatives: it.take(4).collect(),
+        }
+    }
+
     pub fn value(&self) -> Option<u32> {
         if self.text.is_empty() || self.text.len() > 6 {
             return None;
@@ -176,5 +205,39 @@ impl DigitReader for TesseractReader {
         let mut r = self.read_line(&framed);
         r.text.retain(|c| c.is_ascii_digit());
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reading(text: &str, confidence: f32, alternatives: &[(&str, f32)]) -> Reading {
+        Reading {
+            text: text.into(),
+            confidence,
+            alternatives: alternatives
+                .iter()
+                .map(|(t, p)| (t.to_string(), *p))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn one_reading_should_stay_as_it_is() {
+        let only = reading("12", 0.7, &[("72", 0.2)]);
+        assert_eq!(Reading::mean(std::slice::from_ref(&only)), only);
+    }
+
+    #[test]
+    fn the_mean_should_count_a_text_a_reading_does_not_list_as_nought() {
+        let first = reading("90", 0.9, &[("40", 0.1)]);
+        let second = reading("40", 0.6, &[("90", 0.3), ("48", 0.1)]);
+        let mean = Reading::mean(&[first, second]);
+        assert_eq!(mean.text, "90");
+        assert!((mean.confidence - 0.6).abs() < 1e-6, "{mean:?}");
+        assert_eq!(mean.alternatives[0].0, "40");
+        assert!((mean.alternatives[0].1 - 0.35).abs() < 1e-6, "{mean:?}");
+        assert_eq!(mean.alternatives[1], ("48".to_string(), 0.05));
     }
 }

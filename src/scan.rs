@@ -293,7 +293,7 @@ impl Reader<'_> {
             if !extra.is_empty() {
                 let mut all = vec![reading.clone()];
                 all.extend(extra);
-                *reading = mean_reading(&all);
+                *reading = Reading::mean(&all);
             }
         }
     }
@@ -348,7 +348,7 @@ impl Reader<'_> {
                     readings[i] = drawn;
                     self.ringed.remove(&pending[i].field);
                 } else if peeling_in_doubt(&readings[i], &drawn) {
-                    readings[i] = mean_reading(&[readings[i].clone(), drawn]);
+                    readings[i] = Reading::mean(&[readings[i].clone(), drawn]);
                 }
             }
         }
@@ -391,35 +391,6 @@ impl Reader<'_> {
         let c = self.cell(bx, false, false);
         c.mark != Mark::Empty
             && f64::from(c.ink_px) >= min_mm2 * cells::PX_PER_MM * cells::PX_PER_MM
-    }
-}
-
-/// The mean of several readings of one field: each text's probability
-/// averaged over them (a text a reading does not list counts 0 there).
-fn mean_reading(all: &[Reading]) -> Reading {
-    let mut p: Vec<(String, f32)> = Vec::new();
-    for r in all {
-        let listed = std::iter::once((&r.text, r.confidence))
-            .chain(r.alternatives.iter().map(|(t, c)| (t, *c)));
-        for (t, c) in listed {
-            match p.iter_mut().find(|(u, _)| u == t) {
-                Some(e) => e.1 += c,
-                None => p.push((t.clone(), c)),
-            }
-        }
-    }
-    let n = all.len().max(1) as f32;
-    p.iter_mut().for_each(|e| e.1 /= n);
-    p.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let mut it = p.into_iter();
-    let Some((text, confidence)) = it.next() else {
-        return Reading::none();
-    };
-    Reading {
-        text,
-        confidence,
-        // As many as decoding weighs.
-        alternatives: it.take(4).collect(),
     }
 }
 
@@ -787,7 +758,7 @@ fn weigh_second_opinion(
     let Some(fr) = readings.fields.iter_mut().find(|fr| fr.field == field) else {
         return false;
     };
-    let mean = mean_reading(&[fr.reading.clone(), second]);
+    let mean = Reading::mean(&[fr.reading.clone(), second]);
     if mean == fr.reading {
         return false;
     }
@@ -1351,7 +1322,7 @@ mod tests {
     fn two_cuts_that_disagree_should_give_the_mean_of_their_readings() {
         let first = reading("3", 0.6, &[("8", 0.3), ("5", 0.1)]);
         let second = reading("8", 0.9, &[("3", 0.1)]);
-        let mean = mean_reading(&[first, second]);
+        let mean = Reading::mean(&[first, second]);
         assert_eq!(mean.text, "8");
         assert!((mean.confidence - 0.6).abs() < 1e-6);
         assert_eq!(mean.alternatives[0].0, "3");
@@ -1415,17 +1386,11 @@ mod tests {
         let four = reading("4", 0.996, &[("9", 0.004)]);
         let nine = reading("9", 0.95, &[("4", 0.03)]);
         assert!(peeling_in_doubt(&four, &nine));
-        let both = mean_reading(&[four.clone(), nine]);
+        let both = Reading::mean(&[four.clone(), nine]);
         assert!(both.confidence < 0.6, "{both:?}");
         assert!(both.alternatives.iter().any(|(t, _)| t == "9"), "{both:?}");
         // As drawn the same number, or another read unsure: no doubt.
         assert!(!peeling_in_doubt(&four, &reading("4", 0.99, &[])));
         assert!(!peeling_in_doubt(&four, &reading("9", 0.6, &[("4", 0.3)])));
-    }
-
-    #[test]
-    fn one_reading_should_stay_as_it_is() {
-        let only = reading("12", 0.7, &[("72", 0.2)]);
-        assert_eq!(mean_reading(std::slice::from_ref(&only)), only);
     }
 }
