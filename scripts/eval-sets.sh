@@ -9,7 +9,9 @@
 # Choose on the tuning sets, report on the held-out ones. PARTICIPANTS=1
 # evaluates with the participant list. FRESH=SEED adds a fresh scanner
 # pair drawn with that seed (fA<SEED> merkur, fB<SEED> Doppelkopf, 150
-# sheets each), to measure on sheets no choice was made on.
+# sheets each) and a fresh phone pair (fP<SEED> schwaig, fQ<SEED>
+# Doppelkopf, 100 each), to measure on sheets no choice was made on.
+# Seeds used so far (docs/reading.md): 1001, 1102 (scanner), 1203 (phone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/eval}
@@ -35,7 +37,9 @@ eB doppelkopf $doko scanner 150 901 1 0.3"
 if [ -n "${FRESH:-}" ]; then
   sets="$sets
 fA$FRESH merkur $a4 scanner 150 $FRESH 1 0.3
-fB$FRESH doppelkopf $doko scanner 150 $FRESH 1 0.3"
+fB$FRESH doppelkopf $doko scanner 150 $FRESH 1 0.3
+fP$FRESH schwaig $a4 phone 100 $FRESH 1 0.3
+fQ$FRESH doppelkopf $doko phone 100 $FRESH 1 0.3"
 fi
 echo "$sets" | while read -r name rules form capture count seed held errors; do
   out="$dir/$name"
