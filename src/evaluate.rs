@@ -27,6 +27,10 @@ pub struct Report {
     /// Of those, the ones on a row or seat a `CELL_UNCERTAIN` also points at
     /// (they follow from a reading a person checks anyway).
     pub false_flags_at_uncertain: usize,
+    /// Sheets with at least one false flag: the sheets a person opens for
+    /// nothing (one misread Gesamt brings its Abzug's and Endergebnis's
+    /// flags along, so flags count a finding up to three times).
+    pub sheets_with_false_flags: usize,
     /// Set when the evaluation ran the scan itself: seconds and peak memory (MB).
     pub run: Option<(f64, f64)>,
     /// Readings by their stated probability: (right, all) per bin of
@@ -93,11 +97,13 @@ impl Report {
         )];
         let (found, all) = self.writer_flags;
         out.push(format!(
-            "writer-error recall {:.4} ({found}/{all})  false flags per sheet {:.3} ({}; {} of them where a CELL_UNCERTAIN points too)",
+            "writer-error recall {:.4} ({found}/{all})  false flags per sheet {:.3} ({}; {} of them where a CELL_UNCERTAIN points too; on {} sheets, {:.3} of them)",
             found as f64 / all.max(1) as f64,
             per_sheet(self.false_flags),
             self.false_flags,
-            self.false_flags_at_uncertain
+            self.false_flags_at_uncertain,
+            self.sheets_with_false_flags,
+            per_sheet(self.sheets_with_false_flags)
         ));
         if let Some((secs, mb)) = self.run {
             out.push(format!(
@@ -209,6 +215,7 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
                 }
         })
     };
+    let mut any_false = false;
     for f in result
         .flags
         .iter()
@@ -217,7 +224,9 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
     {
         report.false_flags += 1;
         report.false_flags_at_uncertain += usize::from(uncertain_at(f));
+        any_false = true;
     }
+    report.sheets_with_false_flags += usize::from(any_false);
     for no in 1..=form_rows {
         let t = rows_t.get(&no);
         let r = rows_r.get(&no);
@@ -388,6 +397,27 @@ mod tests {
         let mut report = Report::default();
         compare(&truth, &read, &mut report);
         assert_eq!((report.wrong, report.silent), (2, 0));
+    }
+
+    #[test]
+    fn false_flags_should_be_counted_and_their_sheets_once() {
+        let truth = crate::synth::one_row_sheet(1);
+        let mut read = truth.clone();
+        for code in [Code::GesamtMismatch, Code::AbzugMismatch] {
+            read.flags.push(Flag {
+                code,
+                severity: code.severity(),
+                row: None,
+                seat: Some(1),
+                field: None,
+                message: String::new(),
+                extra: Default::default(),
+            });
+        }
+        let mut report = Report::default();
+        compare(&truth, &read, &mut report);
+        compare(&truth, &truth, &mut report);
+        assert_eq!((report.false_flags, report.sheets_with_false_flags), (2, 1));
     }
 
     #[test]
