@@ -157,9 +157,7 @@ pub struct CellReadings {
 /// A reading as a distribution over values, best first.
 fn candidates(r: &Reading) -> Vec<(i64, f64)> {
     let mut out: Vec<(i64, f64)> = Vec::new();
-    for (t, p) in
-        std::iter::once((&r.text, r.confidence)).chain(r.alternatives.iter().map(|(t, p)| (t, *p)))
-    {
+    for (t, p) in r.listed() {
         if let Ok(v) = t.parse::<i64>()
             && t.len() <= 4
             && !out.iter().any(|o| o.0 == v)

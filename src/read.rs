@@ -23,14 +23,18 @@ impl Reading {
         }
     }
 
+    /// The best reading and the alternatives, each with its probability.
+    pub fn listed(&self) -> impl Iterator<Item = (&String, f32)> {
+        std::iter::once((&self.text, self.confidence))
+            .chain(self.alternatives.iter().map(|(t, c)| (t, *c)))
+    }
+
     /// The mean of several readings of one field: each text's probability
     /// averaged over them (a text a reading does not list counts 0 there).
     pub fn mean(all: &[Reading]) -> Reading {
         let mut p: Vec<(String, f32)> = Vec::new();
         for r in all {
-            let listed = std::iter::once((&r.text, r.confidence))
-                .chain(r.alternatives.iter().map(|(t, c)| (t, *c)));
-            for (t, c) in listed {
+            for (t, c) in r.listed() {
                 match p.iter_mut().find(|(u, _)| u == t) {
                     Some(e) => e.1 += c,
                     None => p.push((t.clone(), c)),

@@ -223,6 +223,22 @@ fn peeling_in_doubt(peeled: &Reading, drawn: &Reading) -> bool {
     drawn.confidence >= DRAWN_DISAGREES && drawn.text != peeled.text
 }
 
+/// A Teilnehmer-Nr. read at least this surely by the first net stands
+/// where the second net reads it so too ([`SECOND_AGREES`]); nothing on
+/// the sheet checks it, so a wrong one puts points on another player's
+/// name unseen. Session 31 (docs/reading.md), 7 140 numbers on 1 680
+/// scanner sheets (dA dB tA tB wA wB eA eB fA1001 fB1001 fA1102 fB1102
+/// sA1304 sB1304): the 7 read wrong without a flag were all read at
+/// 0.991 or more by the first net (a 4 closed like a 9 or open like a 7,
+/// a flat-footed 3 as 2), none of those read at 0.97-0.99; the second
+/// net read two of the 7 below 0.95. The first net's bar at
+/// [`CONFIDENT`] alone: 2.01 numbers a sheet asked about, 7 silent; at
+/// 0.97 with the second's agreement: 1.84 and 5.
+const NUMBER_SURE: f32 = 0.97;
+
+/// See [`NUMBER_SURE`]: the second net's probability of the first's text.
+const SECOND_AGREES: f32 = 0.95;
+
 /// A field read with less than [`CONFIDENT`] is cut again this far aside
 /// (mm; half a cutting pixel, so the page is resampled differently) and
 /// read again: the reader's answer moves with where the cut falls, and the
@@ -381,10 +397,44 @@ impl Reader<'_> {
             return None;
         }
         let r = self.read_one(&c.digits, bx, false);
-        if r.text.is_empty() || r.confidence < CONFIDENT {
-            self.uncertain(seat, field, &r, what);
-        }
+        let r = match self.unchecked_number_stands(&r, &c.digits) {
+            Ok(()) => r,
+            Err(doubted) => {
+                self.uncertain(seat, field, &doubted, what);
+                doubted
+            }
+        };
         (!r.text.is_empty()).then_some(r.text)
+    }
+
+    /// Whether a number nothing on the sheet checks (a Teilnehmer-Nr.)
+    /// stands as read, or the reading a person is shown. It stands read
+    /// at [`CONFIDENT`] by a reader with one net; with two, read at
+    /// [`NUMBER_SURE`] by the first and its text at [`SECOND_AGREES`] by
+    /// the second (then the person sees both nets' mean).
+    fn unchecked_number_stands(&mut self, r: &Reading, digits: &GrayImage) -> Result<(), Reading> {
+        if r.text.is_empty() || r.confidence < NUMBER_SURE {
+            return Err(r.clone());
+        }
+        let Some(second) = self
+            .digits
+            .second_opinion(&[digits])
+            .and_then(|mut v| v.pop())
+        else {
+            return if r.confidence < CONFIDENT {
+                Err(r.clone())
+            } else {
+                Ok(())
+            };
+        };
+        let agrees = second
+            .listed()
+            .any(|(t, p)| *t == r.text && p >= SECOND_AGREES);
+        if agrees {
+            Ok(())
+        } else {
+            Err(Reading::mean(&[r.clone(), second]))
+        }
     }
 
     fn has_ink(&self, bx: MmBox, min_mm2: f64) -> bool {
@@ -1059,6 +1109,56 @@ mod tests {
             self.1 += cells.len();
             Some(vec![self.0.clone(); cells.len()])
         }
+    }
+
+    /// A reader whose first net reads every cell as `.0`, its second (if
+    /// it has one) as `.1`.
+    struct TwoNets(Reading, Option<Reading>);
+
+    impl DigitReader for TwoNets {
+        fn name(&self) -> &str {
+            "two nets"
+        }
+        fn read(&mut self, _: &GrayImage) -> Reading {
+            self.0.clone()
+        }
+        fn second_opinion(&mut self, cells: &[&GrayImage]) -> Option<Vec<Reading>> {
+            Some(vec![self.1.clone()?; cells.len()])
+        }
+    }
+
+    #[test]
+    fn a_participant_number_should_stand_where_both_nets_read_it_surely() {
+        let forms = FormTemplate::builtins();
+        let form = merkur_form(&forms);
+        let ink = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+        let mut page = GrayImage::from_pixel(2200, 3000, image::Luma([255]));
+        let bx = form.fields.player_id[0];
+        let at = |v: f64| ((v + 1.0) * cells::PX_PER_MM).round() as i64;
+        image::imageops::replace(&mut page, &ink, at(bx[0]), at(bx[1]));
+        let read = |first: Reading, second: Option<Reading>| {
+            let mut nets = TwoNets(first, second);
+            let (sheet, _) = read_sheet(&aligned(&page, form), &mut nets, "test", 1, Lang::De);
+            let flags = sheet
+                .flags
+                .iter()
+                .filter(|f| f.field.as_deref() == Some("player_id"))
+                .count();
+            (sheet.players[0].clone(), flags)
+        };
+        let nearly = reading("113", 0.98, &[("112", 0.02)]);
+        let sure = reading("113", 0.995, &[("112", 0.005)]);
+        // Read at 0.98 and the second net agrees: it stands.
+        let agrees = reading("113", 0.99, &[]);
+        assert_eq!(read(nearly.clone(), Some(agrees)), (Some("113".into()), 0));
+        // With no second net to agree, 0.98 is not sure.
+        assert_eq!(read(nearly, None), (Some("113".into()), 1));
+        // Read surely, but the second net reads it "112": a person looks.
+        let doubts = reading("112", 0.95, &[("113", 0.05)]);
+        assert_eq!(read(sure.clone(), Some(doubts)), (Some("113".into()), 1));
+        // Read below 0.97: a person looks, whatever the second says.
+        let unsure = reading("113", 0.9, &[("112", 0.1)]);
+        assert_eq!(read(unsure, Some(sure)).1, 1);
     }
 
     #[test]
