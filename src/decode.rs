@@ -1491,13 +1491,7 @@ mod tests {
     use super::*;
     use crate::sheet::{Cell, Gesamt};
 
-    fn reading(text: &str, p: f32, alts: &[(&str, f32)]) -> Reading {
-        Reading {
-            text: text.into(),
-            confidence: p,
-            alternatives: alts.iter().map(|(t, p)| (t.to_string(), *p)).collect(),
-        }
-    }
+    use crate::read::reading;
 
     /// Game row `no` with a value per seat (minus column or not).
     fn row(no: u32, values: &[(bool, u32)]) -> GameRow {

@@ -212,20 +212,22 @@ impl DigitReader for TesseractReader {
     }
 }
 
+/// A reading for tests: its text, confidence and alternatives.
+#[cfg(test)]
+pub(crate) fn reading(text: &str, confidence: f32, alternatives: &[(&str, f32)]) -> Reading {
+    Reading {
+        text: text.into(),
+        confidence,
+        alternatives: alternatives
+            .iter()
+            .map(|(t, p)| (t.to_string(), *p))
+            .collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn reading(text: &str, confidence: f32, alternatives: &[(&str, f32)]) -> Reading {
-        Reading {
-            text: text.into(),
-            confidence,
-            alternatives: alternatives
-                .iter()
-                .map(|(t, p)| (t.to_string(), *p))
-                .collect(),
-        }
-    }
 
     #[test]
     fn one_reading_should_stay_as_it_is() {

@@ -1006,16 +1006,7 @@ pub fn unreadable(source: &str, page: u32, seats: usize, why: &str, lang: Lang) 
 mod tests {
     use super::*;
 
-    fn reading(text: &str, confidence: f32, alternatives: &[(&str, f32)]) -> Reading {
-        Reading {
-            text: text.into(),
-            confidence,
-            alternatives: alternatives
-                .iter()
-                .map(|(t, p)| (t.to_string(), *p))
-                .collect(),
-        }
-    }
+    use crate::read::reading;
 
     /// A blank merkur page with each `(row, seat, crop)` pasted where
     /// [`cells::cut`] cuts that seat's Plus field, read as `value`, and
