@@ -230,8 +230,8 @@ fn peeling_in_doubt(peeled: &Reading, drawn: &Reading) -> bool {
 /// scanner sheets (dA dB tA tB wA wB eA eB fA1001 fB1001 fA1102 fB1102
 /// sA1304 sB1304): the 7 read wrong without a flag were all read at
 /// 0.991 or more by the first net (a 4 closed like a 9 or open like a 7,
-/// a flat-footed 3 as 2), none of those read at 0.97-0.99; the second
-/// net read two of the 7 below 0.95. The first net's bar at
+/// a flat-footed 3 as 2), and none read at 0.97-0.99 was wrong; the
+/// second net read two of the 7 below 0.95. The first net's bar at
 /// [`CONFIDENT`] alone: 2.01 numbers a sheet asked about, 7 silent; at
 /// 0.97 with the second's agreement: 1.84 and 5.
 const NUMBER_SURE: f32 = 0.97;
