@@ -1410,20 +1410,6 @@ mod tests {
     }
 
     #[test]
-    fn two_cuts_that_disagree_should_give_the_mean_of_their_readings() {
-        let first = reading("3", 0.6, &[("8", 0.3), ("5", 0.1)]);
-        let second = reading("8", 0.9, &[("3", 0.1)]);
-        let mean = Reading::mean(&[first, second]);
-        assert_eq!(mean.text, "8");
-        assert!((mean.confidence - 0.6).abs() < 1e-6);
-        assert_eq!(mean.alternatives[0].0, "3");
-        assert!((mean.alternatives[0].1 - 0.35).abs() < 1e-6);
-        // A text one cut does not list counts nothing there.
-        assert_eq!(mean.alternatives[1].0, "5");
-        assert!((mean.alternatives[1].1 - 0.05).abs() < 1e-6);
-    }
-
-    #[test]
     fn a_ring_should_be_digits_only_if_as_drawn_it_reads_surely_as_more_digits() {
         let one = reading("1", 0.6, &[("7", 0.3)]);
         let ten = reading("10", 0.995, &[]);
