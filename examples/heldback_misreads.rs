@@ -2,8 +2,8 @@
 //! held back (the last 5000, which every evaluation set is drawn from),
 //! each alone on a white cell drawn as the generator draws it, with the
 //! committed first net (or MODEL; with several, their mean reading, as
-//! the second opinion weighs two nets), and prints every one read wrong (index, label, reading, confidence)
-//! and the count per digit. With `--png OUT`, it also draws the ones read
+//! the second opinion weighs two nets), and prints every one read wrong
+//! (index, label, reading, confidence) and the count per digit. With `--png OUT`, it also draws the ones read
 //! at `--sure` (default 0.8) or more side by side, to look at.
 //! Usage: heldback_misreads [MODEL ...] [--png OUT] [--sure P]
 

@@ -271,7 +271,9 @@ pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, String> 
 
 /// The four corners (clockwise from top-left, in working px) of the largest
 /// connected structures of ruled lines: one of them is the game table (the
-/// edge of a dark scanner bed or a table top can be larger). Labelled on
+/// edge of a dark scanner bed or a table top can be larger). A structure
+/// with one corner on the image's edge also starts from its [`completed`]
+/// corners. Labelled on
 /// the line masks pooled 2×2 (a quarter of the pixels; the corners only
 /// start the refinement, which searches 2.4 mm around them).
 fn grid_corners(horizontal: &GrayImage, vertical: &GrayImage) -> Vec<[(f64, f64); 4]> {

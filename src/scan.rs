@@ -396,45 +396,34 @@ impl Reader<'_> {
         if c.mark != Mark::Ink {
             return None;
         }
-        let r = self.read_one(&c.digits, bx, false);
-        let r = match self.unchecked_number_stands(&r, &c.digits) {
-            Ok(()) => r,
-            Err(doubted) => {
-                self.uncertain(seat, field, &doubted, what);
-                doubted
-            }
-        };
+        let mut r = self.read_one(&c.digits, bx, false);
+        if let Some(shown) = self.doubt_unchecked_number(&r, &c.digits) {
+            self.uncertain(seat, field, &shown, what);
+            r = shown;
+        }
         (!r.text.is_empty()).then_some(r.text)
     }
 
-    /// Whether a number nothing on the sheet checks (a Teilnehmer-Nr.)
-    /// stands as read, or the reading a person is shown. It stands read
-    /// at [`CONFIDENT`] by a reader with one net; with two, read at
+    /// The reading a person is shown of a number nothing on the sheet
+    /// checks (a Teilnehmer-Nr.), or `None` where it stands as read: read
+    /// at [`CONFIDENT`] by a reader with one net; with two, at
     /// [`NUMBER_SURE`] by the first and its text at [`SECOND_AGREES`] by
-    /// the second (then the person sees both nets' mean).
-    fn unchecked_number_stands(&mut self, r: &Reading, digits: &GrayImage) -> Result<(), Reading> {
+    /// the second (else the person sees both nets' mean).
+    fn doubt_unchecked_number(&mut self, r: &Reading, digits: &GrayImage) -> Option<Reading> {
         if r.text.is_empty() || r.confidence < NUMBER_SURE {
-            return Err(r.clone());
+            return Some(r.clone());
         }
         let Some(second) = self
             .digits
             .second_opinion(&[digits])
             .and_then(|mut v| v.pop())
         else {
-            return if r.confidence < CONFIDENT {
-                Err(r.clone())
-            } else {
-                Ok(())
-            };
+            return (r.confidence < CONFIDENT).then(|| r.clone());
         };
         let agrees = second
             .listed()
             .any(|(t, p)| *t == r.text && p >= SECOND_AGREES);
-        if agrees {
-            Ok(())
-        } else {
-            Err(Reading::mean(&[r.clone(), second]))
-        }
+        (!agrees).then(|| Reading::mean(&[r.clone(), second]))
     }
 
     fn has_ink(&self, bx: MmBox, min_mm2: f64) -> bool {
