@@ -12,10 +12,11 @@ fn main() -> Result<(), String> {
         return Err("usage: dump_cells SCAN OUT_DIR".into());
     };
     let forms = FormTemplate::builtins();
-    let pages = input::load(std::path::Path::new(src));
-    let page = pages.first().ok_or("no page")?;
-    let img = page.image.as_ref().map_err(|e| e.clone())?;
-    let sheet = scan::locate(img, &forms)?;
+    let page = input::load(std::path::Path::new(src))
+        .next()
+        .ok_or("no page")?;
+    let img = page.image.as_ref().map_err(|e| e.to_string())?;
+    let sheet = scan::locate(img, &forms).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
     for (i, row) in sheet.form.fields.game.iter().enumerate() {
         for (s, pm) in row.iter().enumerate() {

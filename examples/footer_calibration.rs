@@ -32,11 +32,10 @@ fn main() -> Result<(), String> {
                     .map_err(|e| e.to_string())?,
             )
             .map_err(|e| e.to_string())?;
-            let pages = input::load(&path);
-            let Some(Ok(img)) = pages.first().map(|p| p.image.as_ref()) else {
+            let Some(Ok(img)) = input::load(&path).next().map(|p| p.image) else {
                 continue;
             };
-            let Ok(sheet) = scan::locate(img, &forms) else {
+            let Ok(sheet) = scan::locate(&img, &forms) else {
                 continue;
             };
             let (_, readings) = scan::read_sheet(&sheet, &mut reader, stem, 1, Lang::De);

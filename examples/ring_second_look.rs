@@ -34,11 +34,10 @@ fn main() -> Result<(), String> {
             continue;
         };
         let t: SheetResult = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-        let pages = input::load(&path);
-        let Some(Ok(img)) = pages.first().map(|p| p.image.as_ref()) else {
+        let Some(Ok(img)) = input::load(&path).next().map(|p| p.image) else {
             continue;
         };
-        let sheet = scan::locate(img, &forms)?;
+        let sheet = scan::locate(&img, &forms).map_err(|e| e.to_string())?;
         for g in &t.games {
             let Some(row) = sheet.form.fields.game.get(g.no as usize - 1) else {
                 continue;

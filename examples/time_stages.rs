@@ -13,9 +13,10 @@ fn main() -> Result<(), String> {
     let rules = aufsicht::RuleSet::load(rules).map_err(|e| e.to_string())?;
     let forms = FormTemplate::builtins();
     let t = Instant::now();
-    let pages = input::load(std::path::Path::new(src));
-    let page = pages.first().ok_or("no page")?;
-    let img = page.image.as_ref().map_err(|e| e.clone())?;
+    let page = input::load(std::path::Path::new(src))
+        .next()
+        .ok_or("no page")?;
+    let img = page.image.as_ref().map_err(|e| e.to_string())?;
     eprintln!("load    {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     let mut cnn = aufsicht::cnn::CnnReader::new()?;
     let mut printed = TesseractReader::printed()?;
@@ -32,7 +33,7 @@ fn main() -> Result<(), String> {
         );
     }
     let t = Instant::now();
-    let sheet = scan::locate(img, &forms)?;
+    let sheet = scan::locate(img, &forms).map_err(|e| e.to_string())?;
     eprintln!("locate  {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     // The engines start on first use; a batch reuses them.
     scan::confirm(&sheet, &mut printed);

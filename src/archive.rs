@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS sheets (
     fit REAL,
     table_no INTEGER,
     result_json TEXT NOT NULL,
+    result_file TEXT,
     scanned TEXT NOT NULL DEFAULT (datetime('now')),
     UNIQUE (tournament_id, sha256, page)
 );
@@ -78,6 +79,26 @@ CREATE TABLE IF NOT EXISTS corrections (
 );
 ";
 
+/// How long a write waits for another process's write to finish.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Runs `f` again while SQLite says the database is busy where it does not
+/// wait itself (a change of journal mode while another process opens it).
+fn while_busy<T>(mut f: impl FnMut() -> Result<T, rusqlite::Error>) -> Result<T, rusqlite::Error> {
+    let start = std::time::Instant::now();
+    loop {
+        match f() {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && start.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
+}
+
 /// The SHA-256 of a file's bytes, as hex.
 pub fn sha256_file(path: &Path) -> Result<String, std::io::Error> {
     let bytes = std::fs::read(path)?;
@@ -102,6 +123,9 @@ pub struct StoredSheet {
     pub id: i64,
     pub sha256: String,
     pub result: SheetResult,
+    /// The name of the result file the scan wrote (archives of older
+    /// versions do not know it).
+    pub result_file: Option<String>,
 }
 
 pub struct Archive {
@@ -115,12 +139,42 @@ impl Archive {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        // WAL: a killed writer leaves the last committed state readable.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // Several processes write at once (scans, `correct`, the review
+        // service): each waits its turn rather than failing.
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        // WAL: a killed writer leaves the last committed state readable,
+        // and readers never wait for a writer. Switching to it does not
+        // wait for the busy timeout: it is retried.
+        while_busy(|| conn.pragma_update(None, "journal_mode", "WAL"))?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.execute_batch(SCHEMA)?;
-        Ok(Archive { conn })
+        let mut archive = Archive { conn };
+        archive.create_schema()?;
+        Ok(archive)
+    }
+
+    /// The tables, and the columns later versions added, in one write.
+    fn create_schema(&mut self) -> Result<(), ArchiveError> {
+        let tx = self.write()?;
+        tx.execute_batch(SCHEMA)?;
+        let has_result_file: bool = tx.query_row(
+            "SELECT count(*) FROM pragma_table_info('sheets') WHERE name = 'result_file'",
+            [],
+            |r| r.get::<_, i64>(0).map(|n| n > 0),
+        )?;
+        if !has_result_file {
+            tx.execute_batch("ALTER TABLE sheets ADD COLUMN result_file TEXT")?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A transaction that takes the write lock at once: one that read first
+    /// and then wrote would fail where another process wrote in between.
+    fn write(&mut self) -> Result<rusqlite::Transaction<'_>, ArchiveError> {
+        Ok(self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
     }
 
     /// The tournament's id, created on first use.
@@ -189,16 +243,17 @@ impl Archive {
         Ok(out)
     }
 
-    /// Stores all pages of one input file at once (one transaction). Pages
-    /// already stored are left as they are (with any corrections).
+    /// Stores all pages of one input file at once (one transaction), each
+    /// with the name of its result file. Pages already stored are left as
+    /// they are (with any corrections).
     pub fn store_file(
         &mut self,
         tournament: i64,
         sha256: &str,
-        pages: &[SheetResult],
+        pages: &[(String, SheetResult)],
     ) -> Result<(), ArchiveError> {
-        let tx = self.conn.transaction()?;
-        for sheet in pages {
+        let tx = self.write()?;
+        for (result_file, sheet) in pages {
             let round_id = match sheet.round {
                 Some(n) => {
                     tx.execute(
@@ -230,8 +285,8 @@ impl Archive {
                 continue;
             }
             tx.execute(
-                "INSERT INTO sheets (tournament_id, round_id, source, page, sha256, form, rules, status, fit, table_no, result_json)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                "INSERT INTO sheets (tournament_id, round_id, source, page, sha256, form, rules, status, fit, table_no, result_json, result_file)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 params![
                     tournament,
                     round_id,
@@ -244,6 +299,7 @@ impl Archive {
                     fit,
                     sheet.table,
                     sheet.to_json_pretty(),
+                    result_file,
                 ],
             )?;
             let id = tx.last_insert_rowid();
@@ -256,22 +312,24 @@ impl Archive {
     /// Every stored sheet of the tournament, in the order they were stored.
     pub fn sheets(&self, tournament: i64) -> Result<Vec<StoredSheet>, ArchiveError> {
         let mut stmt = self.conn.prepare(
-            "SELECT id, sha256, result_json FROM sheets WHERE tournament_id = ?1 ORDER BY id",
+            "SELECT id, sha256, result_json, result_file FROM sheets WHERE tournament_id = ?1 ORDER BY id",
         )?;
         let rows = stmt.query_map(params![tournament], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
                 r.get::<_, String>(2)?,
+                r.get::<_, Option<String>>(3)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, sha256, json) = row?;
+            let (id, sha256, json, result_file) = row?;
             out.push(StoredSheet {
                 id,
                 sha256,
                 result: parse(&json)?,
+                result_file,
             });
         }
         Ok(out)
@@ -302,7 +360,7 @@ impl Archive {
         corrected: &SheetResult,
         who: &str,
     ) -> Result<Vec<Correction>, ArchiveError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.write()?;
         let old: String = tx
             .query_row(
                 "SELECT result_json FROM sheets WHERE id = ?1",
@@ -543,13 +601,62 @@ mod tests {
         let (_dir, path) = temp("roundtrip");
         let mut a = Archive::open(&path).expect("open");
         let t = a.tournament("night", "merkur").expect("tournament");
-        a.store_file(t, "abc", &[sheet(1)]).expect("store");
-        a.store_file(t, "abc", &[sheet(1)]).expect("store again");
+        a.store_file(t, "abc", &[("x.json".into(), sheet(1))])
+            .expect("store");
+        a.store_file(t, "abc", &[("x.json".into(), sheet(1))])
+            .expect("store again");
         let all = a.sheets(t).expect("sheets");
         assert_eq!(all.len(), 1);
         assert_eq!(all[0].result, sheet(1));
+        assert_eq!(all[0].result_file.as_deref(), Some("x.json"));
         assert_eq!(a.find(t, "abc").expect("find").len(), 1);
         assert!(a.find(t, "other").expect("find").is_empty());
+    }
+
+    #[test]
+    fn writers_in_several_processes_should_each_wait_their_turn_and_lose_nothing() {
+        let (_dir, path) = temp("concurrent");
+        // One connection per thread is what separate processes have; all
+        // start together on an archive that does not exist yet.
+        let writers: Vec<_> = (0..3)
+            .map(|w| {
+                let path = path.clone();
+                std::thread::spawn(move || -> Result<(), ArchiveError> {
+                    let mut a = Archive::open(&path)?;
+                    let t = a.tournament("night", "merkur")?;
+                    for i in 0..60 {
+                        let mut s = sheet(i % 7);
+                        s.source = Some(format!("w{w}/{i}.png"));
+                        a.store_file(t, &format!("{w}-{i}"), &[(format!("{w}-{i}.json"), s)])?;
+                        if let Some(id) = a.sheet_id(t, &format!("w{w}/{i}.png"), 1)? {
+                            a.correct(id, &sheet(1), "Anna")?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join()
+                .expect("thread")
+                .expect("every write waits, none fails");
+        }
+        let a = Archive::open(&path).expect("open");
+        let t = a.pick_tournament(None).expect("one tournament");
+        assert_eq!(a.sheets(t).expect("sheets").len(), 180);
+    }
+
+    #[test]
+    fn a_file_that_is_no_database_should_say_so_not_blame_a_lock() {
+        let (dir, _) = temp("notes");
+        let path = dir.path().join("notes.sqlite");
+        std::fs::write(
+            &path,
+            "these are notes, not a database; long enough to be read",
+        )
+        .expect("write");
+        let err = Archive::open(&path).err().expect("refused").to_string();
+        assert!(err.contains("not an aufsicht archive"), "{err}");
     }
 
     #[test]
@@ -557,7 +664,8 @@ mod tests {
         let (_dir, path) = temp("correct");
         let mut a = Archive::open(&path).expect("open");
         let t = a.tournament("night", "merkur").expect("tournament");
-        a.store_file(t, "abc", &[sheet(5)]).expect("store");
+        a.store_file(t, "abc", &[("x.json".into(), sheet(5))])
+            .expect("store");
         let id = a.sheet_id(t, "a.png", 1).expect("query").expect("stored");
         let changes = a.correct(id, &sheet(1), "Anna").expect("correct");
         assert_eq!(

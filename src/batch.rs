@@ -1,9 +1,10 @@
 //! A night's batch: input files → pages → [`scan_page`] → result files in
 //! the output folder, the archive, and `summary.csv`, on all cores.
 //!
-//! Files already in the archive (same image bytes) are not read again: a
-//! batch killed midway resumes where it stopped. Result files are written
-//! whole (temporary file, then rename): a kill never leaves half a JSON.
+//! Every input has its own result files ([`crate::result_names`]). Files
+//! already in the archive (same image bytes) are not read again: a batch
+//! killed midway resumes where it stopped. Result files are written whole
+//! (temporary file, then rename): a kill never leaves half a JSON.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -17,7 +18,8 @@ use crate::messages::Lang;
 use crate::read::{DigitReader, TesseractReader};
 use crate::rules::RuleSet;
 use crate::scan::scan_page;
-use crate::sheet::{SheetResult, Status};
+use crate::sheet::SheetResult;
+use crate::unreadable::Unreadable;
 
 /// Which reader reads the handwritten digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,40 +46,8 @@ fn readers(kind: ReaderKind) -> Result<Readers, String> {
     Ok((digits, TesseractReader::printed()?))
 }
 
-/// One input file of the batch and the base name of its result files.
-#[derive(Debug, Clone)]
-pub struct Job {
-    pub file: PathBuf,
-    /// `<base>.json`, or `<base>-p<N>.json` for the pages of a PDF.
-    pub base: String,
-}
-
-/// Result names in input order: a second file with the same stem keeps its extension.
-pub fn jobs(files: &[PathBuf]) -> Vec<Job> {
-    let mut used = std::collections::BTreeSet::new();
-    files
-        .iter()
-        .map(|file| {
-            let stem = file
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("sheet")
-                .to_string();
-            let base = if used.insert(stem.clone()) {
-                stem
-            } else {
-                let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("x");
-                let base = format!("{stem}.{ext}");
-                used.insert(base.clone());
-                base
-            };
-            Job {
-                file: file.clone(),
-                base,
-            }
-        })
-        .collect()
-}
+/// One input file of the batch and the base of its result files.
+pub type Job = crate::result_names::Named;
 
 /// What became of one input file.
 #[derive(Debug)]
@@ -87,6 +57,8 @@ pub struct FileDone {
     pub sheets: Vec<(PathBuf, SheetResult)>,
     /// Taken from the archive instead of read again.
     pub from_archive: bool,
+    /// The file could not be read from the disk (its result says why).
+    pub file_problem: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -161,14 +133,7 @@ impl Batch<'_> {
         form_hint: &mut usize,
         job: &Job,
     ) -> Result<FileDone, BatchError> {
-        let pdf = input::kind_of(&job.file) == input::Kind::Pdf;
-        let name = |page: u32| {
-            self.out.join(if pdf {
-                format!("{}-p{page}.json", job.base)
-            } else {
-                format!("{}.json", job.base)
-            })
-        };
+        let name = |page: u32| self.out.join(job.result_name(page));
         // An unreadable file has no hash; it is read (and reported) each time.
         let sha = sha256_file(&job.file).ok();
         if let (Some((archive, tournament)), Some(sha)) = (&self.archive, &sha) {
@@ -184,6 +149,7 @@ impl Batch<'_> {
                     file: job.file.clone(),
                     sheets,
                     from_archive: true,
+                    file_problem: false,
                 });
             }
         }
@@ -192,7 +158,9 @@ impl Batch<'_> {
             .map_err(|e| BatchError::Readers(e.clone()))?;
         let mut sheets = Vec::new();
         let mut bug = false;
+        let mut file_problem = false;
         for page in input::load(&job.file) {
+            file_problem |= page.image.as_ref().is_err_and(Unreadable::is_file_problem);
             let forms: std::borrow::Cow<[FormTemplate]> = match *form_hint {
                 0 => self.forms.into(),
                 i => {
@@ -230,13 +198,17 @@ impl Batch<'_> {
             sheets.push((path, result));
         }
         if let (Some((archive, tournament)), Some(sha), false) = (&self.archive, &sha, bug) {
-            let pages: Vec<SheetResult> = sheets.iter().map(|(_, s)| s.clone()).collect();
+            let pages: Vec<(String, SheetResult)> = sheets
+                .iter()
+                .map(|(path, s)| (file_name(path), s.clone()))
+                .collect();
             lock(archive).store_file(*tournament, sha, &pages)?;
         }
         Ok(FileDone {
             file: job.file.clone(),
             sheets,
             from_archive: false,
+            file_problem,
         })
     }
 }
@@ -257,14 +229,7 @@ fn guarded(
                 .map(|s| (*s).to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
-            let why = match lang {
-                Lang::De => {
-                    format!("interner Fehler beim Lesen ({what}), bitte mit dieser Datei melden")
-                }
-                Lang::En => format!(
-                    "internal error while reading ({what}), please report it with this file"
-                ),
-            };
+            let why = Unreadable::Internal(what);
             let source = page.source.display().to_string();
             (
                 crate::scan::unreadable(&source, page.number, seats, &why, lang),
@@ -290,54 +255,10 @@ fn write_whole(path: &Path, sheet: &SheetResult) -> Result<(), BatchError> {
     std::fs::rename(&tmp, path).map_err(err)
 }
 
-/// Counts of errors and warnings on a sheet.
-pub fn flag_counts(sheet: &SheetResult) -> (usize, usize) {
-    let errors = sheet
-        .flags
-        .iter()
-        .filter(|f| f.severity == crate::flags::Severity::Error)
-        .count();
-    (errors, sheet.flags.len() - errors)
-}
-
-/// `summary.csv`: one row per sheet.
-pub fn write_summary<W: std::io::Write>(
-    sheets: &[(PathBuf, SheetResult)],
-    out: W,
-) -> Result<(), csv::Error> {
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record([
-        "source", "page", "result", "round", "table", "players", "status", "errors", "warnings",
-    ])?;
-    for (path, s) in sheets {
-        let (errors, warnings) = flag_counts(s);
-        let num = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_default();
-        let players: Vec<String> = s
-            .players
-            .iter()
-            .map(|p| p.clone().unwrap_or_default())
-            .collect();
-        let status = match s.status {
-            Status::Ok => "ok",
-            Status::Flagged => "flagged",
-            Status::Unreadable => "unreadable",
-        };
-        w.write_record([
-            s.source.clone().unwrap_or_default(),
-            num(s.page),
-            path.file_name()
-                .map(|n| n.to_string_lossy().to_string())
-                .unwrap_or_default(),
-            num(s.round),
-            num(s.table),
-            players.join(";"),
-            status.to_string(),
-            errors.to_string(),
-            warnings.to_string(),
-        ])?;
-    }
-    w.flush()?;
-    Ok(())
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -357,7 +278,7 @@ mod tests {
     fn a_page_whose_reading_panics_should_be_unreadable_and_the_batch_go_on() {
         let (sheet, failed) = guarded(&page(), 4, Lang::En, || panic!("index out of bounds"));
         assert!(failed);
-        assert_eq!(sheet.status, Status::Unreadable);
+        assert_eq!(sheet.status, crate::sheet::Status::Unreadable);
         assert_eq!(sheet.source.as_deref(), Some("night/table-7.png"));
         assert_eq!(sheet.players.len(), 4);
         let message = &sheet.flags[0].message;
@@ -369,7 +290,7 @@ mod tests {
 
     #[test]
     fn a_page_read_without_panic_should_be_its_reading() {
-        let read = crate::scan::unreadable("x", 1, 5, "blank page", Lang::En);
+        let read = crate::scan::unreadable("x", 1, 5, &Unreadable::NoTable, Lang::En);
         let (sheet, failed) = guarded(&page(), 4, Lang::En, || read.clone());
         assert!(!failed);
         assert_eq!(sheet.players.len(), 5);

@@ -74,8 +74,9 @@ pub enum SheetError {
 pub enum ArchiveError {
     #[error("cannot open the archive {path}: {message} (give another --archive file)")]
     Open { path: String, message: String },
-    #[error("archive: {0} (is the file an aufsicht archive? give another --archive file)")]
-    Sql(#[from] rusqlite::Error),
+    /// Not a `source`: its text is already in the message, once.
+    #[error("archive: {}", sql_cause(.0))]
+    Sql(rusqlite::Error),
     #[error("archive: a stored result cannot be read back: {0}")]
     Corrupt(String),
     #[error("archive: {0}")]
@@ -99,4 +100,28 @@ pub enum ParticipantsError {
         "{path}: no participant numbers in it (one number per line, or a CSV with the numbers in its first column)"
     )]
     Empty { path: String },
+}
+
+impl From<rusqlite::Error> for ArchiveError {
+    fn from(e: rusqlite::Error) -> Self {
+        ArchiveError::Sql(e)
+    }
+}
+
+/// What an SQLite error means for the person who runs the command.
+fn sql_cause(e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode as C;
+    match e.sqlite_error_code() {
+        Some(C::DatabaseBusy | C::DatabaseLocked) => {
+            "another program (a scan, `correct` or the review service) has kept the archive busy for two minutes: try again when it is done".into()
+        }
+        Some(C::NotADatabase) => {
+            "the file is not an aufsicht archive (give another --archive file)".into()
+        }
+        Some(C::DiskFull) => "the disk is full: make room and run the same command again".into(),
+        Some(C::ReadOnly | C::PermissionDenied | C::CannotOpen) => {
+            "the archive or its folder cannot be written (read-only?): give another --archive file".into()
+        }
+        _ => e.to_string(),
+    }
 }

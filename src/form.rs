@@ -21,6 +21,14 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
 ];
 
+/// A side of a printed page, in mm: from a postcard to beyond A1. A template
+/// outside is a typo, and would make pages of billions of pixels.
+const PAGE_MM: std::ops::RangeInclusive<f64> = 50.0..=1000.0;
+const MAX_SEATS: usize = 8;
+const MAX_GAMES: usize = 200;
+const MAX_LINE_MM: f64 = 20.0;
+const MAX_TEXT_MM: f64 = 100.0;
+
 pub fn builtin_ids() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(id, _)| *id)
 }
@@ -137,6 +145,46 @@ impl FormTemplate {
             field: field.to_string(),
             message,
         };
+        let [w, h] = self.page_mm;
+        if !(PAGE_MM.contains(&w) && PAGE_MM.contains(&h)) {
+            return Err(bad(
+                "page_mm",
+                format!(
+                    "a page of {w} × {h} mm is no printed sheet: give {} to {} mm a side",
+                    PAGE_MM.start(),
+                    PAGE_MM.end()
+                ),
+            ));
+        }
+        if !(1..=MAX_SEATS).contains(&self.seats) || !(1..=MAX_GAMES).contains(&self.games) {
+            return Err(bad(
+                "seats",
+                format!(
+                    "{} seats and {} game rows: give 1 to {MAX_SEATS} seats and 1 to {MAX_GAMES} rows",
+                    self.seats, self.games
+                ),
+            ));
+        }
+        if let Some(i) = self.lines.iter().position(|l| {
+            let on_page =
+                |x: f64, y: f64| (-1.0..=w + 1.0).contains(&x) && (-1.0..=h + 1.0).contains(&y);
+            !(on_page(l[0], l[1]) && on_page(l[2], l[3]) && (0.0..=MAX_LINE_MM).contains(&l[4]))
+        }) {
+            return Err(bad(
+                &format!("lines[{i}]"),
+                format!("a ruled line lies off the page or is wider than {MAX_LINE_MM} mm"),
+            ));
+        }
+        if let Some(i) = self.texts.iter().position(|t| {
+            !((0.0..=w).contains(&t.x)
+                && (0.0..=h).contains(&t.y)
+                && (0.5..=MAX_TEXT_MM).contains(&t.size))
+        }) {
+            return Err(bad(
+                &format!("texts[{i}]"),
+                format!("a printed text lies off the page or is not 0.5 to {MAX_TEXT_MM} mm high"),
+            ));
+        }
         let f = &self.fields;
         for (name, len) in [
             ("fields.player_id", f.player_id.len()),
@@ -164,7 +212,6 @@ impl FormTemplate {
                 format!("needs {} seats", self.seats),
             ));
         }
-        let [w, h] = self.page_mm;
         let inside = |b: &MmBox| {
             b[2] > 0.0
                 && b[3] > 0.0
@@ -173,6 +220,12 @@ impl FormTemplate {
                 && b[0] + b[2] <= w
                 && b[1] + b[3] <= h
         };
+        if let Some(grid) = self.grid.filter(|g| !inside(g)) {
+            return Err(bad(
+                "grid",
+                format!("the table {grid:?} lies outside the page"),
+            ));
+        }
         if let Some((name, _)) = self.named_boxes().into_iter().find(|(_, b)| !inside(b)) {
             return Err(bad(
                 &format!("fields.{name}"),
@@ -286,5 +339,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("fields.round"), "{err}");
+    }
+
+    fn refusal(change: impl FnOnce(&mut serde_json::Value)) -> String {
+        let text = include_str!("../templates/forms/punkteliste-a4-32.json");
+        let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
+        change(&mut value);
+        FormTemplate::from_json("club.json", &value.to_string())
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn a_page_of_absurd_size_is_refused_before_anything_is_drawn() {
+        let err = refusal(|v| v["page_mm"] = serde_json::json!([1e9, 1e9]));
+        assert!(err.contains("field `page_mm`"), "{err}");
+        let err = refusal(|v| v["page_mm"] = serde_json::json!([0.0, 297.0]));
+        assert!(err.contains("field `page_mm`"), "{err}");
+    }
+
+    #[test]
+    fn a_giant_text_or_a_line_off_the_page_is_refused() {
+        let err = refusal(|v| v["texts"][0]["size"] = serde_json::json!(1e9));
+        assert!(err.contains("field `texts[0]`"), "{err}");
+        let err = refusal(|v| v["lines"][0] = serde_json::json!([0.0, 0.0, 1e9, 0.0, 0.3]));
+        assert!(err.contains("field `lines[0]`"), "{err}");
     }
 }

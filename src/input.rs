@@ -1,9 +1,27 @@
 //! The scan stage: files in, page images out. Images (PNG, JPEG, TIFF incl.
 //! 1-bit and CCITT G4) and PDFs (one sheet per page, the page's image).
+//!
+//! Every size is bounded before memory is taken for it: a header claiming
+//! more pixels than a scan of a sheet has, or a PDF stream that would
+//! inflate past what its image needs, makes the page [`Unreadable`], never
+//! a gigabyte. PDF pages are decoded one at a time, as they are read.
 
+use std::collections::HashSet;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 use image::{DynamicImage, GrayImage, ImageReader, Limits};
+
+pub use crate::unreadable::{FileProblem, Unreadable};
+
+/// Pixels a page may have: an A4 sheet scanned at 600 dpi has 35 million,
+/// with the scanner bed around it 44.
+pub const MAX_PIXELS: u64 = 60_000_000;
+/// Bytes a decoder may take for one page (a 16-bit RGB page of `MAX_PIXELS`).
+const MAX_DECODE_BYTES: u64 = 6 * MAX_PIXELS;
+/// Bytes one compressed PDF stream may inflate to while the file is parsed,
+/// and a compressed page image (JPEG inside Flate) before it is decoded.
+const MAX_PDF_STREAM: usize = 64 << 20;
 
 /// What a file holds, judged by its first bytes, else by its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +32,8 @@ pub enum Kind {
     Other,
 }
 
+/// The kind of a regular file (never call it on a FIFO: opening one waits
+/// for a writer). A file that cannot be opened is judged by its extension.
 pub fn kind_of(path: &Path) -> Kind {
     let mut head = [0u8; 8];
     let n = std::fs::File::open(path)
@@ -41,30 +61,84 @@ pub fn kind_of(path: &Path) -> Kind {
     }
 }
 
-/// Every image and PDF below the inputs (directories walked in name order),
-/// and the files skipped because they are neither.
-pub fn collect(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
-    let mut files = Vec::new();
-    let mut skipped = Vec::new();
-    for input in inputs {
-        walk(input, &mut files, &mut skipped);
-    }
-    (files, skipped)
+/// Why a path below the inputs is not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PassedOver {
+    /// A regular file that is no image or PDF.
+    NotAScan,
+    /// A FIFO, socket or device: opening it could wait forever.
+    NotARegularFile(&'static str),
+    /// A link (or hard link) to a file or folder read already: read once.
+    Again,
+    /// A folder or link that cannot be read from the disk.
+    Unreadable(FileProblem),
 }
 
-fn walk(path: &Path, files: &mut Vec<PathBuf>, skipped: &mut Vec<PathBuf>) {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
-        entries.sort();
-        for e in entries {
-            walk(&e, files, skipped);
+impl PassedOver {
+    /// Is something lost that the user must see to (not a mere note)?
+    pub fn is_failure(&self) -> bool {
+        matches!(self, PassedOver::Unreadable(_))
+    }
+}
+
+/// What was found below the inputs: the files to read (each once, in name
+/// order) and what was passed over.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub files: Vec<PathBuf>,
+    pub passed_over: Vec<(PathBuf, PassedOver)>,
+}
+
+/// Every image and PDF below the inputs. Links are followed, but no file or
+/// folder is visited twice, so a link to `.` is no loop.
+pub fn collect(inputs: &[PathBuf]) -> Found {
+    let mut found = Found::default();
+    let mut seen = HashSet::new();
+    for input in inputs {
+        walk(input, &mut seen, &mut found);
+    }
+    found
+}
+
+fn walk(path: &Path, seen: &mut HashSet<(u64, u64)>, found: &mut Found) {
+    let mut pass = |why| found.passed_over.push((path.to_path_buf(), why));
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => return pass(PassedOver::Unreadable(FileProblem::from(&e))),
+    };
+    if !seen.insert((meta.dev(), meta.ino())) {
+        return pass(PassedOver::Again);
+    }
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        let entries = match std::fs::read_dir(path) {
+            Ok(rd) => rd,
+            Err(e) => return pass(PassedOver::Unreadable(FileProblem::from(&e))),
+        };
+        let mut paths = Vec::new();
+        for entry in entries {
+            match entry {
+                Ok(e) => paths.push(e.path()),
+                Err(e) => pass(PassedOver::Unreadable(FileProblem::from(&e))),
+            }
         }
+        paths.sort();
+        for p in paths {
+            walk(&p, seen, found);
+        }
+    } else if !kind.is_file() {
+        let what = if kind.is_fifo() {
+            "FIFO"
+        } else if kind.is_socket() {
+            "socket"
+        } else {
+            "device"
+        };
+        pass(PassedOver::NotARegularFile(what));
     } else if kind_of(path) == Kind::Other {
-        skipped.push(path.to_path_buf());
+        pass(PassedOver::NotAScan);
     } else {
-        files.push(path.to_path_buf());
+        found.files.push(path.to_path_buf());
     }
 }
 
@@ -74,64 +148,152 @@ pub struct Page {
     /// From 1; PDFs have several.
     pub number: u32,
     pub multi: bool,
-    pub image: Result<GrayImage, String>,
+    pub image: Result<GrayImage, Unreadable>,
 }
 
-/// Decoding limits: a header claiming 60000×60000 pixels is refused, not allocated.
+/// The pages of one input file, decoded one at a time as they are taken.
+pub struct Pages {
+    source: PathBuf,
+    next: u32,
+    inner: Inner,
+}
+
+enum Inner {
+    One(Option<Result<GrayImage, Unreadable>>),
+    Pdf {
+        doc: Box<lopdf::Document>,
+        ids: Vec<lopdf::ObjectId>,
+    },
+}
+
+impl Pages {
+    /// How many pages the file has (1 for an image or an unreadable file).
+    pub fn page_count(&self) -> usize {
+        match &self.inner {
+            Inner::One(_) => 1,
+            Inner::Pdf { ids, .. } => ids.len(),
+        }
+    }
+}
+
+impl Iterator for Pages {
+    type Item = Page;
+
+    fn next(&mut self) -> Option<Page> {
+        let multi = self.page_count() > 1;
+        let image = match &mut self.inner {
+            Inner::One(image) => image.take()?,
+            Inner::Pdf { doc, ids } => {
+                let id = *ids.get(self.next as usize)?;
+                pdf_page(doc, id)
+            }
+        };
+        self.next += 1;
+        Some(Page {
+            source: self.source.clone(),
+            number: self.next,
+            multi,
+            image,
+        })
+    }
+}
+
+/// The pages of an image or PDF file (an image has one).
+pub fn load(path: &Path) -> Pages {
+    let inner = match kind_of(path) {
+        Kind::Pdf => match open_pdf(path) {
+            Ok(doc) => {
+                let ids: Vec<lopdf::ObjectId> = doc.get_pages().into_values().collect();
+                if ids.is_empty() {
+                    Inner::One(Some(Err(Unreadable::PdfWithoutPages)))
+                } else {
+                    Inner::Pdf {
+                        doc: Box::new(doc),
+                        ids,
+                    }
+                }
+            }
+            Err(e) => Inner::One(Some(Err(e))),
+        },
+        _ => Inner::One(Some(load_image(path))),
+    };
+    Pages {
+        source: path.to_path_buf(),
+        next: 0,
+        inner,
+    }
+}
+
+/// Decoding limits: the header's size is checked first, the decoder's
+/// allocations besides.
 fn limits() -> Limits {
     let mut l = Limits::default();
     l.max_image_width = Some(20_000);
     l.max_image_height = Some(20_000);
-    l.max_alloc = Some(1 << 30);
+    l.max_alloc = Some(MAX_DECODE_BYTES);
     l
 }
 
-pub fn load(path: &Path) -> Vec<Page> {
-    let page = |number, multi, image| Page {
-        source: path.to_path_buf(),
-        number,
-        multi,
-        image,
-    };
-    match kind_of(path) {
-        Kind::Pdf => match pdf_pages(path) {
-            Ok(pages) if !pages.is_empty() => {
-                let multi = pages.len() > 1;
-                pages
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, img)| page(i as u32 + 1, multi, img))
-                    .collect()
+fn check_size(width: u64, height: u64) -> Result<(), Unreadable> {
+    if width.saturating_mul(height) > MAX_PIXELS || width.max(height) > 20_000 {
+        return Err(Unreadable::TooLarge { width, height });
+    }
+    Ok(())
+}
+
+pub fn load_image(path: &Path) -> Result<GrayImage, Unreadable> {
+    decode_bounded(|| Ok(ImageReader::open(path)?.with_guessed_format()?))
+}
+
+/// Decodes what `open` opens, once its header's size has been checked.
+fn decode_bounded<R: std::io::BufRead + std::io::Seek>(
+    open: impl Fn() -> Result<ImageReader<R>, Unreadable>,
+) -> Result<GrayImage, Unreadable> {
+    // The header alone gives the size (nothing large is allocated for it).
+    let (w, h) = open()?.into_dimensions()?;
+    check_size(u64::from(w), u64::from(h))?;
+    let mut reader = open()?;
+    reader.limits(limits());
+    Ok(reader.decode()?.into_luma8())
+}
+
+fn open_pdf(path: &Path) -> Result<lopdf::Document, Unreadable> {
+    std::fs::File::open(path)?;
+    let options = lopdf::LoadOptions::with_max_decompressed_size(MAX_PDF_STREAM);
+    lopdf::Document::load_with_options(path, options).map_err(|e| match e {
+        lopdf::Error::IO(io) => io.into(),
+        lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. }) => {
+            Unreadable::PdfStreamTooLarge {
+                limit_mb: (MAX_PDF_STREAM >> 20) as u64,
             }
-            Ok(_) => vec![page(1, false, Err("the PDF has no pages".into()))],
-            Err(e) => vec![page(1, false, Err(e))],
-        },
-        _ => vec![page(1, false, load_image(path))],
+        }
+        _ => Unreadable::NotAPdf,
+    })
+}
+
+/// The largest image on a PDF page (a scanned PDF holds one per page).
+fn pdf_page(doc: &lopdf::Document, page_id: lopdf::ObjectId) -> Result<GrayImage, Unreadable> {
+    let images = doc.get_page_images(page_id).unwrap_or_default();
+    let best = images
+        .into_iter()
+        .max_by_key(|i| i.width.saturating_mul(i.height));
+    match best {
+        Some(img) => decode_pdf_image(doc, &img),
+        None => Err(Unreadable::PdfPageWithoutImage),
     }
 }
 
-pub fn load_image(path: &Path) -> Result<GrayImage, String> {
-    let mut reader = ImageReader::open(path)
-        .map_err(|e| format!("cannot open: {e}"))?
-        .with_guessed_format()
-        .map_err(|e| format!("cannot read: {e}"))?;
-    reader.limits(limits());
-    let img = reader
-        .decode()
-        .map_err(|e| format!("not a readable image: {e}"))?;
-    Ok(img.to_luma8())
-}
-
-/// The largest image on each PDF page (a scanned PDF holds one per page).
-fn pdf_pages(path: &Path) -> Result<Vec<Result<GrayImage, String>>, String> {
-    let doc = lopdf::Document::load(path).map_err(|e| format!("not a readable PDF: {e}"))?;
+/// Inflates at most `limit` bytes; more is a stream that is not the image it claims.
+fn inflate(content: &[u8], limit: usize) -> Result<Vec<u8>, Unreadable> {
+    use std::io::Read;
     let mut out = Vec::new();
-    for (_, page_id) in doc.get_pages() {
-        let images = doc.get_page_images(page_id).unwrap_or_default();
-        let best = images.into_iter().max_by_key(|i| i.width * i.height);
-        out.push(match best {
-            Some(img) => decode_pdf_image(&doc, &img),
-            None => Err("the PDF page holds no scanned image".into()),
+    flate2::read::ZlibDecoder::new(content)
+        .take(limit as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|_| Unreadable::PdfImageBroken)?;
+    if out.len() > limit {
+        return Err(Unreadable::PdfStreamTooLarge {
+            limit_mb: (limit as u64).div_ceil(1 << 20),
         });
     }
     Ok(out)
@@ -140,84 +302,90 @@ fn pdf_pages(path: &Path) -> Result<Vec<Result<GrayImage, String>>, String> {
 fn decode_pdf_image(
     doc: &lopdf::Document,
     img: &lopdf::xobject::PdfImage,
-) -> Result<GrayImage, String> {
-    let (w, h) = (
-        u32::try_from(img.width).map_err(|_| "bad width")?,
-        u32::try_from(img.height).map_err(|_| "bad height")?,
-    );
-    if w == 0 || h == 0 || w > 20_000 || h > 20_000 {
-        return Err(format!("the page image is {w}×{h} pixels"));
-    }
+) -> Result<GrayImage, Unreadable> {
+    let (w, h) = match (u32::try_from(img.width), u32::try_from(img.height)) {
+        (Ok(w), Ok(h)) if w > 0 && h > 0 && w <= 20_000 && h <= 20_000 => (w, h),
+        _ => {
+            return Err(Unreadable::TooLarge {
+                width: img.width.max(0) as u64,
+                height: img.height.max(0) as u64,
+            });
+        }
+    };
+    check_size(u64::from(w), u64::from(h))?;
     let filters = img.filters.clone().unwrap_or_default();
-    let content = img.content;
     let dict = img.origin_dict;
+    let last = filters.last().map(String::as_str);
+    let bpc = dict
+        .get(b"BitsPerComponent")
+        .ok()
+        .and_then(|o| o.as_i64().ok())
+        .unwrap_or(8);
+    let cs = img.color_space.clone().unwrap_or_default();
+    let channels: usize = if cs.contains("RGB") {
+        3
+    } else if cs.contains("CMYK") {
+        4
+    } else {
+        1
+    };
+    let flate = filters.len() > 1 || last == Some("FlateDecode");
+    let data: Vec<u8> = match (flate, last) {
+        (false, _) => img.content.to_vec(),
+        // Raw samples: never more than the image's own size (and a
+        // predictor byte a row) is needed.
+        (true, Some("FlateDecode")) => {
+            let row = (w as usize * channels * bpc.clamp(1, 16) as usize).div_ceil(8);
+            inflate(img.content, (row + 1) * h as usize)?
+        }
+        (true, _) => inflate(img.content, MAX_PDF_STREAM)?,
+    };
+    match last {
+        Some("DCTDecode") => decode_bounded(|| {
+            let jpeg = std::io::Cursor::new(&data);
+            Ok(ImageReader::with_format(jpeg, image::ImageFormat::Jpeg))
+        })
+        .map_err(|e| match e {
+            Unreadable::TooLarge { .. } => e,
+            _ => Unreadable::PdfImageBroken,
+        }),
+        Some("CCITTFaxDecode") => ccitt(doc, dict, data, w, h),
+        _ => raw_to_gray(&data, w, h, bpc, channels),
+    }
+}
+
+fn ccitt(
+    doc: &lopdf::Document,
+    dict: &lopdf::Dictionary,
+    data: Vec<u8>,
+    w: u32,
+    h: u32,
+) -> Result<GrayImage, Unreadable> {
     let parms = dict.get(b"DecodeParms").ok().and_then(|p| match p {
         lopdf::Object::Dictionary(d) => Some(d.clone()),
         lopdf::Object::Array(a) => a.iter().find_map(|o| o.as_dict().ok().cloned()),
         lopdf::Object::Reference(r) => doc.get_dictionary(*r).ok().cloned(),
         _ => None,
     });
-    let last = filters.last().map(String::as_str);
-    let data: Vec<u8> = if filters.len() > 1 || last == Some("FlateDecode") {
-        let mut d = flate2::read::ZlibDecoder::new(content);
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut d, &mut v)
-            .map_err(|e| format!("broken image data in the PDF: {e}"))?;
-        v
-    } else {
-        content.to_vec()
-    };
-    match last {
-        Some("DCTDecode") => {
-            let mut reader =
-                ImageReader::with_format(std::io::Cursor::new(&data), image::ImageFormat::Jpeg);
-            reader.limits(limits());
-            reader
-                .decode()
-                .map(|i| i.to_luma8())
-                .map_err(|e| format!("broken JPEG in the PDF: {e}"))
-        }
-        Some("CCITTFaxDecode") => {
-            let black_is_1 = parms
-                .as_ref()
-                .and_then(|p| p.get(b"BlackIs1").ok())
-                .and_then(|o| o.as_bool().ok())
-                .unwrap_or(false);
-            let mut pixels = Vec::with_capacity((w * h) as usize);
-            let mut rows = 0;
-            fax::decoder::decode_g4(data.into_iter(), w, Some(h), |line| {
-                rows += 1;
-                pixels.extend(fax::decoder::pels(line, w).map(|c| {
-                    let black = c == fax::Color::Black;
-                    // BlackIs1 flips what the decoder calls black.
-                    if black != black_is_1 { 0u8 } else { 255u8 }
-                }));
-            });
-            if rows < h {
-                return Err(format!(
-                    "the CCITT image in the PDF ends after {rows} of {h} lines"
-                ));
-            }
-            GrayImage::from_raw(w, h, pixels)
-                .ok_or_else(|| "broken CCITT image in the PDF".to_string())
-        }
-        _ => {
-            let bpc = dict
-                .get(b"BitsPerComponent")
-                .ok()
-                .and_then(|o| o.as_i64().ok())
-                .unwrap_or(8);
-            let cs = img.color_space.clone().unwrap_or_default();
-            let channels: usize = if cs.contains("RGB") {
-                3
-            } else if cs.contains("CMYK") {
-                4
-            } else {
-                1
-            };
-            raw_to_gray(&data, w, h, bpc, channels)
-        }
+    let black_is_1 = parms
+        .as_ref()
+        .and_then(|p| p.get(b"BlackIs1").ok())
+        .and_then(|o| o.as_bool().ok())
+        .unwrap_or(false);
+    let mut pixels = Vec::with_capacity((w * h) as usize);
+    let mut rows = 0;
+    fax::decoder::decode_g4(data.into_iter(), w, Some(h), |line| {
+        rows += 1;
+        pixels.extend(fax::decoder::pels(line, w).map(|c| {
+            let black = c == fax::Color::Black;
+            // BlackIs1 flips what the decoder calls black.
+            if black != black_is_1 { 0u8 } else { 255u8 }
+        }));
+    });
+    if rows < h {
+        return Err(Unreadable::PdfImageBroken);
     }
+    GrayImage::from_raw(w, h, pixels).ok_or(Unreadable::PdfImageBroken)
 }
 
 fn raw_to_gray(
@@ -226,33 +394,34 @@ fn raw_to_gray(
     h: u32,
     bpc: i64,
     channels: usize,
-) -> Result<GrayImage, String> {
+) -> Result<GrayImage, Unreadable> {
     let (wu, hu) = (w as usize, h as usize);
     match (bpc, channels) {
         (8, c) => {
             if data.len() < wu * hu * c {
-                return Err("the page image data is shorter than its size".into());
+                return Err(Unreadable::PdfImageBroken);
             }
             let img = match c {
                 1 => DynamicImage::ImageLuma8(
-                    GrayImage::from_raw(w, h, data[..wu * hu].to_vec()).ok_or("bad size")?,
+                    GrayImage::from_raw(w, h, data[..wu * hu].to_vec())
+                        .ok_or(Unreadable::PdfImageBroken)?,
                 ),
                 3 => DynamicImage::ImageRgb8(
                     image::RgbImage::from_raw(w, h, data[..wu * hu * 3].to_vec())
-                        .ok_or("bad size")?,
+                        .ok_or(Unreadable::PdfImageBroken)?,
                 ),
                 _ => {
-                    return Err(
-                        "CMYK page images are not supported; scan in grayscale or colour".into(),
-                    );
+                    return Err(Unreadable::Unsupported(
+                        "CMYK page images; scan in grayscale or colour".into(),
+                    ));
                 }
             };
-            Ok(img.to_luma8())
+            Ok(img.into_luma8())
         }
         (1, 1) => {
             let stride = wu.div_ceil(8);
             if data.len() < stride * hu {
-                return Err("the page image data is shorter than its size".into());
+                return Err(Unreadable::PdfImageBroken);
             }
             let mut out = GrayImage::new(w, h);
             for (y, row) in data.chunks(stride).take(hu).enumerate() {
@@ -267,8 +436,8 @@ fn raw_to_gray(
             }
             Ok(out)
         }
-        _ => Err(format!(
-            "page images with {bpc} bits per component are not supported"
-        )),
+        _ => Err(Unreadable::Unsupported(format!(
+            "page images with {bpc} bits per component"
+        ))),
     }
 }

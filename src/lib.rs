@@ -45,12 +45,15 @@ pub mod input;
 pub mod participants;
 pub mod read;
 pub mod scan;
+pub mod unreadable;
 pub mod verify;
 
 pub mod archive;
 pub mod batch;
+pub mod result_names;
 pub mod review;
 pub mod standings;
+pub mod summary;
 
 pub mod evaluate;
 pub mod harvest;

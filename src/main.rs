@@ -253,25 +253,37 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // Tesseract's OpenMP reads this at start-up only: re-run ourselves with it set.
-    if std::env::var_os("OMP_THREAD_LIMIT").is_none()
-        && let Ok(exe) = std::env::current_exe()
-    {
-        let status = std::process::Command::new(exe)
-            .args(std::env::args_os().skip(1))
-            .env("OMP_THREAD_LIMIT", "1")
-            .status();
-        if let Ok(status) = status {
-            return ExitCode::from(status.code().unwrap_or(2).clamp(0, 255) as u8);
-        }
-    }
+    limit_openmp_threads();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("aufsicht: {e:#}");
-            ExitCode::from(2)
+            // Finished, but not everything could be read: not a usage error.
+            if e.downcast_ref::<Incomplete>().is_some() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::from(2)
+            }
         }
+    }
+}
+
+/// Tesseract's OpenMP reads `OMP_THREAD_LIMIT` when the process starts, not
+/// later: without it, each call is ten times slower. The program replaces
+/// itself (same pid, so a kill or Ctrl-C reaches the one process that
+/// works) with a copy started with it set.
+fn limit_openmp_threads() {
+    use std::os::unix::process::CommandExt;
+    if std::env::var_os("OMP_THREAD_LIMIT").is_some() {
+        return;
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        // `exec` returns only when it fails; then the program runs on, slower.
+        let _failed = std::process::Command::new(exe)
+            .args(std::env::args_os().skip(1))
+            .env("OMP_THREAD_LIMIT", "1")
+            .exec();
     }
 }
 
@@ -608,8 +620,10 @@ fn standings(
         .map(aufsicht::participants::Participants::load)
         .transpose()
         .context("cannot use the participant list (--participants)")?;
+    let results = sheet_results(dirs)?;
+    refuse_other_rules(&results, &rules.id)?;
     let mut sheets = Vec::new();
-    for (_, file, sheet) in sheet_results(dirs)? {
+    for (_, file, sheet) in results {
         let name = file.display().to_string();
         // Flags are recomputed: a corrected value must count, a stale flag must not.
         match aufsicht::verify(sheet.clone(), &rules, lang) {
@@ -645,6 +659,29 @@ fn standings(
         table.checks.len(),
         checks_path.display()
     );
+    Ok(())
+}
+
+/// A night is ranked under one rule set: results read under another
+/// (a Doppelkopf table among Schafkopf ones) are named, not counted.
+fn refuse_other_rules(results: &[(PathBuf, PathBuf, SheetResult)], rules: &str) -> Result<()> {
+    let other: Vec<String> = results
+        .iter()
+        .filter_map(|(_, file, s)| {
+            let named = s.rules.as_deref()?;
+            (named != rules).then(|| format!("{} ({named})", file.display()))
+        })
+        .collect();
+    if let Some(first) = other.first() {
+        let more = match other.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        bail!(
+            "{} sheets were read under another rule set than --rules {rules}: {first}{more}; rank each rule set on its own",
+            other.len()
+        );
+    }
     Ok(())
 }
 
@@ -769,27 +806,33 @@ fn export(archive: &Path, tournament: Option<&str>, out: &Path) -> Result<()> {
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the output folder {}", out.display()))?;
     let sheets = db.sheets(t)?;
-    let files: Vec<PathBuf> = sheets
+    // The names the scan gave, where the archive knows them; else named anew.
+    let files: Vec<(PathBuf, bool)> = sheets
         .iter()
         .map(|s| {
-            PathBuf::from(
-                s.result
-                    .source
-                    .clone()
-                    .unwrap_or_else(|| format!("sheet-{}", s.id)),
-            )
+            let source = s.result.source.clone();
+            let file = PathBuf::from(source.unwrap_or_else(|| format!("sheet-{}", s.id)));
+            let pdf = s.result.page.is_some_and(|p| p > 1)
+                || aufsicht::input::kind_of(&file) == aufsicht::input::Kind::Pdf;
+            (file, pdf)
         })
         .collect();
-    let jobs = aufsicht::batch::jobs(&files);
+    let mut distinct = files.clone();
+    distinct.dedup();
+    let named =
+        aufsicht::result_names::name_all(&distinct, &mut aufsicht::result_names::Existing::none());
     let mut written = std::collections::BTreeSet::new();
-    for (stored, job) in sheets.iter().zip(&jobs) {
-        let pdf = aufsicht::input::kind_of(&job.file) == aufsicht::input::Kind::Pdf;
+    for (stored, file) in sheets.iter().zip(&files) {
         let page = stored.result.page.unwrap_or(1);
-        let name = if pdf {
-            format!("{}-p{page}.json", job.base)
-        } else {
-            format!("{}.json", job.base)
-        };
+        let name = stored.result_file.clone().unwrap_or_else(|| {
+            named
+                .iter()
+                .find(|n| (&n.file, n.pdf) == (&file.0, file.1))
+                .map_or_else(
+                    || format!("sheet-{}.json", stored.id),
+                    |n| n.result_name(page),
+                )
+        });
         let path = out.join(&name);
         std::fs::write(&path, stored.result.to_json_pretty() + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -872,9 +915,7 @@ fn scan_cmd(
     lang: Lang,
     archive: Option<ArchiveArg>,
 ) -> Result<()> {
-    use aufsicht::batch::{Batch, FileDone, ReaderKind};
-    use indicatif::{ProgressBar, ProgressStyle};
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use aufsicht::batch::{Batch, ReaderKind};
     let (rules, form, which) = (setup.rules, setup.form, setup.reader);
     let participants = setup
         .participants
@@ -888,28 +929,28 @@ fn scan_cmd(
         None => FormTemplate::builtins(),
     };
     for input in inputs {
-        if !input.exists() {
+        if std::fs::symlink_metadata(input).is_err() {
             bail!("{} does not exist: check the path", input.display());
         }
     }
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the output folder {}", out.display()))?;
-    let (files, skipped) = input::collect(inputs);
-    for s in &skipped {
-        eprintln!("aufsicht: skipped (not an image or PDF): {}", s.display());
+    let _only_scan_here = lock_folder(out)?;
+    let found = input::collect(inputs);
+    for (path, why) in &found.passed_over {
+        eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
     }
+    let files: Vec<(PathBuf, bool)> = found
+        .files
+        .iter()
+        .map(|f| (f.clone(), input::kind_of(f) == input::Kind::Pdf))
+        .collect();
+    let jobs = aufsicht::result_names::name_all(
+        &files,
+        &mut aufsicht::result_names::Existing::in_dir(out),
+    );
     let archive = match archive {
-        Some(a) => {
-            let file = a.file.unwrap_or_else(|| out.join("aufsicht.sqlite"));
-            let name = a.tournament.unwrap_or_else(|| {
-                out.file_name()
-                    .map(|n| n.to_string_lossy().to_string())
-                    .unwrap_or_else(|| "night".into())
-            });
-            let db = aufsicht::archive::Archive::open(&file)?;
-            let id = db.tournament(&name, &rules.id)?;
-            Some((std::sync::Mutex::new(db), id))
-        }
+        Some(a) => Some(open_scan_archive(a, out, &rules.id)?),
         None => None,
     };
     let batch = Batch {
@@ -924,7 +965,51 @@ fn scan_cmd(
         archive,
         participants: participants.as_ref(),
     };
-    let jobs = aufsicht::batch::jobs(&files);
+    let outcomes = run_with_progress(&batch, &jobs)?;
+    report_scan(out, &jobs, outcomes, &found.passed_over, lang)
+}
+
+/// Holds the output folder for this run: a second scan into it waits,
+/// so the two never hand out one result name twice.
+fn lock_folder(out: &Path) -> Result<std::fs::File> {
+    let path = out.join(".aufsicht-scan.lock");
+    let file = std::fs::File::create(&path)
+        .with_context(|| format!("cannot write to the output folder {}", out.display()))?;
+    if file.try_lock().is_err() {
+        eprintln!(
+            "aufsicht: another scan is writing to {}: waiting until it is done",
+            out.display()
+        );
+        file.lock()
+            .with_context(|| format!("cannot lock {}", path.display()))?;
+    }
+    Ok(file)
+}
+
+fn open_scan_archive(
+    a: ArchiveArg,
+    out: &Path,
+    rules: &str,
+) -> Result<(std::sync::Mutex<aufsicht::archive::Archive>, i64)> {
+    let file = a.file.unwrap_or_else(|| out.join("aufsicht.sqlite"));
+    let name = a.tournament.unwrap_or_else(|| {
+        out.file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| "night".into())
+    });
+    let db = aufsicht::archive::Archive::open(&file)?;
+    let id = db.tournament(&name, rules)?;
+    Ok((std::sync::Mutex::new(db), id))
+}
+
+type Outcomes = Vec<Result<aufsicht::batch::FileDone, aufsicht::batch::BatchError>>;
+
+fn run_with_progress(
+    batch: &aufsicht::batch::Batch,
+    jobs: &[aufsicht::batch::Job],
+) -> Result<Outcomes> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let bar = ProgressBar::new(jobs.len() as u64).with_style(
         ProgressStyle::with_template(
             "{bar:30} {pos}/{len} files  {msg}  {elapsed} gone, {eta} left",
@@ -932,7 +1017,7 @@ fn scan_cmd(
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let (sheets_done, flagged_so_far) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let on_done = |d: &FileDone| {
+    let on_done = |d: &aufsicht::batch::FileDone| {
         let flagged = d
             .sheets
             .iter()
@@ -943,49 +1028,81 @@ fn scan_cmd(
         bar.set_message(format!("{n} sheets, {f} flagged or unreadable"));
         bar.inc(1);
     };
-    let outcomes = batch.run(&jobs, &on_done)?;
+    let outcomes = batch.run(jobs, &on_done)?;
     bar.finish_and_clear();
+    Ok(outcomes)
+}
 
-    let mut all = Vec::new();
-    let mut failed = 0;
-    let mut resumed = 0;
+/// A run that finished but could not read everything it was given.
+#[derive(Debug)]
+struct Incomplete(String);
+
+impl std::fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Incomplete {}
+
+/// The summary file and the run's last words; the error says what is missing.
+fn report_scan(
+    out: &Path,
+    jobs: &[aufsicht::batch::Job],
+    outcomes: Outcomes,
+    passed_over: &[(PathBuf, input::PassedOver)],
+    lang: Lang,
+) -> Result<()> {
+    use aufsicht::summary::Row;
+    let mut rows = Vec::new();
+    let (mut failed, mut resumed, mut file_problems) = (0, 0, 0);
+    let mut count = [0usize; 3];
     for (job, outcome) in jobs.iter().zip(outcomes) {
         match outcome {
             Ok(done) => {
                 resumed += usize::from(done.from_archive);
-                all.extend(done.sheets);
+                file_problems += usize::from(done.file_problem);
+                for (path, s) in &done.sheets {
+                    count[s.status as usize] += 1;
+                    let name = path.file_name().unwrap_or_default().to_string_lossy();
+                    rows.push(Row::sheet(&job.file, &name, s));
+                }
             }
             Err(e) => {
                 failed += 1;
                 eprintln!("aufsicht: {}: {e}", job.file.display());
+                rows.push(Row::passed_over(&job.file, e.to_string()));
             }
         }
     }
+    for (path, why) in passed_over {
+        file_problems += usize::from(why.is_failure());
+        rows.push(Row::passed_over(path, why.text(lang)));
+    }
     let summary = out.join("summary.csv");
-    let mut text = Vec::new();
-    aufsicht::batch::write_summary(&all, &mut text)?;
-    std::fs::write(&summary, text)
+    aufsicht::summary::write(&summary, &rows)
         .with_context(|| format!("cannot write {}", summary.display()))?;
-    let count = |st: aufsicht::Status| all.iter().filter(|(_, s)| s.status == st).count();
-    let (ok, flagged, unreadable) = (
-        count(aufsicht::Status::Ok),
-        count(aufsicht::Status::Flagged),
-        count(aufsicht::Status::Unreadable),
-    );
     if resumed > 0 {
         eprintln!(
             "aufsicht: {resumed} files were in the archive already: taken from there, not read again"
         );
     }
+    let [ok, flagged, unreadable] = count;
     eprintln!(
         "aufsicht: {} sheets, {ok} ok, {flagged} flagged, {unreadable} unreadable; results and summary.csv in {}",
-        all.len(),
+        ok + flagged + unreadable,
         out.display()
     );
     if failed > 0 {
         bail!(
             "{failed} files have no result file (see above): fix the cause and run the same command again; finished files are not read twice"
         );
+    }
+    if file_problems > 0 {
+        return Err(Incomplete(format!(
+            "{file_problems} files or folders could not be read from the disk (see above and summary.csv): fix the cause and run the same command again"
+        ))
+        .into());
     }
     Ok(())
 }

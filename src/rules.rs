@@ -8,6 +8,9 @@ use serde::Deserialize;
 
 use crate::error::TemplateError;
 
+/// Games a round at most: a printed sheet holds a few dozen rows.
+const MAX_GAMES: u32 = 200;
+
 /// The rule sets shipped with the program (the files under `templates/rules/`).
 const BUILTIN: &[(&str, &str)] = &[
     ("merkur", include_str!("../templates/rules/merkur.toml")),
@@ -255,6 +258,16 @@ impl RuleSet {
                     ),
                 ));
             }
+            if !(1..=MAX_GAMES).contains(&t.games) {
+                return Err(invalid(
+                    format!("table[{i}].games"),
+                    Some(("table", i)),
+                    format!(
+                        "{} games a round is not a round: give 1 to {MAX_GAMES}",
+                        t.games
+                    ),
+                ));
+            }
             if t.players - t.sits_out != 4 {
                 return Err(invalid(
                     format!("table[{i}].sits_out"),
@@ -290,6 +303,17 @@ impl RuleSet {
                         "give a non-empty list `units = [..]` or a range `units_from = ..`".into(),
                     ));
                 }
+            }
+            let only_zero = match (&t.units, t.units_from) {
+                (Some(list), _) => list.iter().all(|&k| k == 0),
+                (None, from) => from == Some(0) && t.units_to == Some(0),
+            };
+            if only_zero {
+                return Err(invalid(
+                    format!("tariff[{i}].units"),
+                    at,
+                    "a tariff worth 0 units only is no game: give units of 1 or more".into(),
+                ));
             }
             if t.laufende && self.laufende.is_none() {
                 return Err(invalid(
@@ -490,6 +514,42 @@ mod tests {
             err,
             "club.toml:13: field `tariff[1].units`: give a non-empty list `units = [..]` or a range `units_from = ..`"
         );
+    }
+
+    fn table_and_tariff(games: &str, units: &str) -> String {
+        format!(
+            "id = \"x\"\nname = \"x\"\nfamily = \"schafkopf\"\nrounds = 2\n[[table]]\nplayers = 4\ngames = {games}\n[[tariff]]\nname = \"a\"\nkind = \"rufspiel\"\nshape = \"partner\"\n{units}\n"
+        )
+    }
+
+    #[test]
+    fn zero_games_a_round_is_refused_with_its_line() {
+        let err = RuleSet::from_toml("club.toml", &table_and_tariff("0", "units = [1]"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("club.toml:5: field `table[0].games`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_tariff_of_zero_units_only_is_refused_with_its_line() {
+        for units in [
+            "units = [0]",
+            "units = [0, 0]",
+            "units_from = 0\nunits_to = 0",
+        ] {
+            let err = RuleSet::from_toml("club.toml", &table_and_tariff("32", units))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with("club.toml:8: field `tariff[0].units`"),
+                "{units}: {err}"
+            );
+        }
+        // Doppelkopf's games from 0 points up stay a tariff.
+        assert!(RuleSet::from_toml("club.toml", &table_and_tariff("32", "units_from = 0")).is_ok());
     }
 
     #[test]

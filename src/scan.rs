@@ -14,6 +14,7 @@ use crate::form::{FormTemplate, MmBox};
 use crate::messages::Lang;
 use crate::read::{DigitReader, Reading, TesseractReader};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
+use crate::unreadable::Unreadable;
 
 /// A fit from which the other forms are not tried.
 const SURE_FIT: f64 = 0.95;
@@ -30,16 +31,14 @@ pub struct AlignedSheet<'a> {
 pub fn locate<'a>(
     page: &'a GrayImage,
     forms: &'a [FormTemplate],
-) -> Result<AlignedSheet<'a>, String> {
+) -> Result<AlignedSheet<'a>, Unreadable> {
     if page.width() < 200 || page.height() < 200 {
-        return Err(format!(
-            "the image is only {}×{} pixels",
-            page.width(),
-            page.height()
-        ));
+        return Err(Unreadable::TooSmall {
+            width: page.width(),
+            height: page.height(),
+        });
     }
     let mut best: Option<(usize, Alignment)> = None;
-    let mut why = String::from("no ruled table found on the page");
     // Strong perspective bends the lines apart: then look along several slopes.
     for slopes in [&[0.0][..], &[-6.0, -3.0, 0.0, 3.0, 6.0][..]] {
         if best.as_ref().is_some_and(|b| b.1.fit >= MIN_FIT) {
@@ -53,8 +52,7 @@ pub fn locate<'a>(
             }
             match align::align(&prep, form) {
                 Ok(a) if best.as_ref().is_none_or(|b| a.fit > b.1.fit) => best = Some((i, a)),
-                Ok(_) => {}
-                Err(e) => why = e,
+                _ => {}
             }
         }
     }
@@ -64,12 +62,11 @@ pub fn locate<'a>(
             form: &forms[i],
             alignment: a,
         }),
-        Some((i, a)) => Err(format!(
-            "the page does not match the form {} (only {:.0}% of its ruled lines found)",
-            forms[i].id,
-            a.fit * 100.0
-        )),
-        None => Err(why),
+        Some((i, a)) => Err(Unreadable::OtherForm {
+            form: forms[i].id.clone(),
+            percent: (a.fit * 100.0).round() as u32,
+        }),
+        None => Err(Unreadable::NoTable),
     }
 }
 
@@ -681,7 +678,7 @@ pub fn scan_page(
             &source,
             page.number,
             aligned.form.seats,
-            &e.to_string(),
+            &Unreadable::Internal(e.to_string()),
             lang,
         )
     })
@@ -959,7 +956,13 @@ fn rings_on_second_look(sheet: &mut SheetResult, aligned: &AlignedSheet) -> bool
 }
 
 /// The result for a page that could not be read: nothing guessed.
-pub fn unreadable(source: &str, page: u32, seats: usize, why: &str, lang: Lang) -> SheetResult {
+pub fn unreadable(
+    source: &str,
+    page: u32,
+    seats: usize,
+    why: &Unreadable,
+    lang: Lang,
+) -> SheetResult {
     SheetResult {
         schema: SCHEMA.into(),
         source: Some(source.to_string()),
@@ -982,8 +985,8 @@ pub fn unreadable(source: &str, page: u32, seats: usize, why: &str, lang: Lang) 
             seat: None,
             field: None,
             message: match lang {
-                Lang::De => format!("Blatt nicht lesbar: {why}."),
-                Lang::En => format!("Sheet unreadable: {why}."),
+                Lang::De => format!("Blatt nicht lesbar: {}.", why.text(lang)),
+                Lang::En => format!("Sheet unreadable: {}.", why.text(lang)),
             },
             extra: Map::new(),
         }],
@@ -1007,7 +1010,7 @@ mod tests {
     ) -> (GrayImage, SheetResult) {
         let px = cells::PX_PER_MM;
         let mut page = GrayImage::from_pixel(2200, 3000, image::Luma([255]));
-        let mut sheet = unreadable("test", 1, 4, "", Lang::De);
+        let mut sheet = unreadable("test", 1, 4, &Unreadable::NoTable, Lang::De);
         sheet.flags.clear();
         for &(no, seat, value, crop) in cells_at {
             let bx = form.fields.game[no as usize - 1][seat].plus;
@@ -1285,7 +1288,7 @@ mod tests {
     /// dA merkur-0082, Platz 2: the Endergebnis "+32" read "22" (34%),
     /// "32" (32%); the second net reads "32" (56%), "22" (42%).
     fn endergebnis_read_22(value: i64) -> (SheetResult, CellReadings) {
-        let mut sheet = unreadable("test", 1, 4, "", Lang::De);
+        let mut sheet = unreadable("test", 1, 4, &Unreadable::NoTable, Lang::De);
         sheet.endergebnis[1] = Some(value);
         sheet.gesamt[1] = Some(Gesamt {
             plus: Some(81),
@@ -1328,7 +1331,7 @@ mod tests {
 
     #[test]
     fn a_second_opinion_on_a_game_cell_should_set_its_new_best() {
-        let mut sheet = unreadable("test", 1, 4, "", Lang::De);
+        let mut sheet = unreadable("test", 1, 4, &Unreadable::NoTable, Lang::De);
         let cell = Cell {
             plus: Some(9),
             minus: None,

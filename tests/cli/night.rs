@@ -5,8 +5,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{aufsicht, root, temp};
+use crate::common::{aufsicht, root, temp};
 
 use aufsicht::SheetResult;
 use aufsicht::archive::Archive;

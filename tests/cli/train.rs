@@ -1,9 +1,7 @@
 //! The training commands refuse what they cannot go on from at once,
 //! before the long harvest of drawn sheets.
 
-mod common;
-
-use common::aufsicht;
+use crate::common::aufsicht;
 
 #[test]
 fn training_from_a_missing_model_should_fail_at_once_with_one_line() {

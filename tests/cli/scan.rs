@@ -4,8 +4,7 @@
 use std::path::Path;
 use std::process::Output;
 
-mod common;
-use common::{aufsicht, root, temp};
+use crate::common::{aufsicht, root, temp};
 
 use aufsicht::evaluate::evaluate;
 
@@ -180,7 +179,7 @@ fn bad_inputs_should_each_get_an_unreadable_result_and_the_batch_goes_on() {
         night.to_str().expect("p"),
     ]));
     assert!(
-        stderr.contains("skipped (not an image or PDF)") && stderr.contains("notes.txt"),
+        stderr.contains("notes.txt: übersprungen (kein Bild und kein PDF)"),
         "{stderr}"
     );
     for name in [
@@ -223,7 +222,11 @@ fn bad_inputs_should_each_get_an_unreadable_result_and_the_batch_goes_on() {
         "one result per image or PDF, nothing else"
     );
     let summary = std::fs::read_to_string(out.join("summary.csv")).expect("summary.csv");
-    assert_eq!(summary.lines().count(), 1 + 9, "{summary}");
+    assert_eq!(
+        summary.lines().count(),
+        1 + 9 + 1,
+        "and notes.txt: {summary}"
+    );
     assert_eq!(summary.matches(",unreadable,").count(), 8, "{summary}");
     let mut listing: Vec<String> = std::fs::read_dir(&dir)
         .expect("dir")

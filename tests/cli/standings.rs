@@ -5,8 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-mod common;
-use common::{aufsicht, temp};
+use crate::common::{aufsicht, temp};
 
 use aufsicht::form::FormTemplate;
 use aufsicht::{Lang, RuleSet, SheetResult};

@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-mod common;
-use common::{aufsicht, root, temp};
+use crate::common::{aufsicht, root, temp};
 
 use serde_json::Value;
 

@@ -1,11 +1,9 @@
 //! Property tests: random legal sheets of every rule set give no flags, and
 //! every single change of one value is flagged where it was made.
 
-mod common;
-
+use crate::common::{all_tables, legal_sheet};
 use aufsicht::sheet::{Cell, SheetResult};
 use aufsicht::{Code, Lang, RuleSet, verify};
-use common::{all_tables, legal_sheet};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 

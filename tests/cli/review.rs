@@ -6,8 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
-use common::{aufsicht, root, temp};
+use crate::common::{aufsicht, root, temp};
 
 use aufsicht::SheetResult;
 use aufsicht::form::FormTemplate;

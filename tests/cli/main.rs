@@ -1,0 +1,13 @@
+//! The integration tests, one binary: the command line as a user runs it,
+//! and properties of the verifier on generated sheets.
+
+mod common;
+
+mod hostile;
+mod night;
+mod properties;
+mod review;
+mod scan;
+mod standings;
+mod train;
+mod verify;
