@@ -213,20 +213,13 @@ impl Archive {
                 .iter()
                 .find(|(_, t)| t == n)
                 .map(|(id, _)| *id)
-                .ok_or_else(|| {
-                    ArchiveError::NoTournament(format!(
-                        "no tournament \"{n}\"; the archive holds: {}",
-                        names()
-                    ))
+                .ok_or_else(|| ArchiveError::NoTournament {
+                    name: n.to_string(),
+                    names: names(),
                 }),
             None if all.len() == 1 => Ok(all[0].0),
-            None if all.is_empty() => Err(ArchiveError::NoTournament(
-                "the archive is empty: scan into it first".into(),
-            )),
-            None => Err(ArchiveError::NoTournament(format!(
-                "the archive holds several tournaments ({}): name one with --tournament",
-                names()
-            ))),
+            None if all.is_empty() => Err(ArchiveError::Empty),
+            None => Err(ArchiveError::SeveralTournaments(names())),
         }
     }
 

@@ -12,6 +12,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::archive::{Archive, sha256_file};
+use crate::catalogue::{Tell, say};
 use crate::form::FormTemplate;
 use crate::input;
 use crate::messages::Lang;
@@ -19,7 +20,7 @@ use crate::read::{DigitReader, TesseractReader};
 use crate::rules::RuleSet;
 use crate::scan::scan_page;
 use crate::sheet::SheetResult;
-use crate::unreadable::Unreadable;
+use crate::unreadable::{FileProblem, Unreadable};
 
 /// Which reader reads the handwritten digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,17 +63,25 @@ pub struct FileDone {
 }
 
 #[derive(Debug, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
 pub enum BatchError {
-    #[error("cannot set up the digit readers: {0}")]
     Readers(String),
-    #[error("cannot write {path}: {source} (check the output folder and free space)")]
-    Write {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error(transparent)]
+    Write { path: String, problem: FileProblem },
     Archive(#[from] crate::error::ArchiveError),
+}
+
+impl Tell for BatchError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            BatchError::Readers(m) => say(lang, "batch-readers", &[("message", m)]),
+            BatchError::Write { path, problem } => say(
+                lang,
+                "batch-write",
+                &[("path", path), ("problem", &problem.text(lang))],
+            ),
+            BatchError::Archive(e) => e.tell(lang),
+        }
+    }
 }
 
 /// The batch's settings.
@@ -247,9 +256,9 @@ fn lock(archive: &Mutex<Archive>) -> std::sync::MutexGuard<'_, Archive> {
 /// Writes the result under a temporary name, then renames it into place.
 fn write_whole(path: &Path, sheet: &SheetResult) -> Result<(), BatchError> {
     let tmp = path.with_extension("json.part");
-    let err = |source| BatchError::Write {
+    let err = |e: std::io::Error| BatchError::Write {
         path: path.display().to_string(),
-        source,
+        problem: FileProblem::from(&e),
     };
     std::fs::write(&tmp, sheet.to_json_pretty() + "\n").map_err(err)?;
     std::fs::rename(&tmp, path).map_err(err)

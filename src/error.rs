@@ -1,67 +1,115 @@
-//! Typed errors of the library. The CLI adds context and prints them.
+//! Typed errors of the library. Each tells itself in the supervisor's
+//! language ([`Tell`], worded in the catalogue); `Display` is the English.
+//! The CLI adds context and prints them.
 
 use std::path::PathBuf;
 
+use crate::catalogue::{Tell, say};
+use crate::messages::Lang;
+use crate::unreadable::FileProblem;
+
 /// A rule set or form template that cannot be used.
 #[derive(Debug, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
 pub enum TemplateError {
-    #[error("cannot read {}", file.display())]
     Read {
         file: PathBuf,
-        #[source]
-        source: std::io::Error,
+        problem: FileProblem,
     },
     /// Names the file, the line (when known) and the field.
-    #[error("{file}:{}: {}{message}", line.map_or("?".to_string(), |l| l.to_string()), if field.is_empty() { String::new() } else { format!("field `{field}`: ") })]
     Invalid {
         file: String,
         line: Option<usize>,
         field: String,
         message: String,
     },
-    #[error("unknown {what} \"{name}\": use one of {known}, or the path of a {what} file")]
     Unknown {
-        what: &'static str,
+        what: TemplateKind,
         name: String,
         known: String,
     },
 }
 
+/// Which kind of template a name did not name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TemplateKind {
+    Form,
+    Rules,
+}
+
+impl Tell for TemplateError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            TemplateError::Read { file, problem } => say(
+                lang,
+                "template-read",
+                &[("file", &file.display()), ("problem", &problem.text(lang))],
+            ),
+            TemplateError::Invalid {
+                file,
+                line,
+                field,
+                message,
+            } => {
+                let line = line.map_or("?".to_string(), |l| l.to_string());
+                let field = if field.is_empty() {
+                    String::new()
+                } else {
+                    say(lang, "template-field", &[("field", field)])
+                };
+                say(
+                    lang,
+                    "template-invalid",
+                    &[
+                        ("file", file),
+                        ("line", &line),
+                        ("field", &field),
+                        ("message", message),
+                    ],
+                )
+            }
+            TemplateError::Unknown { what, name, known } => {
+                let what = match what {
+                    TemplateKind::Form => say(lang, "what-form", &[]),
+                    TemplateKind::Rules => say(lang, "what-rules", &[]),
+                };
+                say(
+                    lang,
+                    "template-unknown",
+                    &[("what", &what), ("name", name), ("known", known)],
+                )
+            }
+        }
+    }
+}
+
 /// A file that is not a usable sheet result.
 #[derive(Debug, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
 pub enum SheetError {
-    #[error("cannot read {file}")]
     Read {
         file: String,
-        #[source]
-        source: std::io::Error,
+        problem: FileProblem,
     },
-    #[error("{file}:{line}: not a sheet result ({at}{message})", at = if field.is_empty() || field == "." { String::new() } else { format!("field `{field}`: ") })]
     Json {
         file: String,
         line: usize,
         field: String,
         message: String,
     },
-    #[error("{file}: not a sheet result: field `{field}` {message}")]
     Shape {
         file: String,
         field: String,
         message: String,
     },
-    #[error("{file}: not a sheet result (binary data, not JSON text)")]
-    NotText { file: String },
-    #[error(
-        "the sheet uses {used} seats but rule set `{rules}` is for tables of at most {max}: check --rules"
-    )]
+    NotText {
+        file: String,
+    },
     SeatsForRules {
         used: usize,
         rules: String,
         max: usize,
     },
-    #[error(
-        "the sheet has {seats} seat columns but rule set `{rules}` needs a table of {players}: check --rules"
-    )]
     TooFewSeats {
         seats: usize,
         rules: String,
@@ -69,37 +117,83 @@ pub enum SheetError {
     },
 }
 
-/// The archive file cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum ArchiveError {
-    #[error("cannot open the archive {path}: {message} (give another --archive file)")]
-    Open { path: String, message: String },
-    /// Not a `source`: its text is already in the message, once.
-    #[error("archive: {}", sql_cause(.0))]
-    Sql(rusqlite::Error),
-    #[error("archive: a stored result cannot be read back: {0}")]
-    Corrupt(String),
-    #[error("archive: {0}")]
-    NoTournament(String),
-    #[error("archive: no sheet with id {0}")]
-    NoSuchSheet(i64),
-    #[error("archive: cannot write CSV: {0}")]
-    Csv(#[from] csv::Error),
+impl Tell for SheetError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            SheetError::Read { file, problem } => say(
+                lang,
+                "sheet-read",
+                &[("file", file), ("problem", &problem.text(lang))],
+            ),
+            SheetError::Json {
+                file,
+                line,
+                field,
+                message,
+            } => {
+                let at = if field.is_empty() || field == "." {
+                    String::new()
+                } else {
+                    say(lang, "template-field", &[("field", field)])
+                };
+                say(
+                    lang,
+                    "sheet-json",
+                    &[
+                        ("file", file),
+                        ("line", line),
+                        ("field", &at),
+                        ("message", message),
+                    ],
+                )
+            }
+            SheetError::Shape {
+                file,
+                field,
+                message,
+            } => say(
+                lang,
+                "sheet-shape",
+                &[("file", file), ("field", field), ("message", message)],
+            ),
+            SheetError::NotText { file } => say(lang, "sheet-binary", &[("file", file)]),
+            SheetError::SeatsForRules { used, rules, max } => say(
+                lang,
+                "sheet-seats-for-rules",
+                &[("used", used), ("rules", rules), ("max", max)],
+            ),
+            SheetError::TooFewSeats {
+                seats,
+                rules,
+                players,
+            } => say(
+                lang,
+                "sheet-too-few-seats",
+                &[("seats", seats), ("rules", rules), ("players", players)],
+            ),
+        }
+    }
 }
 
-/// A participant list that cannot be used.
+/// The archive file cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub enum ParticipantsError {
-    #[error("cannot read the participant list {path}")]
-    Read {
+#[error("{}", self.tell(Lang::En))]
+pub enum ArchiveError {
+    Open {
         path: String,
-        #[source]
-        source: std::io::Error,
+        message: String,
     },
-    #[error(
-        "{path}: no participant numbers in it (one number per line, or a CSV with the numbers in its first column)"
-    )]
-    Empty { path: String },
+    /// Not a `source`: its text is already in the message, once.
+    Sql(rusqlite::Error),
+    Corrupt(String),
+    NoTournament {
+        name: String,
+        names: String,
+    },
+    Empty,
+    SeveralTournaments(String),
+    NoSuchSheet(i64),
+    Csv(String),
 }
 
 impl From<rusqlite::Error> for ArchiveError {
@@ -108,20 +202,67 @@ impl From<rusqlite::Error> for ArchiveError {
     }
 }
 
+impl From<csv::Error> for ArchiveError {
+    fn from(e: csv::Error) -> Self {
+        ArchiveError::Csv(e.to_string())
+    }
+}
+
+impl Tell for ArchiveError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            ArchiveError::Open { path, message } => say(
+                lang,
+                "archive-open",
+                &[("path", path), ("message", message)],
+            ),
+            ArchiveError::Sql(e) => sql_cause(e, lang),
+            ArchiveError::Corrupt(m) => say(lang, "archive-corrupt", &[("message", m)]),
+            ArchiveError::NoTournament { name, names } => say(
+                lang,
+                "archive-no-such-tournament",
+                &[("name", name), ("names", names)],
+            ),
+            ArchiveError::Empty => say(lang, "archive-empty", &[]),
+            ArchiveError::SeveralTournaments(names) => {
+                say(lang, "archive-several", &[("names", names)])
+            }
+            ArchiveError::NoSuchSheet(id) => say(lang, "archive-no-such-sheet", &[("id", id)]),
+            ArchiveError::Csv(m) => say(lang, "archive-csv", &[("message", m)]),
+        }
+    }
+}
+
 /// What an SQLite error means for the person who runs the command.
-fn sql_cause(e: &rusqlite::Error) -> String {
+fn sql_cause(e: &rusqlite::Error, lang: Lang) -> String {
     use rusqlite::ErrorCode as C;
-    match e.sqlite_error_code() {
-        Some(C::DatabaseBusy | C::DatabaseLocked) => {
-            "another program (a scan, `correct` or the review service) has kept the archive busy for two minutes: try again when it is done".into()
+    let id = match e.sqlite_error_code() {
+        Some(C::DatabaseBusy | C::DatabaseLocked) => "archive-busy",
+        Some(C::NotADatabase) => "archive-not-archive",
+        Some(C::DiskFull) => "archive-disk-full",
+        Some(C::ReadOnly | C::PermissionDenied | C::CannotOpen) => "archive-read-only",
+        _ => return say(lang, "archive-sql", &[("message", e)]),
+    };
+    say(lang, id, &[])
+}
+
+/// A participant list that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum ParticipantsError {
+    Read { path: String, problem: FileProblem },
+    Empty { path: String },
+}
+
+impl Tell for ParticipantsError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            ParticipantsError::Read { path, problem } => say(
+                lang,
+                "participants-read",
+                &[("path", path), ("problem", &problem.text(lang))],
+            ),
+            ParticipantsError::Empty { path } => say(lang, "participants-empty", &[("path", path)]),
         }
-        Some(C::NotADatabase) => {
-            "the file is not an aufsicht archive (give another --archive file)".into()
-        }
-        Some(C::DiskFull) => "the disk is full: make room and run the same command again".into(),
-        Some(C::ReadOnly | C::PermissionDenied | C::CannotOpen) => {
-            "the archive or its folder cannot be written (read-only?): give another --archive file".into()
-        }
-        _ => e.to_string(),
     }
 }

@@ -102,14 +102,14 @@ impl FormTemplate {
         }
         let path = Path::new(name_or_path);
         if path.exists() {
-            let text = std::fs::read_to_string(path).map_err(|source| TemplateError::Read {
+            let text = std::fs::read_to_string(path).map_err(|e| TemplateError::Read {
                 file: path.to_path_buf(),
-                source,
+                problem: crate::unreadable::FileProblem::from(&e),
             })?;
             return Self::from_json(&path.display().to_string(), &text);
         }
         Err(TemplateError::Unknown {
-            what: "form",
+            what: crate::error::TemplateKind::Form,
             name: name_or_path.to_string(),
             known: builtin_ids().collect::<Vec<_>>().join(", "),
         })

@@ -27,6 +27,7 @@
 //! `templates/`. `synth`, `render` and `evaluate` make test sheets and
 //! measure the pipeline on them.
 
+pub mod catalogue;
 pub mod error;
 pub mod flags;
 pub mod messages;

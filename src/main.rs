@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use rand::RngExt;
 
+use aufsicht::catalogue::{Tell, say};
 use aufsicht::form::FormTemplate;
 use aufsicht::{Lang, RuleSet, SheetResult, input, synth};
 
@@ -252,6 +253,17 @@ enum Command {
     },
 }
 
+/// A library error told in the user's language, as the command's error.
+trait Told<T> {
+    fn told(self, lang: Lang) -> Result<T>;
+}
+
+impl<T, E: Tell> Told<T> for std::result::Result<T, E> {
+    fn told(self, lang: Lang) -> Result<T> {
+        self.map_err(|e| anyhow::anyhow!(e.tell(lang)))
+    }
+}
+
 fn main() -> ExitCode {
     limit_openmp_threads();
     let cli = Cli::parse();
@@ -326,7 +338,7 @@ fn run(cli: Cli) -> Result<()> {
             archive,
             tournament,
             out,
-        } => export(&archive, tournament.as_deref(), &out),
+        } => export(&archive, tournament.as_deref(), &out, lang),
         Command::Correct {
             archive,
             tournament,
@@ -334,14 +346,16 @@ fn run(cli: Cli) -> Result<()> {
             by,
             sheet,
         } => correct(&archive, tournament.as_deref(), &rules, &by, &sheet, lang),
-        Command::Review { out, title, dirs } => review(&out, &title, &dirs),
+        Command::Review { out, title, dirs } => review(&out, &title, &dirs, lang),
         Command::RenderForm { form, dpi, out } => {
-            let form = FormTemplate::load(&form).context("cannot load the form (--form)")?;
+            let form = FormTemplate::load(&form)
+                .told(lang)
+                .context(say(lang, "load-form", &[]))?;
             if !(50.0..=1200.0).contains(&dpi) {
-                bail!("--dpi {dpi} is out of range: use 50 to 1200");
+                bail!(say(lang, "dpi-range", &[("dpi", &dpi)]));
             }
             let page = aufsicht::render::render_form(&form, dpi);
-            write_page(&page, &out, dpi)
+            write_page(&page, &out, dpi, lang)
         }
         Command::Generate {
             rules,
@@ -591,19 +605,35 @@ fn stdout_line(line: &str) {
     let _ = writeln!(std::io::stdout(), "{line}");
 }
 
+fn load_rules(rules: &str, lang: Lang) -> Result<RuleSet> {
+    RuleSet::load(rules)
+        .told(lang)
+        .context(say(lang, "load-rules", &[]))
+}
+
+fn load_participants(
+    list: Option<&Path>,
+    lang: Lang,
+) -> Result<Option<aufsicht::participants::Participants>> {
+    list.map(aufsicht::participants::Participants::load)
+        .transpose()
+        .told(lang)
+        .context(say(lang, "load-participants", &[]))
+}
+
 fn verify(rules: &str, sheet: &Path, lang: Lang) -> Result<()> {
-    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
-    let input = SheetResult::from_path(sheet)?;
+    let rules = load_rules(rules, lang)?;
+    let input = SheetResult::from_path(sheet).told(lang)?;
     let named = input.rules.clone();
-    let checked =
-        aufsicht::verify(input, &rules, lang).with_context(|| sheet.display().to_string())?;
+    let checked = aufsicht::verify(input, &rules, lang)
+        .told(lang)
+        .with_context(|| sheet.display().to_string())?;
     stdout_line(&checked.to_json_pretty());
     if let Some(named) = named.filter(|n| n != &rules.id) {
-        eprintln!(
-            "aufsicht: note: {} names rule set `{named}`; it was checked with `{}` as --rules says",
-            sheet.display(),
-            rules.id
-        );
+        let (file, rules) = (sheet.display(), &rules.id);
+        let args: [(&str, &dyn std::fmt::Display); 3] =
+            [("file", &file), ("named", &named), ("rules", rules)];
+        eprintln!("aufsicht: {}", say(lang, "verify-other-rules", &args));
     }
     Ok(())
 }
@@ -615,13 +645,10 @@ fn standings(
     dirs: &[PathBuf],
     lang: Lang,
 ) -> Result<()> {
-    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
-    let participants = participants
-        .map(aufsicht::participants::Participants::load)
-        .transpose()
-        .context("cannot use the participant list (--participants)")?;
-    let results = sheet_results(dirs)?;
-    refuse_other_rules(&results, &rules.id)?;
+    let rules = load_rules(rules, lang)?;
+    let participants = load_participants(participants, lang)?;
+    let results = sheet_results(dirs, lang)?;
+    refuse_other_rules(&results, &rules.id, lang)?;
     let mut sheets = Vec::new();
     for (_, file, sheet) in results {
         let name = file.display().to_string();
@@ -629,12 +656,15 @@ fn standings(
         match aufsicht::verify(sheet.clone(), &rules, lang) {
             Ok(checked) => sheets.push((name, checked)),
             Err(e) => {
-                eprintln!("aufsicht: {name}: {e}; counted as written, with its flags as they are");
+                let error = e.tell(lang);
+                let args: [(&str, &dyn std::fmt::Display); 2] =
+                    [("file", &name), ("error", &error)];
+                eprintln!("aufsicht: {}", say(lang, "standings-verify-failed", &args));
                 sheets.push((name, sheet));
             }
         }
     }
-    let table = aufsicht::standings::standings(&sheets, &rules, participants.as_ref());
+    let table = aufsicht::standings::standings(&sheets, &rules, participants.as_ref(), lang);
     let mut out = Vec::new();
     table.write_csv(&mut out)?;
     use std::io::Write;
@@ -643,7 +673,7 @@ fn standings(
     let mut text = Vec::new();
     table.write_checks_csv(&mut text)?;
     std::fs::write(&checks_path, text)
-        .with_context(|| format!("cannot write the night checks to {}", checks_path.display()))?;
+        .with_context(|| say(lang, "write-checks", &[("path", &checks_path.display())]))?;
     for c in &table.checks {
         eprintln!("aufsicht: {}: {}", c.kind.as_str(), c.message);
     }
@@ -652,19 +682,25 @@ fn standings(
         .iter()
         .filter(|p| !p.review.is_empty())
         .count();
-    eprintln!(
-        "aufsicht: {} players from {} sheets; {} night checks (in {}); {review} players with sheets to review",
-        table.players.len(),
-        sheets.len(),
-        table.checks.len(),
-        checks_path.display()
-    );
+    let (players, path) = (table.players.len(), checks_path.display());
+    let args: [(&str, &dyn std::fmt::Display); 5] = [
+        ("players", &players),
+        ("sheets", &sheets.len()),
+        ("checks", &table.checks.len()),
+        ("path", &path),
+        ("review", &review),
+    ];
+    eprintln!("aufsicht: {}", say(lang, "standings-done", &args));
     Ok(())
 }
 
 /// A night is ranked under one rule set: results read under another
 /// (a Doppelkopf table among Schafkopf ones) are named, not counted.
-fn refuse_other_rules(results: &[(PathBuf, PathBuf, SheetResult)], rules: &str) -> Result<()> {
+fn refuse_other_rules(
+    results: &[(PathBuf, PathBuf, SheetResult)],
+    rules: &str,
+    lang: Lang,
+) -> Result<()> {
     let other: Vec<String> = results
         .iter()
         .filter_map(|(_, file, s)| {
@@ -675,44 +711,44 @@ fn refuse_other_rules(results: &[(PathBuf, PathBuf, SheetResult)], rules: &str) 
     if let Some(first) = other.first() {
         let more = match other.len() {
             1 => String::new(),
-            n => format!(" and {} more", n - 1),
+            n => say(lang, "and-more", &[("count", &(n - 1))]),
         };
-        bail!(
-            "{} sheets were read under another rule set than --rules {rules}: {first}{more}; rank each rule set on its own",
-            other.len()
-        );
+        let args: [(&str, &dyn std::fmt::Display); 4] = [
+            ("count", &other.len()),
+            ("rules", &rules),
+            ("first", first),
+            ("more", &more),
+        ];
+        bail!(say(lang, "standings-other-rules", &args));
     }
     Ok(())
 }
 
 /// Every sheet result below the folders, as (folder, file, result), sorted
 /// by file. Other JSON files are passed over, and said; none at all is an error.
-fn sheet_results(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, PathBuf, SheetResult)>> {
+fn sheet_results(dirs: &[PathBuf], lang: Lang) -> Result<Vec<(PathBuf, PathBuf, SheetResult)>> {
     let mut out = Vec::new();
     for dir in dirs {
         if !dir.is_dir() {
-            bail!(
-                "{} is not a folder: give the folders of sheet results (scan --out)",
-                dir.display()
-            );
+            bail!(say(lang, "not-a-folder", &[("path", &dir.display())]));
         }
         let mut files = json_files(dir);
         files.sort();
         for file in files {
             match SheetResult::from_path(&file) {
                 Ok(s) => out.push((dir.clone(), file, s)),
-                Err(e) => eprintln!("aufsicht: skipped {}: {e}", file.display()),
+                Err(e) => {
+                    let (file, error) = (file.display(), e.tell(lang));
+                    let args: [(&str, &dyn std::fmt::Display); 2] =
+                        [("file", &file), ("error", &error)];
+                    eprintln!("aufsicht: {}", say(lang, "skipped-json", &args));
+                }
             }
         }
     }
     if out.is_empty() {
-        bail!(
-            "no sheet results (*.json) in {}: run `aufsicht scan --out DIR` first",
-            dirs.iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        bail!(say(lang, "no-results", &[("dirs", &dirs.join(", "))]));
     }
     Ok(out)
 }
@@ -734,9 +770,9 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn review(out: &Path, title: &str, dirs: &[PathBuf]) -> Result<()> {
+fn review(out: &Path, title: &str, dirs: &[PathBuf], lang: Lang) -> Result<()> {
     use aufsicht::review::{ReviewSheet, page, stored_alignment};
-    let results = sheet_results(dirs)?;
+    let results = sheet_results(dirs, lang)?;
     let forms = FormTemplate::builtins();
     let custom: Vec<FormTemplate> = results
         .iter()
@@ -749,11 +785,18 @@ fn review(out: &Path, title: &str, dirs: &[PathBuf]) -> Result<()> {
     let sheets: Vec<ReviewSheet> = results
         .iter()
         .map(|(dir, file, s)| {
-            let form = s.form.as_deref().and_then(|id| all_forms.iter().find(|f| f.id == id));
+            let form = s
+                .form
+                .as_deref()
+                .and_then(|id| all_forms.iter().find(|f| f.id == id));
             // The scan's image: where it was read, else beside the results' folder.
             let image = s.source.as_deref().and_then(|src| {
                 let src = Path::new(src);
-                let candidates = [src.to_path_buf(), dir.join(src), dir.parent().unwrap_or(dir).join(src)];
+                let candidates = [
+                    src.to_path_buf(),
+                    dir.join(src),
+                    dir.parent().unwrap_or(dir).join(src),
+                ];
                 candidates.into_iter().find(|p| p.is_file()).and_then(|p| {
                     input::load(&p)
                         .into_iter()
@@ -765,47 +808,46 @@ fn review(out: &Path, title: &str, dirs: &[PathBuf]) -> Result<()> {
                 missing += 1;
             }
             if s.status != aufsicht::Status::Unreadable && stored_alignment(s).is_none() {
-                eprintln!("aufsicht: {}: no stored alignment (scanned by an older version?): no crops for it", file.display());
+                let said = say(lang, "review-no-alignment", &[("file", &file.display())]);
+                eprintln!("aufsicht: {said}");
             }
             ReviewSheet {
                 result: s,
-                file_name: file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default(),
+                file_name: file
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_default(),
                 image,
                 form,
             }
         })
         .collect();
     let html = page(title, &sheets);
-    std::fs::write(out, html).with_context(|| format!("cannot write {}", out.display()))?;
+    std::fs::write(out, html)
+        .with_context(|| say(lang, "cannot-write", &[("path", &out.display())]))?;
     if missing > 0 {
-        eprintln!(
-            "aufsicht: {missing} flagged sheets without their scanned image (moved?): the page shows their flags without crops"
-        );
+        let said = say(lang, "review-missing-images", &[("count", &missing)]);
+        eprintln!("aufsicht: {said}");
     }
-    eprintln!(
-        "aufsicht: review page for {} sheets written to {}: open it in a browser",
-        sheets.len(),
-        out.display()
-    );
+    let args: [(&str, &dyn std::fmt::Display); 2] =
+        [("count", &sheets.len()), ("path", &out.display())];
+    eprintln!("aufsicht: {}", say(lang, "review-done", &args));
     Ok(())
 }
 
-fn open_archive(path: &Path) -> Result<aufsicht::archive::Archive> {
+fn open_archive(path: &Path, lang: Lang) -> Result<aufsicht::archive::Archive> {
     if !path.is_file() {
-        bail!(
-            "{} does not exist: give the archive a scan wrote (scan --archive, default aufsicht.sqlite in --out)",
-            path.display()
-        );
+        bail!(say(lang, "archive-missing", &[("path", &path.display())]));
     }
-    Ok(aufsicht::archive::Archive::open(path)?)
+    aufsicht::archive::Archive::open(path).told(lang)
 }
 
-fn export(archive: &Path, tournament: Option<&str>, out: &Path) -> Result<()> {
-    let db = open_archive(archive)?;
-    let t = db.pick_tournament(tournament)?;
+fn export(archive: &Path, tournament: Option<&str>, out: &Path, lang: Lang) -> Result<()> {
+    let db = open_archive(archive, lang)?;
+    let t = db.pick_tournament(tournament).told(lang)?;
     std::fs::create_dir_all(out)
-        .with_context(|| format!("cannot create the output folder {}", out.display()))?;
-    let sheets = db.sheets(t)?;
+        .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
+    let sheets = db.sheets(t).told(lang)?;
     // The names the scan gave, where the archive knows them; else named anew.
     let files: Vec<(PathBuf, bool)> = sheets
         .iter()
@@ -835,18 +877,17 @@ fn export(archive: &Path, tournament: Option<&str>, out: &Path) -> Result<()> {
         });
         let path = out.join(&name);
         std::fs::write(&path, stored.result.to_json_pretty() + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
+            .with_context(|| say(lang, "cannot-write", &[("path", &path.display())]))?;
         written.insert(name);
     }
     let values = out.join("values.csv");
     let file = std::fs::File::create(&values)
-        .with_context(|| format!("cannot write {}", values.display()))?;
-    db.write_values_csv(t, std::io::BufWriter::new(file))?;
-    eprintln!(
-        "aufsicht: {} sheets and values.csv written to {}",
-        written.len(),
-        out.display()
-    );
+        .with_context(|| say(lang, "cannot-write", &[("path", &values.display())]))?;
+    db.write_values_csv(t, std::io::BufWriter::new(file))
+        .told(lang)?;
+    let args: [(&str, &dyn std::fmt::Display); 2] =
+        [("count", &written.len()), ("path", &out.display())];
+    eprintln!("aufsicht: {}", say(lang, "export-done", &args));
     Ok(())
 }
 
@@ -859,36 +900,40 @@ fn correct(
     lang: Lang,
 ) -> Result<()> {
     if by.trim().is_empty() {
-        bail!("--by is empty: say who corrected the sheet (name or initials)");
+        bail!(say(lang, "by-empty", &[]));
     }
-    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
-    let input = SheetResult::from_path(sheet)?;
-    let checked =
-        aufsicht::verify(input, &rules, lang).with_context(|| sheet.display().to_string())?;
-    let mut db = open_archive(archive)?;
-    let t = db.pick_tournament(tournament)?;
+    let rules = load_rules(rules, lang)?;
+    let input = SheetResult::from_path(sheet).told(lang)?;
+    let checked = aufsicht::verify(input, &rules, lang)
+        .told(lang)
+        .with_context(|| sheet.display().to_string())?;
+    let mut db = open_archive(archive, lang)?;
+    let t = db.pick_tournament(tournament).told(lang)?;
     let source = checked.source.clone().unwrap_or_default();
     let page = checked.page.unwrap_or(1);
-    let Some(id) = db.sheet_id(t, &source, page)? else {
-        bail!(
-            "{}: its source {source} (page {page}) is not in the archive: correct a result that a scan into this archive wrote",
-            sheet.display()
-        );
+    let Some(id) = db.sheet_id(t, &source, page).told(lang)? else {
+        let file = sheet.display();
+        let args: [(&str, &dyn std::fmt::Display); 3] =
+            [("file", &file), ("source", &source), ("page", &page)];
+        bail!(say(lang, "correct-not-archived", &args));
     };
-    let changes = db.correct(id, &checked, by)?;
+    let changes = db.correct(id, &checked, by).told(lang)?;
+    let blank = say(lang, "blank", &[]);
     for c in &changes {
-        eprintln!(
-            "aufsicht: {}: {} -> {}",
-            c.field,
-            c.old.as_deref().unwrap_or("(blank)"),
-            c.new.as_deref().unwrap_or("(blank)")
+        let (old, new) = (
+            c.old.as_deref().unwrap_or(&blank),
+            c.new.as_deref().unwrap_or(&blank),
         );
+        let args: [(&str, &dyn std::fmt::Display); 3] =
+            [("field", &c.field), ("old", &old), ("new", &new)];
+        eprintln!("aufsicht: {}", say(lang, "correct-change", &args));
     }
-    eprintln!(
-        "aufsicht: {} values corrected by {by}; the sheet now has {} flags",
-        changes.len(),
-        checked.flags.len()
-    );
+    let args: [(&str, &dyn std::fmt::Display); 3] = [
+        ("count", &changes.len()),
+        ("by", &by),
+        ("flags", &checked.flags.len()),
+    ];
+    eprintln!("aufsicht: {}", say(lang, "correct-done", &args));
     stdout_line(&checked.to_json_pretty());
     Ok(())
 }
@@ -917,25 +962,24 @@ fn scan_cmd(
 ) -> Result<()> {
     use aufsicht::batch::{Batch, ReaderKind};
     let (rules, form, which) = (setup.rules, setup.form, setup.reader);
-    let participants = setup
-        .participants
-        .map(aufsicht::participants::Participants::load)
-        .transpose()
-        .context("cannot use the participant list (--participants)")?;
-
-    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
+    let participants = load_participants(setup.participants, lang)?;
+    let rules = load_rules(rules, lang)?;
     let forms = match form {
-        Some(f) => vec![FormTemplate::load(f).context("cannot load the form (--form)")?],
+        Some(f) => vec![
+            FormTemplate::load(f)
+                .told(lang)
+                .context(say(lang, "load-form", &[]))?,
+        ],
         None => FormTemplate::builtins(),
     };
     for input in inputs {
         if std::fs::symlink_metadata(input).is_err() {
-            bail!("{} does not exist: check the path", input.display());
+            bail!(say(lang, "input-missing", &[("path", &input.display())]));
         }
     }
     std::fs::create_dir_all(out)
-        .with_context(|| format!("cannot create the output folder {}", out.display()))?;
-    let _only_scan_here = lock_folder(out)?;
+        .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
+    let _only_scan_here = lock_folder(out, lang)?;
     let found = input::collect(inputs);
     for (path, why) in &found.passed_over {
         eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
@@ -950,7 +994,7 @@ fn scan_cmd(
         &mut aufsicht::result_names::Existing::in_dir(out),
     );
     let archive = match archive {
-        Some(a) => Some(open_scan_archive(a, out, &rules.id)?),
+        Some(a) => Some(open_scan_archive(a, out, &rules.id, lang)?),
         None => None,
     };
     let batch = Batch {
@@ -965,23 +1009,21 @@ fn scan_cmd(
         archive,
         participants: participants.as_ref(),
     };
-    let outcomes = run_with_progress(&batch, &jobs)?;
+    let outcomes = run_with_progress(&batch, &jobs, lang)?;
     report_scan(out, &jobs, outcomes, &found.passed_over, lang)
 }
 
 /// Holds the output folder for this run: a second scan into it waits,
 /// so the two never hand out one result name twice.
-fn lock_folder(out: &Path) -> Result<std::fs::File> {
+fn lock_folder(out: &Path, lang: Lang) -> Result<std::fs::File> {
     let path = out.join(".aufsicht-scan.lock");
     let file = std::fs::File::create(&path)
-        .with_context(|| format!("cannot write to the output folder {}", out.display()))?;
+        .with_context(|| say(lang, "cannot-write-folder", &[("path", &out.display())]))?;
     if file.try_lock().is_err() {
-        eprintln!(
-            "aufsicht: another scan is writing to {}: waiting until it is done",
-            out.display()
-        );
+        let said = say(lang, "scan-waiting", &[("path", &out.display())]);
+        eprintln!("aufsicht: {said}");
         file.lock()
-            .with_context(|| format!("cannot lock {}", path.display()))?;
+            .with_context(|| say(lang, "cannot-lock", &[("path", &path.display())]))?;
     }
     Ok(file)
 }
@@ -990,6 +1032,7 @@ fn open_scan_archive(
     a: ArchiveArg,
     out: &Path,
     rules: &str,
+    lang: Lang,
 ) -> Result<(std::sync::Mutex<aufsicht::archive::Archive>, i64)> {
     let file = a.file.unwrap_or_else(|| out.join("aufsicht.sqlite"));
     let name = a.tournament.unwrap_or_else(|| {
@@ -997,8 +1040,8 @@ fn open_scan_archive(
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_else(|| "night".into())
     });
-    let db = aufsicht::archive::Archive::open(&file)?;
-    let id = db.tournament(&name, rules)?;
+    let db = aufsicht::archive::Archive::open(&file).told(lang)?;
+    let id = db.tournament(&name, rules).told(lang)?;
     Ok((std::sync::Mutex::new(db), id))
 }
 
@@ -1007,14 +1050,13 @@ type Outcomes = Vec<Result<aufsicht::batch::FileDone, aufsicht::batch::BatchErro
 fn run_with_progress(
     batch: &aufsicht::batch::Batch,
     jobs: &[aufsicht::batch::Job],
+    lang: Lang,
 ) -> Result<Outcomes> {
     use indicatif::{ProgressBar, ProgressStyle};
     use std::sync::atomic::{AtomicUsize, Ordering};
     let bar = ProgressBar::new(jobs.len() as u64).with_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} files  {msg}  {elapsed} gone, {eta} left",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(&say(lang, "scan-bar", &[]))
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let (sheets_done, flagged_so_far) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let on_done = |d: &aufsicht::batch::FileDone| {
@@ -1025,10 +1067,11 @@ fn run_with_progress(
             .count();
         let n = sheets_done.fetch_add(d.sheets.len(), Ordering::Relaxed) + d.sheets.len();
         let f = flagged_so_far.fetch_add(flagged, Ordering::Relaxed) + flagged;
-        bar.set_message(format!("{n} sheets, {f} flagged or unreadable"));
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("sheets", &n), ("flagged", &f)];
+        bar.set_message(say(lang, "scan-progress", &args));
         bar.inc(1);
     };
-    let outcomes = batch.run(jobs, &on_done)?;
+    let outcomes = batch.run(jobs, &on_done).told(lang)?;
     bar.finish_and_clear();
     Ok(outcomes)
 }
@@ -1070,8 +1113,8 @@ fn report_scan(
             }
             Err(e) => {
                 failed += 1;
-                eprintln!("aufsicht: {}: {e}", job.file.display());
-                rows.push(Row::passed_over(&job.file, e.to_string()));
+                eprintln!("aufsicht: {}: {}", job.file.display(), e.tell(lang));
+                rows.push(Row::passed_over(&job.file, e.tell(lang)));
             }
         }
     }
@@ -1081,28 +1124,27 @@ fn report_scan(
     }
     let summary = out.join("summary.csv");
     aufsicht::summary::write(&summary, &rows)
-        .with_context(|| format!("cannot write {}", summary.display()))?;
+        .with_context(|| say(lang, "cannot-write", &[("path", &summary.display())]))?;
     if resumed > 0 {
         eprintln!(
-            "aufsicht: {resumed} files were in the archive already: taken from there, not read again"
+            "aufsicht: {}",
+            say(lang, "scan-resumed", &[("count", &resumed)])
         );
     }
     let [ok, flagged, unreadable] = count;
-    eprintln!(
-        "aufsicht: {} sheets, {ok} ok, {flagged} flagged, {unreadable} unreadable; results and summary.csv in {}",
-        ok + flagged + unreadable,
-        out.display()
-    );
+    let args: [(&str, &dyn std::fmt::Display); 5] = [
+        ("sheets", &(ok + flagged + unreadable)),
+        ("ok", &ok),
+        ("flagged", &flagged),
+        ("unreadable", &unreadable),
+        ("path", &out.display()),
+    ];
+    eprintln!("aufsicht: {}", say(lang, "scan-done", &args));
     if failed > 0 {
-        bail!(
-            "{failed} files have no result file (see above): fix the cause and run the same command again; finished files are not read twice"
-        );
+        bail!(say(lang, "scan-failed", &[("count", &failed)]));
     }
     if file_problems > 0 {
-        return Err(Incomplete(format!(
-            "{file_problems} files or folders could not be read from the disk (see above and summary.csv): fix the cause and run the same command again"
-        ))
-        .into());
+        return Err(Incomplete(say(lang, "scan-incomplete", &[("count", &file_problems)])).into());
     }
     Ok(())
 }
@@ -1135,7 +1177,8 @@ fn night_seating(players: usize, rounds: u32, seed: u64) -> Vec<(u32, u32, Vec<S
     out
 }
 
-fn write_page(page: &image::GrayImage, out: &Path, dpi: f64) -> Result<()> {
+fn write_page(page: &image::GrayImage, out: &Path, dpi: f64, lang: Lang) -> Result<()> {
+    let cannot = || say(lang, "cannot-write", &[("path", &out.display())]);
     let ext = out
         .extension()
         .and_then(|e| e.to_str())
@@ -1145,14 +1188,9 @@ fn write_page(page: &image::GrayImage, out: &Path, dpi: f64) -> Result<()> {
             out,
             aufsicht::render::pdf_of_pages(std::slice::from_ref(page), dpi),
         )
-        .with_context(|| format!("cannot write {}", out.display())),
-        Some("png" | "jpg" | "jpeg" | "tif" | "tiff") => page
-            .save(out)
-            .with_context(|| format!("cannot write {}", out.display())),
-        _ => bail!(
-            "{}: give the output a .png, .jpg, .tif or .pdf name",
-            out.display()
-        ),
+        .with_context(cannot),
+        Some("png" | "jpg" | "jpeg" | "tif" | "tiff") => page.save(out).with_context(cannot),
+        _ => bail!(say(lang, "page-format", &[("path", &out.display())])),
     }
 }
 
@@ -1255,7 +1293,7 @@ fn generate(
             Format::Pdf => "pdf",
         };
         let file = scans.join(format!("{stem}.{ext}"));
-        write_page(&image, &file, dpi)?;
+        write_page(&image, &file, dpi, Lang::En)?;
         let mut truth = aufsicht::verify(sheet, &rules, lang)?;
         truth.source = Some(file.display().to_string());
         truth.extra.insert("capture".into(), facts);

@@ -46,9 +46,9 @@ impl Participants {
     /// Reads a list: one number per line, or a CSV whose first column holds
     /// them (a header and other lines without a number are skipped).
     pub fn load(path: &Path) -> Result<Self, ParticipantsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ParticipantsError::Read {
+        let text = std::fs::read_to_string(path).map_err(|e| ParticipantsError::Read {
             path: path.display().to_string(),
-            source,
+            problem: crate::unreadable::FileProblem::from(&e),
         })?;
         let list = Self::parse(&text);
         if list.numbers.is_empty() {

@@ -208,16 +208,16 @@ impl RuleSet {
             return Self::from_path(path);
         }
         Err(TemplateError::Unknown {
-            what: "rule set",
+            what: crate::error::TemplateKind::Rules,
             name: name_or_path.to_string(),
             known: builtin_ids().collect::<Vec<_>>().join(", "),
         })
     }
 
     pub fn from_path(path: &Path) -> Result<Self, TemplateError> {
-        let text = std::fs::read_to_string(path).map_err(|source| TemplateError::Read {
+        let text = std::fs::read_to_string(path).map_err(|e| TemplateError::Read {
             file: path.to_path_buf(),
-            source,
+            problem: crate::unreadable::FileProblem::from(&e),
         })?;
         Self::from_toml(&path.display().to_string(), &text)
     }

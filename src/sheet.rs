@@ -154,9 +154,9 @@ impl SheetResult {
 
     pub fn from_path(path: &Path) -> Result<Self, SheetError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| SheetError::Read {
+        let bytes = std::fs::read(path).map_err(|e| SheetError::Read {
             file: name.clone(),
-            source,
+            problem: crate::unreadable::FileProblem::from(&e),
         })?;
         let text =
             String::from_utf8(bytes).map_err(|_| SheetError::NotText { file: name.clone() })?;

@@ -13,7 +13,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::catalogue::say;
 use crate::flags::{Code, Severity};
+use crate::messages::Lang;
 use crate::participants::Participants;
 use crate::rules::{RuleSet, TieBreakBy};
 use crate::sheet::{SheetResult, Status};
@@ -166,11 +168,12 @@ fn one_digit_apart(a: &str, b: &str) -> bool {
 /// The ranking of one night. `sheets` are (name, verified result) pairs; the
 /// name is used when a result has no `source`. With the night's
 /// `participants`, numbers nobody registered and registered players
-/// without a sheet become night checks.
+/// without a sheet become night checks, worded in `lang`.
 pub fn standings(
     sheets: &[(String, SheetResult)],
     rules: &RuleSet,
     participants: Option<&Participants>,
+    lang: Lang,
 ) -> Standings {
     let mut players: BTreeMap<String, Acc> = BTreeMap::new();
     let mut checks = Vec::new();
@@ -184,9 +187,7 @@ pub fn standings(
             checks.push(NightCheck {
                 kind: NightCheckKind::SheetUnreadable,
                 sheets: vec![name.clone()],
-                message: format!(
-                    "sheet {name} could not be read: enter its values by hand (a corrected JSON) and run standings again"
-                ),
+                message: say(lang, "check-sheet-unreadable", &[("sheet", &name)]),
             });
             continue;
         }
@@ -195,9 +196,7 @@ pub fn standings(
             _ => checks.push(NightCheck {
                 kind: NightCheckKind::RoundOrTableMissing,
                 sheets: vec![name.clone()],
-                message: format!(
-                    "sheet {name} has no readable round or table number: write it into the sheet's JSON; its points count in the total but in no round column"
-                ),
+                message: say(lang, "check-round-or-table-missing", &[("sheet", &name)]),
             }),
         }
         if let Some(r) = sheet.round {
@@ -216,8 +215,10 @@ pub fn standings(
                     checks.push(NightCheck {
                         kind: NightCheckKind::PlayerIdUnreadable,
                         sheets: vec![name.clone()],
-                        message: format!(
-                            "sheet {name}, seat {seat}: no readable participant number; these points belong to nobody until it is written into the sheet's JSON"
+                        message: say(
+                            lang,
+                            "check-player-id-unreadable",
+                            &[("sheet", &name), ("seat", &seat)],
                         ),
                     });
                 }
@@ -258,10 +259,15 @@ pub fn standings(
             checks.push(NightCheck {
                 kind: NightCheckKind::TableTwice,
                 sheets: names.clone(),
-                message: format!(
-                    "round {round}, table {table} is on {} sheets ({}): a sheet scanned twice or a wrong number; remove the duplicate or correct the number",
-                    names.len(),
-                    names.join(", ")
+                message: say(
+                    lang,
+                    "check-table-twice",
+                    &[
+                        ("round", round),
+                        ("table", table),
+                        ("count", &names.len()),
+                        ("sheets", &names.join(", ")),
+                    ],
                 ),
             });
         }
@@ -285,11 +291,15 @@ pub fn standings(
                 checks.push(NightCheck {
                     kind: NightCheckKind::PlayerTwiceInRound,
                     sheets: names.clone(),
-                    message: format!(
-                        "player {} is at {} places in round {round} ({}): check the participant numbers on these sheets",
-                        acc.player,
-                        names.len(),
-                        names.join(", ")
+                    message: say(
+                        lang,
+                        "check-player-twice-in-round",
+                        &[
+                            ("player", &acc.player),
+                            ("count", &names.len()),
+                            ("round", round),
+                            ("sheets", &names.join(", ")),
+                        ],
                     ),
                 });
                 acc.review.extend(names.iter().cloned());
@@ -319,21 +329,25 @@ pub fn standings(
                 })
                 .map(|(_, p, _, _)| p.clone())
                 .collect();
-            let hint = perhaps("the same as player", &maybe, "seen only there");
+            let hint = perhaps(lang, "hint-same-player", &maybe);
             checks.push(NightCheck {
                 kind: NightCheckKind::PlayerMissingRound,
                 sheets,
-                message: format!(
-                    "player {} has no sheet in round {}{hint}: a missing sheet or a misread participant number; find the sheet or correct the number",
-                    acc.player,
-                    missing.join(", ")
+                message: say(
+                    lang,
+                    "check-player-missing-round",
+                    &[
+                        ("player", &acc.player),
+                        ("rounds", &missing.join(", ")),
+                        ("hint", &hint),
+                    ],
                 ),
             });
         }
     }
 
     if let Some(list) = participants.filter(|l| !l.is_empty()) {
-        registration_checks(&mut players, list, &mut checks);
+        registration_checks(&mut players, list, &mut checks, lang);
     }
 
     let rounds = max_round as usize;
@@ -404,13 +418,14 @@ pub fn standings(
     }
 }
 
-/// " (perhaps WHAT A or B, WHERE)" naming the likely pairs of a number, or nothing.
-fn perhaps<S: AsRef<str>>(what: &str, maybe: &[S], where_: &str) -> String {
+/// " (perhaps … A or B …)" naming the likely pairs of a number, or nothing.
+fn perhaps<S: AsRef<str>>(lang: Lang, hint: &str, maybe: &[S]) -> String {
     if maybe.is_empty() {
         return String::new();
     }
     let names: Vec<&str> = maybe.iter().map(AsRef::as_ref).collect();
-    format!(" (perhaps {what} {}, {where_})", names.join(" or "))
+    let or = say(lang, "or", &[]);
+    say(lang, hint, &[("players", &names.join(&or))])
 }
 
 /// Numbers on sheets that nobody registered, and registered players on no
@@ -420,6 +435,7 @@ fn registration_checks(
     players: &mut BTreeMap<String, Acc>,
     list: &Participants,
     checks: &mut Vec<NightCheck>,
+    lang: Lang,
 ) {
     let unregistered: Vec<String> = players
         .keys()
@@ -444,7 +460,7 @@ fn registration_checks(
         .collect();
     for key in &unregistered {
         let maybe: Vec<&str> = pairs.iter().filter(|p| p.0 == key).map(|p| p.1).collect();
-        let hint = perhaps("registered player", &maybe, "on no sheet");
+        let hint = perhaps(lang, "hint-registered", &maybe);
         let Some(acc) = players.get_mut(key) else {
             continue;
         };
@@ -452,10 +468,14 @@ fn registration_checks(
         acc.review.extend(sheets.iter().cloned());
         checks.push(NightCheck {
             kind: NightCheckKind::PlayerNotRegistered,
-            message: format!(
-                "player {} ({}) is not on the participant list{hint}: correct the number on the sheet, or add a late registration to the list",
-                acc.player,
-                sheets.join(", ")
+            message: say(
+                lang,
+                "check-player-not-registered",
+                &[
+                    ("player", &acc.player),
+                    ("sheets", &sheets.join(", ")),
+                    ("hint", &hint),
+                ],
             ),
             sheets,
         });
@@ -466,12 +486,14 @@ fn registration_checks(
             .filter(|p| p.1 == number)
             .filter_map(|p| Some(players.get(p.0)?.player.as_str()))
             .collect();
-        let hint = perhaps("read as", &maybe, "not registered");
+        let hint = perhaps(lang, "hint-read-as", &maybe);
         checks.push(NightCheck {
             kind: NightCheckKind::RegisteredWithoutSheet,
             sheets: Vec::new(),
-            message: format!(
-                "registered player {number} is on no sheet{hint}: a missing sheet, a misread number or a player who did not come"
+            message: say(
+                lang,
+                "check-registered-without-sheet",
+                &[("player", &number), ("hint", &hint)],
             ),
         });
     }
@@ -587,7 +609,12 @@ mod tests {
     }
 
     fn night(sheets: Vec<(String, SheetResult)>) -> Standings {
-        standings(&sheets, &RuleSet::load("merkur").expect("merkur"), None)
+        standings(
+            &sheets,
+            &RuleSet::load("merkur").expect("merkur"),
+            None,
+            Lang::En,
+        )
     }
 
     fn line<'a>(s: &'a Standings, player: &str) -> &'a Standing {
@@ -745,7 +772,7 @@ mod tests {
         )];
         let rules = RuleSet::load("merkur").expect("merkur");
         let list = Participants::parse("101\n102\n0103\n107\n200\n");
-        let s = standings(&sheets, &rules, Some(&list));
+        let s = standings(&sheets, &rules, Some(&list), Lang::En);
         let of = |kind| {
             s.checks
                 .iter()

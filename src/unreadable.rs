@@ -46,6 +46,8 @@ pub enum FileProblem {
     NotFound,
     NoPermission,
     NameTooLong,
+    DiskFull,
+    ReadOnly,
     Other,
 }
 
@@ -55,6 +57,10 @@ impl From<&std::io::Error> for FileProblem {
             std::io::ErrorKind::NotFound => FileProblem::NotFound,
             std::io::ErrorKind::PermissionDenied => FileProblem::NoPermission,
             std::io::ErrorKind::InvalidFilename => FileProblem::NameTooLong,
+            std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
+                FileProblem::DiskFull
+            }
+            std::io::ErrorKind::ReadOnlyFilesystem => FileProblem::ReadOnly,
             _ => FileProblem::Other,
         }
     }
@@ -67,11 +73,15 @@ impl FileProblem {
                 FileProblem::NotFound => "file not found",
                 FileProblem::NoPermission => "no permission to read it",
                 FileProblem::NameTooLong => "the file name is too long for the file system",
+                FileProblem::DiskFull => "the disk is full",
+                FileProblem::ReadOnly => "the disk is read-only",
                 FileProblem::Other => "the disk reports an error",
             },
             (Lang::De, FileProblem::NotFound) => "Datei nicht gefunden",
             (Lang::De, FileProblem::NoPermission) => "keine Leseberechtigung",
             (Lang::De, FileProblem::NameTooLong) => "der Dateiname ist für das Dateisystem zu lang",
+            (Lang::De, FileProblem::DiskFull) => "das Laufwerk ist voll",
+            (Lang::De, FileProblem::ReadOnly) => "das Laufwerk ist schreibgeschützt",
             (Lang::De, FileProblem::Other) => "das Laufwerk meldet einen Fehler",
         }
     }

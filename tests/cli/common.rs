@@ -196,6 +196,13 @@ pub fn aufsicht(args: &[&str]) -> Output {
         .expect("run aufsicht")
 }
 
+/// Runs the binary with English messages, for tests that read them.
+pub fn aufsicht_en(args: &[&str]) -> Output {
+    let mut all = vec!["--lang", "en"];
+    all.extend_from_slice(args);
+    aufsicht(&all)
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

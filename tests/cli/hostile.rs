@@ -439,3 +439,72 @@ fn a_form_template_of_absurd_size_should_be_refused_in_one_line() {
         assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     }
 }
+
+#[test]
+fn command_line_errors_should_follow_the_language_and_a_clubs_wording() {
+    let dir = temp("lang");
+    let missing = dir.join("keine-scans");
+    let args = |lang: &'static str| {
+        vec![
+            "--lang",
+            lang,
+            "scan",
+            "--rules",
+            "merkur",
+            "--out",
+            s(&dir),
+            s(&missing),
+        ]
+    };
+    let de = String::from_utf8_lossy(&aufsicht(&args("de")).stderr).to_string();
+    assert_eq!(
+        de.trim(),
+        format!(
+            "aufsicht: {} gibt es nicht: bitte den Pfad prüfen",
+            missing.display()
+        )
+    );
+    let en = String::from_utf8_lossy(&aufsicht(&args("en")).stderr).to_string();
+    assert_eq!(
+        en.trim(),
+        format!(
+            "aufsicht: {} does not exist: check the path",
+            missing.display()
+        )
+    );
+
+    // A club rewords one message in its own file; the rest stays.
+    let wording = dir.join("wording");
+    std::fs::create_dir_all(&wording).expect("dir");
+    std::fs::write(
+        wording.join("de.ftl"),
+        "input-missing = { $path } fehlt: Pfad prüfen, bitte\n",
+    )
+    .expect("write");
+    let club = bin()
+        .env(aufsicht::catalogue::OVERRIDE_ENV, &wording)
+        .args(args("de"))
+        .output()
+        .expect("run");
+    let said = String::from_utf8_lossy(&club.stderr).to_string();
+    assert_eq!(
+        said.trim(),
+        format!("aufsicht: {} fehlt: Pfad prüfen, bitte", missing.display())
+    );
+    let archive = bin()
+        .env(aufsicht::catalogue::OVERRIDE_ENV, &wording)
+        .args([
+            "export",
+            "--archive",
+            s(&dir.join("nichts.sqlite")),
+            "--out",
+            s(&dir),
+        ])
+        .output()
+        .expect("run");
+    let said = String::from_utf8_lossy(&archive.stderr).to_string();
+    assert!(
+        said.contains("das Archiv angeben, das ein Scan geschrieben hat"),
+        "{said}"
+    );
+}

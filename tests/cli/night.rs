@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{aufsicht, root, temp};
+use crate::common::{aufsicht, aufsicht_en, root, temp};
 
 use aufsicht::SheetResult;
 use aufsicht::archive::Archive;
@@ -89,7 +89,7 @@ fn a_batch_killed_midway_should_resume_without_losing_or_duplicating_sheets() {
     assert_eq!(summary.lines().count(), 1 + results.len());
 
     // A third run reads nothing again.
-    let third = aufsicht(&scan_args(o, n));
+    let third = aufsicht_en(&scan_args(o, n));
     let stderr = String::from_utf8_lossy(&third.stderr);
     assert!(
         stderr.contains("6 files were in the archive already"),

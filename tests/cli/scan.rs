@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Output;
 
-use crate::common::{aufsicht, root, temp};
+use crate::common::{aufsicht, aufsicht_en, root, temp};
 
 use aufsicht::evaluate::evaluate;
 
@@ -347,7 +347,7 @@ fn participant_numbers_not_on_the_list_should_each_be_flagged() {
 
     let empty = out.join("empty.txt");
     std::fs::write(&empty, "no numbers here\n").expect("write");
-    let err = aufsicht(&[
+    let err = aufsicht_en(&[
         "scan",
         "--rules",
         "merkur",

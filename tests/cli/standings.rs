@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::common::{aufsicht, temp};
+use crate::common::{aufsicht, aufsicht_en, temp};
 
 use aufsicht::form::FormTemplate;
 use aufsicht::{Lang, RuleSet, SheetResult};
@@ -198,7 +198,7 @@ fn with_the_participant_list_a_lost_sheet_and_an_unregistered_number_should_be_c
     std::fs::write(&list, format!("nr,name\n{}\n", numbers.join(",x\n"))).expect("list");
     std::fs::remove_file(dir.join("runde2/r2-t02.json")).expect("lose a sheet");
     let checks = dir.join("checks.csv");
-    let out = aufsicht(&[
+    let out = aufsicht_en(&[
         "standings",
         "--rules",
         "merkur",
@@ -231,5 +231,9 @@ fn with_the_participant_list_a_lost_sheet_and_an_unregistered_number_should_be_c
         dir.join("runde1").to_str().expect("utf8"),
     ]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("participant list"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Teilnehmerliste"),
+        "in German by default: {stderr}"
+    );
 }

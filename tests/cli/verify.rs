@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-use crate::common::{aufsicht, root, temp};
+use crate::common::{aufsicht, aufsicht_en, root, temp};
 
 use serde_json::Value;
 
@@ -216,7 +216,7 @@ fn verify_text(name: &str, text: &[u8]) -> String {
     let dir = temp("verify");
     let path = dir.join(name);
     std::fs::write(&path, text).expect("write");
-    refused(&aufsicht(&[
+    refused(&aufsicht_en(&[
         "verify",
         "--rules",
         "merkur",
@@ -322,7 +322,7 @@ fn malformed_sheets_should_be_refused_with_one_clear_line() {
 
 #[test]
 fn missing_file_and_folder_should_be_refused() {
-    let err = refused(&aufsicht(&[
+    let err = refused(&aufsicht_en(&[
         "verify",
         "--rules",
         "merkur",
@@ -330,7 +330,7 @@ fn missing_file_and_folder_should_be_refused() {
     ]));
     assert!(err.contains("/nonexistent/sheet.json"), "{err}");
     let dir = root().join("tests");
-    refused(&aufsicht(&[
+    refused(&aufsicht_en(&[
         "verify",
         "--rules",
         "merkur",
@@ -342,7 +342,7 @@ fn missing_file_and_folder_should_be_refused() {
 fn bad_rules_should_be_refused_naming_file_line_and_field() {
     let sheet = root().join("samples/sheets/muster_merkur_should_flag_only_game_count.json");
     let sheet = sheet.to_str().expect("path");
-    let err = refused(&aufsicht(&["verify", "--rules", "merkurr", sheet]));
+    let err = refused(&aufsicht_en(&["verify", "--rules", "merkurr", sheet]));
     assert!(err.contains("unknown rule set \"merkurr\""), "{err}");
 
     let dir = temp("rules");
@@ -356,7 +356,7 @@ fn bad_rules_should_be_refused_naming_file_line_and_field() {
         .expect("edited")
         + 1;
     std::fs::write(&club, broken).expect("write");
-    let err = refused(&aufsicht(&[
+    let err = refused(&aufsicht_en(&[
         "verify",
         "--rules",
         club.to_str().expect("path"),
@@ -382,7 +382,7 @@ fn bad_rules_should_be_refused_naming_file_line_and_field() {
 #[test]
 fn a_doppelkopf_sheet_under_schafkopf_rules_should_be_refused() {
     let sheet = root().join("tests/fixtures/verify/doppelkopf_5_clean_should_pass.json");
-    let err = refused(&aufsicht(&[
+    let err = refused(&aufsicht_en(&[
         "verify",
         "--rules",
         "merkur",

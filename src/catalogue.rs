@@ -1,0 +1,135 @@
+//! What the program says to a person outside the flags (command-line
+//! errors, notes, progress), in German and English, from Fluent files.
+//!
+//! `templates/messages/{de,en}.ftl` are compiled in. A club rewords a
+//! message without recompiling: a folder named by `AUFSICHT_MESSAGES`
+//! holding `de.ftl` or `en.ftl` overrides the entries it has.
+
+use std::sync::OnceLock;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource};
+
+use crate::messages::Lang;
+
+const DE: &str = include_str!("../templates/messages/de.ftl");
+const EN: &str = include_str!("../templates/messages/en.ftl");
+
+/// The folder whose `de.ftl` / `en.ftl` override the built-in wording.
+pub const OVERRIDE_ENV: &str = "AUFSICHT_MESSAGES";
+
+type Bundle = FluentBundle<FluentResource>;
+
+fn bundle(lang: Lang) -> &'static Bundle {
+    static BUNDLES: OnceLock<[Bundle; 2]> = OnceLock::new();
+    let [de, en] = BUNDLES.get_or_init(|| [make(Lang::De, DE), make(Lang::En, EN)]);
+    match lang {
+        Lang::De => de,
+        Lang::En => en,
+    }
+}
+
+fn make(lang: Lang, built_in: &str) -> Bundle {
+    let (id, file) = match lang {
+        Lang::De => ("de", "de.ftl"),
+        Lang::En => ("en", "en.ftl"),
+    };
+    let locale: unic_langid::LanguageIdentifier = id.parse().unwrap_or_default();
+    let mut bundle = FluentBundle::new_concurrent(vec![locale]);
+    // Messages go to terminals and CSV files: no bidi isolation marks.
+    bundle.set_use_isolating(false);
+    // The built-in files are tested to parse whole; a club's file adds
+    // what parses of it.
+    let parsed = |text: String| FluentResource::try_new(text).unwrap_or_else(|(r, _)| r);
+    let _ = bundle.add_resource(parsed(built_in.to_string()));
+    if let Some(text) = std::env::var_os(OVERRIDE_ENV)
+        .and_then(|dir| std::fs::read_to_string(std::path::Path::new(&dir).join(file)).ok())
+    {
+        bundle.add_resource_overriding(parsed(text));
+    }
+    bundle
+}
+
+/// The message `id` in `lang`, its `{ $name }`s filled from `args`. An
+/// unknown id comes back as itself (the catalogue test finds none).
+pub fn say(lang: Lang, id: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    let bundle = bundle(lang);
+    let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) else {
+        return id.to_string();
+    };
+    let mut fluent_args = FluentArgs::new();
+    for (name, value) in args {
+        fluent_args.set(*name, value.to_string());
+    }
+    let mut errors = Vec::new();
+    bundle
+        .format_pattern(pattern, Some(&fluent_args), &mut errors)
+        .into_owned()
+}
+
+/// A text a person reads, in their language: the library's errors.
+pub trait Tell {
+    fn tell(&self, lang: Lang) -> String;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message ids of a catalogue file, which must parse whole.
+    fn ids(text: &str) -> Vec<String> {
+        if let Err((_, e)) = FluentResource::try_new(text.to_string()) {
+            panic!("the built-in catalogue does not parse: {e:?}");
+        }
+        text.lines()
+            .filter_map(|l| l.split_once(" = ").map(|(id, _)| id))
+            .filter(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn both_languages_should_have_every_message() {
+        let (mut de, mut en) = (ids(DE), ids(EN));
+        de.sort();
+        en.sort();
+        assert_eq!(de, en);
+        assert!(de.len() > 40);
+    }
+
+    #[test]
+    fn every_message_the_code_asks_for_should_exist() {
+        let known = ids(EN);
+        let src = concat!(
+            include_str!("main.rs"),
+            include_str!("error.rs"),
+            include_str!("standings.rs"),
+            include_str!("batch.rs"),
+        );
+        let asked: Vec<&str> = src
+            .split("say(")
+            .skip(1)
+            // `say(lang, "id", ...)`: the id is the second argument, a literal.
+            .filter_map(|rest| rest.split_once(',')?.1.trim_start().strip_prefix('"'))
+            .filter_map(|rest| rest.split('"').next())
+            .filter(|id| id.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+            .collect();
+        assert!(asked.len() > 10, "{asked:?}");
+        for id in asked {
+            assert!(known.iter().any(|k| k == id), "no message `{id}`");
+        }
+    }
+
+    #[test]
+    fn a_message_should_take_its_arguments_in_either_language() {
+        let path = "night/x.png";
+        assert_eq!(
+            say(Lang::De, "input-missing", &[("path", &path)]),
+            "night/x.png gibt es nicht: bitte den Pfad prüfen"
+        );
+        assert_eq!(
+            say(Lang::En, "input-missing", &[("path", &path)]),
+            "night/x.png does not exist: check the path"
+        );
+    }
+}

@@ -1,0 +1,92 @@
+# Was aufsicht auf der Kommandozeile sagt, auf Deutsch. Ein Verein ändert
+# einen Wortlaut, indem er diese Datei in den Ordner kopiert, den
+# AUFSICHT_MESSAGES nennt, und sie dort bearbeitet: ihre Einträge gelten,
+# ohne neu zu übersetzen.
+
+## Laden, was der Befehl bekommt
+load-rules = das Regelwerk (--rules) lässt sich nicht laden
+load-form = das Formular (--form) lässt sich nicht laden
+load-participants = die Teilnehmerliste (--participants) ist nicht verwendbar
+input-missing = { $path } gibt es nicht: bitte den Pfad prüfen
+dpi-range = --dpi { $dpi } liegt außerhalb: 50 bis 1200 angeben
+page-format = { $path }: der Ausgabe einen Namen auf .png, .jpg, .tif oder .pdf geben
+cannot-write = { $path } lässt sich nicht schreiben
+cannot-create-folder = der Ausgabeordner { $path } lässt sich nicht anlegen
+cannot-write-folder = in den Ausgabeordner { $path } lässt sich nicht schreiben
+cannot-lock = { $path } lässt sich nicht sperren
+
+## scan
+scan-waiting = ein anderer Scan schreibt gerade nach { $path }: warte, bis er fertig ist
+scan-bar = {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} Dateien  {"{"}msg{"}"}  {"{"}elapsed{"}"} vergangen, {"{"}eta{"}"} übrig
+scan-progress = { $sheets } Blätter, { $flagged } markiert oder unlesbar
+scan-resumed = { $count } Dateien waren schon im Archiv: von dort übernommen, nicht neu gelesen
+scan-done = { $sheets } Blätter, { $ok } in Ordnung, { $flagged } markiert, { $unreadable } unlesbar; Ergebnisse und summary.csv in { $path }
+scan-failed = { $count } Dateien haben keine Ergebnisdatei (siehe oben): die Ursache beheben und denselben Befehl noch einmal ausführen; fertige Dateien werden nicht zweimal gelesen
+scan-incomplete = { $count } Dateien oder Ordner ließen sich nicht vom Laufwerk lesen (siehe oben und summary.csv): die Ursache beheben und denselben Befehl noch einmal ausführen
+
+## verify, standings, review
+verify-other-rules = Hinweis: { $file } nennt das Regelwerk `{ $named }`; geprüft wurde mit `{ $rules }`, wie --rules sagt
+standings-verify-failed = { $file }: { $error }; gezählt wie geschrieben, mit seinen Markierungen, wie sie sind
+standings-other-rules = { $count } Blätter wurden unter einem anderen Regelwerk als --rules { $rules } gelesen: { $first }{ $more }; jedes Regelwerk für sich werten
+and-more = {" "}und { $count } weitere
+write-checks = die Abendprüfungen lassen sich nicht nach { $path } schreiben
+standings-done = { $players } Spieler aus { $sheets } Blättern; { $checks } Abendprüfungen (in { $path }); { $review } Spieler mit Blättern zur Durchsicht
+not-a-folder = { $path } ist kein Ordner: die Ordner der Blattergebnisse angeben (scan --out)
+skipped-json = übersprungen: { $file }: { $error }
+no-results = keine Blattergebnisse (*.json) in { $dirs }: zuerst `aufsicht scan --out ORDNER` ausführen
+review-no-alignment = { $file }: keine gespeicherte Ausrichtung (mit einer älteren Version gescannt?): keine Ausschnitte dafür
+review-missing-images = { $count } markierte Blätter ohne ihren Scan (verschoben?): die Seite zeigt ihre Markierungen ohne Ausschnitte
+review-done = Durchsichtsseite für { $count } Blätter nach { $path } geschrieben: im Browser öffnen
+
+## Archiv, export, correct
+archive-missing = { $path } gibt es nicht: das Archiv angeben, das ein Scan geschrieben hat (scan --archive, sonst aufsicht.sqlite in --out)
+export-done = { $count } Blätter und values.csv nach { $path } geschrieben
+by-empty = --by ist leer: angeben, wer das Blatt berichtigt hat (Name oder Kürzel)
+correct-not-archived = { $file }: seine Quelle { $source } (Seite { $page }) ist nicht im Archiv: ein Ergebnis berichtigen, das ein Scan in dieses Archiv geschrieben hat
+correct-change = { $field }: { $old } -> { $new }
+blank = (leer)
+correct-done = { $count } Werte von { $by } berichtigt; das Blatt hat jetzt { $flags } Markierungen
+
+## Fehler der Bibliothek
+template-read = { $file } lässt sich nicht lesen: { $problem }
+template-invalid = { $file }:{ $line }: { $field }{ $message }
+template-field = Feld `{ $field }`:{" "}
+template-unknown = unbekanntes { $what } „{ $name }“: eines von { $known } angeben oder den Pfad einer eigenen Datei
+what-form = Formular
+what-rules = Regelwerk
+sheet-read = { $file } lässt sich nicht lesen: { $problem }
+sheet-json = { $file }:{ $line }: kein Blattergebnis ({ $field }{ $message })
+sheet-shape = { $file }: kein Blattergebnis: Feld `{ $field }` { $message }
+sheet-binary = { $file }: kein Blattergebnis (Binärdaten, kein JSON-Text)
+sheet-seats-for-rules = das Blatt nutzt { $used } Plätze, aber das Regelwerk `{ $rules }` ist für Tische mit höchstens { $max }: --rules prüfen
+sheet-too-few-seats = das Blatt hat { $seats } Platzspalten, aber das Regelwerk `{ $rules }` braucht einen Tisch mit { $players }: --rules prüfen
+archive-open = das Archiv { $path } lässt sich nicht öffnen: { $message } (eine andere --archive-Datei angeben)
+archive-busy = Archiv: ein anderes Programm (ein Scan, `correct` oder der Durchsichtsdienst) hält das Archiv seit zwei Minuten belegt: noch einmal versuchen, wenn es fertig ist
+archive-not-archive = Archiv: die Datei ist kein aufsicht-Archiv (eine andere --archive-Datei angeben)
+archive-disk-full = Archiv: das Laufwerk ist voll: Platz schaffen und denselben Befehl noch einmal ausführen
+archive-read-only = Archiv: das Archiv oder sein Ordner ist nicht beschreibbar (schreibgeschützt?): eine andere --archive-Datei angeben
+archive-sql = Archiv: { $message }
+archive-corrupt = Archiv: ein gespeichertes Ergebnis lässt sich nicht zurücklesen: { $message }
+archive-no-such-tournament = Archiv: kein Turnier „{ $name }“; das Archiv enthält: { $names }
+archive-empty = Archiv: das Archiv ist leer: zuerst hinein scannen
+archive-several = Archiv: das Archiv enthält mehrere Turniere ({ $names }): eines mit --tournament nennen
+archive-no-such-sheet = Archiv: kein Blatt mit der Nummer { $id }
+archive-csv = Archiv: CSV lässt sich nicht schreiben: { $message }
+participants-read = die Teilnehmerliste { $path } lässt sich nicht lesen: { $problem }
+participants-empty = { $path }: keine Teilnehmernummern darin (eine Nummer je Zeile oder eine CSV mit den Nummern in der ersten Spalte)
+batch-readers = die Ziffernleser lassen sich nicht einrichten: { $message }
+batch-write = { $path } lässt sich nicht schreiben: { $problem } (Ausgabeordner und freien Platz prüfen)
+
+## Abendprüfungen (standings)
+check-sheet-unreadable = Blatt { $sheet } ließ sich nicht lesen: seine Werte von Hand eintragen (ein berichtigtes JSON) und standings noch einmal ausführen
+check-round-or-table-missing = Blatt { $sheet } hat keine lesbare Runden- oder Tischnummer: sie in das JSON des Blatts schreiben; seine Punkte zählen in der Summe, aber in keiner Rundenspalte
+check-player-id-unreadable = Blatt { $sheet }, Platz { $seat }: keine lesbare Teilnehmer-Nr.; diese Punkte gehören niemandem, bis sie in das JSON des Blatts geschrieben ist
+check-table-twice = Runde { $round }, Tisch { $table } steht auf { $count } Blättern ({ $sheets }): ein doppelt gescanntes Blatt oder eine falsche Nummer; das Doppel entfernen oder die Nummer berichtigen
+check-player-twice-in-round = Spieler { $player } sitzt in Runde { $round } an { $count } Plätzen ({ $sheets }): die Teilnehmernummern auf diesen Blättern prüfen
+check-player-missing-round = Spieler { $player } hat kein Blatt in Runde { $rounds }{ $hint }: ein fehlendes Blatt oder eine falsch gelesene Teilnehmer-Nr.; das Blatt suchen oder die Nummer berichtigen
+check-player-not-registered = Spieler { $player } ({ $sheets }) steht nicht auf der Teilnehmerliste{ $hint }: die Nummer auf dem Blatt berichtigen oder eine Nachmeldung in die Liste aufnehmen
+check-registered-without-sheet = der angemeldete Spieler { $player } steht auf keinem Blatt{ $hint }: ein fehlendes Blatt, eine falsch gelesene Nummer oder ein Spieler, der nicht kam
+hint-same-player = {" "}(vielleicht derselbe wie Spieler { $players }, nur dort gesehen)
+hint-registered = {" "}(vielleicht der angemeldete Spieler { $players }, auf keinem Blatt)
+hint-read-as = {" "}(vielleicht gelesen als { $players }, nicht angemeldet)
+or = {" "}oder{" "}

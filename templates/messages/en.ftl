@@ -1,0 +1,91 @@
+# What aufsicht says on the command line, in English. A club changes a
+# wording by copying this file into the folder AUFSICHT_MESSAGES names and
+# editing it there: its entries win, no recompiling.
+
+## Loading what the command was given
+load-rules = cannot load the rule set (--rules)
+load-form = cannot load the form (--form)
+load-participants = cannot use the participant list (--participants)
+input-missing = { $path } does not exist: check the path
+dpi-range = --dpi { $dpi } is out of range: use 50 to 1200
+page-format = { $path }: give the output a .png, .jpg, .tif or .pdf name
+cannot-write = cannot write { $path }
+cannot-create-folder = cannot create the output folder { $path }
+cannot-write-folder = cannot write to the output folder { $path }
+cannot-lock = cannot lock { $path }
+
+## scan
+scan-waiting = another scan is writing to { $path }: waiting until it is done
+scan-bar = {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} files  {"{"}msg{"}"}  {"{"}elapsed{"}"} gone, {"{"}eta{"}"} left
+scan-progress = { $sheets } sheets, { $flagged } flagged or unreadable
+scan-resumed = { $count } files were in the archive already: taken from there, not read again
+scan-done = { $sheets } sheets, { $ok } ok, { $flagged } flagged, { $unreadable } unreadable; results and summary.csv in { $path }
+scan-failed = { $count } files have no result file (see above): fix the cause and run the same command again; finished files are not read twice
+scan-incomplete = { $count } files or folders could not be read from the disk (see above and summary.csv): fix the cause and run the same command again
+
+## verify, standings, review
+verify-other-rules = note: { $file } names rule set `{ $named }`; it was checked with `{ $rules }` as --rules says
+standings-verify-failed = { $file }: { $error }; counted as written, with its flags as they are
+standings-other-rules = { $count } sheets were read under another rule set than --rules { $rules }: { $first }{ $more }; rank each rule set on its own
+and-more = {" "}and { $count } more
+write-checks = cannot write the night checks to { $path }
+standings-done = { $players } players from { $sheets } sheets; { $checks } night checks (in { $path }); { $review } players with sheets to review
+not-a-folder = { $path } is not a folder: give the folders of sheet results (scan --out)
+skipped-json = skipped { $file }: { $error }
+no-results = no sheet results (*.json) in { $dirs }: run `aufsicht scan --out DIR` first
+review-no-alignment = { $file }: no stored alignment (scanned by an older version?): no crops for it
+review-missing-images = { $count } flagged sheets without their scanned image (moved?): the page shows their flags without crops
+review-done = review page for { $count } sheets written to { $path }: open it in a browser
+
+## archive, export, correct
+archive-missing = { $path } does not exist: give the archive a scan wrote (scan --archive, default aufsicht.sqlite in --out)
+export-done = { $count } sheets and values.csv written to { $path }
+by-empty = --by is empty: say who corrected the sheet (name or initials)
+correct-not-archived = { $file }: its source { $source } (page { $page }) is not in the archive: correct a result that a scan into this archive wrote
+correct-change = { $field }: { $old } -> { $new }
+blank = (blank)
+correct-done = { $count } values corrected by { $by }; the sheet now has { $flags } flags
+
+## Errors of the library
+template-read = cannot read { $file }: { $problem }
+template-invalid = { $file }:{ $line }: { $field }{ $message }
+template-field = field `{ $field }`:{" "}
+template-unknown = unknown { $what } "{ $name }": use one of { $known }, or the path of a { $what } file
+what-form = form
+what-rules = rule set
+sheet-read = cannot read { $file }: { $problem }
+sheet-json = { $file }:{ $line }: not a sheet result ({ $field }{ $message })
+sheet-shape = { $file }: not a sheet result: field `{ $field }` { $message }
+sheet-binary = { $file }: not a sheet result (binary data, not JSON text)
+sheet-seats-for-rules = the sheet uses { $used } seats but rule set `{ $rules }` is for tables of at most { $max }: check --rules
+sheet-too-few-seats = the sheet has { $seats } seat columns but rule set `{ $rules }` needs a table of { $players }: check --rules
+archive-open = cannot open the archive { $path }: { $message } (give another --archive file)
+archive-busy = archive: another program (a scan, `correct` or the review service) has kept the archive busy for two minutes: try again when it is done
+archive-not-archive = archive: the file is not an aufsicht archive (give another --archive file)
+archive-disk-full = archive: the disk is full: make room and run the same command again
+archive-read-only = archive: the archive or its folder cannot be written (read-only?): give another --archive file
+archive-sql = archive: { $message }
+archive-corrupt = archive: a stored result cannot be read back: { $message }
+archive-no-such-tournament = archive: no tournament "{ $name }"; the archive holds: { $names }
+archive-empty = archive: the archive is empty: scan into it first
+archive-several = archive: the archive holds several tournaments ({ $names }): name one with --tournament
+archive-no-such-sheet = archive: no sheet with id { $id }
+archive-csv = archive: cannot write CSV: { $message }
+participants-read = cannot read the participant list { $path }: { $problem }
+participants-empty = { $path }: no participant numbers in it (one number per line, or a CSV with the numbers in its first column)
+batch-readers = cannot set up the digit readers: { $message }
+batch-write = cannot write { $path }: { $problem } (check the output folder and free space)
+
+## Night checks (standings)
+check-sheet-unreadable = sheet { $sheet } could not be read: enter its values by hand (a corrected JSON) and run standings again
+check-round-or-table-missing = sheet { $sheet } has no readable round or table number: write it into the sheet's JSON; its points count in the total but in no round column
+check-player-id-unreadable = sheet { $sheet }, seat { $seat }: no readable participant number; these points belong to nobody until it is written into the sheet's JSON
+check-table-twice = round { $round }, table { $table } is on { $count } sheets ({ $sheets }): a sheet scanned twice or a wrong number; remove the duplicate or correct the number
+check-player-twice-in-round = player { $player } is at { $count } places in round { $round } ({ $sheets }): check the participant numbers on these sheets
+check-player-missing-round = player { $player } has no sheet in round { $rounds }{ $hint }: a missing sheet or a misread participant number; find the sheet or correct the number
+check-player-not-registered = player { $player } ({ $sheets }) is not on the participant list{ $hint }: correct the number on the sheet, or add a late registration to the list
+check-registered-without-sheet = registered player { $player } is on no sheet{ $hint }: a missing sheet, a misread number or a player who did not come
+hint-same-player = {" "}(perhaps the same as player { $players }, seen only there)
+hint-registered = {" "}(perhaps registered player { $players }, on no sheet)
+hint-read-as = {" "}(perhaps read as { $players }, not registered)
+or = {" "}or{" "}
