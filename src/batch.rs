@@ -255,13 +255,11 @@ fn lock(archive: &Mutex<Archive>) -> std::sync::MutexGuard<'_, Archive> {
 
 /// Writes the result under a temporary name, then renames it into place.
 fn write_whole(path: &Path, sheet: &SheetResult) -> Result<(), BatchError> {
-    let tmp = path.with_extension("json.part");
-    let err = |e: std::io::Error| BatchError::Write {
+    let json = sheet.to_json_pretty() + "\n";
+    crate::files::write_whole(path, json.as_bytes()).map_err(|e| BatchError::Write {
         path: path.display().to_string(),
         problem: FileProblem::from(&e),
-    };
-    std::fs::write(&tmp, sheet.to_json_pretty() + "\n").map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(err)
+    })
 }
 
 fn file_name(path: &Path) -> String {

@@ -29,6 +29,7 @@
 
 pub mod catalogue;
 pub mod error;
+pub mod files;
 pub mod flags;
 pub mod messages;
 pub mod sheet;

@@ -145,9 +145,7 @@ pub fn write(path: &Path, rows: &[Row]) -> std::io::Result<()> {
         w.write_record(row.record())?;
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;
-    let tmp = path.with_extension("csv.part");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
+    crate::files::write_whole(path, &bytes)
 }
 
 #[cfg(test)]
