@@ -5,9 +5,9 @@
 //!
 //! `cargo run --release --example cut_accuracy -- MODEL.safetensors [SHEETS]`
 
-use aufsicht::cnn::{CnnReader, HELD_BACK, NOT_A_DIGIT};
-use aufsicht::form::FormTemplate;
-use aufsicht::{RuleSet, harvest, synth};
+use aufsicht::page::form::FormTemplate;
+use aufsicht::read::cnn::{CnnReader, HELD_BACK, NOT_A_DIGIT};
+use aufsicht::{RuleSet, lab::harvest, lab::synth};
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);

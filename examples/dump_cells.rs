@@ -4,7 +4,7 @@
 //! reader sees.
 //! Usage: cargo run --release --example dump_cells -- SCAN OUT_DIR
 
-use aufsicht::{cells, form::FormTemplate, input, scan};
+use aufsicht::{cells, page::form::FormTemplate, page::input, scan};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();

@@ -6,7 +6,7 @@
 //! rate by how sure (the doubt of a sure reading rests on it).
 //! Usage: footer_calibration [--games] SET_DIR... (each with scans/ and truth/)
 use aufsicht::decode::Field;
-use aufsicht::{Lang, cnn::CnnReader, form::FormTemplate, input, scan};
+use aufsicht::{Lang, page::form::FormTemplate, page::input, read::cnn::CnnReader, scan};
 
 fn main() -> Result<(), String> {
     let forms = FormTemplate::builtins();

@@ -8,9 +8,9 @@
 //! Usage: heldback_misreads [MODEL ...] [--png OUT] [--sure P]
 
 use aufsicht::{
-    cnn::CnnReader,
+    lab::synth::Digits,
+    read::cnn::CnnReader,
     read::{DigitReader, Reading},
-    synth::Digits,
 };
 use image::{GrayImage, Luma};
 

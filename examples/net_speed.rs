@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use aufsicht::cnn::CnnReader;
+use aufsicht::read::cnn::CnnReader;
 
 fn main() -> Result<(), String> {
     let inputs: Vec<Vec<f32>> = (0..64)

@@ -3,7 +3,7 @@
 //! readings.
 //! Usage: cargo run --release --example read_ink -- INK.png...
 
-use aufsicht::{cnn::CnnReader, read::DigitReader};
+use aufsicht::{read::DigitReader, read::cnn::CnnReader};
 
 fn main() -> Result<(), String> {
     let mut reader = CnnReader::new()?;

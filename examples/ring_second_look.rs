@@ -8,7 +8,8 @@
 //! Usage: cargo run --release --example ring_second_look -- SCANS TRUTH [drawn]
 
 use aufsicht::{
-    SheetResult, cells, cnn::CnnReader, form::FormTemplate, input, read::DigitReader, scan,
+    SheetResult, cells, page::form::FormTemplate, page::input, read::DigitReader,
+    read::cnn::CnnReader, scan,
 };
 
 fn main() -> Result<(), String> {

@@ -2,7 +2,7 @@
 //! `dump_cells` writes it) and writes the pieces `cnn::segment` makes of
 //! them, to see where segmentation loses or joins a digit.
 //! Usage: cargo run --release --example seg_debug -- INK.png OUT_PREFIX
-use aufsicht::cnn;
+use aufsicht::read::cnn;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();

@@ -6,8 +6,8 @@
 //!
 //! `cargo run --release --example split_prior -- [SHEETS]`
 
-use aufsicht::form::FormTemplate;
-use aufsicht::{RuleSet, harvest, synth};
+use aufsicht::page::form::FormTemplate;
+use aufsicht::{RuleSet, lab::harvest, lab::synth};
 
 fn main() -> Result<(), String> {
     let sheets: usize = std::env::args()
@@ -15,8 +15,8 @@ fn main() -> Result<(), String> {
         .and_then(|a| a.parse().ok())
         .unwrap_or(60);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let digits =
-        synth::Digits::from_dir(&root.join("data/mnist"))?.without_last(aufsicht::cnn::HELD_BACK);
+    let digits = synth::Digits::from_dir(&root.join("data/mnist"))?
+        .without_last(aufsicht::read::cnn::HELD_BACK);
     let pair = |r: &str, f: &str| -> Result<(RuleSet, FormTemplate), String> {
         Ok((
             RuleSet::load(r).map_err(|e| e.to_string())?,

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use aufsicht::{form::FormTemplate, input, read::TesseractReader, scan};
+use aufsicht::{page::form::FormTemplate, page::input, read::TesseractReader, scan};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
@@ -18,14 +18,14 @@ fn main() -> Result<(), String> {
         .ok_or("no page")?;
     let img = page.image.as_ref().map_err(|e| e.to_string())?;
     eprintln!("load    {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
-    let mut cnn = aufsicht::cnn::CnnReader::new()?;
+    let mut cnn = aufsicht::read::cnn::CnnReader::new()?;
     let mut printed = TesseractReader::printed()?;
     let t = Instant::now();
-    let prep = aufsicht::align::prepare(img);
+    let prep = aufsicht::page::align::prepare(img);
     eprintln!("  prepare {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     for f in &forms {
         let t = Instant::now();
-        let _ = aufsicht::align::align(&prep, f);
+        let _ = aufsicht::page::align::align(&prep, f);
         eprintln!(
             "  align {} {:>6.0} ms",
             f.id,
@@ -61,10 +61,13 @@ fn main() -> Result<(), String> {
         images.len(),
         t.elapsed().as_secs_f64() * 1e3
     );
-    let pieces: Vec<image::GrayImage> = inked.iter().flat_map(aufsicht::cnn::segment).collect();
+    let pieces: Vec<image::GrayImage> = inked
+        .iter()
+        .flat_map(aufsicht::read::cnn::segment)
+        .collect();
     let ways: Vec<usize> = pieces
         .iter()
-        .map(|p| aufsicht::cnn::splits(p, aufsicht::cnn::Cuts::AlongPathToo).len())
+        .map(|p| aufsicht::read::cnn::splits(p, aufsicht::read::cnn::Cuts::AlongPathToo).len())
         .collect();
     eprintln!(
         "    {} pieces, {} with split hypotheses",
@@ -74,10 +77,10 @@ fn main() -> Result<(), String> {
     let t = Instant::now();
     let inputs: Vec<Vec<f32>> = inked
         .iter()
-        .flat_map(aufsicht::cnn::segment)
-        .flat_map(|p| aufsicht::cnn::splits(&p, aufsicht::cnn::Cuts::AlongPathToo))
+        .flat_map(aufsicht::read::cnn::segment)
+        .flat_map(|p| aufsicht::read::cnn::splits(&p, aufsicht::read::cnn::Cuts::AlongPathToo))
         .flat_map(|(parts, _)| parts)
-        .map(|p| aufsicht::cnn::normalise(&p))
+        .map(|p| aufsicht::read::cnn::normalise(&p))
         .collect();
     eprintln!(
         "    segmenting into {} inputs {:>6.0} ms",

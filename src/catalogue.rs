@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 
-use crate::messages::Lang;
+use crate::check::messages::Lang;
 
 const DE: &str = include_str!("../templates/messages/de.ftl");
 const EN: &str = include_str!("../templates/messages/en.ftl");
@@ -101,10 +101,16 @@ mod tests {
     fn every_message_the_code_asks_for_should_exist() {
         let known = ids(EN);
         let src = concat!(
-            include_str!("main.rs"),
+            include_str!("bin/aufsicht/common.rs"),
+            include_str!("bin/aufsicht/scan.rs"),
+            include_str!("bin/aufsicht/verify.rs"),
+            include_str!("bin/aufsicht/standings.rs"),
+            include_str!("bin/aufsicht/review.rs"),
+            include_str!("bin/aufsicht/archive.rs"),
+            include_str!("bin/aufsicht/render.rs"),
             include_str!("error.rs"),
-            include_str!("standings.rs"),
-            include_str!("batch.rs"),
+            include_str!("night/standings.rs"),
+            include_str!("night/batch.rs"),
         );
         let asked: Vec<&str> = src
             .split("say(")

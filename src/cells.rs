@@ -5,8 +5,8 @@
 use image::{GrayImage, Luma};
 use imageproc::region_labelling::{Connectivity, connected_components};
 
-use crate::align::Alignment;
-use crate::form::MmBox;
+use crate::page::align::Alignment;
+use crate::page::form::MmBox;
 
 /// Crop resolution.
 pub const PX_PER_MM: f64 = 10.0;
@@ -1413,7 +1413,7 @@ mod tests {
         assert!(!analyse_at(&crop, Cut::FromCore, true, false).circled);
         let a = analyse(&crop, true, false);
         assert!(a.circled, "found at the paper's shade");
-        let pieces = crate::cnn::segment(&a.digits);
+        let pieces = crate::read::cnn::segment(&a.digits);
         assert_eq!(pieces.len(), 2, "the 1 and the 8, no arc of the ring");
     }
 
@@ -1427,7 +1427,7 @@ mod tests {
         assert!(!analyse_at(&crop, Cut::Shade, true, false).circled);
         let a = analyse(&crop, true, false);
         assert!(a.circled, "found within the box's lines");
-        assert_eq!(crate::cnn::segment(&a.digits).len(), 1, "the 6 alone");
+        assert_eq!(crate::read::cnn::segment(&a.digits).len(), 1, "the 6 alone");
     }
 
     #[test]
@@ -1462,7 +1462,7 @@ mod tests {
         let a = analyse(&crop, true, false);
         assert!(a.circled);
         use crate::read::DigitReader;
-        let mut reader = crate::cnn::CnnReader::new().expect("model");
+        let mut reader = crate::read::cnn::CnnReader::new().expect("model");
         assert_eq!(reader.read(&a.digits).text, "12");
     }
 

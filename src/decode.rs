@@ -19,10 +19,10 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{Map, json};
 
-use crate::flags::{Code, Flag};
-use crate::messages::Lang;
+use crate::check::flags::{Code, Flag};
+use crate::check::messages::Lang;
+use crate::check::rules::{RuleSet, legal_rows};
 use crate::read::Reading;
-use crate::rules::{RuleSet, legal_rows};
 use crate::sheet::{GameRow, SheetResult};
 
 /// Below this probability a reading is shown to a person (`CELL_UNCERTAIN`),
@@ -2029,7 +2029,7 @@ mod tests {
         let double = ROW_AND_GESAMT_SLIP * ODD_SLIP;
         assert!((p - 0.005 / (0.005 + double)).abs() < 1e-3, "{p}");
         // The row and Gesamt flags the reading as is shows are kept aside.
-        let checked = crate::verify::verify(out, &rules(), Lang::En).expect("verify");
+        let checked = crate::check::verify::verify(out, &rules(), Lang::En).expect("verify");
         let raised = |c: Code| {
             checked
                 .flags
@@ -2038,7 +2038,7 @@ mod tests {
         };
         assert!(raised(Code::CellUncertain));
         assert!(!raised(Code::RowNotZeroSum) && !raised(Code::GesamtMismatch));
-        let aside = checked.extra[crate::verify::AS_READ_ONLY].to_string();
+        let aside = checked.extra[crate::check::verify::AS_READ_ONLY].to_string();
         assert!(
             aside.contains("ROW_NOT_ZERO_SUM") && aside.contains("GESAMT_MISMATCH"),
             "{aside}"

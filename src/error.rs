@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use crate::catalogue::{Tell, say};
-use crate::messages::Lang;
-use crate::unreadable::FileProblem;
+use crate::check::messages::Lang;
+use crate::page::unreadable::FileProblem;
 
 /// A rule set or form template that cannot be used.
 #[derive(Debug, thiserror::Error)]

@@ -6,15 +6,15 @@
 use image::GrayImage;
 use serde_json::{Map, Value, json};
 
-use crate::align::{self, Alignment, MIN_FIT};
 use crate::cells::{self, CellImage, Mark};
+use crate::check::flags::{Code, Flag};
+use crate::check::messages::Lang;
 use crate::decode::{self, CONFIDENT, CellReadings, Field, FieldReading};
-use crate::flags::{Code, Flag};
-use crate::form::{FormTemplate, MmBox};
-use crate::messages::Lang;
+use crate::page::align::{self, Alignment, MIN_FIT};
+use crate::page::form::{FormTemplate, MmBox};
+use crate::page::unreadable::Unreadable;
 use crate::read::{DigitReader, Reading, TesseractReader};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
-use crate::unreadable::Unreadable;
 
 /// A fit from which the other forms are not tried.
 const SURE_FIT: f64 = 0.95;
@@ -628,9 +628,9 @@ pub fn read_sheet(
 /// printed text, read every field, verify. Never fails: a page that cannot
 /// be read is an `unreadable` result that says why.
 pub fn scan_page(
-    page: &crate::input::Page,
+    page: &crate::page::input::Page,
     forms: &[FormTemplate],
-    rules: &crate::rules::RuleSet,
+    rules: &crate::check::rules::RuleSet,
     digits: &mut dyn DigitReader,
     printed: &mut TesseractReader,
     lang: Lang,
@@ -658,17 +658,17 @@ pub fn scan_page(
     }
     let decoded = decode::decode(read.clone(), &readings, rules, lang);
     let (mut read, mut readings) = (read, readings);
-    let verified = crate::verify::verify(decoded, rules, lang).and_then(|sheet| {
+    let verified = crate::check::verify::verify(decoded, rules, lang).and_then(|sheet| {
         let asked =
             second_opinion_where_flagged(&sheet, &aligned, digits, &mut read, &mut readings);
         let unringed = rings_that_were_digits(&sheet, &aligned, digits, &mut read, &mut readings);
         let mut sheet = if asked || unringed {
-            crate::verify::verify(decode::decode(read, &readings, rules, lang), rules, lang)?
+            crate::check::verify::verify(decode::decode(read, &readings, rules, lang), rules, lang)?
         } else {
             sheet
         };
         if rings_on_second_look(&mut sheet, &aligned) {
-            crate::verify::verify(sheet, rules, lang)
+            crate::check::verify::verify(sheet, rules, lang)
         } else {
             Ok(sheet)
         }
@@ -1058,7 +1058,7 @@ mod tests {
             page,
             form,
             alignment: Alignment {
-                to_image: crate::geometry::Homography::scale_translate(
+                to_image: crate::page::geometry::Homography::scale_translate(
                     cells::PX_PER_MM,
                     cells::PX_PER_MM,
                     0.0,
@@ -1258,11 +1258,11 @@ mod tests {
                 .to_vec(),
             ..Default::default()
         };
-        let mut reader = crate::cnn::CnnReader::new().expect("model");
+        let mut reader = crate::read::cnn::CnnReader::new().expect("model");
         // Cut where the crop was placed, pixel for pixel: half a pixel
         // off, the bilinear cut blurs it, and the first look sees no ring.
         let mut aligned = aligned(&page, form);
-        aligned.alignment.to_image = crate::geometry::Homography::scale_translate(
+        aligned.alignment.to_image = crate::page::geometry::Homography::scale_translate(
             cells::PX_PER_MM,
             cells::PX_PER_MM,
             -0.5,

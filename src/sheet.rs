@@ -8,9 +8,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::classify::GameClass;
+use crate::check::classify::GameClass;
+use crate::check::flags::Flag;
 use crate::error::SheetError;
-use crate::flags::Flag;
 
 pub const SCHEMA: &str = "aufsicht/sheet-v1";
 
@@ -156,7 +156,7 @@ impl SheetResult {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| SheetError::Read {
             file: name.clone(),
-            problem: crate::unreadable::FileProblem::from(&e),
+            problem: crate::page::unreadable::FileProblem::from(&e),
         })?;
         let text =
             String::from_utf8(bytes).map_err(|_| SheetError::NotText { file: name.clone() })?;

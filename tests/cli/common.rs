@@ -5,13 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use aufsicht::rules::{RuleSet, TableSize};
+use aufsicht::check::rules::{RuleSet, TableSize};
 use aufsicht::sheet::{Cell, GameRow, SheetResult};
 use proptest::prelude::*;
 
 /// One legal way to fill the four playing seats of a row: the generator's
 /// enumeration of the tariff, which does not share code with the verifier.
-pub use aufsicht::synth::{LegalRow as RowSpec, legal_rows};
+pub use aufsicht::lab::synth::{LegalRow as RowSpec, legal_rows};
 
 #[derive(Debug, Clone)]
 pub struct RowChoice {
@@ -162,7 +162,7 @@ fn build(
     let ids = (0..form_seats)
         .map(|s| (s < players).then(|| format!("{:04}", (seed as usize / (s + 1)) % 10000)))
         .collect();
-    aufsicht::synth::finished_sheet(&rules.id, games, ids)
+    aufsicht::lab::synth::finished_sheet(&rules.id, games, ids)
 }
 
 fn value_cell(v: i64, zero_in_minus: bool) -> Cell {
@@ -177,7 +177,7 @@ fn value_cell(v: i64, zero_in_minus: bool) -> Cell {
 /// Every (rule set, table size, form columns) combination the project ships.
 pub fn all_tables() -> Vec<(RuleSet, TableSize, usize)> {
     let mut out = Vec::new();
-    for id in aufsicht::rules::builtin_ids() {
+    for id in aufsicht::check::rules::builtin_ids() {
         let rules = RuleSet::load(id).expect("builtin rule set");
         let form_seats = rules.max_players();
         for t in rules.tables.clone() {

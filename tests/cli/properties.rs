@@ -362,7 +362,7 @@ fn any_cell() -> impl Strategy<Value = Cell> {
 #[test]
 fn arbitrary_sheets_should_never_panic() {
     use aufsicht::sheet::{GameRow, Gesamt, SCHEMA, Status};
-    let ids: Vec<&str> = aufsicht::rules::builtin_ids().collect();
+    let ids: Vec<&str> = aufsicht::check::rules::builtin_ids().collect();
     let strategy = (2usize..7, 0usize..ids.len()).prop_flat_map(|(seats, rules)| {
         (
             Just(rules),

@@ -9,8 +9,8 @@ use std::process::Command;
 use crate::common::{aufsicht, root, temp};
 
 use aufsicht::SheetResult;
-use aufsicht::form::FormTemplate;
-use aufsicht::review::named_cells;
+use aufsicht::night::review::named_cells;
+use aufsicht::page::form::FormTemplate;
 
 fn chromium(args: &[&str]) -> std::process::Output {
     Command::new("chromium")

@@ -6,7 +6,7 @@ use std::process::Output;
 
 use crate::common::{aufsicht, aufsicht_en, root, temp};
 
-use aufsicht::evaluate::evaluate;
+use aufsicht::lab::evaluate::evaluate;
 
 fn ok(out: &Output) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
@@ -262,7 +262,7 @@ fn a_multi_page_pdf_should_give_one_result_per_page() {
         .expect("sample")
         .to_luma8();
     let blank = image::GrayImage::from_pixel(page.width(), page.height(), image::Luma([250]));
-    let pdf = aufsicht::render::pdf_of_pages(&[page, blank], 150.0);
+    let pdf = aufsicht::page::render::pdf_of_pages(&[page, blank], 150.0);
     std::fs::write(dir.join("night.pdf"), pdf).expect("pdf");
     let out = dir.join("out");
     ok(&aufsicht(&[

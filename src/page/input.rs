@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use image::{DynamicImage, GrayImage, ImageReader, Limits};
 
-pub use crate::unreadable::{FileProblem, Unreadable};
+pub use crate::page::unreadable::{FileProblem, Unreadable};
 
 /// Pixels a page may have: an A4 sheet scanned at 600 dpi has 35 million,
 /// with the scanner bed around it 44.

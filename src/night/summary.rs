@@ -115,7 +115,7 @@ pub fn flag_counts(sheet: &SheetResult) -> (usize, usize) {
     let errors = sheet
         .flags
         .iter()
-        .filter(|f| f.severity == crate::flags::Severity::Error)
+        .filter(|f| f.severity == crate::check::flags::Severity::Error)
         .count();
     (errors, sheet.flags.len() - errors)
 }
@@ -145,7 +145,7 @@ pub fn write(path: &Path, rows: &[Row]) -> std::io::Result<()> {
         w.write_record(row.record())?;
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;
-    crate::files::write_whole(path, &bytes)
+    crate::night::files::write_whole(path, &bytes)
 }
 
 #[cfg(test)]

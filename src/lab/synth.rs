@@ -15,10 +15,10 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
-use crate::form::{FormTemplate, MmBox};
-use crate::render::{mm_to_px, render_form};
-use crate::rules::RuleSet;
-pub use crate::rules::{LegalRow, legal_rows};
+use crate::check::rules::RuleSet;
+pub use crate::check::rules::{LegalRow, legal_rows};
+use crate::page::form::{FormTemplate, MmBox};
+use crate::page::render::{mm_to_px, render_form};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
 
 /// Handwritten digits: 28×28 images (ink bright on black, as MNIST) and labels.

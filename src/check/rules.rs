@@ -13,16 +13,22 @@ const MAX_GAMES: u32 = 200;
 
 /// The rule sets shipped with the program (the files under `templates/rules/`).
 const BUILTIN: &[(&str, &str)] = &[
-    ("merkur", include_str!("../templates/rules/merkur.toml")),
-    ("schwaig", include_str!("../templates/rules/schwaig.toml")),
+    ("merkur", include_str!("../../templates/rules/merkur.toml")),
+    (
+        "schwaig",
+        include_str!("../../templates/rules/schwaig.toml"),
+    ),
     (
         "turnier30",
-        include_str!("../templates/rules/turnier30.toml"),
+        include_str!("../../templates/rules/turnier30.toml"),
     ),
-    ("laufende", include_str!("../templates/rules/laufende.toml")),
+    (
+        "laufende",
+        include_str!("../../templates/rules/laufende.toml"),
+    ),
     (
         "doppelkopf",
-        include_str!("../templates/rules/doppelkopf.toml"),
+        include_str!("../../templates/rules/doppelkopf.toml"),
     ),
 ];
 
@@ -217,7 +223,7 @@ impl RuleSet {
     pub fn from_path(path: &Path) -> Result<Self, TemplateError> {
         let text = std::fs::read_to_string(path).map_err(|e| TemplateError::Read {
             file: path.to_path_buf(),
-            problem: crate::unreadable::FileProblem::from(&e),
+            problem: crate::page::unreadable::FileProblem::from(&e),
         })?;
         Self::from_toml(&path.display().to_string(), &text)
     }

@@ -6,10 +6,10 @@ use image::{GrayImage, Luma};
 use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut, text_size};
 use imageproc::rect::Rect;
 
-use crate::form::FormTemplate;
+use crate::page::form::FormTemplate;
 
-static REGULAR: &[u8] = include_bytes!("../templates/fonts/DejaVuSans.ttf");
-static BOLD: &[u8] = include_bytes!("../templates/fonts/DejaVuSans-Bold.ttf");
+static REGULAR: &[u8] = include_bytes!("../../templates/fonts/DejaVuSans.ttf");
+static BOLD: &[u8] = include_bytes!("../../templates/fonts/DejaVuSans-Bold.ttf");
 
 pub fn mm_to_px(mm: f64, dpi: f64) -> f64 {
     mm * dpi / 25.4

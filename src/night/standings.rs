@@ -14,10 +14,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalogue::say;
-use crate::flags::{Code, Severity};
-use crate::messages::Lang;
-use crate::participants::Participants;
-use crate::rules::{RuleSet, TieBreakBy};
+use crate::check::flags::{Code, Severity};
+use crate::check::messages::Lang;
+use crate::check::rules::{RuleSet, TieBreakBy};
+use crate::night::participants::Participants;
 use crate::sheet::{SheetResult, Status};
 
 /// One player's line of the ranking.
@@ -564,10 +564,10 @@ impl Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::messages::Lang;
+    use crate::check::messages::Lang;
+    use crate::check::verify::verify;
+    use crate::lab::synth::finished_sheet;
     use crate::sheet::{Cell, GameRow};
-    use crate::synth::finished_sheet;
-    use crate::verify;
 
     fn row(no: u32, values: [i64; 4], circled: Option<usize>) -> GameRow {
         let cells = values

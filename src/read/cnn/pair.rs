@@ -25,7 +25,7 @@ pub const PAIR: Shape = Shape {
 pub const NOT_TWO: usize = 100;
 
 /// The committed pair model; empty where none was trained yet.
-static PAIR_MODEL: &[u8] = include_bytes!("../../models/pairs.safetensors");
+static PAIR_MODEL: &[u8] = include_bytes!("../../../models/pairs.safetensors");
 
 /// Ink (black on white) as the pair net's input in 0..1: the ink's box
 /// scaled to at most 20 high and 36 wide, centred.
@@ -118,7 +118,7 @@ pub fn side_by_side(glyphs: &[GrayImage], rng: &mut ChaCha8Rng) -> GrayImage {
 /// mostly two touching digits and their pair, else one digit (sometimes
 /// drawn broad) or three, as [`NOT_TWO`].
 pub fn drawn_pair(
-    digits: &crate::synth::Digits,
+    digits: &crate::lab::synth::Digits,
     from: std::ops::Range<usize>,
     rng: &mut ChaCha8Rng,
 ) -> Sample {
@@ -152,12 +152,12 @@ pub fn drawn_pair(
 
 /// Trains the pair net: `fresh` inputs drawn anew each epoch from the
 /// MNIST training digits ([`drawn_pair`]) and `cut`, pieces cut from
-/// sheets drawn with them ([`crate::harvest`]). The held-back digits
+/// sheets drawn with them ([`crate::lab::harvest`]). The held-back digits
 /// (the split's last [`super::HELD_BACK`]) drawn side by side, and
 /// `held_cut`, pieces cut from sheets drawn with them, report accuracy;
 /// `held_cut` fits the temperature. The test split is never used.
 pub fn train_pairs(
-    digits: &crate::synth::Digits,
+    digits: &crate::lab::synth::Digits,
     cut: &[Sample],
     held_cut: &[Sample],
     fresh: usize,
@@ -168,7 +168,7 @@ pub fn train_pairs(
     let n = digits.len();
     let held = super::HELD_BACK.min(n / 10);
     let train_n = n - held;
-    let mut rng = crate::synth::rng(seed);
+    let mut rng = crate::lab::synth::rng(seed);
     let held_drawn: Vec<Sample> = (0..held)
         .map(|_| drawn_pair(digits, train_n..n, &mut rng))
         .collect();
@@ -259,8 +259,8 @@ mod tests {
     fn the_committed_pair_model_should_read_bundled_digits_side_by_side() {
         let reader = PairReader::committed().expect("committed pair model");
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits");
-        let digits = crate::synth::Digits::from_dir(&dir).expect("bundled digits");
-        let mut rng = crate::synth::rng(11);
+        let digits = crate::lab::synth::Digits::from_dir(&dir).expect("bundled digits");
+        let mut rng = crate::lab::synth::rng(11);
         let drawn: Vec<Sample> = (0..200)
             .map(|_| drawn_pair(&digits, 0..digits.len(), &mut rng))
             .collect();
@@ -280,7 +280,7 @@ mod tests {
 
     #[test]
     fn digits_side_by_side_should_touch_or_overlap() {
-        let mut rng = crate::synth::rng(5);
+        let mut rng = crate::lab::synth::rng(5);
         let block = |w: u32| GrayImage::from_pixel(w, 30, Luma([0]));
         for _ in 0..20 {
             let both = side_by_side(&[block(20), block(40)], &mut rng);

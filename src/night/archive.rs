@@ -471,7 +471,7 @@ fn write_details(
             params![
                 id,
                 f.code.as_str(),
-                if f.severity == crate::flags::Severity::Error { "error" } else { "warning" },
+                if f.severity == crate::check::flags::Severity::Error { "error" } else { "warning" },
                 f.row,
                 f.seat.map(|s| s as i64),
                 f.field,
@@ -573,7 +573,7 @@ mod tests {
     use super::*;
 
     fn sheet(end: i64) -> SheetResult {
-        let mut s = crate::synth::one_row_sheet(1);
+        let mut s = crate::lab::synth::one_row_sheet(1);
         s.source = Some("a.png".into());
         s.endergebnis[0] = Some(end);
         s

@@ -13,11 +13,11 @@ use crate::error::TemplateError;
 const BUILTIN: &[(&str, &str)] = &[
     (
         "punkteliste-a4-32",
-        include_str!("../templates/forms/punkteliste-a4-32.json"),
+        include_str!("../../templates/forms/punkteliste-a4-32.json"),
     ),
     (
         "doko-a4-24x5",
-        include_str!("../templates/forms/doko-a4-24x5.json"),
+        include_str!("../../templates/forms/doko-a4-24x5.json"),
     ),
 ];
 
@@ -104,7 +104,7 @@ impl FormTemplate {
         if path.exists() {
             let text = std::fs::read_to_string(path).map_err(|e| TemplateError::Read {
                 file: path.to_path_buf(),
-                problem: crate::unreadable::FileProblem::from(&e),
+                problem: crate::page::unreadable::FileProblem::from(&e),
             })?;
             return Self::from_json(&path.display().to_string(), &text);
         }
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn a_club_form_without_lines_gets_them_from_its_boxes() {
-        let text = include_str!("../templates/forms/punkteliste-a4-32.json");
+        let text = include_str!("../../templates/forms/punkteliste-a4-32.json");
         let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
         let obj = value.as_object_mut().expect("object");
         obj.remove("lines");
@@ -332,7 +332,7 @@ mod tests {
 
     #[test]
     fn a_box_off_the_page_is_refused() {
-        let text = include_str!("../templates/forms/doko-a4-24x5.json");
+        let text = include_str!("../../templates/forms/doko-a4-24x5.json");
         let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
         value["fields"]["round"] = serde_json::json!([205.0, 14.0, 14.0, 8.0]);
         let err = FormTemplate::from_json("club.json", &value.to_string())
@@ -342,7 +342,7 @@ mod tests {
     }
 
     fn refusal(change: impl FnOnce(&mut serde_json::Value)) -> String {
-        let text = include_str!("../templates/forms/punkteliste-a4-32.json");
+        let text = include_str!("../../templates/forms/punkteliste-a4-32.json");
         let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
         change(&mut value);
         FormTemplate::from_json("club.json", &value.to_string())

@@ -13,10 +13,10 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::check::flags::{Code, Flag};
+use crate::check::messages::Lang;
 use crate::decode::ACCEPT;
 use crate::error::ParticipantsError;
-use crate::flags::{Code, Flag};
-use crate::messages::Lang;
 use crate::sheet::{SheetResult, Status};
 
 /// How sure the reader must be of a number for the list to confirm it.
@@ -48,7 +48,7 @@ impl Participants {
     pub fn load(path: &Path) -> Result<Self, ParticipantsError> {
         let text = std::fs::read_to_string(path).map_err(|e| ParticipantsError::Read {
             path: path.display().to_string(),
-            problem: crate::unreadable::FileProblem::from(&e),
+            problem: crate::page::unreadable::FileProblem::from(&e),
         })?;
         let list = Self::parse(&text);
         if list.numbers.is_empty() {
@@ -208,7 +208,7 @@ mod tests {
     use super::*;
 
     fn sheet_with(number: &str, uncertain: Option<(f64, &[(&str, f64)])>) -> SheetResult {
-        let mut sheet = crate::synth::one_row_sheet(1);
+        let mut sheet = crate::lab::synth::one_row_sheet(1);
         // Only seat 1's number is under test.
         sheet.players = vec![Some(number.into()), None, None, None];
         if let Some((confidence, alts)) = uncertain {

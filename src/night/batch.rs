@@ -1,7 +1,7 @@
 //! A night's batch: input files → pages → [`scan_page`] → result files in
 //! the output folder, the archive, and `summary.csv`, on all cores.
 //!
-//! Every input has its own result files ([`crate::result_names`]). Files
+//! Every input has its own result files ([`crate::night::result_names`]). Files
 //! already in the archive (same image bytes) are not read again: a batch
 //! killed midway resumes where it stopped. Result files are written whole
 //! (temporary file, then rename): a kill never leaves half a JSON.
@@ -11,16 +11,16 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::archive::{Archive, sha256_file};
 use crate::catalogue::{Tell, say};
-use crate::form::FormTemplate;
-use crate::input;
-use crate::messages::Lang;
+use crate::check::messages::Lang;
+use crate::check::rules::RuleSet;
+use crate::night::archive::{Archive, sha256_file};
+use crate::page::form::FormTemplate;
+use crate::page::input;
+use crate::page::unreadable::{FileProblem, Unreadable};
 use crate::read::{DigitReader, TesseractReader};
-use crate::rules::RuleSet;
 use crate::scan::scan_page;
 use crate::sheet::SheetResult;
-use crate::unreadable::{FileProblem, Unreadable};
 
 /// Which reader reads the handwritten digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,14 +41,14 @@ struct Worker {
 
 fn readers(kind: ReaderKind) -> Result<Readers, String> {
     let digits: Box<dyn DigitReader + Send> = match kind {
-        ReaderKind::Cnn => Box::new(crate::cnn::CnnReader::new()?),
+        ReaderKind::Cnn => Box::new(crate::read::cnn::CnnReader::new()?),
         ReaderKind::Tesseract => Box::new(TesseractReader::digits()?),
     };
     Ok((digits, TesseractReader::printed()?))
 }
 
 /// One input file of the batch and the base of its result files.
-pub type Job = crate::result_names::Named;
+pub type Job = crate::night::result_names::Named;
 
 /// What became of one input file.
 #[derive(Debug)]
@@ -94,7 +94,7 @@ pub struct Batch<'a> {
     /// The archive and the tournament's id in it.
     pub archive: Option<(Mutex<Archive>, i64)>,
     /// The night's registered participant numbers, when known.
-    pub participants: Option<&'a crate::participants::Participants>,
+    pub participants: Option<&'a crate::night::participants::Participants>,
 }
 
 impl Batch<'_> {
@@ -256,7 +256,7 @@ fn lock(archive: &Mutex<Archive>) -> std::sync::MutexGuard<'_, Archive> {
 /// Writes the result under a temporary name, then renames it into place.
 fn write_whole(path: &Path, sheet: &SheetResult) -> Result<(), BatchError> {
     let json = sheet.to_json_pretty() + "\n";
-    crate::files::write_whole(path, json.as_bytes()).map_err(|e| BatchError::Write {
+    crate::night::files::write_whole(path, json.as_bytes()).map_err(|e| BatchError::Write {
         path: path.display().to_string(),
         problem: FileProblem::from(&e),
     })

@@ -16,11 +16,11 @@ use imageproc::rect::Rect;
 use nalgebra::Matrix3;
 use serde_json::Value;
 
-use crate::align::Alignment;
 use crate::cells::cut_at;
-use crate::flags::{Flag, Severity};
-use crate::form::{FormTemplate, MmBox};
-use crate::geometry::Homography;
+use crate::check::flags::{Flag, Severity};
+use crate::page::align::Alignment;
+use crate::page::form::{FormTemplate, MmBox};
+use crate::page::geometry::Homography;
 use crate::sheet::{SheetResult, Status};
 
 /// Crops at 6 px per mm, the overview at 3.
@@ -213,7 +213,7 @@ pub fn named_cells(flag: &Flag, sheet: &SheetResult, form: &FormTemplate) -> Vec
             _ => {
                 // Sheet-wide findings (Endergebnis not zero): the Endergebnis line.
                 if let Some(bx) = f.endergebnis.iter().copied().reduce(union)
-                    && matches!(flag.code, crate::flags::Code::EndergebnisNotZero)
+                    && matches!(flag.code, crate::check::flags::Code::EndergebnisNotZero)
                 {
                     out.push(Named {
                         label: "Endergebnis line".into(),
@@ -472,7 +472,7 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
     // Rule flags the uncertain cells alone would cause: why those cells matter.
     let as_read: Vec<String> = r
         .extra
-        .get(crate::verify::AS_READ_ONLY)
+        .get(crate::check::verify::AS_READ_ONLY)
         .and_then(|v| serde_json::from_value::<Vec<Flag>>(v.clone()).ok())
         .unwrap_or_default()
         .iter()
@@ -618,7 +618,7 @@ fn rings_read_as_digits(r: &SheetResult) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flags::Code;
+    use crate::check::flags::Code;
 
     fn flag(code: Code, row: Option<u32>, seat: Option<usize>, field: Option<&str>) -> Flag {
         Flag {
@@ -633,7 +633,7 @@ mod tests {
     }
 
     fn sheet() -> SheetResult {
-        crate::synth::one_row_sheet(2)
+        crate::lab::synth::one_row_sheet(2)
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Why a page could not be read: every reason a supervisor is told, as
 //! data, worded in German and English in one place.
 
-use crate::messages::Lang;
+use crate::check::messages::Lang;
 
 /// The reason a page has no reading. `Display` is the English wording.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -179,10 +179,10 @@ impl Unreadable {
     }
 }
 
-impl crate::input::PassedOver {
+impl crate::page::input::PassedOver {
     /// What the supervisor is told of a path that was not read.
     pub fn text(&self, lang: Lang) -> String {
-        use crate::input::PassedOver::*;
+        use crate::page::input::PassedOver::*;
         match (lang, self) {
             (Lang::De, NotAScan) => "übersprungen (kein Bild und kein PDF)".into(),
             (Lang::En, NotAScan) => "skipped (not an image or PDF)".into(),

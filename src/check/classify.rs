@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{RuleSet, Shape, Tariff};
+use crate::check::rules::{RuleSet, Shape, Tariff};
 
 /// What kind of game a row is: an extra field of each game row in the result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

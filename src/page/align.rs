@@ -12,8 +12,8 @@ use image::{GrayImage, imageops};
 use imageproc::contrast::adaptive_threshold;
 use imageproc::region_labelling::{Connectivity, connected_components};
 
-use crate::form::FormTemplate;
-use crate::geometry::Homography;
+use crate::page::form::FormTemplate;
+use crate::page::geometry::Homography;
 
 /// Below this share of template line points found, the page is not the form.
 pub const MIN_FIT: f64 = 0.6;
@@ -477,7 +477,7 @@ fn find_line(mask: &GrayImage, p: (f64, f64), n: (f64, f64), radius: f64) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::render_form;
+    use crate::page::render::render_form;
 
     #[test]
     fn a_rendered_form_aligns_to_itself() {

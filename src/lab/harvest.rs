@@ -10,16 +10,16 @@ use image::GrayImage;
 use rayon::prelude::*;
 
 use crate::cells::{self, Mark};
-use crate::cnn::pair::{NOT_TWO, normalise_pair};
-use crate::cnn::{Cuts, NOT_A_DIGIT, cut_into, normalise, segment, splits};
-use crate::form::{FormTemplate, MmBox};
-use crate::rules::RuleSet;
+use crate::check::rules::RuleSet;
+use crate::lab::synth::{self, Capture, Digits};
+use crate::page::form::{FormTemplate, MmBox};
+use crate::read::cnn::pair::{NOT_TWO, normalise_pair};
+use crate::read::cnn::{Cuts, NOT_A_DIGIT, cut_into, normalise, segment, splits};
 use crate::sheet::SheetResult;
-use crate::synth::{self, Capture, Digits};
 
 /// One input as a net gets it and its label: for the digit net 28×28, a
 /// digit or [`NOT_A_DIGIT`]; for the pair net 28×40, a pair or [`NOT_TWO`].
-pub use crate::cnn::Sample;
+pub use crate::read::cnn::Sample;
 
 /// What harvesting found.
 #[derive(Debug, Default)]
@@ -34,7 +34,7 @@ pub struct Harvest {
     /// Samples that are not one digit: the parts a wrong split cuts a
     /// digit into, and touching digits taken whole.
     pub not_digits: usize,
-    /// Inputs for the pair net ([`crate::cnn::pair`]): pieces holding two
+    /// Inputs for the pair net ([`crate::read::cnn::pair`]): pieces holding two
     /// touching digits, labelled with their pair, and broad pieces holding
     /// one digit or three, labelled [`NOT_TWO`].
     pub pairs: Vec<Sample>,
@@ -333,7 +333,7 @@ mod tests {
             .count();
         assert!(no_digit > 0 && no_digit == h.not_digits);
         // The committed model agrees with most labels: they are the digits drawn.
-        let reader = crate::cnn::CnnReader::new().expect("model");
+        let reader = crate::read::cnn::CnnReader::new().expect("model");
         let inputs: Vec<Vec<f32>> = h.samples.iter().map(|s| s.0.clone()).collect();
         let probs = reader.classify(&inputs);
         let agree = probs

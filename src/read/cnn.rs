@@ -48,12 +48,12 @@ const SURE_CUT: f32 = 0.99;
 /// Training images held back from training (the last ones of the split).
 pub const HELD_BACK: usize = 5000;
 
-static MODEL: &[u8] = include_bytes!("../models/digits.safetensors");
+static MODEL: &[u8] = include_bytes!("../../models/digits.safetensors");
 
 /// The second net (`train-digits --deep`, `scripts/train-digits.sh --second`): a 3×3
 /// pair of convolutions where the first has one 5×5, and 256 dense units.
 /// Alone it reads about as well as the first, but errs elsewhere.
-static SECOND_MODEL: &[u8] = include_bytes!("../models/second.safetensors");
+static SECOND_MODEL: &[u8] = include_bytes!("../../models/second.safetensors");
 
 /// The net's classes: the digits 0..9 and [`NOT_A_DIGIT`].
 pub const CLASSES: usize = 11;
@@ -1179,14 +1179,14 @@ fn with_pair(prior: f32, parts: [&[f32; CLASSES]; 2], whole: &[f32]) -> (f32, Ve
 /// `cells::analyse` (binary ink; continental 1 and 7; thin and broad pens;
 /// blur; a stroke cut where a ruled line was removed; scale), together with
 /// `cells`: digits cut from drawn sheets by the pipeline itself
-/// ([`crate::harvest`]). The last 5000 training images are held back: they,
+/// ([`crate::lab::harvest`]). The last 5000 training images are held back: they,
 /// and `held_cells` drawn from them, report accuracy, and `held_cells` fit
 /// the temperature that calibrates the probabilities. The test split is
 /// never used.
 pub fn train(
-    digits: &crate::synth::Digits,
-    cells: &[crate::harvest::Sample],
-    held_cells: &[crate::harvest::Sample],
+    digits: &crate::lab::synth::Digits,
+    cells: &[crate::lab::harvest::Sample],
+    held_cells: &[crate::lab::harvest::Sample],
     schedule: &Schedule,
     seed: u64,
     bent: f64,
@@ -1196,7 +1196,7 @@ pub fn train(
     let n = digits.len();
     let held = HELD_BACK.min(n / 10);
     let train_n = n - held;
-    let mut rng = crate::synth::rng(seed);
+    let mut rng = crate::lab::synth::rng(seed);
     let sample = |i: usize, rng: &mut rand_chacha::ChaCha8Rng| -> Sample {
         let (img, label) = digits.get(i);
         (normalise(&augment(img, label, rng)), u32::from(label))
@@ -1522,7 +1522,7 @@ mod tests {
 
     fn mnist_digit(index: usize) -> (GrayImage, u8) {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits");
-        let digits = crate::synth::Digits::from_dir(&dir).expect("bundled digits");
+        let digits = crate::lab::synth::Digits::from_dir(&dir).expect("bundled digits");
         let (img, label) = digits.get(index);
         // As a cell delivers it: black ink on white, larger than 28 px.
         let src = GrayImage::from_fn(28, 28, |x, y| Luma([img[(y * 28 + x) as usize]]));
@@ -1708,9 +1708,9 @@ mod tests {
     #[test]
     fn a_bent_digit_should_move_its_ink_but_stay_the_digit() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits");
-        let digits = crate::synth::Digits::from_dir(&dir).expect("bundled digits");
+        let digits = crate::lab::synth::Digits::from_dir(&dir).expect("bundled digits");
         let mut reader = CnnReader::new().expect("model");
-        let mut rng = crate::synth::rng(5);
+        let mut rng = crate::lab::synth::rng(5);
         let (mut right, mut moved) = (0, 0);
         for i in 0..200 {
             let (img, label) = digits.get(i * 5);
@@ -1771,8 +1771,13 @@ mod tests {
                 from,
                 layers: Layers::SMALL,
             };
-            let varmap =
-                fit(&lessons, &schedule, &mut crate::synth::rng(1), &mut |_| {}).expect("trained");
+            let varmap = fit(
+                &lessons,
+                &schedule,
+                &mut crate::lab::synth::rng(1),
+                &mut |_| {},
+            )
+            .expect("trained");
             varmap.data().lock().expect("vars")["c1.weight"]
                 .as_tensor()
                 .clone()

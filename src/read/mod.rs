@@ -1,5 +1,8 @@
-//! Reading digits: the `DigitReader` trait and its readers. Tesseract is the
-//! first (strong on print, weak on handwriting: measured, see docs/reading.md).
+//! Reading digits: the `DigitReader` trait and its readers: [`cnn`], the
+//! trained nets, and Tesseract (strong on print, weak on handwriting:
+//! measured, see docs/reading.md).
+
+pub mod cnn;
 
 use image::GrayImage;
 

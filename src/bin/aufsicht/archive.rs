@@ -1,0 +1,153 @@
+//! `export` and `correct`: the archive back to files, and a person's
+//! correction into it with its trail.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use aufsicht::catalogue::say;
+use aufsicht::{Lang, SheetResult};
+
+use crate::common::{Told, load_rules, open_archive, stdout_line};
+
+/// The arguments of `export`.
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    #[arg(long)]
+    pub archive: PathBuf,
+    /// The tournament's name; may be left out when the archive holds one.
+    #[arg(long)]
+    pub tournament: Option<String>,
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// The arguments of `correct`.
+#[derive(clap::Args)]
+pub struct CorrectArgs {
+    #[arg(long)]
+    pub archive: PathBuf,
+    #[arg(long)]
+    pub tournament: Option<String>,
+    /// Rule set id or the path of a rule file.
+    #[arg(long)]
+    pub rules: String,
+    /// Who corrected it (name or initials), for the trail.
+    #[arg(long)]
+    pub by: String,
+    /// The corrected sheet result (a scan's JSON, edited).
+    pub sheet: PathBuf,
+}
+
+pub fn export_run(a: ExportArgs, lang: Lang) -> Result<()> {
+    export(&a.archive, a.tournament.as_deref(), &a.out, lang)
+}
+
+pub fn correct_run(a: CorrectArgs, lang: Lang) -> Result<()> {
+    correct(
+        &a.archive,
+        a.tournament.as_deref(),
+        &a.rules,
+        &a.by,
+        &a.sheet,
+        lang,
+    )
+}
+
+fn export(archive: &Path, tournament: Option<&str>, out: &Path, lang: Lang) -> Result<()> {
+    let db = open_archive(archive, lang)?;
+    let t = db.pick_tournament(tournament).told(lang)?;
+    std::fs::create_dir_all(out)
+        .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
+    let sheets = db.sheets(t).told(lang)?;
+    // The names the scan gave, where the archive knows them; else named anew.
+    let files: Vec<(PathBuf, bool)> = sheets
+        .iter()
+        .map(|s| {
+            let source = s.result.source.clone();
+            let file = PathBuf::from(source.unwrap_or_else(|| format!("sheet-{}", s.id)));
+            let pdf = s.result.page.is_some_and(|p| p > 1)
+                || aufsicht::page::input::kind_of(&file) == aufsicht::page::input::Kind::Pdf;
+            (file, pdf)
+        })
+        .collect();
+    let mut distinct = files.clone();
+    distinct.dedup();
+    let named = aufsicht::night::result_names::name_all(
+        &distinct,
+        &mut aufsicht::night::result_names::Existing::none(),
+    );
+    let mut written = std::collections::BTreeSet::new();
+    for (stored, file) in sheets.iter().zip(&files) {
+        let page = stored.result.page.unwrap_or(1);
+        let name = stored.result_file.clone().unwrap_or_else(|| {
+            named
+                .iter()
+                .find(|n| (&n.file, n.pdf) == (&file.0, file.1))
+                .map_or_else(
+                    || format!("sheet-{}.json", stored.id),
+                    |n| n.result_name(page),
+                )
+        });
+        let path = out.join(&name);
+        std::fs::write(&path, stored.result.to_json_pretty() + "\n")
+            .with_context(|| say(lang, "cannot-write", &[("path", &path.display())]))?;
+        written.insert(name);
+    }
+    let values = out.join("values.csv");
+    let file = std::fs::File::create(&values)
+        .with_context(|| say(lang, "cannot-write", &[("path", &values.display())]))?;
+    db.write_values_csv(t, std::io::BufWriter::new(file))
+        .told(lang)?;
+    let args: [(&str, &dyn std::fmt::Display); 2] =
+        [("count", &written.len()), ("path", &out.display())];
+    eprintln!("aufsicht: {}", say(lang, "export-done", &args));
+    Ok(())
+}
+
+fn correct(
+    archive: &Path,
+    tournament: Option<&str>,
+    rules: &str,
+    by: &str,
+    sheet: &Path,
+    lang: Lang,
+) -> Result<()> {
+    if by.trim().is_empty() {
+        bail!(say(lang, "by-empty", &[]));
+    }
+    let rules = load_rules(rules, lang)?;
+    let input = SheetResult::from_path(sheet).told(lang)?;
+    let checked = aufsicht::verify(input, &rules, lang)
+        .told(lang)
+        .with_context(|| sheet.display().to_string())?;
+    let mut db = open_archive(archive, lang)?;
+    let t = db.pick_tournament(tournament).told(lang)?;
+    let source = checked.source.clone().unwrap_or_default();
+    let page = checked.page.unwrap_or(1);
+    let Some(id) = db.sheet_id(t, &source, page).told(lang)? else {
+        let file = sheet.display();
+        let args: [(&str, &dyn std::fmt::Display); 3] =
+            [("file", &file), ("source", &source), ("page", &page)];
+        bail!(say(lang, "correct-not-archived", &args));
+    };
+    let changes = db.correct(id, &checked, by).told(lang)?;
+    let blank = say(lang, "blank", &[]);
+    for c in &changes {
+        let (old, new) = (
+            c.old.as_deref().unwrap_or(&blank),
+            c.new.as_deref().unwrap_or(&blank),
+        );
+        let args: [(&str, &dyn std::fmt::Display); 3] =
+            [("field", &c.field), ("old", &old), ("new", &new)];
+        eprintln!("aufsicht: {}", say(lang, "correct-change", &args));
+    }
+    let args: [(&str, &dyn std::fmt::Display); 3] = [
+        ("count", &changes.len()),
+        ("by", &by),
+        ("flags", &checked.flags.len()),
+    ];
+    eprintln!("aufsicht: {}", say(lang, "correct-done", &args));
+    stdout_line(&checked.to_json_pretty());
+    Ok(())
+}

@@ -1,0 +1,107 @@
+//! What every command shares: errors told in the user's language, the
+//! rule set and participant list loaded, sheet results found, stdout.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use aufsicht::catalogue::{Tell, say};
+use aufsicht::{Lang, RuleSet, SheetResult};
+
+/// A library error told in the user's language, as the command's error.
+pub trait Told<T> {
+    fn told(self, lang: Lang) -> Result<T>;
+}
+
+impl<T, E: Tell> Told<T> for std::result::Result<T, E> {
+    fn told(self, lang: Lang) -> Result<T> {
+        self.map_err(|e| anyhow::anyhow!(e.tell(lang)))
+    }
+}
+
+/// Prints a line; a closed pipe (`| head`) ends the output quietly instead of panicking.
+pub fn stdout_line(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{line}");
+}
+
+pub fn load_rules(rules: &str, lang: Lang) -> Result<RuleSet> {
+    RuleSet::load(rules)
+        .told(lang)
+        .context(say(lang, "load-rules", &[]))
+}
+
+pub fn load_participants(
+    list: Option<&Path>,
+    lang: Lang,
+) -> Result<Option<aufsicht::night::participants::Participants>> {
+    list.map(aufsicht::night::participants::Participants::load)
+        .transpose()
+        .told(lang)
+        .context(say(lang, "load-participants", &[]))
+}
+
+/// A run that finished but could not read everything it was given.
+#[derive(Debug)]
+pub struct Incomplete(pub String);
+
+impl std::fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Incomplete {}
+
+/// Every sheet result below the folders, as (folder, file, result), sorted
+/// by file. Other JSON files are passed over, and said; none at all is an error.
+pub fn sheet_results(dirs: &[PathBuf], lang: Lang) -> Result<Vec<(PathBuf, PathBuf, SheetResult)>> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        if !dir.is_dir() {
+            bail!(say(lang, "not-a-folder", &[("path", &dir.display())]));
+        }
+        let mut files = json_files(dir);
+        files.sort();
+        for file in files {
+            match SheetResult::from_path(&file) {
+                Ok(s) => out.push((dir.clone(), file, s)),
+                Err(e) => {
+                    let (file, error) = (file.display(), e.tell(lang));
+                    let args: [(&str, &dyn std::fmt::Display); 2] =
+                        [("file", &file), ("error", &error)];
+                    eprintln!("aufsicht: {}", say(lang, "skipped-json", &args));
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        bail!(say(lang, "no-results", &[("dirs", &dirs.join(", "))]));
+    }
+    Ok(out)
+}
+
+/// Every `*.json` below `dir`, except the night-check and summary files.
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(json_files(&path));
+        } else if path.extension().and_then(|e| e.to_str()) == Some("json") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+pub fn open_archive(path: &Path, lang: Lang) -> Result<aufsicht::night::archive::Archive> {
+    if !path.is_file() {
+        bail!(say(lang, "archive-missing", &[("path", &path.display())]));
+    }
+    aufsicht::night::archive::Archive::open(path).told(lang)
+}

@@ -1,0 +1,50 @@
+//! `render-form`: a blank form to print, exactly as it is read.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use aufsicht::Lang;
+use aufsicht::catalogue::say;
+use aufsicht::page::form::FormTemplate;
+
+use crate::common::Told;
+
+/// The arguments of `render-form`.
+#[derive(clap::Args)]
+pub struct RenderFormArgs {
+    #[arg(long)]
+    pub form: String,
+    #[arg(long, default_value_t = 300.0)]
+    pub dpi: f64,
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+pub fn run(a: RenderFormArgs, lang: Lang) -> Result<()> {
+    let form = FormTemplate::load(&a.form)
+        .told(lang)
+        .context(say(lang, "load-form", &[]))?;
+    if !(50.0..=1200.0).contains(&a.dpi) {
+        bail!(say(lang, "dpi-range", &[("dpi", &a.dpi)]));
+    }
+    let page = aufsicht::page::render::render_form(&form, a.dpi);
+    write_page(&page, &a.out, a.dpi, lang)
+}
+
+pub fn write_page(page: &image::GrayImage, out: &Path, dpi: f64, lang: Lang) -> Result<()> {
+    let cannot = || say(lang, "cannot-write", &[("path", &out.display())]);
+    let ext = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("pdf") => std::fs::write(
+            out,
+            aufsicht::page::render::pdf_of_pages(std::slice::from_ref(page), dpi),
+        )
+        .with_context(cannot),
+        Some("png" | "jpg" | "jpeg" | "tif" | "tiff") => page.save(out).with_context(cannot),
+        _ => bail!(say(lang, "page-format", &[("path", &out.display())])),
+    }
+}

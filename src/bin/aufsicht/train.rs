@@ -1,0 +1,228 @@
+//! `train-digits` and `train-pairs`: the reader's nets trained on the
+//! MNIST training split and on digits cut from drawn sheets (a lab tool).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use aufsicht::page::form::FormTemplate;
+use aufsicht::{RuleSet, lab::synth};
+
+/// The arguments of `train-digits`.
+#[derive(clap::Args)]
+pub struct TrainDigitsArgs {
+    /// Folder with train-images.idx3-ubyte and train-labels.idx1-ubyte.
+    #[arg(long, default_value = "data/mnist")]
+    pub mnist: PathBuf,
+    #[arg(long, default_value = "models/digits.safetensors")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 5)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Sheets drawn from the training digits and cut by the pipeline,
+    /// whose digits train beside MNIST's (0: MNIST only).
+    #[arg(long, default_value_t = 600)]
+    pub sheets: usize,
+    /// Share of the MNIST digits bent afresh each epoch (a small
+    /// rotation, shear and elastic distortion; 0: none).
+    #[arg(long, default_value_t = 0.0)]
+    pub bent: f64,
+    #[command(flatten)]
+    pub go_on: GoOn,
+}
+
+/// The arguments of `train-pairs`.
+#[derive(clap::Args)]
+pub struct TrainPairsArgs {
+    /// Folder with train-images.idx3-ubyte and train-labels.idx1-ubyte.
+    #[arg(long, default_value = "data/mnist")]
+    pub mnist: PathBuf,
+    #[arg(long, default_value = "models/pairs.safetensors")]
+    pub out: PathBuf,
+    /// The defaults make the committed model (49 min on 2 cores).
+    #[arg(long, default_value_t = 6)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Sheets drawn from the training digits whose pieces train beside
+    /// digits drawn side by side.
+    #[arg(long, default_value_t = 1200)]
+    pub sheets: usize,
+    /// Digits drawn side by side afresh in each epoch.
+    #[arg(long, default_value_t = 100000)]
+    pub fresh: usize,
+    #[command(flatten)]
+    pub go_on: GoOn,
+}
+
+pub fn digits(a: TrainDigitsArgs) -> Result<()> {
+    let TrainDigitsArgs {
+        mnist,
+        out,
+        epochs,
+        seed,
+        sheets,
+        bent,
+        go_on,
+    } = a;
+    if !(0.0..=1.0).contains(&bent) {
+        bail!("--bent is a share between 0 and 1, not {bent}");
+    }
+    let schedule = go_on.schedule(epochs)?;
+    let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
+    let [cells, held_cells] =
+            harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 1, |h, what| {
+                eprintln!(
+                    "aufsicht: {} digits and {} parts not one digit cut from {} sheets drawn with {what} ({} of {} fields not in one piece per digit, {} sheets not found)",
+                    h.samples.len() - h.not_digits,
+                    h.not_digits,
+                    h.sheets,
+                    h.missegmented,
+                    h.fields,
+                    h.lost_sheets
+                )
+            })?
+            .map(|h| h.samples);
+    let held = aufsicht::read::cnn::HELD_BACK;
+    eprintln!(
+        "aufsicht: training on {} MNIST training digits and {} cut from sheets",
+        digits.len() - held.min(digits.len() / 10),
+        cells.len()
+    );
+    let model = aufsicht::read::cnn::train(
+        &digits,
+        &cells,
+        &held_cells,
+        &schedule,
+        seed,
+        bent,
+        &mut |line| eprintln!("aufsicht: {line}"),
+    )
+    .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
+    save_model(&model, &out)
+}
+
+pub fn pairs(a: TrainPairsArgs) -> Result<()> {
+    let TrainPairsArgs {
+        mnist,
+        out,
+        epochs,
+        seed,
+        sheets,
+        fresh,
+        go_on,
+    } = a;
+    let schedule = go_on.schedule(epochs)?;
+    let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
+    let [cut, held_cut] =
+            harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 3, |h, what| {
+                let none = h
+                    .pairs
+                    .iter()
+                    .filter(|s| s.1 as usize == aufsicht::read::cnn::pair::NOT_TWO)
+                    .count();
+                eprintln!(
+                    "aufsicht: {} pieces of two touching digits and {none} of one or three cut from {} sheets drawn with {what}",
+                    h.pairs.len() - none,
+                    h.sheets,
+                )
+            })?
+            .map(|h| h.pairs);
+    let model = aufsicht::read::cnn::pair::train_pairs(
+        &digits,
+        &cut,
+        &held_cut,
+        fresh,
+        &schedule,
+        seed,
+        &mut |line| eprintln!("aufsicht: {line}"),
+    )
+    .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
+    save_model(&model, &out)
+}
+
+/// Sheets drawn with the MNIST training digits but the held-back last
+/// ones, and a sixth as many drawn with the held-back ones (seed + 1),
+/// cut as the pipeline cuts them; `report` says what each gave.
+fn harvest_training_and_held(
+    digits: &synth::Digits,
+    sheets: usize,
+    seed: u64,
+    report: impl Fn(&aufsicht::lab::harvest::Harvest, &str),
+) -> Result<[aufsicht::lab::harvest::Harvest; 2]> {
+    let forms = training_forms()?;
+    let held = aufsicht::read::cnn::HELD_BACK;
+    let training =
+        aufsicht::lab::harvest::harvest(&forms, &digits.clone().without_last(held), sheets, seed);
+    report(&training, "the training digits");
+    let held_back = aufsicht::lab::harvest::harvest(
+        &forms,
+        &digits.clone().last(held),
+        sheets.div_ceil(6),
+        seed + 1,
+    );
+    report(&held_back, "the held-back digits");
+    Ok([training, held_back])
+}
+
+/// Where a training starts: afresh, or from a model it goes on training.
+#[derive(clap::Args, Debug)]
+pub struct GoOn {
+    /// Go on training this model (of the same net) instead of starting afresh.
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// The first epoch's learning rate (each later one is 0.6 times the one before).
+    #[arg(long, default_value_t = aufsicht::read::cnn::LEARNING_RATE)]
+    learning_rate: f64,
+    /// A fresh net with three convolutions and a dense layer twice as
+    /// broad (about 1.3 times the work); a model to go on from brings its own.
+    #[arg(long, conflicts_with = "from")]
+    deep: bool,
+}
+
+impl GoOn {
+    /// Checked before the long harvest: a model that cannot be read fails at once.
+    fn schedule(self, epochs: usize) -> Result<aufsicht::read::cnn::Schedule> {
+        if let Some(from) = &self.from {
+            std::fs::File::open(from)
+                .with_context(|| format!("cannot read the model {}", from.display()))?;
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate.is_finite()) {
+            bail!(
+                "--learning-rate must be a positive number, not {}",
+                self.learning_rate
+            );
+        }
+        Ok(aufsicht::read::cnn::Schedule {
+            epochs,
+            learning_rate: self.learning_rate,
+            from: self.from,
+            layers: if self.deep {
+                aufsicht::read::cnn::Layers::DEEP
+            } else {
+                aufsicht::read::cnn::Layers::SMALL
+            },
+        })
+    }
+}
+
+fn save_model(model: &candle_nn::VarMap, out: &Path) -> Result<()> {
+    model
+        .save(out)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+    eprintln!("aufsicht: model written to {}", out.display());
+    Ok(())
+}
+
+/// The rule sets and forms training sheets are drawn with, in turn.
+fn training_forms() -> Result<Vec<(RuleSet, FormTemplate)>> {
+    [
+        ("merkur", "punkteliste-a4-32"),
+        ("doppelkopf", "doko-a4-24x5"),
+        ("schwaig", "punkteliste-a4-32"),
+    ]
+    .iter()
+    .map(|(r, f)| Ok((RuleSet::load(r)?, FormTemplate::load(f)?)))
+    .collect()
+}

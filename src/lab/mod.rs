@@ -1,0 +1,8 @@
+//! The lab: tools that make and measure test data, not part of reading a
+//! night. Sheets drawn with their truth ([`synth`]), digits cut from them
+//! for training ([`harvest`]), results rated against the truth
+//! ([`evaluate`]). The product never calls into it.
+
+pub mod evaluate;
+pub mod harvest;
+pub mod synth;
