@@ -2,8 +2,8 @@
 # Generates the evaluation sets of docs/reading.md (held-out: hA hB hP hQ,
 # tuning: tA tB tP, and wA wB wP with a writer's mistake on every sheet;
 # development: dA dB, larger, to find what fails without looking at the
-# held-out sets; fresh: eA eB, scanner sheets no choice was made on until
-# session 30, to see how far the tuning and development sets flatter;
+# held-out sets; fresh: eA eB, scanner sheets drawn later than the
+# choices on the others, to see how far the tuning and development sets flatter;
 # all drawn with the digits the model's training held back) into DIR (default /tmp/eval) with a participant list per set, then,
 # with --run, evaluates each (results in DIR/SET/out).
 # Choose on the tuning sets, report on the held-out ones. PARTICIPANTS=1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Remakes models/digits.safetensors as the committed model was made
-# (docs/reading.md, session 21): the model committed in ed226d5 (trained
+# (docs/reading.md): the model committed in ed226d5 (trained
 # afresh, `train-digits --epochs 5 --seed 1 --sheets 600`, on the pipeline
 # of its day), then trained on three times more, each time on 600
 # new sheets drawn and cut by today's pipeline, at a lower learning rate.
@@ -8,10 +8,10 @@
 # training split (scripts/fetch-mnist.sh). Usage: scripts/train-digits.sh [OUT]
 #
 # With --second it remakes models/second.safetensors instead, the second
-# net whose opinion is asked on a flagged seat's footer (docs/reading.md,
-# sessions 24 and 28): a deep net trained afresh (`train-digits --deep`,
-# five epochs), then one step on (two epochs at 3e-4, seed 3), as "deep1"
-# was made in session 25. Training on this CPU is not bit-identical from
+# net whose opinion is asked on a flagged seat's footer (docs/reading.md):
+# a deep net trained afresh (`train-digits --deep`,
+# five epochs), then one step on (two epochs at 3e-4, seed 3), as the
+# committed one was made. Training on this CPU is not bit-identical from
 # run to run, so measure what it makes (scripts/eval-sets.sh). About 70
 # minutes. Usage: scripts/train-digits.sh --second [OUT]
 set -euo pipefail
@@ -37,7 +37,7 @@ fi
 # The start: that model from the history, or, in a checkout without it
 # (a shallow clone), one trained afresh. That one is not the same: on
 # today's cuts a fresh net learns another balance of digits and "not one
-# digit" parts (docs/reading.md, sessions 13 and 21), so measure it.
+# digit" parts (docs/reading.md), so measure it.
 if ! git show ed226d5:models/digits.safetensors > "$work/step0.safetensors" 2>/dev/null; then
   "$bin" train-digits --epochs 5 --seed 1 --sheets 600 --out "$work/step0.safetensors"
 fi

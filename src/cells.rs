@@ -210,7 +210,7 @@ fn paper_level(values: impl Iterator<Item = u8>) -> f64 {
 /// Where between the pen's core and the paper a pixel stops being ink:
 /// 0.4 of the way up from the core. Blurred or broad strokes shade the
 /// paper beside them and inside loops; a cut near the paper's level
-/// (0.78 of it, as before session 12) filled the loops of an 8 and joined
+/// (0.78 of it, tried first) filled the loops of an 8 and joined
 /// digits written close. Tuning sets (tA/tB/tP): 0.2/0.3/0.4/0.5/0.6 of the
 /// way gave cells 98.6/99.2/99.4/99.2/99.1% on tA (98.7% before) and the
 /// fewest uncertain cells and false flags at 0.4 on all three.
@@ -424,7 +424,7 @@ pub fn analyse(crop: &GrayImage, find_circle: bool, find_sign: bool) -> CellImag
     if find_circle && !cell.circled && cell.mark == Mark::Ink {
         // A ring drawn thinner or lighter than the digits falls apart at
         // the digits' cut; at the paper's shade it is whole, and the cell
-        // is read as cut there (as before session 12).
+        // is read as cut there.
         let shaded = analyse_at(crop, Cut::Shade, find_circle, find_sign);
         if shaded.circled {
             return shaded;

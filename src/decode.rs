@@ -42,10 +42,10 @@ pub const ACCEPT: f64 = 0.95;
 /// value is in the writer's own Gesamt; to hide it, the Gesamt would have
 /// to be misread by just what a legal row needs). Measured
 /// (docs/reading.md): 93 cells taken so on the tuning sets (seed 601, 90
-/// sheets) and 106 on the held-out sets, all right. Session 16, tuning
+/// sheets) and 106 on the held-out sets, all right. Tuning
 /// sets tA tB tP wA wB wP (300 sheets): 210 taken at 0.99, 214 at 0.97,
 /// 215 at 0.95 (where [`ACCEPT`] bounds it), all right, silent errors and
-/// recall unchanged; 0.97 keeps a margin. Session 22: the Gesamt may also
+/// recall unchanged; 0.97 keeps a margin. The Gesamt may also
 /// be confirmed by the seat's Endergebnis or Abzug ([`footer_confirms`]),
 /// and a cell may be taken on its own probability in the column where the
 /// column's best assignment as a whole falls short (its other open cells
@@ -104,8 +104,8 @@ const UNLISTED: f64 = 1e-4;
 /// spread: a misreading lands on a few numbers near what was written (a
 /// digit off). A flat 1e-4 made a value the reader missed, which row,
 /// column and footer all wanted, no suggestion at all (a "5" drawn like a
-/// "√", read "4" with "0" next). Tuning sets (docs/reading.md, session
-/// 20): false flags a sheet tA tB tP wA wB wP 0.20 0.57 0.60 0.60 0.53
+/// "√", read "4" with "0" next). Tuning sets (docs/reading.md): false
+/// flags a sheet tA tB tP wA wB wP 0.20 0.57 0.60 0.60 0.53
 /// 0.43 → 0.13 0.20 0.47 0.50 0.27 0.38 at 20, recall and silent errors
 /// equal; at 10, recall wB 117 → 115/118; at 50, false flags tP 0.53.
 const UNLISTED_SPREAD: f64 = 20.0;
@@ -763,7 +763,7 @@ pub const DOUBTED: &str = "doubted";
 /// so too where its own suggestion falls short of that (decoding gives a
 /// value the reader did not list next to nothing, [`UNLISTED`]), the
 /// row's other flagged cells standing as read; its flag is replaced.
-/// Measured in docs/reading.md (session 25).
+/// Measured in docs/reading.md.
 fn doubted_by_row_and_column(
     sheet: &SheetResult,
     by_field: &BTreeMap<Field, &FieldReading>,
@@ -1112,7 +1112,7 @@ fn listed(values: &[(i64, f64)], v: i64) -> f64 {
 /// little better: a Doppelkopf row is legal with "15" as with "16", so
 /// only the reader weighs them, and the column with its Gesamt read surely
 /// decides. A value the image does not show ([`IMAGE_SHOWS`]) stays a
-/// suggestion. Session 22, tuning sets: 122 → 120 wrong cells (185 → 187
+/// suggestion. Tuning sets: 122 → 120 wrong cells (185 → 187
 /// cells taken so, all right), uncertain cells 2.95 → 2.94 a sheet;
 /// false flags, silent errors and recall unchanged. Without the image's
 /// share 116 (191, all right), but a value no reading shows is the
@@ -1141,7 +1141,7 @@ const WORKED_FROM_COLUMNS: f64 = 0.5;
 
 /// How much rarer than a writer's usual slip ([`slip`]) is one by any
 /// other amount; also the weight of what a reading leaves unlisted.
-/// Session 26, tuning sets (tA tB tP wA wB wP, 250 sheets): false flags
+/// Tuning sets (tA tB tP wA wB wP, 250 sheets): false flags
 /// 45 → 29 at 0.2 (and at 0.1; 30 at 0.3, 39 at 0.5), wrong cells 77 → 58
 /// (19 footer values taken right, none wrong), recall 353/357 kept; at 0.1
 /// and below one writer's Gesamt slip is lost (351/357).

@@ -184,9 +184,9 @@ fn ring_was_digits(peeled: &Reading, drawn: &Reading) -> bool {
 /// A circled field's ink as drawn reading at least this surely as more
 /// digits than peeling left, or as two or more where peeling left a
 /// reading below [`RING_LEFT_DOUBTFUL`], was digits (see
-/// [`ring_was_digits`]). Sessions 15 and 16 asked for more digits at
+/// [`ring_was_digits`]). Asking for more digits at
 /// [`CONFIDENT`] and a peeled reading below it (circles right on tA tB tP
-/// wB: 100/100/99.97/99.91%). Session 27, rings found in game cells of
+/// wB: 100/100/99.97/99.91%). Rings found in game cells of
 /// the tuning sets (tA tB tP wA wB wP) and two new development sets (dA
 /// merkur, dB Doppelkopf, 100 sheets each, seed 801): of 50 found where
 /// none was drawn (all a "10" or "12" whose round second digit looked like
@@ -201,7 +201,7 @@ const RING_LEFT_DOUBTFUL: f32 = 0.9;
 
 /// Below this, what peeling a ring left is scraps, not the number a ring
 /// holds, where the ink as drawn reads otherwise (at [`DRAWN_DISAGREES`])
-/// with as many digits. Session 22, tuning sets (tA tB tP wA wB wP, 3 982
+/// with as many digits. Tuning sets (tA tB tP wA wB wP, 3 982
 /// rings found around circled cells, 18 around cells not circled): below
 /// 0.1 no circled cell and 3 not circled (each a false CIRCLE_NOT_SOLO);
 /// below 0.2, 1 circled cell.
@@ -223,7 +223,7 @@ fn peeling_in_doubt(peeled: &Reading, drawn: &Reading) -> bool {
 /// A Teilnehmer-Nr. read at least this surely by the first net stands
 /// where the second net reads it so too ([`SECOND_AGREES`]); nothing on
 /// the sheet checks it, so a wrong one puts points on another player's
-/// name unseen. Session 31 (docs/reading.md), 7 140 numbers on 1 680
+/// name unseen. Measured (docs/reading.md) on 7 140 numbers on 1 680
 /// scanner sheets (dA dB tA tB wA wB eA eB fA1001 fB1001 fA1102 fB1102
 /// sA1304 sB1304): the 7 read wrong without a flag were all read at
 /// 0.991 or more by the first net (a 4 closed like a 9 or open like a 7,
@@ -693,7 +693,7 @@ pub fn scan_page(
 /// is then unsure where the second reads it otherwise, and the sheet's
 /// sums weigh it. Asked only where a flag stands: on every footer field,
 /// the two nets' disagreements made about 0.2 uncertain cells more a sheet
-/// (session 28). A circled cell's digits were read peeled or as drawn
+/// (docs/reading.md). A circled cell's digits were read peeled or as drawn
 /// ([`ring_was_digits`]), so it is left. True when any reading changed.
 fn second_opinion_where_flagged(
     sheet: &SheetResult,

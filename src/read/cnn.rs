@@ -35,7 +35,7 @@ const TOUCHING_PRIOR: f32 = 0.05;
 /// way of reading it looks like no digit, no reading of it is sure.
 /// 0.2, not 0.5: two clearly written touching digits (a table "23") whose
 /// ways the width prior and the net both doubt stayed unsure at 0.5
-/// (docs/reading.md, session 16).
+/// (docs/reading.md).
 const DIGITS_FLOOR: f32 = 0.2;
 
 /// How many straight cuts of a piece into two digits are read (one along a
@@ -144,7 +144,7 @@ impl Layers {
 
     /// The second 5×5 convolution as two 3×3 ones (the same view of the
     /// digit with one more nonlinearity), and twice the dense units: about
-    /// 1.3 times the small net's work (docs/reading.md, session 24).
+    /// 1.3 times the small net's work (docs/reading.md).
     pub const DEEP: Layers = Layers {
         convs: &[
             Conv::new(5, 32, true),
@@ -501,7 +501,7 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
         // merges them above) into a box no broader than high, nor much
         // narrower, are one piece that the split hypotheses may still cut
         // where they meet: a 4 written in two strokes, its bar's end under
-        // its stem, was read "41" (docs/reading.md, session 16).
+        // its stem, was read "41" (docs/reading.md).
         while let Some(i) = (0..groups.len().saturating_sub(1)).find(|&i| {
             let (a, b) = (groups[i].0, groups[i + 1].0);
             let u = joined(a, b);
