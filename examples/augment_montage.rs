@@ -17,12 +17,13 @@ fn main() -> Result<(), String> {
         let (img, label) = digits.get(i);
         let bent_img;
         let img = if bent && i % 2 == 1 {
-            bent_img = aufsicht::read::cnn::bend(img, &mut rng);
+            bent_img = aufsicht::lab::training::bend(img, &mut rng);
             &bent_img
         } else {
             img
         };
-        let v = aufsicht::read::cnn::normalise(&aufsicht::read::cnn::augment(img, label, &mut rng));
+        let v =
+            aufsicht::read::cnn::normalise(&aufsicht::lab::training::augment(img, label, &mut rng));
         for (k, p) in v.iter().enumerate() {
             let (x, y) = ((i % 20) * 30 + k % 28, (i / 20) * 30 + k / 28);
             sheet.put_pixel(x as u32, y as u32, Luma([255 - (p * 255.0) as u8]));

@@ -19,7 +19,7 @@ use crate::sheet::SheetResult;
 
 /// One input as a net gets it and its label: for the digit net 28×28, a
 /// digit or [`NOT_A_DIGIT`]; for the pair net 28×40, a pair or [`NOT_TWO`].
-pub use crate::read::cnn::Sample;
+pub use crate::lab::training::Sample;
 
 /// What harvesting found.
 #[derive(Debug, Default)]

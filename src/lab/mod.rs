@@ -5,4 +5,6 @@
 
 pub mod evaluate;
 pub mod harvest;
+pub mod pair_training;
 pub mod synth;
+pub mod training;

@@ -90,7 +90,7 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
         digits.len() - held.min(digits.len() / 10),
         cells.len()
     );
-    let model = aufsicht::read::cnn::train(
+    let model = aufsicht::lab::training::train(
         &digits,
         &cells,
         &held_cells,
@@ -129,7 +129,7 @@ pub fn pairs(a: TrainPairsArgs) -> Result<()> {
                 )
             })?
             .map(|h| h.pairs);
-    let model = aufsicht::read::cnn::pair::train_pairs(
+    let model = aufsicht::lab::pair_training::train_pairs(
         &digits,
         &cut,
         &held_cut,
@@ -173,7 +173,7 @@ pub struct GoOn {
     #[arg(long)]
     from: Option<PathBuf>,
     /// The first epoch's learning rate (each later one is 0.6 times the one before).
-    #[arg(long, default_value_t = aufsicht::read::cnn::LEARNING_RATE)]
+    #[arg(long, default_value_t = aufsicht::lab::training::LEARNING_RATE)]
     learning_rate: f64,
     /// A fresh net with three convolutions and a dense layer twice as
     /// broad (about 1.3 times the work); a model to go on from brings its own.
@@ -183,7 +183,7 @@ pub struct GoOn {
 
 impl GoOn {
     /// Checked before the long harvest: a model that cannot be read fails at once.
-    fn schedule(self, epochs: usize) -> Result<aufsicht::read::cnn::Schedule> {
+    fn schedule(self, epochs: usize) -> Result<aufsicht::lab::training::Schedule> {
         if let Some(from) = &self.from {
             std::fs::File::open(from)
                 .with_context(|| format!("cannot read the model {}", from.display()))?;
@@ -194,7 +194,7 @@ impl GoOn {
                 self.learning_rate
             );
         }
-        Ok(aufsicht::read::cnn::Schedule {
+        Ok(aufsicht::lab::training::Schedule {
             epochs,
             learning_rate: self.learning_rate,
             from: self.from,

@@ -1,0 +1,433 @@
+//! Training the digit nets (a lab tool): MNIST training digits augmented as
+//! cells look, digits cut from drawn sheets beside them, AdamW with a
+//! decaying rate, a temperature fitted on held-back digits. The product
+//! reads with the nets ([`crate::read::cnn`]); it never trains them.
+
+use candle_core::{DType, Device, Module, Tensor};
+use candle_nn::{VarBuilder, VarMap};
+use image::{GrayImage, Luma};
+
+use crate::read::cnn::{HELD_BACK, Layers, Net, Shape, normalise};
+
+/// The first epoch's learning rate (of a net trained afresh), and its
+/// factor from one epoch to the next.
+pub const LEARNING_RATE: f64 = 2e-3;
+pub const LEARNING_RATE_DECAY: f64 = 0.6;
+
+/// Trains the net on MNIST training digits, augmented as cells look after
+/// `cells::analyse` (binary ink; continental 1 and 7; thin and broad pens;
+/// blur; a stroke cut where a ruled line was removed; scale), together with
+/// `cells`: digits cut from drawn sheets by the pipeline itself
+/// ([`crate::lab::harvest`]). The last 5000 training images are held back: they,
+/// and `held_cells` drawn from them, report accuracy, and `held_cells` fit
+/// the temperature that calibrates the probabilities. The test split is
+/// never used.
+pub fn train(
+    digits: &crate::lab::synth::Digits,
+    cells: &[crate::lab::harvest::Sample],
+    held_cells: &[crate::lab::harvest::Sample],
+    schedule: &Schedule,
+    seed: u64,
+    bent: f64,
+    log: &mut dyn FnMut(String),
+) -> candle_core::Result<VarMap> {
+    use rand::RngExt;
+    let n = digits.len();
+    let held = HELD_BACK.min(n / 10);
+    let train_n = n - held;
+    let mut rng = crate::lab::synth::rng(seed);
+    let sample = |i: usize, rng: &mut rand_chacha::ChaCha8Rng| -> Sample {
+        let (img, label) = digits.get(i);
+        (normalise(&augment(img, label, rng)), u32::from(label))
+    };
+    // The held-back digits, augmented once, so that epochs compare, and
+    // never bent: they measure the digits as people wrote them.
+    let held_mnist: Vec<Sample> = (train_n..n).map(|i| sample(i, &mut rng)).collect();
+    let sample = |i: usize, rng: &mut rand_chacha::ChaCha8Rng| -> Sample {
+        if bent > 0.0 && rng.random_bool(bent) {
+            let (img, label) = digits.get(i);
+            let img = bend(img, rng);
+            return (normalise(&augment(&img, label, rng)), u32::from(label));
+        }
+        sample(i, rng)
+    };
+    let lessons = Lessons {
+        shape: Shape::DIGIT,
+        fresh: train_n,
+        draw: &sample,
+        fixed: cells,
+        held: &[
+            ("held-back MNIST digits", &held_mnist),
+            ("held-back digits cut from sheets", held_cells),
+        ],
+    };
+    fit(&lessons, schedule, &mut rng, log)
+}
+
+/// How long and from where a net learns.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    pub epochs: usize,
+    /// The first epoch's learning rate; each later one's is
+    /// `LEARNING_RATE_DECAY` times the one before.
+    pub learning_rate: f64,
+    /// A model (.safetensors of the same shape) to go on training instead
+    /// of starting afresh; it brings its own layers.
+    pub from: Option<std::path::PathBuf>,
+    /// A fresh net's layers.
+    pub layers: Layers,
+}
+
+/// One input as a net gets it and its class.
+pub type Sample = (Vec<f32>, u32);
+
+/// What a net is trained on.
+pub struct Lessons<'a> {
+    pub shape: Shape,
+    /// How many inputs `draw` makes afresh in each epoch (augmented anew).
+    pub fresh: usize,
+    pub draw: &'a dyn Fn(usize, &mut rand_chacha::ChaCha8Rng) -> Sample,
+    /// Inputs made once (cut from drawn sheets).
+    pub fixed: &'a [Sample],
+    /// Held-back inputs that report accuracy after every epoch; the last
+    /// set that has any fits the temperature.
+    pub held: &'a [(&'a str, &'a [Sample])],
+}
+
+/// Trains a net of `lessons.shape` with AdamW, the learning rate decaying
+/// each epoch; the last class is the net's "none of these" (not one
+/// digit, not two), reported apart.
+pub fn fit(
+    lessons: &Lessons,
+    schedule: &Schedule,
+    rng: &mut rand_chacha::ChaCha8Rng,
+    log: &mut dyn FnMut(String),
+) -> candle_core::Result<VarMap> {
+    use candle_nn::{Optimizer, ParamsAdamW};
+    use rand::RngExt;
+    let layers = match &schedule.from {
+        Some(from) => Layers::of_file(from)?,
+        None => schedule.layers,
+    };
+    let shape = Shape {
+        layers,
+        ..lessons.shape
+    };
+    let mut varmap = VarMap::new();
+    let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
+    let net = Net::with_shape(vb, shape)?;
+    if let Some(from) = &schedule.from {
+        // Only the net's weights: its temperature is fitted anew below.
+        varmap.load(from)?;
+    }
+    let mut opt = candle_nn::AdamW::new(
+        varmap.all_vars(),
+        ParamsAdamW {
+            lr: schedule.learning_rate,
+            ..Default::default()
+        },
+    )?;
+    let dims = |n: usize| (n, 1, shape.height, shape.width);
+    let logits_of = |xs: &[Sample]| -> candle_core::Result<Vec<Vec<f32>>> {
+        let mut out = Vec::with_capacity(xs.len());
+        for chunk in xs.chunks(500) {
+            let flat: Vec<f32> = chunk.iter().flat_map(|s| s.0.iter().copied()).collect();
+            let x = Tensor::from_vec(flat, dims(chunk.len()), &Device::Cpu)?;
+            out.extend(net.forward(&x)?.to_vec2::<f32>()?);
+        }
+        Ok(out)
+    };
+    let none_of_these = shape.classes - 1;
+    // Share read right among the inputs of one kind: a class, or none.
+    let share_right = |logits: &[Vec<f32>], set: &[Sample], none: bool| {
+        let (mut right, mut all) = (0, 0);
+        for (l, (_, y)) in logits.iter().zip(set) {
+            if (*y as usize == none_of_these) == none {
+                all += 1;
+                right += usize::from(argmax(l) == *y as usize);
+            }
+        }
+        (100.0 * right as f64 / all.max(1) as f64, all)
+    };
+    let mut held_logits = vec![Vec::new(); lessons.held.len()];
+    for epoch in 0..schedule.epochs {
+        opt.set_learning_rate(schedule.learning_rate * LEARNING_RATE_DECAY.powi(epoch as i32));
+        let mut order: Vec<usize> = (0..lessons.fresh + lessons.fixed.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        let mut loss_sum = 0.0;
+        let batches = order.chunks(64).count();
+        for batch in order.chunks(64) {
+            let (xs, ys): (Vec<Vec<f32>>, Vec<u32>) = batch
+                .iter()
+                .map(|&i| match i.checked_sub(lessons.fresh) {
+                    Some(c) => lessons.fixed[c].clone(),
+                    None => (lessons.draw)(i, rng),
+                })
+                .unzip();
+            let x = Tensor::from_vec(xs.concat(), dims(batch.len()), &Device::Cpu)?;
+            let y = Tensor::from_vec(ys, batch.len(), &Device::Cpu)?;
+            let loss = candle_nn::loss::cross_entropy(&net.forward_train(&x)?, &y)?;
+            opt.backward_step(&loss)?;
+            loss_sum += f64::from(loss.to_scalar::<f32>()?);
+        }
+        let mut line = format!("epoch {}: loss {:.4}", epoch + 1, loss_sum / batches as f64);
+        for ((name, set), logits) in lessons.held.iter().zip(&mut held_logits) {
+            *logits = logits_of(set)?;
+            let (classes, n) = share_right(logits, set, false);
+            let (none, n_none) = share_right(logits, set, true);
+            line += &format!(
+                ", {name} {classes:.2}% right ({n}), none of the classes {none:.2}% ({n_none})"
+            );
+        }
+        log(line);
+    }
+    // Calibrated where it is used: on inputs as cut from sheets, if any.
+    let t = lessons
+        .held
+        .iter()
+        .zip(&held_logits)
+        .rev()
+        .find(|((_, set), _)| !set.is_empty())
+        .map_or(1.0, |((_, set), logits)| {
+            let labels: Vec<u32> = set.iter().map(|s| s.1).collect();
+            fit_temperature(logits, &labels)
+        });
+    log(format!("temperature {t:.2} (calibrates the probabilities)"));
+    varmap.get(
+        1,
+        "temperature",
+        candle_nn::Init::Const(f64::from(t)),
+        DType::F32,
+        &Device::Cpu,
+    )?;
+    Ok(varmap)
+}
+
+fn argmax(v: &[f32]) -> usize {
+    v.iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map_or(0, |b| b.0)
+}
+
+/// The temperature with the least negative log-likelihood on held-back digits.
+pub fn fit_temperature(logits: &[Vec<f32>], labels: &[u32]) -> f32 {
+    let nll = |t: f32| -> f64 {
+        logits
+            .iter()
+            .zip(labels)
+            .map(|(l, &y)| {
+                let m = l.iter().copied().fold(f32::MIN, f32::max);
+                let z: f64 = l.iter().map(|v| f64::from((v - m) / t).exp()).sum();
+                z.ln() - f64::from((l[y as usize] - m) / t)
+            })
+            .sum()
+    };
+    (10..=400)
+        .map(|i| i as f32 / 100.0)
+        .min_by(|a, b| nll(*a).total_cmp(&nll(*b)))
+        .unwrap_or(1.0)
+}
+
+/// An MNIST digit as another hand might have written it: a small rotation
+/// and shear, and a smooth random displacement of every pixel (Simard et
+/// al., 2003, elastic distortion: displacements drawn at random, smoothed
+/// with a Gaussian of `SIGMA` px and scaled by `alpha`). The sheets' digits
+/// are other writers' (the MNIST test split is other people's): a net that
+/// has seen each training digit only as written learns those hands, not
+/// the digit.
+pub fn bend(img: &[u8; 784], rng: &mut rand_chacha::ChaCha8Rng) -> [u8; 784] {
+    use image::ImageBuffer;
+    use imageproc::geometric_transformations::{Border, Interpolation, warp_with};
+    use rand::RngExt;
+    const SIGMA: f32 = 4.0;
+    let alpha = rng.random_range(6.0..22.0f32);
+    let mut field = || {
+        let raw = ImageBuffer::<Luma<f32>, Vec<f32>>::from_fn(28, 28, |_, _| {
+            Luma([rng.random_range(-1.0..1.0f32)])
+        });
+        imageproc::filter::gaussian_blur_f32(&raw, SIGMA)
+    };
+    let (dx, dy) = (field(), field());
+    let angle = rng.random_range(-10.0..10.0f32).to_radians();
+    let shear = rng.random_range(-0.25..0.25f32);
+    let (c, s) = (angle.cos(), angle.sin());
+    let centre = 13.5;
+    let src = GrayImage::from_fn(28, 28, |x, y| Luma([img[(y * 28 + x) as usize]]));
+    // Where each pixel comes from: rotated and sheared back, then displaced.
+    let bent = warp_with(
+        &src,
+        |x, y| {
+            let (u, v) = (x - centre, y - centre);
+            let (u, v) = (c * u + s * v, -s * u + c * v);
+            let (i, j) = (x as u32, y as u32);
+            (
+                u + shear * v + centre + alpha * dx.get_pixel(i, j)[0],
+                v + centre + alpha * dy.get_pixel(i, j)[0],
+            )
+        },
+        Interpolation::Bilinear,
+        Border::Constant(Luma([0])),
+    );
+    let mut out = [0u8; 784];
+    out.copy_from_slice(bent.as_raw());
+    out
+}
+
+/// An MNIST digit as the cell stage delivers ink.
+pub fn augment(img: &[u8; 784], label: u8, rng: &mut rand_chacha::ChaCha8Rng) -> GrayImage {
+    use imageproc::drawing::draw_line_segment_mut;
+    use rand::RngExt;
+    let mut src = GrayImage::from_fn(28, 28, |x, y| Luma([img[(y * 28 + x) as usize]]));
+    let on: Vec<(u32, u32)> = src
+        .enumerate_pixels()
+        .filter(|p| p.2[0] > 128)
+        .map(|p| (p.0, p.1))
+        .collect();
+    let pen = |img: &mut GrayImage, a: (f32, f32), b: (f32, f32)| {
+        for (dx, dy) in [(0.0, 0.0), (0.7, 0.0), (0.0, 0.7)] {
+            draw_line_segment_mut(img, (a.0 + dx, a.1 + dy), (b.0 + dx, b.1 + dy), Luma([255]));
+        }
+    };
+    // Continental hands: a 1 with a long up-stroke, a 7 with a crossbar.
+    if label == 1
+        && rng.random_bool(0.35)
+        && let Some(&(x, y)) = on.iter().min_by_key(|p| p.1)
+    {
+        let (x, y) = (x as f32, y as f32);
+        let len = rng.random_range(4.0..9.0f32);
+        pen(&mut src, (x, y), (x - len * 0.8, y + len * 0.7));
+    }
+    if label == 7 && rng.random_bool(0.35) && !on.is_empty() {
+        let cy = on.iter().map(|p| p.1 as f32).sum::<f32>() / on.len() as f32
+            + rng.random_range(0.0..3.0f32);
+        let row: Vec<u32> = on
+            .iter()
+            .filter(|p| (p.1 as f32 - cy).abs() < 1.0)
+            .map(|p| p.0)
+            .collect();
+        if let (Some(&x0), Some(&x1)) = (row.iter().min(), row.iter().max()) {
+            let half = rng.random_range(3.0..6.0f32);
+            pen(&mut src, (x0 as f32 - half, cy), (x1 as f32 + half, cy));
+        }
+    }
+    let side = rng.random_range(36..72u32);
+    let mut big = image::imageops::resize(&src, side, side, image::imageops::FilterType::Triangle);
+    let square = imageproc::morphology::Mask::square(3);
+    match rng.random_range(0..6) {
+        0 if side >= 48 => big = imageproc::morphology::grayscale_dilate(&big, &square),
+        1 if side > 50 => big = imageproc::morphology::grayscale_erode(&big, &square),
+        _ => {}
+    }
+    if rng.random_bool(0.3) {
+        big = image::imageops::blur(&big, rng.random_range(0.6..1.6f32));
+    }
+    let cut = rng.random_range(80..140u8);
+    let mut ink = GrayImage::from_fn(side, side, |x, y| {
+        Luma([if big.get_pixel(x, y)[0] > cut { 0 } else { 255 }])
+    });
+    let dark = ink.pixels().filter(|p| p[0] == 0).count() as u32;
+    if dark * 50 < side * side || dark * 2 > side * side {
+        // A pen change that lost the digit: the plain digit instead.
+        let plain =
+            image::imageops::resize(&src, side, side, image::imageops::FilterType::Triangle);
+        ink = GrayImage::from_fn(side, side, |x, y| {
+            Luma([if plain.get_pixel(x, y)[0] > 100 {
+                0
+            } else {
+                255
+            }])
+        });
+    }
+    // A ruled line removed through the digit leaves a gap in its strokes.
+    if rng.random_bool(0.2) {
+        let y0 = rng.random_range(side / 4..side * 3 / 4);
+        for y in y0..(y0 + rng.random_range(1..4)).min(side) {
+            for x in 0..side {
+                ink.put_pixel(x, y, Luma([255]));
+            }
+        }
+    }
+    ink
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::read::DigitReader;
+    use crate::read::cnn::tests::{committed_net, largest_difference, mnist_digit};
+    use crate::read::cnn::{CnnReader, MODEL};
+
+    #[test]
+    fn a_bent_digit_should_move_its_ink_but_stay_the_digit() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits");
+        let digits = crate::lab::synth::Digits::from_dir(&dir).expect("bundled digits");
+        let mut reader = CnnReader::new().expect("model");
+        let mut rng = crate::lab::synth::rng(5);
+        let (mut right, mut moved) = (0, 0);
+        for i in 0..200 {
+            let (img, label) = digits.get(i * 5);
+            let bent = bend(img, &mut rng);
+            moved += usize::from(img.iter().zip(&bent).filter(|(a, b)| a != b).count() > 50);
+            let ink = GrayImage::from_fn(28, 28, |x, y| {
+                Luma([if bent[(y * 28 + x) as usize] > 100 {
+                    0
+                } else {
+                    255
+                }])
+            });
+            let big = image::imageops::resize(&ink, 56, 56, image::imageops::FilterType::Nearest);
+            right += usize::from(reader.read(&big).text == label.to_string());
+        }
+        // Another hand's digit: moved, and a net that never saw it bent
+        // still reads most (the unbent: 180/200 at least).
+        assert!(moved >= 190, "{moved}/200 moved");
+        assert!(right >= 160, "{right}/200 read right");
+    }
+
+    /// Training from a model goes on from its weights: one step at a tiny
+    /// rate leaves them almost as they were (a fresh net's are random).
+    #[test]
+    fn training_from_a_model_should_start_at_its_weights() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let from = dir.path().join("model.safetensors");
+        std::fs::write(&from, MODEL).expect("model written");
+        let fixed: Vec<Sample> = (0..64)
+            .map(|i| {
+                let (img, label) = mnist_digit(i);
+                (normalise(&img), u32::from(label))
+            })
+            .collect();
+        let lessons = Lessons {
+            shape: Shape::DIGIT,
+            fresh: 0,
+            draw: &|_, _| unreachable!("no fresh inputs"),
+            fixed: &fixed,
+            held: &[],
+        };
+        let weights = |from: Option<std::path::PathBuf>| {
+            let schedule = Schedule {
+                epochs: 1,
+                learning_rate: 1e-7,
+                from,
+                layers: Layers::SMALL,
+            };
+            let varmap = fit(
+                &lessons,
+                &schedule,
+                &mut crate::lab::synth::rng(1),
+                &mut |_| {},
+            )
+            .expect("trained");
+            varmap.data().lock().expect("vars")["c1.weight"]
+                .as_tensor()
+                .clone()
+        };
+        let committed = committed_net().convs[0].weight().clone();
+        assert!(largest_difference(weights(Some(from)), committed.clone()) < 1e-3);
+        assert!(largest_difference(weights(None), committed) > 1e-2);
+    }
+}
