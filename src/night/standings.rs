@@ -175,246 +175,296 @@ pub fn standings(
     participants: Option<&Participants>,
     lang: Lang,
 ) -> Standings {
-    let mut players: BTreeMap<String, Acc> = BTreeMap::new();
-    let mut checks = Vec::new();
-    let mut tables: BTreeMap<(u32, u32), Vec<String>> = BTreeMap::new();
-    let mut max_round = rules.rounds;
-    let mut rounds_seen = BTreeSet::new();
-
+    let mut night = Night {
+        rules,
+        lang,
+        players: BTreeMap::new(),
+        checks: Vec::new(),
+        tables: BTreeMap::new(),
+        max_round: rules.rounds,
+        rounds_seen: BTreeSet::new(),
+    };
     for (fallback, sheet) in sheets {
+        night.add_sheet(sheet, fallback);
+    }
+    night.table_checks();
+    night.round_checks();
+    if let Some(list) = participants.filter(|l| !l.is_empty()) {
+        registration_checks(&mut night.players, list, &mut night.checks, lang);
+    }
+    night.ranked()
+}
+
+/// The night as its sheets are added: each player's points, where each
+/// sat, and the checks found so far.
+struct Night<'a> {
+    rules: &'a RuleSet,
+    lang: Lang,
+    players: BTreeMap<String, Acc>,
+    checks: Vec<NightCheck>,
+    /// (round, table) → the sheets that name it.
+    tables: BTreeMap<(u32, u32), Vec<String>>,
+    max_round: u32,
+    rounds_seen: BTreeSet<u32>,
+}
+
+impl Night<'_> {
+    /// One sheet: its round and table, and each seat's points.
+    fn add_sheet(&mut self, sheet: &SheetResult, fallback: &str) {
         let name = sheet_name(sheet, fallback);
         if sheet.status == Status::Unreadable {
-            checks.push(NightCheck {
+            self.checks.push(NightCheck {
                 kind: NightCheckKind::SheetUnreadable,
                 sheets: vec![name.clone()],
-                message: say(lang, "check-sheet-unreadable", &[("sheet", &name)]),
+                message: say(self.lang, "check-sheet-unreadable", &[("sheet", &name)]),
             });
-            continue;
+            return;
         }
         match (sheet.round, sheet.table) {
-            (Some(r), Some(t)) => tables.entry((r, t)).or_default().push(name.clone()),
-            _ => checks.push(NightCheck {
+            (Some(r), Some(t)) => self.tables.entry((r, t)).or_default().push(name.clone()),
+            _ => self.checks.push(NightCheck {
                 kind: NightCheckKind::RoundOrTableMissing,
                 sheets: vec![name.clone()],
-                message: say(lang, "check-round-or-table-missing", &[("sheet", &name)]),
+                message: say(
+                    self.lang,
+                    "check-round-or-table-missing",
+                    &[("sheet", &name)],
+                ),
             }),
         }
         if let Some(r) = sheet.round {
-            max_round = max_round.max(r);
-            rounds_seen.insert(r);
+            self.max_round = self.max_round.max(r);
+            self.rounds_seen.insert(r);
         }
         for seat in 1..=sheet.seats() {
-            let end = sheet.endergebnis.get(seat - 1).copied().flatten();
-            let played = sheet
-                .games
-                .iter()
-                .any(|g| g.cells.get(seat - 1).is_some_and(|c| c.has_writing()));
-            let id = sheet.players.get(seat - 1).cloned().flatten();
-            let Some(id) = id.filter(|s| !s.trim().is_empty()) else {
-                if played || end.is_some() {
-                    checks.push(NightCheck {
-                        kind: NightCheckKind::PlayerIdUnreadable,
-                        sheets: vec![name.clone()],
-                        message: say(
-                            lang,
-                            "check-player-id-unreadable",
-                            &[("sheet", &name), ("seat", &seat)],
-                        ),
-                    });
-                }
-                continue;
-            };
-            let acc = players.entry(player_key(&id)).or_insert_with(|| Acc {
-                player: id.clone(),
-                tie_breaks: vec![0; rules.tie_breaks.len()],
-                ..Acc::default()
-            });
-            acc.alternatives.extend(
-                sheet
-                    .flags
-                    .iter()
-                    .filter(|f| f.code == Code::CellUncertain && f.seat == Some(seat))
-                    .filter(|f| f.field.as_deref() == Some("player_id"))
-                    .filter_map(|f| f.extra.get("alternatives")?.as_array().cloned())
-                    .flatten()
-                    .filter_map(|a| a.get(0)?.as_str().map(player_key)),
-            );
-            let value = end.unwrap_or_else(|| computed_result(sheet, seat));
-            if end.is_none() || needs_review(sheet, seat) {
-                acc.review.insert(name.clone());
-            }
-            acc.total += value;
-            if let Some(r) = sheet.round {
-                *acc.rounds.entry(r).or_insert(0) += value;
-                acc.seen.entry(r).or_default().push(name.clone());
-            }
-            for (i, tb) in rules.tie_breaks.iter().enumerate() {
-                acc.tie_breaks[i] += solo_count(sheet, seat, tb.by, tb.tag.as_deref());
-            }
+            self.add_seat(sheet, &name, seat);
         }
     }
 
-    for ((round, table), names) in &tables {
-        if names.len() > 1 {
-            checks.push(NightCheck {
-                kind: NightCheckKind::TableTwice,
-                sheets: names.clone(),
-                message: say(
-                    lang,
-                    "check-table-twice",
-                    &[
-                        ("round", round),
-                        ("table", table),
-                        ("count", &names.len()),
-                        ("sheets", &names.join(", ")),
-                    ],
-                ),
-            });
+    /// One seat of a sheet: its points go to its player.
+    fn add_seat(&mut self, sheet: &SheetResult, name: &str, seat: usize) {
+        let end = sheet.endergebnis.get(seat - 1).copied().flatten();
+        let played = sheet
+            .games
+            .iter()
+            .any(|g| g.cells.get(seat - 1).is_some_and(|c| c.has_writing()));
+        let id = sheet.players.get(seat - 1).cloned().flatten();
+        let Some(id) = id.filter(|s| !s.trim().is_empty()) else {
+            if played || end.is_some() {
+                self.checks.push(NightCheck {
+                    kind: NightCheckKind::PlayerIdUnreadable,
+                    sheets: vec![name.to_string()],
+                    message: say(
+                        self.lang,
+                        "check-player-id-unreadable",
+                        &[("sheet", &name), ("seat", &seat)],
+                    ),
+                });
+            }
+            return;
+        };
+        let acc = self.players.entry(player_key(&id)).or_insert_with(|| Acc {
+            player: id.clone(),
+            tie_breaks: vec![0; self.rules.tie_breaks.len()],
+            ..Acc::default()
+        });
+        acc.alternatives.extend(
+            sheet
+                .flags
+                .iter()
+                .filter(|f| f.code == Code::CellUncertain && f.seat == Some(seat))
+                .filter(|f| f.field.as_deref() == Some("player_id"))
+                .filter_map(|f| f.extra.get("alternatives")?.as_array().cloned())
+                .flatten()
+                .filter_map(|a| a.get(0)?.as_str().map(player_key)),
+        );
+        let value = end.unwrap_or_else(|| computed_result(sheet, seat));
+        if end.is_none() || needs_review(sheet, seat) {
+            acc.review.insert(name.to_string());
+        }
+        acc.total += value;
+        if let Some(r) = sheet.round {
+            *acc.rounds.entry(r).or_insert(0) += value;
+            acc.seen.entry(r).or_default().push(name.to_string());
+        }
+        for (i, tb) in self.rules.tie_breaks.iter().enumerate() {
+            acc.tie_breaks[i] += solo_count(sheet, seat, tb.by, tb.tag.as_deref());
         }
     }
-    // Who was seen in which rounds, to pair a number missing from a round
-    // with one seen only there (a misread participant number).
-    let seen_in: Vec<(String, String, BTreeSet<u32>, BTreeSet<String>)> = players
-        .iter()
-        .map(|(k, a)| {
-            (
-                k.clone(),
-                a.player.clone(),
-                a.seen.keys().copied().collect(),
-                a.alternatives.clone(),
-            )
-        })
-        .collect();
-    for (key, acc) in players.iter_mut() {
-        for (round, names) in &acc.seen {
+
+    /// A round and table on more than one sheet.
+    fn table_checks(&mut self) {
+        for ((round, table), names) in &self.tables {
             if names.len() > 1 {
-                checks.push(NightCheck {
-                    kind: NightCheckKind::PlayerTwiceInRound,
+                self.checks.push(NightCheck {
+                    kind: NightCheckKind::TableTwice,
                     sheets: names.clone(),
                     message: say(
-                        lang,
-                        "check-player-twice-in-round",
+                        self.lang,
+                        "check-table-twice",
                         &[
-                            ("player", &acc.player),
-                            ("count", &names.len()),
                             ("round", round),
+                            ("table", table),
+                            ("count", &names.len()),
                             ("sheets", &names.join(", ")),
                         ],
                     ),
                 });
-                acc.review.extend(names.iter().cloned());
             }
         }
-        let missing: Vec<String> = rounds_seen
+    }
+
+    /// A player at two places in a round, or missing from one.
+    fn round_checks(&mut self) {
+        // Who was seen in which rounds, to pair a number missing from a round
+        // with one seen only there (a misread participant number).
+        let seen_in: Vec<(String, String, BTreeSet<u32>, BTreeSet<String>)> = self
+            .players
             .iter()
-            .filter(|r| !acc.seen.contains_key(r))
-            .map(u32::to_string)
+            .map(|(k, a)| {
+                (
+                    k.clone(),
+                    a.player.clone(),
+                    a.seen.keys().copied().collect(),
+                    a.alternatives.clone(),
+                )
+            })
             .collect();
-        if !missing.is_empty() && !acc.seen.is_empty() {
-            let sheets: Vec<String> = acc.seen.values().flatten().cloned().collect();
-            let absent: BTreeSet<u32> = rounds_seen
-                .iter()
-                .copied()
-                .filter(|r| !acc.seen.contains_key(r))
-                .collect();
-            let maybe: Vec<String> = seen_in
-                .iter()
-                .filter(|(k, _, rounds, alts)| {
-                    k != key
-                        && !rounds.is_empty()
-                        && rounds.is_subset(&absent)
-                        && (one_digit_apart(k, key)
-                            || alts.contains(key)
-                            || acc.alternatives.contains(k))
-                })
-                .map(|(_, p, _, _)| p.clone())
-                .collect();
-            let hint = perhaps(lang, "hint-same-player", &maybe);
-            checks.push(NightCheck {
-                kind: NightCheckKind::PlayerMissingRound,
-                sheets,
-                message: say(
-                    lang,
-                    "check-player-missing-round",
-                    &[
-                        ("player", &acc.player),
-                        ("rounds", &missing.join(", ")),
-                        ("hint", &hint),
-                    ],
-                ),
-            });
-        }
-    }
-
-    if let Some(list) = participants.filter(|l| !l.is_empty()) {
-        registration_checks(&mut players, list, &mut checks, lang);
-    }
-
-    let rounds = max_round as usize;
-    let mut rows: Vec<Standing> = players
-        .into_values()
-        .map(|acc| {
-            let mut tie_breaks = acc.tie_breaks;
-            for (i, tb) in rules.tie_breaks.iter().enumerate() {
-                if tb.by == TieBreakBy::RoundDifference {
-                    let lo = acc.rounds.values().min().copied().unwrap_or(0);
-                    let hi = acc.rounds.values().max().copied().unwrap_or(0);
-                    tie_breaks[i] = hi - lo;
+        for (key, acc) in self.players.iter_mut() {
+            for (round, names) in &acc.seen {
+                if names.len() > 1 {
+                    self.checks.push(NightCheck {
+                        kind: NightCheckKind::PlayerTwiceInRound,
+                        sheets: names.clone(),
+                        message: say(
+                            self.lang,
+                            "check-player-twice-in-round",
+                            &[
+                                ("player", &acc.player),
+                                ("count", &names.len()),
+                                ("round", round),
+                                ("sheets", &names.join(", ")),
+                            ],
+                        ),
+                    });
+                    acc.review.extend(names.iter().cloned());
                 }
             }
-            Standing {
-                rank: 0,
-                player: acc.player,
-                total: acc.total,
-                rounds: (1..=rounds as u32)
-                    .map(|r| acc.rounds.get(&r).copied())
-                    .collect(),
-                tie_breaks,
-                review: acc.review.into_iter().collect(),
-            }
-        })
-        .collect();
-
-    // Sort key: total, then each tie-break (more is better, except the round
-    // difference); the participant number only orders equal lines.
-    let key = |s: &Standing| -> Vec<i64> {
-        std::iter::once(-s.total)
-            .chain(
-                rules
-                    .tie_breaks
+            let missing: Vec<String> = self
+                .rounds_seen
+                .iter()
+                .filter(|r| !acc.seen.contains_key(r))
+                .map(u32::to_string)
+                .collect();
+            if !missing.is_empty() && !acc.seen.is_empty() {
+                let sheets: Vec<String> = acc.seen.values().flatten().cloned().collect();
+                let absent: BTreeSet<u32> = self
+                    .rounds_seen
                     .iter()
-                    .zip(&s.tie_breaks)
-                    .map(|(tb, v)| match tb.by {
-                        TieBreakBy::RoundDifference => *v,
-                        _ => -*v,
-                    }),
-            )
-            .collect()
-    };
-    rows.sort_by(|a, b| {
-        key(a)
-            .cmp(&key(b))
-            .then_with(|| {
-                player_key(&a.player)
-                    .len()
-                    .cmp(&player_key(&b.player).len())
-            })
-            .then_with(|| player_key(&a.player).cmp(&player_key(&b.player)))
-    });
-    let keys: Vec<Vec<i64>> = rows.iter().map(key).collect();
-    for i in 0..rows.len() {
-        rows[i].rank = if i > 0 && keys[i] == keys[i - 1] {
-            rows[i - 1].rank
-        } else {
-            i + 1
-        };
+                    .copied()
+                    .filter(|r| !acc.seen.contains_key(r))
+                    .collect();
+                let maybe: Vec<String> = seen_in
+                    .iter()
+                    .filter(|(k, _, rounds, alts)| {
+                        k != key
+                            && !rounds.is_empty()
+                            && rounds.is_subset(&absent)
+                            && (one_digit_apart(k, key)
+                                || alts.contains(key)
+                                || acc.alternatives.contains(k))
+                    })
+                    .map(|(_, p, _, _)| p.clone())
+                    .collect();
+                let hint = perhaps(self.lang, "hint-same-player", &maybe);
+                self.checks.push(NightCheck {
+                    kind: NightCheckKind::PlayerMissingRound,
+                    sheets,
+                    message: say(
+                        self.lang,
+                        "check-player-missing-round",
+                        &[
+                            ("player", &acc.player),
+                            ("rounds", &missing.join(", ")),
+                            ("hint", &hint),
+                        ],
+                    ),
+                });
+            }
+        }
     }
-    checks.sort();
-    Standings {
-        rounds,
-        tie_break_columns: rules.tie_breaks.iter().map(|t| t.column.clone()).collect(),
-        players: rows,
-        checks,
+
+    /// The players in rank order, with the checks.
+    fn ranked(mut self) -> Standings {
+        let rounds = self.max_round as usize;
+        let mut rows: Vec<Standing> = self
+            .players
+            .into_values()
+            .map(|acc| {
+                let mut tie_breaks = acc.tie_breaks;
+                for (i, tb) in self.rules.tie_breaks.iter().enumerate() {
+                    if tb.by == TieBreakBy::RoundDifference {
+                        let lo = acc.rounds.values().min().copied().unwrap_or(0);
+                        let hi = acc.rounds.values().max().copied().unwrap_or(0);
+                        tie_breaks[i] = hi - lo;
+                    }
+                }
+                Standing {
+                    rank: 0,
+                    player: acc.player,
+                    total: acc.total,
+                    rounds: (1..=rounds as u32)
+                        .map(|r| acc.rounds.get(&r).copied())
+                        .collect(),
+                    tie_breaks,
+                    review: acc.review.into_iter().collect(),
+                }
+            })
+            .collect();
+
+        // Sort key: total, then each tie-break (more is better, except the round
+        // difference); the participant number only orders equal lines.
+        let key =
+            |s: &Standing| -> Vec<i64> {
+                std::iter::once(-s.total)
+                    .chain(self.rules.tie_breaks.iter().zip(&s.tie_breaks).map(
+                        |(tb, v)| match tb.by {
+                            TieBreakBy::RoundDifference => *v,
+                            _ => -*v,
+                        },
+                    ))
+                    .collect()
+            };
+        rows.sort_by(|a, b| {
+            key(a)
+                .cmp(&key(b))
+                .then_with(|| {
+                    player_key(&a.player)
+                        .len()
+                        .cmp(&player_key(&b.player).len())
+                })
+                .then_with(|| player_key(&a.player).cmp(&player_key(&b.player)))
+        });
+        let keys: Vec<Vec<i64>> = rows.iter().map(key).collect();
+        for i in 0..rows.len() {
+            rows[i].rank = if i > 0 && keys[i] == keys[i - 1] {
+                rows[i - 1].rank
+            } else {
+                i + 1
+            };
+        }
+        self.checks.sort();
+        Standings {
+            rounds,
+            tie_break_columns: self
+                .rules
+                .tie_breaks
+                .iter()
+                .map(|t| t.column.clone())
+                .collect(),
+            players: rows,
+            checks: self.checks,
+        }
     }
 }
 
