@@ -13,7 +13,8 @@ fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let model = args.next().ok_or("usage: cut_accuracy MODEL [SHEETS]")?;
     let sheets: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(60);
-    let reader = CnnReader::from_bytes(std::fs::read(&model).map_err(|e| e.to_string())?)?;
+    let reader = CnnReader::from_bytes(std::fs::read(&model).map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let digits = synth::Digits::from_dir(&root.join("data/mnist"))?.last(HELD_BACK);
     let pairs = [

@@ -10,7 +10,7 @@ use aufsicht::{Lang, page::form::FormTemplate, page::input, read::cnn::CnnReader
 
 fn main() -> Result<(), String> {
     let forms = FormTemplate::builtins();
-    let mut reader = CnnReader::new()?;
+    let mut reader = CnnReader::new().map_err(|e| e.to_string())?;
     // Per bin of a tenth: count, right, summed probability; for the best
     // reading and for the alternatives apart.
     let mut best = [(0u32, 0u32, 0f64); 10];

@@ -35,12 +35,11 @@ fn main() -> Result<(), String> {
     let models: Vec<&String> = args.iter().take_while(|a| !a.starts_with("--")).collect();
     let mut readers = Vec::new();
     for m in &models {
-        readers.push(CnnReader::from_bytes(
-            std::fs::read(m).map_err(|e| format!("{m}: {e}"))?,
-        )?);
+        let bytes = std::fs::read(m).map_err(|e| format!("{m}: {e}"))?;
+        readers.push(CnnReader::from_bytes(bytes).map_err(|e| e.to_string())?);
     }
     if readers.is_empty() {
-        readers.push(CnnReader::new()?);
+        readers.push(CnnReader::new().map_err(|e| e.to_string())?);
     }
     let digits = Digits::from_dir(std::path::Path::new("data/mnist"))?;
     // As the generator draws a digit (`synth::paste_digit`): scaled up

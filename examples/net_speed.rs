@@ -15,7 +15,8 @@ fn main() -> Result<(), String> {
         })
         .collect();
     for model in std::env::args().skip(1) {
-        let reader = CnnReader::from_bytes(std::fs::read(&model).map_err(|e| e.to_string())?)?;
+        let reader = CnnReader::from_bytes(std::fs::read(&model).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
         let rounds = 300;
         let t = Instant::now();
         for _ in 0..rounds {

@@ -6,7 +6,7 @@
 use aufsicht::{read::DigitReader, read::cnn::CnnReader};
 
 fn main() -> Result<(), String> {
-    let mut reader = CnnReader::new()?;
+    let mut reader = CnnReader::new().map_err(|e| e.to_string())?;
     for path in std::env::args().skip(1) {
         let ink = image::open(&path).map_err(|e| e.to_string())?.to_luma8();
         let first = reader.read(&ink);

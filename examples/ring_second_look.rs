@@ -18,7 +18,7 @@ fn main() -> Result<(), String> {
         return Err("usage: ring_second_look SCANS TRUTH [drawn]".into());
     };
     let mut drawn_reader = match args.get(3).map(String::as_str) {
-        Some("drawn") => Some(CnnReader::new()?),
+        Some("drawn") => Some(CnnReader::new().map_err(|e| e.to_string())?),
         _ => None,
     };
     let forms = FormTemplate::builtins();

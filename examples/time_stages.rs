@@ -18,8 +18,8 @@ fn main() -> Result<(), String> {
         .ok_or("no page")?;
     let img = page.image.as_ref().map_err(|e| e.to_string())?;
     eprintln!("load    {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
-    let mut cnn = aufsicht::read::cnn::CnnReader::new()?;
-    let mut printed = TesseractReader::printed()?;
+    let mut cnn = aufsicht::read::cnn::CnnReader::new().map_err(|e| e.to_string())?;
+    let mut printed = TesseractReader::printed().map_err(|e| e.to_string())?;
     let t = Instant::now();
     let prep = aufsicht::page::align::prepare(img);
     eprintln!("  prepare {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);

@@ -111,6 +111,7 @@ mod tests {
             include_str!("error.rs"),
             include_str!("night/standings.rs"),
             include_str!("night/batch.rs"),
+            include_str!("read/mod.rs"),
         );
         let asked: Vec<&str> = src
             .split("say(")

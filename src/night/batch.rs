@@ -18,7 +18,7 @@ use crate::night::archive::{Archive, sha256_file};
 use crate::page::form::FormTemplate;
 use crate::page::input;
 use crate::page::unreadable::{FileProblem, Unreadable};
-use crate::read::{DigitReader, TesseractReader};
+use crate::read::{DigitReader, ReaderError, TesseractReader};
 use crate::scan::scan_page;
 use crate::sheet::SheetResult;
 
@@ -35,11 +35,11 @@ type Readers = (Box<dyn DigitReader + Send>, TesseractReader);
 
 /// One thread's engines and the form it found last.
 struct Worker {
-    readers: Result<Readers, String>,
+    readers: Result<Readers, ReaderError>,
     form_hint: usize,
 }
 
-fn readers(kind: ReaderKind) -> Result<Readers, String> {
+fn readers(kind: ReaderKind) -> Result<Readers, ReaderError> {
     let digits: Box<dyn DigitReader + Send> = match kind {
         ReaderKind::Cnn => Box::new(crate::read::cnn::CnnReader::new()?),
         ReaderKind::Tesseract => Box::new(TesseractReader::digits()?),
@@ -65,7 +65,7 @@ pub struct FileDone {
 #[derive(Debug, thiserror::Error)]
 #[error("{}", self.tell(Lang::En))]
 pub enum BatchError {
-    Readers(String),
+    Readers(ReaderError),
     Write { path: String, problem: FileProblem },
     Archive(#[from] crate::error::ArchiveError),
 }
@@ -73,7 +73,7 @@ pub enum BatchError {
 impl Tell for BatchError {
     fn tell(&self, lang: Lang) -> String {
         match self {
-            BatchError::Readers(m) => say(lang, "batch-readers", &[("message", m)]),
+            BatchError::Readers(e) => say(lang, "batch-readers", &[("message", &e.tell(lang))]),
             BatchError::Write { path, problem } => say(
                 lang,
                 "batch-write",
@@ -138,7 +138,7 @@ impl Batch<'_> {
     /// sheets are mostly one form, and it is tried first.
     fn file(
         &self,
-        readers: &mut Result<Readers, String>,
+        readers: &mut Result<Readers, ReaderError>,
         form_hint: &mut usize,
         job: &Job,
     ) -> Result<FileDone, BatchError> {

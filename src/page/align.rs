@@ -7,6 +7,7 @@
 //! hundreds of line points). The share of line points found is the fit
 //! quality; a page that does not reach it is not this form.
 
+use crate::page::unreadable::Unreadable;
 use image::Luma;
 use image::{GrayImage, imageops};
 use imageproc::contrast::adaptive_threshold;
@@ -218,9 +219,9 @@ fn runs_mask(bin: &GrayImage, min_run: usize, horizontal: bool, t: f64) -> GrayI
 }
 
 /// Fits `form` onto the prepared page, or says why not.
-pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, String> {
+pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, Unreadable> {
     if prep.corners.is_empty() {
-        return Err("no ruled table found on the page".into());
+        return Err(Unreadable::NoTable);
     }
     let [gx, gy, gw, gh] = form.grid();
     let template = [(gx, gy), (gx + gw, gy), (gx + gw, gy + gh), (gx, gy + gh)];
@@ -266,7 +267,10 @@ pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, String> 
             });
         }
     }
-    best.ok_or_else(|| "the ruled table does not match the form".to_string())
+    best.ok_or_else(|| Unreadable::OtherForm {
+        form: form.id.clone(),
+        percent: 0,
+    })
 }
 
 /// The four corners (clockwise from top-left, in working px) of the largest

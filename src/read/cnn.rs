@@ -16,7 +16,15 @@ use candle_nn::{Conv2d, Linear, VarBuilder, conv2d, linear};
 use image::{GrayImage, Luma};
 use imageproc::region_labelling::{Connectivity, connected_components};
 
-use crate::read::{DigitReader, Reading};
+use crate::read::{DigitReader, ReaderError, Reading};
+
+/// A model file that candle cannot read as the net `which`.
+pub(crate) fn model_error(which: &'static str, e: impl std::fmt::Display) -> ReaderError {
+    ReaderError::Model {
+        which,
+        message: e.to_string(),
+    }
+}
 
 mod infer;
 pub mod pair;
@@ -753,16 +761,16 @@ struct DigitNet {
 }
 
 impl DigitNet {
-    fn from_bytes(bytes: Vec<u8>) -> Result<Self, String> {
+    fn from_bytes(bytes: Vec<u8>) -> Result<Self, ReaderError> {
         let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
-            .map_err(|e| format!("digit model: {e}"))?;
+            .map_err(|e| model_error("digit", e))?;
         let temperature = stored_temperature(&tensors);
         // Models made before the "not one digit" class read only digits.
         let classes = tensors
             .get("f2.bias")
             .map_or(CLASSES, |b| b.elem_count().min(CLASSES));
         let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
-            .map_err(|e| format!("digit model: {e}"))?;
+            .map_err(|e| model_error("digit", e))?;
         let net = Net::with_shape(
             vb,
             Shape {
@@ -772,7 +780,7 @@ impl DigitNet {
             },
         )
         .and_then(|net| infer::Inference::new(&net))
-        .map_err(|e| format!("digit model: {e}"))?;
+        .map_err(|e| model_error("digit", e))?;
         Ok(DigitNet { net, temperature })
     }
 
@@ -808,13 +816,13 @@ pub struct CnnReader {
 
 impl CnnReader {
     /// The committed model, with the committed second net beside it.
-    pub fn new() -> Result<Self, String> {
+    pub fn new() -> Result<Self, ReaderError> {
         let mut reader = Self::from_bytes(MODEL.to_vec())?;
         reader.second = Some(DigitNet::from_bytes(SECOND_MODEL.to_vec())?);
         Ok(reader)
     }
 
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, String> {
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, ReaderError> {
         Ok(CnnReader {
             digits: DigitNet::from_bytes(bytes)?,
             pair: pair::PairReader::committed(),

@@ -6,6 +6,8 @@ pub mod cnn;
 
 use image::GrayImage;
 
+use crate::catalogue::Tell;
+
 /// A cell's digits as read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reading {
@@ -107,21 +109,48 @@ pub struct TesseractReader {
 /// Letters, digits and the punctuation of printed form titles.
 const PRINTED: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-.";
 
+/// A reader that cannot be set up.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}", self.tell(crate::Lang::En))]
+pub enum ReaderError {
+    /// Neither of Tesseract's engines starts: its English model is missing.
+    TesseractMissing,
+    /// A committed model file cannot be read as a net.
+    Model {
+        which: &'static str,
+        message: String,
+    },
+}
+
+impl Tell for ReaderError {
+    fn tell(&self, lang: crate::Lang) -> String {
+        use crate::catalogue::say;
+        match self {
+            ReaderError::TesseractMissing => say(lang, "reader-tesseract-missing", &[]),
+            ReaderError::Model { which, message } => say(
+                lang,
+                "reader-model",
+                &[("which", which), ("message", message)],
+            ),
+        }
+    }
+}
+
 impl TesseractReader {
     /// The legacy engine (best on handwritten digits measured here) when its
     /// model is there, else the LSTM engine.
-    pub fn digits() -> Result<Self, String> {
+    pub fn digits() -> Result<Self, ReaderError> {
         Self::new("0123456789")
     }
 
     /// An engine for printed text (titles, row numbers): the legacy engine
     /// where its model is there (several times faster than LSTM on a title),
     /// else LSTM; both read the printed samples right.
-    pub fn printed() -> Result<Self, String> {
+    pub fn printed() -> Result<Self, ReaderError> {
         Self::new(PRINTED)
     }
 
-    pub fn new(whitelist: &'static str) -> Result<Self, String> {
+    pub fn new(whitelist: &'static str) -> Result<Self, ReaderError> {
         let datapath = tessdata_dir();
         let mut reader = TesseractReader {
             api: None,
@@ -131,9 +160,7 @@ impl TesseractReader {
         };
         if reader.engine().is_none() {
             reader.legacy = false;
-            reader.engine().ok_or(
-                "Tesseract could not start: install tesseract-ocr-eng (scripts/install-deps.sh)",
-            )?;
+            reader.engine().ok_or(ReaderError::TesseractMissing)?;
         }
         Ok(reader)
     }

@@ -74,6 +74,8 @@ archive-no-such-sheet = Archiv: kein Blatt mit der Nummer { $id }
 archive-csv = Archiv: CSV lässt sich nicht schreiben: { $message }
 participants-read = die Teilnehmerliste { $path } lässt sich nicht lesen: { $problem }
 participants-empty = { $path }: keine Teilnehmernummern darin (eine Nummer je Zeile oder eine CSV mit den Nummern in der ersten Spalte)
+reader-tesseract-missing = Tesseract startet nicht: tesseract-ocr-eng installieren (scripts/install-deps.sh)
+reader-model = das Modell „{ $which }“ lässt sich nicht lesen: { $message }
 batch-readers = die Ziffernleser lassen sich nicht einrichten: { $message }
 batch-write = { $path } lässt sich nicht schreiben: { $problem } (Ausgabeordner und freien Platz prüfen)
 

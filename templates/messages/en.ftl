@@ -73,6 +73,8 @@ archive-no-such-sheet = archive: no sheet with id { $id }
 archive-csv = archive: cannot write CSV: { $message }
 participants-read = cannot read the participant list { $path }: { $problem }
 participants-empty = { $path }: no participant numbers in it (one number per line, or a CSV with the numbers in its first column)
+reader-tesseract-missing = Tesseract could not start: install tesseract-ocr-eng (scripts/install-deps.sh)
+reader-model = the { $which } model cannot be read: { $message }
 batch-readers = cannot set up the digit readers: { $message }
 batch-write = cannot write { $path }: { $problem } (check the output folder and free space)
 

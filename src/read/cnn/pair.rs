@@ -62,19 +62,19 @@ impl PairReader {
         Self::from_bytes(PAIR_MODEL.to_vec()).ok()
     }
 
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, String> {
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, crate::read::ReaderError> {
         let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
-            .map_err(|e| format!("pair model: {e}"))?;
+            .map_err(|e| super::model_error("pair", e))?;
         let temperature = super::stored_temperature(&tensors);
         let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
-            .map_err(|e| format!("pair model: {e}"))?;
+            .map_err(|e| super::model_error("pair", e))?;
         let shape = Shape {
             layers: super::Layers::of_tensors(&tensors),
             ..PAIR
         };
         let net = Net::with_shape(vb, shape)
             .and_then(|net| infer::Inference::new(&net))
-            .map_err(|e| format!("pair model: {e}"))?;
+            .map_err(|e| super::model_error("pair", e))?;
         Ok(PairReader { net, temperature })
     }
 
