@@ -91,6 +91,7 @@ fn page_prefix(base: &str) -> Option<&str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Named {
     pub file: PathBuf,
+    /// Results numbered by page (a PDF, or a TIFF of several pages).
     pub pdf: bool,
     pub base: String,
 }

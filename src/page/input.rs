@@ -160,6 +160,11 @@ pub struct Pages {
 
 enum Inner {
     One(Option<Result<GrayImage, Unreadable>>),
+    /// A TIFF of several pages: the first decoded, the others said.
+    Tiff {
+        first: Option<Result<GrayImage, Unreadable>>,
+        pages: u32,
+    },
     Pdf {
         doc: Box<lopdf::Document>,
         ids: Vec<lopdf::ObjectId>,
@@ -171,6 +176,7 @@ impl Pages {
     pub fn page_count(&self) -> usize {
         match &self.inner {
             Inner::One(_) => 1,
+            Inner::Tiff { pages, .. } => *pages as usize,
             Inner::Pdf { ids, .. } => ids.len(),
         }
     }
@@ -183,6 +189,14 @@ impl Iterator for Pages {
         let multi = self.page_count() > 1;
         let image = match &mut self.inner {
             Inner::One(image) => image.take()?,
+            Inner::Tiff { first, pages } => match first.take() {
+                Some(image) => image,
+                None if self.next < *pages => Err(Unreadable::TiffPage {
+                    page: self.next + 1,
+                    pages: *pages,
+                }),
+                None => return None,
+            },
             Inner::Pdf { doc, ids } => {
                 let id = *ids.get(self.next as usize)?;
                 pdf_page(doc, id)
@@ -215,12 +229,46 @@ pub fn load(path: &Path) -> Pages {
             }
             Err(e) => Inner::One(Some(Err(e))),
         },
-        _ => Inner::One(Some(load_image(path))),
+        _ => match tiff_pages(path) {
+            pages @ 2.. => Inner::Tiff {
+                first: Some(load_image(path)),
+                pages,
+            },
+            _ => Inner::One(Some(load_image(path))),
+        },
     };
     Pages {
         source: path.to_path_buf(),
         next: 0,
         inner,
+    }
+}
+
+/// How many pages a TIFF file has (0 where it is none or cannot be read).
+/// The image decoder reads only the first: the others must not be lost
+/// without a word.
+pub fn tiff_pages(path: &Path) -> u32 {
+    let Ok(file) = std::fs::File::open(path) else {
+        return 0;
+    };
+    let Ok(mut decoder) = tiff::decoder::Decoder::new(std::io::BufReader::new(file)) else {
+        return 0;
+    };
+    let mut pages = 1;
+    // A loop of page offsets is a broken file, not a thousand pages.
+    while decoder.more_images() && pages < 1000 && decoder.next_image().is_ok() {
+        pages += 1;
+    }
+    pages
+}
+
+/// Whether a file's results are numbered by page (`-p<N>`): a PDF, or a
+/// TIFF of several pages.
+pub fn paged(path: &Path) -> bool {
+    match kind_of(path) {
+        Kind::Pdf => true,
+        Kind::Image => tiff_pages(path) > 1,
+        Kind::Other => false,
     }
 }
 

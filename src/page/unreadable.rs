@@ -30,6 +30,9 @@ pub enum Unreadable {
     PdfStreamTooLarge { limit_mb: u64 },
     #[error("{}", self.text(Lang::En))]
     PdfImageBroken,
+    /// A page after the first of a multi-page TIFF, which is not decoded.
+    #[error("{}", self.text(Lang::En))]
+    TiffPage { page: u32, pages: u32 },
     #[error("{}", self.text(Lang::En))]
     NoTable,
     #[error("{}", self.text(Lang::En))]
@@ -161,6 +164,12 @@ impl Unreadable {
             ),
             (Lang::De, PdfImageBroken) => "das Bild im PDF ist beschädigt".into(),
             (Lang::En, PdfImageBroken) => "the image in the PDF is broken".into(),
+            (Lang::De, TiffPage { page, pages }) => format!(
+                "Seite {page} von {pages} einer mehrseitigen TIFF-Datei wird nicht gelesen: als PDF oder eine Datei je Seite scannen"
+            ),
+            (Lang::En, TiffPage { page, pages }) => format!(
+                "page {page} of {pages} of a multi-page TIFF is not read: scan to PDF or one file per page"
+            ),
             (Lang::De, NoTable) => "keine linierte Tabelle auf der Seite gefunden".into(),
             (Lang::En, NoTable) => "no ruled table found on the page".into(),
             (Lang::De, OtherForm { form, percent }) => format!(

@@ -508,3 +508,50 @@ fn command_line_errors_should_follow_the_language_and_a_clubs_wording() {
         "{said}"
     );
 }
+
+#[test]
+fn every_page_of_a_multi_page_tiff_should_have_its_result() {
+    let dir = temp("tiff-pages");
+    let night = dir.join("night");
+    std::fs::create_dir_all(&night).expect("dir");
+    let file = std::fs::File::create(night.join("stapel.tif")).expect("create");
+    let mut tiff = tiff::encoder::TiffEncoder::new(file).expect("encoder");
+    let blank = vec![250u8; 400 * 400];
+    for _ in 0..3 {
+        tiff.write_image::<tiff::encoder::colortype::Gray8>(400, 400, &blank)
+            .expect("page");
+    }
+    drop(tiff);
+    let out = dir.join("out");
+    let mut scan = bin();
+    scan.args([
+        "--lang",
+        "en",
+        "scan",
+        "--rules",
+        "merkur",
+        "--no-archive",
+        "--out",
+        s(&out),
+        s(&night),
+    ]);
+    let run = run_within(scan, Duration::from_secs(120));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for page in 1..=3 {
+        let r = json(&out.join(format!("stapel-p{page}.json")));
+        assert_eq!(r["status"], "unreadable", "page {page}");
+        assert_eq!(r["page"], page, "page {page}");
+    }
+    let message = json(&out.join("stapel-p3.json"))["flags"][0]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        message.contains("page 3 of 3 of a multi-page TIFF is not read"),
+        "{message}"
+    );
+}

@@ -115,7 +115,7 @@ pub fn scan(
     let files: Vec<(PathBuf, bool)> = found
         .files
         .iter()
-        .map(|f| (f.clone(), input::kind_of(f) == input::Kind::Pdf))
+        .map(|f| (f.clone(), input::paged(f)))
         .collect();
     let jobs = aufsicht::night::result_names::name_all(
         &files,
