@@ -48,6 +48,24 @@ fn sample_variant(n: u8) -> Vec<u8> {
     bytes
 }
 
+/// `scan --lang en --no-archive` of `night` into `out`, which must succeed.
+fn scan_unarchived(night: &Path, out: &Path) {
+    let mut scan = bin();
+    let args = [
+        "--lang",
+        "en",
+        "scan",
+        "--rules",
+        "merkur",
+        "--no-archive",
+        "--out",
+    ];
+    scan.args(args).args([out, night]);
+    let run = run_within(scan, Duration::from_secs(120));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
@@ -280,24 +298,7 @@ fn files_that_claim_gigabytes_should_be_unreadable_with_a_reason_and_never_a_pan
         &pdf_with_image(20_000, 20_000, &deflate(&[0u8; 1024])),
     );
     let out = dir.join("out");
-    let mut scan = bin();
-    scan.args([
-        "--lang",
-        "en",
-        "scan",
-        "--rules",
-        "merkur",
-        "--no-archive",
-        "--out",
-        s(&out),
-        s(&night),
-    ]);
-    let run = run_within(scan, Duration::from_secs(120));
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    scan_unarchived(&night, &out);
     for (name, reason) in [
         ("huge", "the image is too large (20000×20000 px)"),
         ("wide", "the image is too large (19000×19000 px)"),
@@ -523,24 +524,7 @@ fn every_page_of_a_multi_page_tiff_should_have_its_result() {
     }
     drop(tiff);
     let out = dir.join("out");
-    let mut scan = bin();
-    scan.args([
-        "--lang",
-        "en",
-        "scan",
-        "--rules",
-        "merkur",
-        "--no-archive",
-        "--out",
-        s(&out),
-        s(&night),
-    ]);
-    let run = run_within(scan, Duration::from_secs(120));
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    scan_unarchived(&night, &out);
     for page in 1..=3 {
         let r = json(&out.join(format!("stapel-p{page}.json")));
         assert_eq!(r["status"], "unreadable", "page {page}");
