@@ -11,7 +11,7 @@ use crate::check::flags::{Code, Flag};
 use crate::check::messages::Lang;
 use crate::decode::{self, CONFIDENT, CellReadings, Field, FieldReading};
 use crate::page::align::{self, Alignment, MIN_FIT};
-use crate::page::form::{FormTemplate, MmBox};
+use crate::page::form::{Fields, FormTemplate, MmBox};
 use crate::page::unreadable::Unreadable;
 use crate::read::{DigitReader, Reading, TesseractReader};
 use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
@@ -473,45 +473,7 @@ pub fn read_sheet(
         })
         .collect();
 
-    let mut games = Vec::new();
-    for (i, row) in f.game.iter().enumerate() {
-        let no = i as u32 + 1;
-        let mut cells = Vec::with_capacity(seats);
-        let mut any = false;
-        for (s, pm) in row.iter().enumerate() {
-            let lang = r.lang;
-            let what = |col: &str| match lang {
-                Lang::De => format!("Spiel {no}, Platz {} {col}", s + 1),
-                Lang::En => format!("Game {no}, seat {} {}", s + 1, col.to_lowercase()),
-            };
-            let pc = r.number(pm.plus, true, Field::Game(no, s + 1, false), &what("Plus"));
-            let mc = r.number(pm.minus, true, Field::Game(no, s + 1, true), &what("Minus"));
-            any |= pc.mark != Mark::Empty || mc.mark != Mark::Empty;
-            let mut extra = Map::new();
-            extra.insert(
-                "marks".into(),
-                json!({"plus": pc.mark.as_str(), "minus": mc.mark.as_str()}),
-            );
-            // Set once read: a ring may turn out to be digits.
-            cells.push(Cell {
-                plus: None,
-                minus: None,
-                circled: false,
-                corrected: false,
-                extra,
-            });
-        }
-        let initials = r.has_ink(f.initials[i], 0.6);
-        if any || initials {
-            games.push(GameRow {
-                no,
-                cells,
-                initials,
-                class: None,
-                extra: Map::new(),
-            });
-        }
-    }
+    let mut games = game_rows(&mut r, f, seats);
 
     for s in 0..seats {
         for (bx, minus, de, en) in [
@@ -552,7 +514,81 @@ pub fn read_sheet(
         .collect();
     let abzug = (0..seats).map(|s| value(Field::Abzug(s + 1))).collect();
     let (round, table) = (value(Field::Round), value(Field::Table));
-    let endergebnis = (0..seats)
+    let endergebnis = endergebnisse(&mut r, f, seats);
+    let signatures = (0..seats).map(|s| r.has_ink(f.signature[s], 2.0)).collect();
+
+    let mut extra = Map::new();
+    extra.insert("alignment".into(), alignment_json(&sheet.alignment));
+    extra.insert("reader".into(), Value::String(r.digits.name().to_string()));
+    let sheet = SheetResult {
+        schema: SCHEMA.into(),
+        source: Some(source.to_string()),
+        page: Some(page),
+        form: Some(form.id.clone()),
+        rules: None,
+        status: Status::Ok,
+        round,
+        table,
+        players,
+        games,
+        gesamt,
+        abzug,
+        endergebnis,
+        signatures,
+        flags: r.flags,
+        extra,
+    };
+    (sheet, r.readings)
+}
+
+/// Every printed game row with writing on it; the cells' numbers are
+/// queued for reading and filled in once read (a ring may turn out to be digits).
+fn game_rows(r: &mut Reader<'_>, f: &Fields, seats: usize) -> Vec<GameRow> {
+    let mut games = Vec::new();
+    for (i, row) in f.game.iter().enumerate() {
+        let no = i as u32 + 1;
+        let mut cells = Vec::with_capacity(seats);
+        let mut any = false;
+        for (s, pm) in row.iter().enumerate() {
+            let lang = r.lang;
+            let what = |col: &str| match lang {
+                Lang::De => format!("Spiel {no}, Platz {} {col}", s + 1),
+                Lang::En => format!("Game {no}, seat {} {}", s + 1, col.to_lowercase()),
+            };
+            let pc = r.number(pm.plus, true, Field::Game(no, s + 1, false), &what("Plus"));
+            let mc = r.number(pm.minus, true, Field::Game(no, s + 1, true), &what("Minus"));
+            any |= pc.mark != Mark::Empty || mc.mark != Mark::Empty;
+            let mut extra = Map::new();
+            extra.insert(
+                "marks".into(),
+                json!({"plus": pc.mark.as_str(), "minus": mc.mark.as_str()}),
+            );
+            // Set once read: a ring may turn out to be digits.
+            cells.push(Cell {
+                plus: None,
+                minus: None,
+                circled: false,
+                corrected: false,
+                extra,
+            });
+        }
+        let initials = r.has_ink(f.initials[i], 0.6);
+        if any || initials {
+            games.push(GameRow {
+                no,
+                cells,
+                initials,
+                class: None,
+                extra: Map::new(),
+            });
+        }
+    }
+    games
+}
+
+/// Each seat's Endergebnis with its sign; a missing sign is noted for decoding.
+fn endergebnisse(r: &mut Reader<'_>, f: &Fields, seats: usize) -> Vec<Option<i64>> {
+    (0..seats)
         .map(|s| {
             let c = r.cell(f.endergebnis[s], false, true);
             if c.mark != Mark::Ink {
@@ -586,42 +622,19 @@ pub fn read_sheet(
                 }
             }
         })
-        .collect();
-    let signatures = (0..seats).map(|s| r.has_ink(f.signature[s], 2.0)).collect();
+        .collect()
+}
 
-    let a = &sheet.alignment;
-    let mut extra = Map::new();
-    extra.insert(
-        "alignment".into(),
-        json!({
-            "fit": round2(a.fit as f32),
-            "residual_mm": round2(a.residual_mm as f32),
-            "upside_down": a.quarter_turns == 2,
-            "quarter_turns": a.quarter_turns,
-            // Form mm → image px, row-major: lets the review page cut cells without aligning again.
-            "to_image": a.to_image.0.transpose().as_slice().to_vec(),
-        }),
-    );
-    extra.insert("reader".into(), Value::String(r.digits.name().to_string()));
-    let sheet = SheetResult {
-        schema: SCHEMA.into(),
-        source: Some(source.to_string()),
-        page: Some(page),
-        form: Some(form.id.clone()),
-        rules: None,
-        status: Status::Ok,
-        round,
-        table,
-        players,
-        games,
-        gesamt,
-        abzug,
-        endergebnis,
-        signatures,
-        flags: r.flags,
-        extra,
-    };
-    (sheet, r.readings)
+/// Where the form lies on the image, stored with the result.
+fn alignment_json(a: &Alignment) -> Value {
+    json!({
+        "fit": round2(a.fit as f32),
+        "residual_mm": round2(a.residual_mm as f32),
+        "upside_down": a.quarter_turns == 2,
+        "quarter_turns": a.quarter_turns,
+        // Form mm → image px, row-major: lets the review page cut cells without aligning again.
+        "to_image": a.to_image.0.transpose().as_slice().to_vec(),
+    })
 }
 
 /// One page through the whole pipeline: locate the form, confirm it with the
