@@ -39,6 +39,7 @@ pub fn locate<'a>(
         });
     }
     let mut best: Option<(usize, Alignment)> = None;
+    let mut why = Unreadable::NoTable;
     // Strong perspective bends the lines apart: then look along several slopes.
     for slopes in [&[0.0][..], &[-6.0, -3.0, 0.0, 3.0, 6.0][..]] {
         if best.as_ref().is_some_and(|b| b.1.fit >= MIN_FIT) {
@@ -52,7 +53,8 @@ pub fn locate<'a>(
             }
             match align::align(&prep, form) {
                 Ok(a) if best.as_ref().is_none_or(|b| a.fit > b.1.fit) => best = Some((i, a)),
-                _ => {}
+                Ok(_) => {}
+                Err(e) => why = e,
             }
         }
     }
@@ -66,7 +68,7 @@ pub fn locate<'a>(
             form: forms[i].id.clone(),
             percent: (a.fit * 100.0).round() as u32,
         }),
-        None => Err(Unreadable::NoTable),
+        None => Err(why),
     }
 }
 
@@ -184,9 +186,9 @@ fn ring_was_digits(peeled: &Reading, drawn: &Reading) -> bool {
 /// A circled field's ink as drawn reading at least this surely as more
 /// digits than peeling left, or as two or more where peeling left a
 /// reading below [`RING_LEFT_DOUBTFUL`], was digits (see
-/// [`ring_was_digits`]). Asking for more digits at
-/// [`CONFIDENT`] and a peeled reading below it (circles right on tA tB tP
-/// wB: 100/100/99.97/99.91%). Rings found in game cells of
+/// [`ring_was_digits`]). Asking for more digits at [`CONFIDENT`] and a
+/// peeled reading below it kept the circles right (tA tB tP wB:
+/// 100/100/99.97/99.91%). Rings found in game cells of
 /// the tuning sets (tA tB tP wA wB wP) and two new development sets (dA
 /// merkur, dB Doppelkopf, 100 sheets each, seed 801): of 50 found where
 /// none was drawn (all a "10" or "12" whose round second digit looked like

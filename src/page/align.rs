@@ -267,10 +267,7 @@ pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, Unreadab
             });
         }
     }
-    best.ok_or_else(|| Unreadable::OtherForm {
-        form: form.id.clone(),
-        percent: 0,
-    })
+    best.ok_or(Unreadable::TableMismatch)
 }
 
 /// The four corners (clockwise from top-left, in working px) of the largest

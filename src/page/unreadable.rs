@@ -35,6 +35,9 @@ pub enum Unreadable {
     TiffPage { page: u32, pages: u32 },
     #[error("{}", self.text(Lang::En))]
     NoTable,
+    /// A ruled table was found, but none of the form's lines on it.
+    #[error("{}", self.text(Lang::En))]
+    TableMismatch,
     #[error("{}", self.text(Lang::En))]
     OtherForm { form: String, percent: u32 },
     /// A bug while reading (a panic caught), or a check that failed.
@@ -72,14 +75,12 @@ impl From<&std::io::Error> for FileProblem {
 impl FileProblem {
     pub fn text(self, lang: Lang) -> &'static str {
         match (lang, self) {
-            (Lang::En, p) => match p {
-                FileProblem::NotFound => "file not found",
-                FileProblem::NoPermission => "no permission to read it",
-                FileProblem::NameTooLong => "the file name is too long for the file system",
-                FileProblem::DiskFull => "the disk is full",
-                FileProblem::ReadOnly => "the disk is read-only",
-                FileProblem::Other => "the disk reports an error",
-            },
+            (Lang::En, FileProblem::NotFound) => "file not found",
+            (Lang::En, FileProblem::NoPermission) => "no permission to read it",
+            (Lang::En, FileProblem::NameTooLong) => "the file name is too long for the file system",
+            (Lang::En, FileProblem::DiskFull) => "the disk is full",
+            (Lang::En, FileProblem::ReadOnly) => "the disk is read-only",
+            (Lang::En, FileProblem::Other) => "the disk reports an error",
             (Lang::De, FileProblem::NotFound) => "Datei nicht gefunden",
             (Lang::De, FileProblem::NoPermission) => "keine Leseberechtigung",
             (Lang::De, FileProblem::NameTooLong) => "der Dateiname ist für das Dateisystem zu lang",
@@ -172,6 +173,8 @@ impl Unreadable {
             ),
             (Lang::De, NoTable) => "keine linierte Tabelle auf der Seite gefunden".into(),
             (Lang::En, NoTable) => "no ruled table found on the page".into(),
+            (Lang::De, TableMismatch) => "die linierte Tabelle passt nicht zum Formular".into(),
+            (Lang::En, TableMismatch) => "the ruled table does not match the form".into(),
             (Lang::De, OtherForm { form, percent }) => format!(
                 "die Seite passt nicht zum Formular {form} (nur {percent}% seiner Linien gefunden)"
             ),
