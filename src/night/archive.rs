@@ -101,8 +101,18 @@ fn while_busy<T>(mut f: impl FnMut() -> Result<T, rusqlite::Error>) -> Result<T,
 
 /// The SHA-256 of a file's bytes, as hex.
 pub fn sha256_file(path: &Path) -> Result<String, std::io::Error> {
-    let bytes = std::fs::read(path)?;
-    Ok(hex(&Sha256::digest(&bytes)))
+    use std::io::Read;
+    // In pieces: a file of gigabytes must not be held whole to be hashed.
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut buf)? {
+            0 => break,
+            n => hasher.update(&buf[..n]),
+        }
+    }
+    Ok(hex(&hasher.finalize()))
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -587,6 +597,19 @@ mod tests {
             .expect("temp dir");
         let path = dir.path().join(format!("{name}.sqlite"));
         (dir, path)
+    }
+
+    #[test]
+    fn a_file_hashed_in_pieces_should_have_the_sha256_of_its_bytes() {
+        let (dir, _) = temp("hash");
+        let path = dir.path().join("scan.bin");
+        // Longer than one piece, so the pieces must join.
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).expect("write");
+        assert_eq!(
+            sha256_file(&path).expect("hash"),
+            hex(&Sha256::digest(&bytes))
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! A small convolutional digit reader (pure Rust) beside Tesseract: the lab
-//! trains it with candle (`lab::training`), and reading runs its forward pass in `infer` (plain loops
-//! around serial matrix products, as fast as a batch of sheets wants):
+//! trains it with candle (`lab::training`), and reading runs its forward
+//! pass in `infer` (plain loops around serial matrix products, as fast as a
+//! batch of sheets wants):
 //! the model file is committed (`models/digits.safetensors`, ~740 kB) and
 //! `aufsicht train-digits` makes it again from the MNIST training split.
 //! Besides the ten digits it knows "not one digit" (half a digit, two
