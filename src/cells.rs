@@ -13,21 +13,12 @@ pub const PX_PER_MM: f64 = 10.0;
 /// Margin cut around each box: strokes run over the ruled lines.
 const MARGIN_MM: f64 = 1.2;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mark {
     Empty,
     Dash,
     Ink,
-}
-
-impl Mark {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mark::Empty => "empty",
-            Mark::Dash => "dash",
-            Mark::Ink => "ink",
-        }
-    }
 }
 
 /// One field as found on the page.

@@ -17,13 +17,14 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use serde_json::{Map, json};
+use serde_json::Map;
 
+use crate::check::flags::FlagDetail;
 use crate::check::flags::{Code, Flag};
 use crate::check::messages::Lang;
 use crate::check::rules::{RuleSet, legal_rows};
 use crate::read::Reading;
-use crate::sheet::{GameRow, SheetResult};
+use crate::sheet::{CellReading, GameRow, SheetResult};
 
 /// Below this probability a reading is shown to a person (`CELL_UNCERTAIN`),
 /// unless decoding accepts it.
@@ -82,14 +83,10 @@ pub const PROBABLE: f64 = 0.8;
 /// Posterior from which a footer field (Gesamt, Abzug, Endergebnis) the
 /// reader is unsure of holds the sheet's value rather than its reading.
 /// Unlike a game cell taken so, it keeps its `CELL_UNCERTAIN` (marked
-/// [`TAKEN`]): a Gesamt written wrong looks to the footer just like one
+/// `taken`): a Gesamt written wrong looks to the footer just like one
 /// misread, so a person still looks. The rule flags were already judged by
 /// this value ([`PROBABLE`]); only the number held changes.
 pub const TAKE_FOOTER: f64 = ACCEPT;
-
-/// A `CELL_UNCERTAIN` flag's extra field: the field holds the suggestion,
-/// not the reading.
-pub const TAKEN: &str = "taken";
 
 /// How many of an uncertain cell's decoded values its column weighs.
 const WEIGHED: usize = 6;
@@ -274,7 +271,7 @@ pub fn decode(
     let mut flags = Vec::new();
     for fr in &readings.fields {
         let (row, seat, name) = fr.field.locator();
-        if let (None, Field::Game(no, s, _)) = (decided.get(&fr.field), fr.field)
+        if let (None, Field::Game(no, s, minus)) = (decided.get(&fr.field), fr.field)
             && let Some(c) = sheet
                 .games
                 .iter_mut()
@@ -286,10 +283,9 @@ pub fn decode(
                 posterior: 0.0,
                 ranked: candidates(&fr.reading),
             };
-            c.extra
-                .insert(format!("{name}_reading"), reading_json(fr, &own, false));
+            c.notes.set_reading(minus, cell_reading(fr, &own, false));
         }
-        if let (Some(d), Field::Game(no, s, _)) = (decided.get(&fr.field), fr.field) {
+        if let (Some(d), Field::Game(no, s, minus)) = (decided.get(&fr.field), fr.field) {
             let d = cols.with_column.get(&fr.field).unwrap_or(d);
             let taken = cols.accepted.contains_key(&fr.field);
             if let Some(c) = sheet
@@ -298,8 +294,7 @@ pub fn decode(
                 .find(|g| g.no == no)
                 .and_then(|g| g.cells.get_mut(s - 1))
             {
-                c.extra
-                    .insert(format!("{name}_reading"), reading_json(fr, d, taken));
+                c.notes.set_reading(minus, cell_reading(fr, d, taken));
             }
             if !taken {
                 flags.push(uncertain_flag(
@@ -379,7 +374,7 @@ pub fn decode(
                 )
                 && set_footer(&mut sheet, field, v)
             {
-                flag.extra.insert(TAKEN.into(), json!(true));
+                flag.detail.taken = true;
                 flag.message = taken_message(&fr.what, &fr.reading, v, lang);
             }
             flags.push(flag);
@@ -394,7 +389,7 @@ pub fn decode(
         let read = fr.reading.value().map_or(0, i64::from);
         let d = Decoded::from_ranked(vec![(v, p), (read, 1.0 - p)]);
         let mut flag = uncertain_flag(row, seat, name, &fr.reading, &fr.what, Some(&d), lang);
-        flag.extra.insert(DOUBTED.into(), json!(true));
+        flag.detail.doubted = true;
         flag.message = doubted_message(&fr.what, &fr.reading, v, p, lang);
         // One flag a cell: the doubt replaces the cell's own, if any.
         flags.retain(|x| !(x.row == row && x.seat == seat && x.field.as_deref() == Some(name)));
@@ -738,10 +733,6 @@ fn doubted_message(what: &str, r: &Reading, v: i64, p: f64, lang: Lang) -> Strin
 /// column ([`WRITER_ERROR`]) at once.
 const ROW_AND_GESAMT_SLIP: f64 = WRITER_ERROR * WRITER_ERROR;
 
-/// A `CELL_UNCERTAIN` flag's extra field: the cell's row and its column
-/// both say it was misread ([`doubted_by_row_and_column`]).
-pub const DOUBTED: &str = "doubted";
-
 /// Game cells the sheet says were misread: the cell's row
 /// does not add up to zero, its column (its cells as the sheet most
 /// probably reads them: a flagged cell's likely suggestion counts) misses
@@ -773,9 +764,9 @@ fn doubted_by_row_and_column(
     // A flagged cell the row's most probable reading keeps as read.
     let kept_as_read = |f: &Flag| {
         let read = f
-            .extra
-            .get("reading")
-            .and_then(serde_json::Value::as_str)
+            .detail
+            .reading
+            .as_deref()
             .and_then(|r| r.parse::<i64>().ok());
         f.suggestion()
             .is_some_and(|(v, p)| Some(v) == read && p >= PROBABLE)
@@ -997,7 +988,7 @@ fn signless_flag(
         && *e != Some(diff)
     {
         *e = Some(diff);
-        flag.extra.insert(TAKEN.into(), json!(true));
+        flag.detail.taken = true;
         flag.message = taken_message(&fr.what, &fr.reading, diff, lang);
     }
     flag
@@ -1406,14 +1397,19 @@ impl SeatFooter {
     }
 }
 
-/// What the reader saw in a cell and how decoding ranked it (extra field).
-fn reading_json(fr: &FieldReading, d: &Decoded, accepted: bool) -> serde_json::Value {
-    json!({
-        "read": fr.reading.text,
-        "confidence": round3(f64::from(fr.reading.confidence)),
-        "alternatives": d.ranked.iter().take(4).map(|(v, p)| json!([v, round3(*p)])).collect::<Vec<_>>(),
-        "decoded": accepted,
-    })
+/// What the reader saw in a cell and how decoding ranked it.
+fn cell_reading(fr: &FieldReading, d: &Decoded, accepted: bool) -> CellReading {
+    CellReading {
+        alternatives: d
+            .ranked
+            .iter()
+            .take(4)
+            .map(|(v, p)| (*v, round3(*p)))
+            .collect(),
+        confidence: round3(f64::from(fr.reading.confidence)),
+        decoded: accepted,
+        read: fr.reading.text.clone(),
+    }
 }
 
 fn round3(v: f64) -> f64 {
@@ -1443,25 +1439,19 @@ pub fn uncertain_flag(
     } else {
         r.text.clone()
     };
-    let mut extra = Map::new();
-    extra.insert("reading".into(), json!(r.text));
-    extra.insert("confidence".into(), json!(round3(f64::from(r.confidence))));
-    if !r.alternatives.is_empty() {
-        extra.insert(
-            "alternatives".into(),
-            json!(
-                r.alternatives
-                    .iter()
-                    .map(|(t, p)| json!([t, round3(f64::from(*p))]))
-                    .collect::<Vec<_>>()
-            ),
-        );
-    }
     let suggestion = decoded.and_then(|d| d.value.map(|v| (v, d.posterior)));
-    if let Some((v, p)) = suggestion {
-        extra.insert("suggestion".into(), json!(v));
-        extra.insert("suggestion_probability".into(), json!(round3(p)));
-    }
+    let detail = FlagDetail {
+        alternatives: r
+            .alternatives
+            .iter()
+            .map(|(t, p)| (t.clone(), round3(f64::from(*p))))
+            .collect(),
+        confidence: Some(round3(f64::from(r.confidence))),
+        reading: Some(r.text.clone()),
+        suggestion: suggestion.map(|(v, _)| v),
+        suggestion_probability: suggestion.map(|(_, p)| round3(p)),
+        ..FlagDetail::default()
+    };
     let pct = r.confidence * 100.0;
     let message = match (lang, suggestion) {
         (Lang::De, Some((v, p))) if v.to_string() != r.text => format!(
@@ -1482,7 +1472,8 @@ pub fn uncertain_flag(
         seat,
         field: Some(field.to_string()),
         message,
-        extra,
+        detail,
+        extra: Map::new(),
     }
 }
 
@@ -1490,6 +1481,7 @@ pub fn uncertain_flag(
 mod tests {
     use super::*;
     use crate::sheet::{Cell, Gesamt};
+    use serde_json::json;
 
     use crate::read::reading;
 
@@ -1569,8 +1561,12 @@ mod tests {
         let out = decode(sheet, &readings, &rules(), Lang::En);
         assert_eq!(out.games[0].cells[3].minus, Some(2));
         assert!(out.flags.is_empty(), "{:?}", out.flags);
-        let r = &out.games[0].cells[3].extra["minus_reading"];
-        assert_eq!(r["decoded"], json!(true));
+        let r = out.games[0].cells[3]
+            .notes
+            .minus_reading
+            .as_ref()
+            .expect("reading");
+        assert!(r.decoded);
     }
 
     /// Decodes [`sheet_and_readings`] with the last cell read as `last` and
@@ -1582,9 +1578,13 @@ mod tests {
         let out = decode(sheet, &readings, &rules(), Lang::En);
         assert_eq!(out.games[0].cells[3].minus, Some(2));
         assert!(out.flags.is_empty(), "{:?}", out.flags);
-        let r = &out.games[0].cells[3].extra["minus_reading"];
-        assert_eq!(r["read"], json!(read), "what was read stays on record");
-        assert_eq!(r["decoded"], json!(true));
+        let r = out.games[0].cells[3]
+            .notes
+            .minus_reading
+            .as_ref()
+            .expect("reading");
+        assert_eq!(r.read, read, "what was read stays on record");
+        assert!(r.decoded);
     }
 
     #[test]
@@ -1602,7 +1602,7 @@ mod tests {
         assert_eq!(out.games[0].cells[3].minus, Some(8), "as read");
         let cell = out.flags.iter().find(|f| f.row == Some(1)).expect("flag");
         assert_eq!(cell.code, Code::CellUncertain);
-        assert_eq!(cell.extra.get("suggestion"), Some(&json!(2)));
+        assert_eq!(cell.detail.suggestion, Some(2));
     }
 
     #[test]
@@ -1615,7 +1615,7 @@ mod tests {
         let out = decode(sheet, &readings, &rules(), Lang::En);
         assert_eq!(out.flags.len(), 1);
         assert_eq!(out.flags[0].code, Code::CellUncertain);
-        assert_eq!(out.flags[0].extra.get("suggestion"), Some(&json!(2)));
+        assert_eq!(out.flags[0].detail.suggestion, Some(2));
         assert!(
             out.flags[0].message.contains("more likely 2 "),
             "{}",
@@ -1646,8 +1646,8 @@ mod tests {
             .iter()
             .find(|f| f.row == Some(1) && f.seat == Some(4))
             .expect("seat 4 still goes to a person");
-        assert_eq!(flag.extra.get("suggestion"), Some(&json!(2)));
-        let p = flag.extra["suggestion_probability"].as_f64().expect("p");
+        assert_eq!(flag.detail.suggestion, Some(2));
+        let p = flag.detail.suggestion_probability.expect("p");
         assert!(p >= ACCEPT, "{p}");
     }
 
@@ -1664,15 +1664,15 @@ mod tests {
             assert_eq!(out.flags.len(), 1);
             let flag = &out.flags[0];
             assert_eq!(flag.code, Code::CellUncertain);
-            let p = flag.extra["suggestion_probability"].as_f64().expect("p");
-            (flag.extra.get("suggestion").cloned(), p)
+            let p = flag.detail.suggestion_probability.expect("p");
+            (flag.detail.suggestion, p)
         };
         let (v, p) = suggestion("7");
-        assert_eq!(v, Some(json!(7)));
+        assert_eq!(v, Some(7));
         assert!(p > 0.5 && p < PROBABLE, "{p}");
         // A Gesamt 6 off its column is no usual slip: the 8 as read is likely.
         let (v, p) = suggestion("8");
-        assert_eq!(v, Some(json!(8)));
+        assert_eq!(v, Some(8));
         assert!(p >= PROBABLE, "{p}");
     }
 
@@ -1760,14 +1760,18 @@ mod tests {
             "{:?}",
             out.flags
         );
-        let r = &out.games[0].cells[3].extra["minus_reading"];
-        assert_eq!(r["read"], json!("8"), "what was read stays on record");
+        let r = out.games[0].cells[3]
+            .notes
+            .minus_reading
+            .as_ref()
+            .expect("reading");
+        assert_eq!(r.read, "8", "what was read stays on record");
         // The Gesamt holds what the sheet makes of it, and still goes to a person.
         assert_eq!(out.gesamt[3].and_then(|g| g.minus), Some(2));
         assert!(
             out.flags
                 .iter()
-                .any(|f| f.row.is_none() && f.seat == Some(4) && f.extra.get(TAKEN).is_some()),
+                .any(|f| f.row.is_none() && f.seat == Some(4) && f.detail.taken),
             "{:?}",
             out.flags
         );
@@ -1841,8 +1845,8 @@ mod tests {
             .iter()
             .find(|f| f.row.is_none() && f.seat == Some(4))
             .expect("the Gesamt goes to a person");
-        assert_eq!(gesamt.extra.get("suggestion"), Some(&json!(2)));
-        let p = gesamt.extra["suggestion_probability"].as_f64().expect("p");
+        assert_eq!(gesamt.detail.suggestion, Some(2));
+        let p = gesamt.detail.suggestion_probability.expect("p");
         assert!(p >= PROBABLE, "the column's suggestion makes 2 likely: {p}");
         assert_eq!(out.gesamt[3].and_then(|g| g.minus), Some(7), "as read");
     }
@@ -1863,10 +1867,10 @@ mod tests {
             .iter()
             .find(|f| f.row.is_none() && f.seat == Some(4) && f.field.as_deref() == Some("minus"))
             .expect("a person still checks the Gesamt");
-        assert_eq!(flag.extra.get(TAKEN), Some(&json!(true)));
+        assert!(flag.detail.taken);
         assert_eq!(
-            flag.extra.get("reading"),
-            Some(&json!("8")),
+            flag.detail.reading.as_deref(),
+            Some("8"),
             "what was read is kept"
         );
         assert!(flag.message.contains("taken as 2"), "{}", flag.message);
@@ -1913,7 +1917,7 @@ mod tests {
             Some(1),
             "only the game cell goes to a person"
         );
-        assert_eq!(out.flags[0].extra.get("suggestion"), Some(&json!(2)));
+        assert_eq!(out.flags[0].detail.suggestion, Some(2));
         assert_eq!(out.games[0].cells[3].minus, Some(8), "as read");
     }
 
@@ -1956,7 +1960,7 @@ mod tests {
             .iter()
             .find(|f| f.field.as_deref() == Some("endergebnis"))
             .expect("a person checks the sign");
-        assert_eq!(flag.extra.get(TAKEN), Some(&json!(true)));
+        assert!(flag.detail.taken);
         assert!(flag.message.contains("-2"), "{}", flag.message);
     }
 
@@ -1969,7 +1973,7 @@ mod tests {
             .iter()
             .find(|f| f.field.as_deref() == Some("endergebnis"))
             .expect("a person checks it");
-        assert_eq!(flag.extra.get(TAKEN), None);
+        assert!(!flag.detail.taken);
     }
 
     #[test]
@@ -2021,10 +2025,10 @@ mod tests {
             .find(|f| f.row == Some(1) && f.seat == Some(4))
             .expect("the cell goes to a person");
         assert_eq!(flag.code, Code::CellUncertain);
-        assert_eq!(flag.extra.get(DOUBTED), Some(&json!(true)));
+        assert!(flag.detail.doubted);
         assert!(flag.message.contains("both make it 2"), "{}", flag.message);
-        assert_eq!(flag.extra.get("suggestion"), Some(&json!(2)));
-        let p = flag.extra["suggestion_probability"].as_f64().expect("p");
+        assert_eq!(flag.detail.suggestion, Some(2));
+        let p = flag.detail.suggestion_probability.expect("p");
         // 0.005 against the writer's double slip, 1e-4, by an odd amount (6).
         let double = ROW_AND_GESAMT_SLIP * ODD_SLIP;
         assert!((p - 0.005 / (0.005 + double)).abs() < 1e-3, "{p}");
@@ -2038,7 +2042,7 @@ mod tests {
         };
         assert!(raised(Code::CellUncertain));
         assert!(!raised(Code::RowNotZeroSum) && !raised(Code::GesamtMismatch));
-        let aside = checked.extra[crate::check::verify::AS_READ_ONLY].to_string();
+        let aside = serde_json::to_string(&checked.notes.flags_if_read_as_is).expect("json");
         assert!(
             aside.contains("ROW_NOT_ZERO_SUM") && aside.contains("GESAMT_MISMATCH"),
             "{aside}"
@@ -2059,8 +2063,8 @@ mod tests {
         );
         let flags: Vec<&Flag> = out.flags.iter().filter(|f| f.row == Some(1)).collect();
         assert_eq!(flags.len(), 1, "{flags:?}");
-        assert_eq!(flags[0].extra.get(DOUBTED), Some(&json!(true)));
-        assert_eq!(flags[0].extra.get("suggestion"), Some(&json!(2)));
+        assert!(flags[0].detail.doubted);
+        assert_eq!(flags[0].detail.suggestion, Some(2));
     }
 
     #[test]
@@ -2082,7 +2086,7 @@ mod tests {
             .iter()
             .find(|f| f.row == Some(1) && f.seat == Some(4))
             .expect("the cell goes to a person");
-        assert_eq!(flag.extra.get(DOUBTED), Some(&json!(true)));
+        assert!(flag.detail.doubted);
     }
 
     /// Seat 4's minus column: row 1's 8 (read at 0.995, written 2) and row

@@ -4,7 +4,7 @@
 //! `GrayImage` → [`locate`] → [`AlignedSheet`] → [`read_sheet`] → `SheetResult` + `CellReadings` → `decode` → `verify`
 
 use image::GrayImage;
-use serde_json::{Map, Value, json};
+use serde_json::Map;
 
 use crate::cells::{self, CellImage, Mark};
 use crate::check::flags::{Code, Flag};
@@ -14,7 +14,9 @@ use crate::page::align::{self, Alignment, MIN_FIT};
 use crate::page::form::{Fields, FormTemplate, MmBox};
 use crate::page::unreadable::Unreadable;
 use crate::read::{DigitReader, Reading, TesseractReader};
-use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
+use crate::sheet::{
+    Cell, CellNotes, GameRow, Gesamt, Marks, Placement, SCHEMA, SheetNotes, SheetResult, Status,
+};
 
 /// A fit from which the other forms are not tried.
 const SURE_FIT: f64 = 0.95;
@@ -519,9 +521,6 @@ pub fn read_sheet(
     let endergebnis = endergebnisse(&mut r, f, seats);
     let signatures = (0..seats).map(|s| r.has_ink(f.signature[s], 2.0)).collect();
 
-    let mut extra = Map::new();
-    extra.insert("alignment".into(), alignment_json(&sheet.alignment));
-    extra.insert("reader".into(), Value::String(r.digits.name().to_string()));
     let sheet = SheetResult {
         schema: SCHEMA.into(),
         source: Some(source.to_string()),
@@ -538,7 +537,12 @@ pub fn read_sheet(
         endergebnis,
         signatures,
         flags: r.flags,
-        extra,
+        notes: SheetNotes {
+            alignment: Some(placement(&sheet.alignment)),
+            reader: Some(r.digits.name().to_string()),
+            ..SheetNotes::default()
+        },
+        extra: Map::new(),
     };
     (sheet, r.readings)
 }
@@ -560,18 +564,16 @@ fn game_rows(r: &mut Reader<'_>, f: &Fields, seats: usize) -> Vec<GameRow> {
             let pc = r.number(pm.plus, true, Field::Game(no, s + 1, false), &what("Plus"));
             let mc = r.number(pm.minus, true, Field::Game(no, s + 1, true), &what("Minus"));
             any |= pc.mark != Mark::Empty || mc.mark != Mark::Empty;
-            let mut extra = Map::new();
-            extra.insert(
-                "marks".into(),
-                json!({"plus": pc.mark.as_str(), "minus": mc.mark.as_str()}),
-            );
-            // Set once read: a ring may turn out to be digits.
+            // Values set once read: a ring may turn out to be digits.
             cells.push(Cell {
-                plus: None,
-                minus: None,
-                circled: false,
-                corrected: false,
-                extra,
+                notes: CellNotes {
+                    marks: Some(Marks {
+                        minus: mc.mark,
+                        plus: pc.mark,
+                    }),
+                    ..CellNotes::default()
+                },
+                ..Cell::default()
             });
         }
         let initials = r.has_ink(f.initials[i], 0.6);
@@ -628,15 +630,17 @@ fn endergebnisse(r: &mut Reader<'_>, f: &Fields, seats: usize) -> Vec<Option<i64
 }
 
 /// Where the form lies on the image, stored with the result.
-fn alignment_json(a: &Alignment) -> Value {
-    json!({
-        "fit": round2(a.fit as f32),
-        "residual_mm": round2(a.residual_mm as f32),
-        "upside_down": a.quarter_turns == 2,
-        "quarter_turns": a.quarter_turns,
-        // Form mm → image px, row-major: lets the review page cut cells without aligning again.
-        "to_image": a.to_image.0.transpose().as_slice().to_vec(),
-    })
+fn placement(a: &Alignment) -> Placement {
+    Placement {
+        fit: round2(a.fit as f32),
+        quarter_turns: a.quarter_turns,
+        residual_mm: round2(a.residual_mm as f32),
+        row_numbers_read: None,
+        title_matches: None,
+        title_read: None,
+        to_image: a.to_image.0.transpose().as_slice().to_vec(),
+        upside_down: a.quarter_turns == 2,
+    }
 }
 
 /// One page through the whole pipeline: locate the form, confirm it with the
@@ -662,14 +666,10 @@ pub fn scan_page(
     };
     let (title, title_ok, rows) = confirm(&aligned, printed);
     let (mut read, readings) = read_sheet(&aligned, digits, &source, page.number, lang);
-    if let Some(a) = read
-        .extra
-        .get_mut("alignment")
-        .and_then(Value::as_object_mut)
-    {
-        a.insert("title_read".into(), title.into());
-        a.insert("title_matches".into(), title_ok.into());
-        a.insert("row_numbers_read".into(), rows.into());
+    if let Some(a) = &mut read.notes.alignment {
+        a.title_read = Some(title);
+        a.title_matches = Some(title_ok);
+        a.row_numbers_read = Some(rows);
     }
     let decoded = decode::decode(read.clone(), &readings, rules, lang);
     let (mut read, mut readings) = (read, readings);
@@ -879,10 +879,6 @@ fn flagged_values(
         .collect()
 }
 
-/// The cell extra field that says a ring found at the first look was
-/// taken for digits at the second ([`rings_that_were_digits`]).
-pub const RING_WAS_DIGITS: &str = "ring_was_digits";
-
 /// Where `CIRCLE_NOT_SOLO` stands, a circled value whose ink as drawn,
 /// ring and all, reads at least this surely as another number, with as
 /// many digits or more, than what peeling the ring left: the "ring" was a
@@ -898,7 +894,7 @@ const RING_FLAGGED_DRAWN: f32 = 0.99;
 /// drawn, a ring the ink as drawn reads surely otherwise
 /// ([`RING_FLAGGED_DRAWN`]) was digits. The value and its reading in `read`
 /// and `readings` become the ink as drawn, uncircled, marked
-/// [`RING_WAS_DIGITS`]; true when any did. Asked only where the flag
+/// `ring_was_digits`; true when any did. Asked only where the flag
 /// stands, because the rule lets a ring a writer drew around the wrong
 /// value go as digits about once in 1 800 rings.
 fn rings_that_were_digits(
@@ -933,7 +929,7 @@ fn rings_that_were_digits(
             &mut cell.plus
         }) = Some(v);
         cell.circled = false;
-        cell.extra.insert(RING_WAS_DIGITS.into(), Value::Bool(true));
+        cell.notes.ring_was_digits = true;
         let field = Field::Game(no, s + 1, minus);
         if let Some(fr) = readings.fields.iter_mut().find(|fr| fr.field == field) {
             fr.reading = drawn;
@@ -943,13 +939,10 @@ fn rings_that_were_digits(
     changed
 }
 
-/// The cell extra field that says a ring was found only at the second look.
-pub const RING_AT_SECOND_LOOK: &str = "ring_second_look";
-
 /// Looks again for the ring of every soloist's value flagged
 /// `SOLO_NOT_CIRCLED`, with [`cells::ring_searched`]: a tight ring run into
 /// the next row's ink is missed at the first look. Where found, the cell
-/// is circled and says so ([`RING_AT_SECOND_LOOK`]); true when any was.
+/// is circled and says so (`ring_second_look`); true when any was.
 /// Asked only where the rules expect a ring, because looked at everywhere
 /// the second look also finds rings in a few unringed values (22 of 40 303
 /// on the tuning and development sets): a forgotten ring hides behind it
@@ -962,8 +955,7 @@ fn rings_on_second_look(sheet: &mut SheetResult, aligned: &AlignedSheet) -> bool
         };
         if cells::ring_searched(&cells::cut(aligned.page, &aligned.alignment, bx)) {
             cell.circled = true;
-            cell.extra
-                .insert(RING_AT_SECOND_LOOK.into(), Value::Bool(true));
+            cell.notes.ring_second_look = true;
             found = true;
         }
     }
@@ -1003,8 +995,10 @@ pub fn unreadable(
                 Lang::De => format!("Blatt nicht lesbar: {}.", why.text(lang)),
                 Lang::En => format!("Sheet unreadable: {}.", why.text(lang)),
             },
+            detail: Default::default(),
             extra: Map::new(),
         }],
+        notes: SheetNotes::default(),
         extra: Map::new(),
     }
 }
@@ -1037,7 +1031,7 @@ mod tests {
                     minus: None,
                     circled: false,
                     corrected: false,
-                    extra: Map::new(),
+                    ..Cell::default()
                 };
                 4
             ];
@@ -1061,6 +1055,7 @@ mod tests {
                 seat: Some(seat + 1),
                 field: None,
                 message: String::new(),
+                detail: Default::default(),
                 extra: Map::new(),
             });
         }
@@ -1173,6 +1168,7 @@ mod tests {
             seat: None,
             field: None,
             message: String::new(),
+            detail: Default::default(),
             extra: Map::new(),
         });
         let mut read = sheet.clone();
@@ -1226,10 +1222,7 @@ mod tests {
         let cell =
             |no: u32, s: usize| &sheet.games.iter().find(|g| g.no == no).expect("row").cells[s];
         assert!(cell(32, 0).circled);
-        assert_eq!(
-            cell(32, 0).extra.get(RING_AT_SECOND_LOOK),
-            Some(&Value::Bool(true))
-        );
+        assert!(cell(32, 0).notes.ring_second_look);
         assert!(!cell(5, 0).circled, "not flagged, not looked at");
         assert!(!cell(19, 3).circled);
     }
@@ -1260,6 +1253,7 @@ mod tests {
             seat: Some(2),
             field: None,
             message: String::new(),
+            detail: Default::default(),
             extra: Map::new(),
         });
         let mut read = sheet.clone();
@@ -1292,7 +1286,7 @@ mod tests {
         ));
         let cell = read.cell_mut(8, 1).expect("game 8");
         assert_eq!((cell.plus, cell.circled), (Some(9), false));
-        assert_eq!(cell.extra.get(RING_WAS_DIGITS), Some(&Value::Bool(true)));
+        assert!(cell.notes.ring_was_digits);
         assert_eq!(readings.fields[0].reading.text, "9");
         // Not flagged: left as the first look saw it.
         let cell = read.cell_mut(3, 1).expect("game 3");
@@ -1352,7 +1346,7 @@ mod tests {
             minus: None,
             circled: false,
             corrected: false,
-            extra: Map::new(),
+            ..Cell::default()
         };
         sheet.games.push(GameRow {
             no: 24,

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::sheet::notes::{Lenient, read_lenient, typed};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -86,7 +88,74 @@ pub struct Flag {
     pub field: Option<String>,
     pub message: String,
     #[serde(flatten)]
+    pub detail: FlagDetail,
+    #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A reading flag's extra fields: what was read, how surely, and what
+/// decoding or the participant list suggest instead. Read leniently and
+/// declared in alphabetical order, as [`crate::sheet::notes`] explains.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FlagDetail {
+    /// Other readings with their probability, best first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<(String, f64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
+    /// The row and column sums doubt a value read surely.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub doubted: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub not_in_participant_list: bool,
+    /// The text as read ("" where nothing could be read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reading: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion_probability: Option<f64>,
+    /// The suggestion was so sure that the footer value holds it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub taken: bool,
+    #[serde(flatten)]
+    pub unparsed: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Lenient for FlagDetail {
+    const FIELDS: &'static [&'static str] = &[
+        "alternatives",
+        "confidence",
+        "doubted",
+        "not_in_participant_list",
+        "reading",
+        "suggestion",
+        "suggestion_probability",
+        "taken",
+    ];
+    fn put(&mut self, key: &str, value: serde_json::Value) -> Result<(), serde_json::Value> {
+        match key {
+            "alternatives" => self.alternatives = typed(value)?,
+            "confidence" => self.confidence = typed(value)?,
+            "doubted" => self.doubted = typed(value)?,
+            "not_in_participant_list" => self.not_in_participant_list = typed(value)?,
+            "reading" => self.reading = typed(value)?,
+            "suggestion" => self.suggestion = typed(value)?,
+            "suggestion_probability" => self.suggestion_probability = typed(value)?,
+            "taken" => self.taken = typed(value)?,
+            _ => return Err(value),
+        }
+        Ok(())
+    }
+    fn unparsed(&mut self) -> &mut serde_json::Map<String, serde_json::Value> {
+        &mut self.unparsed
+    }
+}
+
+impl<'de> Deserialize<'de> for FlagDetail {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        read_lenient(d)
+    }
 }
 
 impl Flag {
@@ -104,10 +173,7 @@ impl Flag {
     /// A `CELL_UNCERTAIN`'s suggested value and its probability, where
     /// decoding gave one.
     pub fn suggestion(&self) -> Option<(i64, f64)> {
-        Some((
-            self.extra.get("suggestion")?.as_i64()?,
-            self.extra.get("suggestion_probability")?.as_f64()?,
-        ))
+        Some((self.detail.suggestion?, self.detail.suggestion_probability?))
     }
 
     /// True when both flags report the same finding at the same place: code,

@@ -51,7 +51,7 @@ pub fn verify(
     // (each uncertain cell at its suggestion) does not is a consequence of
     // the uncertain reading, not a finding about the writer: the
     // CELL_UNCERTAIN already points there, so it is kept aside, not raised.
-    sheet.extra.remove(AS_READ_ONLY);
+    sheet.notes.flags_if_read_as_is.clear();
     if let Some(mut probable) = most_probable(&sheet, &reading) {
         let probable_flags = check(&mut probable, rules, table, lang);
         let (kept, aside): (Vec<Flag>, Vec<Flag>) = flags
@@ -65,11 +65,7 @@ pub fn verify(
                 flags.push(p);
             }
         }
-        if !aside.is_empty() {
-            sheet
-                .extra
-                .insert(AS_READ_ONLY.into(), serde_json::json!(aside));
-        }
+        sheet.notes.flags_if_read_as_is = aside;
     }
     flags.extend(reading);
     flags.sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
@@ -81,10 +77,6 @@ pub fn verify(
     sheet.flags = flags;
     Ok(sheet)
 }
-
-/// The sheet's extra field holding the rule flags that only the uncertain
-/// readings cause (see [`verify`]); a person sees them beside the cells.
-pub const AS_READ_ONLY: &str = "flags_if_read_as_is";
 
 /// The rule flags of `sheet`, its rows' game classes set.
 fn check(sheet: &mut SheetResult, rules: &RuleSet, table: &TableSize, lang: Lang) -> Vec<Flag> {
@@ -117,11 +109,7 @@ fn most_probable(sheet: &SheetResult, reading: &[Flag]) -> Option<SheetResult> {
         let Some((v, p)) = f.suggestion() else {
             continue;
         };
-        let read = f
-            .extra
-            .get("reading")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("");
+        let read = f.detail.reading.as_deref().unwrap_or("");
         let Some(seat) = f.seat.and_then(|s| s.checked_sub(1)) else {
             continue;
         };
@@ -228,6 +216,7 @@ impl Checker<'_> {
             seat,
             field: field.map(str::to_string),
             message: msg.text(self.lang),
+            detail: Default::default(),
             extra: Default::default(),
         });
     }
@@ -568,6 +557,7 @@ fn circle_mismatches(c: &Candidate, cells: &[Cell]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::flags::FlagDetail;
 
     #[test]
     fn a_verified_sheet_verified_again_names_each_rows_class_once() {
@@ -594,10 +584,6 @@ mod tests {
     /// A CELL_UNCERTAIN on seat 3's minus (a game cell in `row`, or its
     /// Gesamt) read as `reading`, with the suggestion 1 at `p`.
     fn seat_3_minus_suggests_1(row: Option<u32>, reading: &str, p: f64) -> Flag {
-        let mut extra = serde_json::Map::new();
-        extra.insert("reading".into(), serde_json::json!(reading));
-        extra.insert("suggestion".into(), serde_json::json!(1));
-        extra.insert("suggestion_probability".into(), serde_json::json!(p));
         Flag {
             code: Code::CellUncertain,
             severity: Code::CellUncertain.severity(),
@@ -605,7 +591,13 @@ mod tests {
             seat: Some(3),
             field: Some("minus".into()),
             message: "uncertain".into(),
-            extra,
+            detail: FlagDetail {
+                reading: Some(reading.into()),
+                suggestion: Some(1),
+                suggestion_probability: Some(p),
+                ..FlagDetail::default()
+            },
+            extra: Default::default(),
         }
     }
 
@@ -629,7 +621,7 @@ mod tests {
             Some(4),
             "the value stays as read"
         );
-        let aside = out.extra.get(AS_READ_ONLY).expect("kept aside").to_string();
+        let aside = serde_json::to_string(&out.notes.flags_if_read_as_is).expect("json");
         assert!(aside.contains("ROW_NOT_ZERO_SUM"), "{aside}");
         assert!(aside.contains("GESAMT_MISMATCH"), "{aside}");
         // Verified again (as `aufsicht verify` does): the same, not doubled.
@@ -646,7 +638,7 @@ mod tests {
             "{:?}",
             out.flags
         );
-        assert!(out.extra.get(AS_READ_ONLY).is_none());
+        assert!(out.notes.flags_if_read_as_is.is_empty());
     }
 
     #[test]
@@ -694,7 +686,7 @@ mod tests {
             .map(|f| (f.seat, f.field.as_deref()))
             .collect();
         assert_eq!(gesamt, vec![(Some(3), Some("plus"))], "{:?}", out.flags);
-        let aside = out.extra.get(AS_READ_ONLY).expect("kept aside").to_string();
+        let aside = serde_json::to_string(&out.notes.flags_if_read_as_is).expect("json");
         assert!(aside.contains("GESAMT_MISMATCH"), "{aside}");
     }
 

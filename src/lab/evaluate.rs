@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::cells::Mark;
 use crate::sheet::{SheetResult, Status};
 
 /// Hits and totals per measured quantity.
@@ -239,10 +240,10 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
                         g.cells[s].minus
                     }
                 });
+                let minus = col == "minus";
                 let marks = r
-                    .and_then(|g| g.cells[s].extra.get("marks"))
-                    .and_then(|m| m.get(col))
-                    .and_then(Value::as_str);
+                    .and_then(|g| g.cells[s].notes.marks)
+                    .map(|m| if minus { m.minus } else { m.plus });
                 let rv = r.and_then(|g| {
                     if col == "plus" {
                         g.cells[s].plus
@@ -250,22 +251,25 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
                         g.cells[s].minus
                     }
                 });
-                report.count("value field ink", tv.is_some() == (marks == Some("ink")));
+                report.count(
+                    "value field ink",
+                    tv.is_some() == (marks == Some(Mark::Ink)),
+                );
                 if tv != rv {
                     report.wrong += 1;
                     if !result.flags.iter().any(|f| f.points_at_row(no)) {
                         report.silent += 1;
                     }
                 }
-                let reading = r.and_then(|g| g.cells[s].extra.get(&format!("{col}_reading")));
-                let seen = reading
-                    .and_then(|x| Some((x.get("read")?.as_str()?, x.get("confidence")?.as_f64()?)));
-                if let (Some(tv), Some((read, confidence))) = (tv, seen) {
-                    report.calibrate(Calibration::ReaderGame, confidence, read == tv.to_string());
+                let reading = r.and_then(|g| g.cells[s].notes.reading(minus));
+                if let (Some(tv), Some(x)) = (tv, reading) {
+                    report.calibrate(
+                        Calibration::ReaderGame,
+                        x.confidence,
+                        x.read == tv.to_string(),
+                    );
                 }
-                let decoded = reading
-                    .and_then(|x| x.get("alternatives")?.get(0))
-                    .and_then(|b| Some((b.get(0)?.as_i64()?, b.get(1)?.as_f64()?)));
+                let decoded = reading.and_then(|x| x.alternatives.first().copied());
                 if let (Some(tv), Some((best, p))) = (tv, decoded) {
                     report.calibrate(Calibration::DecodedGame, p, i64::from(tv) == best);
                 }
@@ -328,7 +332,7 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
         if truth.players[s].is_some() {
             let stated = uncertain_flag("player_id")
                 .map_or(Some(f64::from(crate::decode::CONFIDENT)), |f| {
-                    f.extra.get("confidence").and_then(Value::as_f64)
+                    f.detail.confidence
                 });
             if let Some(p) = stated {
                 report.calibrate(
@@ -378,6 +382,7 @@ mod tests {
             seat,
             field: Some(field.into()),
             message: "uncertain".into(),
+            detail: Default::default(),
             extra: Default::default(),
         }
     }
@@ -411,6 +416,7 @@ mod tests {
                 seat: Some(1),
                 field: None,
                 message: String::new(),
+                detail: Default::default(),
                 extra: Default::default(),
             });
         }
@@ -426,7 +432,7 @@ mod tests {
         let mut read = truth.clone();
         read.players[1] = Some("7".into());
         let mut doubt = uncertain(Some(2), "player_id");
-        doubt.extra.insert("confidence".into(), 0.6.into());
+        doubt.detail.confidence = Some(0.6);
         read.flags.push(doubt);
         let mut report = Report::default();
         compare(&truth, &read, &mut report);

@@ -286,6 +286,7 @@ pub fn finished_sheet(
         endergebnis,
         signatures,
         flags: Vec::new(),
+        notes: Default::default(),
         extra: Default::default(),
     }
 }

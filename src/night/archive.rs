@@ -271,11 +271,7 @@ impl Archive {
                 }
                 None => None,
             };
-            let fit = sheet
-                .extra
-                .get("alignment")
-                .and_then(|a| a.get("fit"))
-                .and_then(serde_json::Value::as_f64);
+            let fit = sheet.notes.alignment.as_ref().map(|a| a.fit);
             let old: Option<i64> = tx
                 .query_row(
                     "SELECT id FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 AND page = ?3",

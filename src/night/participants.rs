@@ -11,9 +11,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use serde_json::{Value, json};
-
-use crate::check::flags::{Code, Flag};
+use crate::check::flags::{Code, Flag, FlagDetail};
 use crate::check::messages::Lang;
 use crate::decode::ACCEPT;
 use crate::error::ParticipantsError;
@@ -30,10 +28,7 @@ use crate::sheet::{SheetResult, Status};
 const LIST_CONFIRMS_FROM: f64 = 0.5;
 
 fn reading_confidence(flag: &Flag) -> f64 {
-    flag.extra
-        .get("confidence")
-        .and_then(Value::as_f64)
-        .unwrap_or(0.0)
+    flag.detail.confidence.unwrap_or(0.0)
 }
 
 /// The registered participant numbers.
@@ -141,16 +136,10 @@ impl Participants {
     /// the reader did not list is spread over all numbers of that length, of
     /// which the list holds its share.
     fn listed_best(&self, flag: &Flag) -> Option<(String, f64)> {
-        let reading = flag.extra.get("reading")?.as_str()?.to_string();
-        let confidence = flag.extra.get("confidence")?.as_f64()?;
+        let reading = flag.detail.reading.clone()?;
+        let confidence = flag.detail.confidence?;
         let mut candidates = vec![(reading.clone(), confidence)];
-        if let Some(Value::Array(alts)) = flag.extra.get("alternatives") {
-            for a in alts {
-                if let (Some(t), Some(p)) = (a.get(0).and_then(Value::as_str), a.get(1)) {
-                    candidates.push((t.to_string(), p.as_f64().unwrap_or(0.0)));
-                }
-            }
-        }
+        candidates.extend(flag.detail.alternatives.iter().cloned());
         let seen: f64 = candidates.iter().map(|c| c.1).sum();
         let unseen = (1.0 - seen).max(0.0);
         let digits = i32::try_from(reading.len().clamp(1, 6)).unwrap_or(6);
@@ -169,12 +158,8 @@ impl Participants {
 
 fn suggest(flag: &mut Flag, best: &str, p: f64, lang: Lang) {
     let pct = p * 100.0;
-    flag.extra
-        .insert("suggestion".into(), json!(best.parse::<i64>().ok()));
-    flag.extra.insert(
-        "suggestion_probability".into(),
-        json!((p * 1000.0).round() / 1000.0),
-    );
+    flag.detail.suggestion = best.parse::<i64>().ok();
+    flag.detail.suggestion_probability = Some((p * 1000.0).round() / 1000.0);
     flag.message.push_str(&match lang {
         Lang::De => format!(" Nach der Teilnehmerliste eher {best} ({pct:.0}%)."),
         Lang::En => format!(" By the participant list more likely {best} ({pct:.0}%)."),
@@ -182,9 +167,6 @@ fn suggest(flag: &mut Flag, best: &str, p: f64, lang: Lang) {
 }
 
 fn not_listed(seat: usize, number: &str, lang: Lang) -> Flag {
-    let mut extra = serde_json::Map::new();
-    extra.insert("reading".into(), json!(number));
-    extra.insert("not_in_participant_list".into(), json!(true));
     Flag {
         code: Code::CellUncertain,
         severity: Code::CellUncertain.severity(),
@@ -199,7 +181,12 @@ fn not_listed(seat: usize, number: &str, lang: Lang) -> Flag {
                 "Seat {seat}: participant number read \"{number}\", not in the participant list, please check."
             ),
         },
-        extra,
+        detail: FlagDetail {
+            not_in_participant_list: true,
+            reading: Some(number.to_string()),
+            ..FlagDetail::default()
+        },
+        extra: Default::default(),
     }
 }
 
@@ -212,13 +199,6 @@ mod tests {
         // Only seat 1's number is under test.
         sheet.players = vec![Some(number.into()), None, None, None];
         if let Some((confidence, alts)) = uncertain {
-            let mut extra = serde_json::Map::new();
-            extra.insert("reading".into(), json!(number));
-            extra.insert("confidence".into(), json!(confidence));
-            extra.insert(
-                "alternatives".into(),
-                json!(alts.iter().map(|(t, p)| json!([t, p])).collect::<Vec<_>>()),
-            );
             sheet.flags.push(Flag {
                 code: Code::CellUncertain,
                 severity: Code::CellUncertain.severity(),
@@ -226,7 +206,13 @@ mod tests {
                 seat: Some(1),
                 field: Some("player_id".into()),
                 message: "Seat 1: participant number: read, please check.".into(),
-                extra,
+                detail: FlagDetail {
+                    alternatives: alts.iter().map(|(t, p)| (t.to_string(), *p)).collect(),
+                    confidence: Some(confidence),
+                    reading: Some(number.into()),
+                    ..FlagDetail::default()
+                },
+                extra: Default::default(),
             });
         }
         sheet
@@ -264,7 +250,7 @@ mod tests {
         list.check(&mut sheet, Lang::En);
         let flags = id_flags(&sheet);
         assert_eq!(flags.len(), 1);
-        assert_eq!(flags[0].extra.get("suggestion"), Some(&json!(1727)));
+        assert_eq!(flags[0].detail.suggestion, Some(1727));
         assert!(
             flags[0].message.contains("more likely 1727"),
             "{}",

@@ -38,21 +38,15 @@ pub struct ReviewSheet<'a> {
 
 /// The alignment stored in a result by `scan` (`alignment.to_image`).
 pub fn stored_alignment(result: &SheetResult) -> Option<Alignment> {
-    let a = result.extra.get("alignment")?;
-    let m: Vec<f64> = a
-        .get("to_image")?
-        .as_array()?
-        .iter()
-        .filter_map(Value::as_f64)
-        .collect();
-    if m.len() != 9 {
+    let a = result.notes.alignment.as_ref()?;
+    if a.to_image.len() != 9 {
         return None;
     }
     Some(Alignment {
-        to_image: Homography(Matrix3::from_row_slice(&m)),
-        fit: a.get("fit").and_then(Value::as_f64).unwrap_or(0.0),
-        residual_mm: a.get("residual_mm").and_then(Value::as_f64).unwrap_or(0.0),
-        quarter_turns: a.get("quarter_turns").and_then(Value::as_u64).unwrap_or(0) as u8,
+        to_image: Homography(Matrix3::from_row_slice(&a.to_image)),
+        fit: a.fit,
+        residual_mm: a.residual_mm,
+        quarter_turns: a.quarter_turns,
     })
 }
 
@@ -277,43 +271,27 @@ fn overview(img: &GrayImage, align: &Alignment, form: &FormTemplate, boxes: &[Mm
 
 fn flag_extra(flag: &Flag) -> String {
     let mut parts = Vec::new();
-    if let Some(r) = flag.extra.get("reading").and_then(Value::as_str) {
-        let conf = flag
-            .extra
-            .get("confidence")
-            .and_then(Value::as_f64)
-            .unwrap_or(0.0);
+    let d = &flag.detail;
+    if let Some(r) = &d.reading {
+        let conf = d.confidence.unwrap_or(0.0);
         parts.push(format!(
             "read “{}” ({:.0}%)",
             esc(if r.is_empty() { "?" } else { r }),
             conf * 100.0
         ));
     }
-    if let Some(alts) = flag.extra.get("alternatives").and_then(Value::as_array) {
-        let list: Vec<String> = alts
+    if !d.alternatives.is_empty() {
+        let list: Vec<String> = d
+            .alternatives
             .iter()
-            .filter_map(|a| {
-                let t = a.get(0)?.as_str()?;
-                let p = a.get(1)?.as_f64()?;
-                Some(format!("“{}” {:.0}%", esc(t), p * 100.0))
-            })
+            .map(|(t, p)| format!("“{}” {:.0}%", esc(t), p * 100.0))
             .collect();
-        if !list.is_empty() {
-            parts.push(format!("alternatives: {}", list.join(", ")));
-        }
+        parts.push(format!("alternatives: {}", list.join(", ")));
     }
-    if let Some(s) = flag.extra.get("suggestion") {
-        let p = flag
-            .extra
-            .get("suggestion_probability")
-            .and_then(Value::as_f64)
-            .unwrap_or(0.0);
-        // A footer field may hold the suggestion already (`decode::TAKEN`).
-        let how = if flag.extra.contains_key(crate::decode::TAKEN) {
-            "taken as"
-        } else {
-            "suggested:"
-        };
+    if let Some(s) = d.suggestion {
+        let p = d.suggestion_probability.unwrap_or(0.0);
+        // A footer field may hold the suggestion already.
+        let how = if d.taken { "taken as" } else { "suggested:" };
         parts.push(format!("{how} {} ({:.0}%)", esc(&s.to_string()), p * 100.0));
     }
     parts.join("; ")
@@ -471,10 +449,8 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
     }
     // Rule flags the uncertain cells alone would cause: why those cells matter.
     let as_read: Vec<String> = r
-        .extra
-        .get(crate::check::verify::AS_READ_ONLY)
-        .and_then(|v| serde_json::from_value::<Vec<Flag>>(v.clone()).ok())
-        .unwrap_or_default()
+        .notes
+        .flags_if_read_as_is
         .iter()
         .map(|f| esc(&f.message))
         .collect();
@@ -579,13 +555,12 @@ fn taken_as_decoded(r: &SheetResult) -> Vec<String> {
     for g in &r.games {
         for (s, c) in g.cells.iter().enumerate() {
             for (name, value) in [("plus", c.plus), ("minus", c.minus)] {
-                let Some(reading) = c.extra.get(&format!("{name}_reading")) else {
+                let Some(reading) = c.notes.reading(name == "minus") else {
                     continue;
                 };
-                let read = reading.get("read").and_then(Value::as_str).unwrap_or("");
-                let decoded = reading.get("decoded").and_then(Value::as_bool) == Some(true);
+                let read = &reading.read;
                 if let Some(v) = value
-                    && decoded
+                    && reading.decoded
                     && read.parse::<u32>().ok() != Some(v)
                 {
                     out.push(format!(
@@ -601,13 +576,13 @@ fn taken_as_decoded(r: &SheetResult) -> Vec<String> {
 }
 
 /// The game cells whose ring, where `CIRCLE_NOT_SOLO` stood, was read as
-/// the number's own loop ([`crate::scan::RING_WAS_DIGITS`]), as "game 8,
+/// the number's own loop (`ring_was_digits`), as "game 8,
 /// seat 4: 10": the circle decides a solo, so a person sees which.
 fn rings_read_as_digits(r: &SheetResult) -> Vec<String> {
     r.games
         .iter()
         .flat_map(|g| g.cells.iter().enumerate().map(move |(s, c)| (g.no, s, c)))
-        .filter(|(_, _, c)| c.extra.get(crate::scan::RING_WAS_DIGITS) == Some(&Value::Bool(true)))
+        .filter(|(_, _, c)| c.notes.ring_was_digits)
         .map(|(no, s, c)| {
             let value = c.plus.or(c.minus).map_or("?".into(), |v| v.to_string());
             format!("game {no}, seat {}: {value}", s + 1)
@@ -619,6 +594,7 @@ fn rings_read_as_digits(r: &SheetResult) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::check::flags::Code;
+    use crate::sheet::CellReading;
 
     fn flag(code: Code, row: Option<u32>, seat: Option<usize>, field: Option<&str>) -> Flag {
         Flag {
@@ -628,6 +604,7 @@ mod tests {
             seat,
             field: field.map(String::from),
             message: "m".into(),
+            detail: Default::default(),
             extra: Default::default(),
         }
     }
@@ -674,13 +651,11 @@ mod tests {
     #[test]
     fn a_footer_holding_its_suggestion_should_say_taken_not_suggested() {
         let mut f = flag(Code::CellUncertain, None, Some(2), Some("minus"));
-        f.extra.insert("reading".into(), serde_json::json!("35"));
-        f.extra.insert("suggestion".into(), serde_json::json!(55));
-        f.extra
-            .insert("suggestion_probability".into(), serde_json::json!(0.97));
+        f.detail.reading = Some("35".into());
+        f.detail.suggestion = Some(55);
+        f.detail.suggestion_probability = Some(0.97);
         assert!(flag_extra(&f).contains("suggested: 55 (97%)"));
-        f.extra
-            .insert(crate::decode::TAKEN.into(), serde_json::json!(true));
+        f.detail.taken = true;
         let shown = flag_extra(&f);
         assert!(
             shown.contains("read “35”") && shown.contains("taken as 55 (97%)"),
@@ -739,8 +714,7 @@ mod tests {
         assert!(rings_read_as_digits(&s).is_empty());
         let no = s.games[0].no;
         let cell = &mut s.games[0].cells[1];
-        cell.extra
-            .insert(crate::scan::RING_WAS_DIGITS.into(), Value::Bool(true));
+        cell.notes.ring_was_digits = true;
         let value = cell.plus.expect("seat 2 plays plus");
         assert_eq!(
             rings_read_as_digits(&s),
@@ -752,16 +726,17 @@ mod tests {
     fn a_cell_taken_against_its_reading_should_be_named_on_the_page() {
         let mut s = sheet();
         let cell = &mut s.games[0].cells[1];
-        cell.extra.insert(
-            "plus_reading".into(),
-            serde_json::json!({"read": "8", "confidence": 0.5, "decoded": true}),
-        );
+        let decoded = |read: String| CellReading {
+            alternatives: Vec::new(),
+            confidence: 0.5,
+            decoded: true,
+            read,
+        };
+        cell.notes.set_reading(false, decoded("8".into()));
         let value = cell.plus.expect("seat 2 plays plus");
         let same = &mut s.games[0].cells[0];
-        same.extra.insert(
-            "plus_reading".into(),
-            serde_json::json!({"read": same.plus.map(|v| v.to_string()), "decoded": true}),
-        );
+        let read = same.plus.map(|v| v.to_string()).unwrap_or_default();
+        same.notes.set_reading(false, decoded(read));
         let no = s.games[0].no;
         let taken = taken_as_decoded(&s);
         assert_eq!(

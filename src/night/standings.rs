@@ -274,9 +274,8 @@ impl Night<'_> {
                 .iter()
                 .filter(|f| f.code == Code::CellUncertain && f.seat == Some(seat))
                 .filter(|f| f.field.as_deref() == Some("player_id"))
-                .filter_map(|f| f.extra.get("alternatives")?.as_array().cloned())
-                .flatten()
-                .filter_map(|a| a.get(0)?.as_str().map(player_key)),
+                .flat_map(|f| f.detail.alternatives.iter())
+                .map(|(number, _)| player_key(number)),
         );
         let value = end.unwrap_or_else(|| computed_result(sheet, seat));
         if end.is_none() || needs_review(sheet, seat) {
@@ -810,6 +809,45 @@ mod tests {
                 .any(|c| c.message.contains("perhaps the same as player 9")),
             "{missing:?}"
         );
+    }
+
+    #[test]
+    fn a_number_the_reader_also_read_otherwise_should_be_named_as_perhaps_the_same_player() {
+        let (name, mut second) = sheet(
+            2,
+            1,
+            ["1", "2", "3", "57"],
+            vec![row(1, [1, 1, -1, -1], None)],
+        );
+        second.flags.push(crate::check::flags::Flag {
+            code: Code::CellUncertain,
+            severity: Code::CellUncertain.severity(),
+            row: None,
+            seat: Some(4),
+            field: Some("player_id".into()),
+            message: "read 57".into(),
+            detail: crate::check::flags::FlagDetail {
+                alternatives: vec![("4".into(), 0.2)],
+                ..Default::default()
+            },
+            extra: Default::default(),
+        });
+        let s = night(vec![
+            sheet(
+                1,
+                1,
+                ["1", "2", "3", "4"],
+                vec![row(1, [1, 1, -1, -1], None)],
+            ),
+            (name, second),
+        ]);
+        let hinted = s
+            .checks
+            .iter()
+            .filter(|c| c.kind == NightCheckKind::PlayerMissingRound)
+            .filter(|c| c.message.contains("perhaps the same as player"))
+            .count();
+        assert_eq!(hinted, 2, "{:?}", s.checks);
     }
 
     #[test]

@@ -353,7 +353,7 @@ fn any_cell() -> impl Strategy<Value = Cell> {
             minus,
             circled,
             corrected,
-            extra: Default::default(),
+            ..Cell::default()
         })
 }
 
@@ -420,6 +420,7 @@ fn arbitrary_sheets_should_never_panic() {
                     endergebnis,
                     signatures,
                     flags: Vec::new(),
+                    notes: Default::default(),
                     extra: Default::default(),
                 };
                 let _ = verify(sheet, &rules, Lang::De);

@@ -1,7 +1,8 @@
 //! The sheet result: the contract's JSON (`aufsicht/sheet-v1`), as read or as typed.
 //!
-//! Fields the contract lists are typed; anything else a tool added is kept in
-//! `extra` maps so a round trip through `verify` loses nothing.
+//! Fields the contract lists are typed, and so is what the pipeline adds
+//! beside them for the review ([`notes`]). Anything else a tool added is
+//! kept in `extra` maps so a round trip through `verify` loses nothing.
 
 use std::path::Path;
 
@@ -11,6 +12,10 @@ use serde_json::{Map, Value};
 use crate::check::classify::GameClass;
 use crate::check::flags::Flag;
 use crate::error::SheetError;
+
+pub mod notes;
+
+pub use notes::{CellNotes, CellReading, Marks, Placement, SheetNotes};
 
 pub const SCHEMA: &str = "aufsicht/sheet-v1";
 
@@ -32,6 +37,8 @@ pub struct Cell {
     /// Extra field: the value was struck through and rewritten on the paper.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub corrected: bool,
+    #[serde(flatten)]
+    pub notes: CellNotes,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -114,6 +121,8 @@ pub struct SheetResult {
     pub signatures: Vec<bool>,
     #[serde(default)]
     pub flags: Vec<Flag>,
+    #[serde(flatten)]
+    pub notes: SheetNotes,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

@@ -1,0 +1,256 @@
+//! What the pipeline writes beside the contract's fields: the readings,
+//! marks and alignment a person and the review page look at.
+//!
+//! These are extra fields to other tools, which may write the same keys in
+//! their own shapes. So each group reads leniently ([`Lenient`]): a key
+//! that fits its type is typed, one that does not stays as written, and a
+//! round trip loses nothing. Fields are declared in alphabetical order, the
+//! order their keys had when they were written from maps.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{DeserializeOwned, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::cells::Mark;
+use crate::check::flags::Flag;
+
+/// A group of typed extra fields, flattened into its owner.
+pub trait Lenient: Default {
+    /// The keys the group types.
+    const FIELDS: &'static [&'static str];
+    /// Takes `value` for `key`, or gives it back where it does not fit.
+    fn put(&mut self, key: &str, value: Value) -> Result<(), Value>;
+    /// Keys of the group kept as written.
+    fn unparsed(&mut self) -> &mut Map<String, Value>;
+}
+
+/// `value` as a `T`, or `value` back.
+pub fn typed<T: DeserializeOwned>(value: Value) -> Result<T, Value> {
+    T::deserialize(&value).map_err(|_| value)
+}
+
+/// Reads a [`Lenient`] group from the owner's keys (see the module doc).
+pub fn read_lenient<'de, D: Deserializer<'de>, T: Lenient>(d: D) -> Result<T, D::Error> {
+    struct Group<T>(PhantomData<T>);
+    impl<'de, T: Lenient> Visitor<'de> for Group<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a map")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+            let mut group = T::default();
+            while let Some((key, value)) = map.next_entry::<String, Value>()? {
+                if let Err(value) = group.put(&key, value) {
+                    group.unparsed().insert(key, value);
+                }
+            }
+            Ok(group)
+        }
+    }
+    // Flattened, `deserialize_struct` hands over only the named keys.
+    d.deserialize_struct("group", T::FIELDS, Group(PhantomData))
+}
+
+/// A cell's extra fields.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CellNotes {
+    /// What the page showed in each column before reading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marks: Option<Marks>,
+    /// How the Minus column's digits were read and ranked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minus_reading: Option<CellReading>,
+    /// How the Plus column's digits were read and ranked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plus_reading: Option<CellReading>,
+    /// The ring was found only when looked for again.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ring_second_look: bool,
+    /// What looked like a ring read better as digits.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ring_was_digits: bool,
+    #[serde(flatten)]
+    pub unparsed: Map<String, Value>,
+}
+
+impl CellNotes {
+    /// The reading of one column (`minus` or plus), where one was kept.
+    pub fn reading(&self, minus: bool) -> Option<&CellReading> {
+        if minus {
+            self.minus_reading.as_ref()
+        } else {
+            self.plus_reading.as_ref()
+        }
+    }
+
+    pub fn set_reading(&mut self, minus: bool, reading: CellReading) {
+        *(if minus {
+            &mut self.minus_reading
+        } else {
+            &mut self.plus_reading
+        }) = Some(reading);
+    }
+}
+
+impl Lenient for CellNotes {
+    const FIELDS: &'static [&'static str] = &[
+        "marks",
+        "minus_reading",
+        "plus_reading",
+        "ring_second_look",
+        "ring_was_digits",
+    ];
+    fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
+        match key {
+            "marks" => self.marks = typed(value)?,
+            "minus_reading" => self.minus_reading = typed(value)?,
+            "plus_reading" => self.plus_reading = typed(value)?,
+            "ring_second_look" => self.ring_second_look = typed(value)?,
+            "ring_was_digits" => self.ring_was_digits = typed(value)?,
+            _ => return Err(value),
+        }
+        Ok(())
+    }
+    fn unparsed(&mut self) -> &mut Map<String, Value> {
+        &mut self.unparsed
+    }
+}
+
+impl<'de> Deserialize<'de> for CellNotes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        read_lenient(d)
+    }
+}
+
+/// What the page showed in a cell's two columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marks {
+    pub minus: Mark,
+    pub plus: Mark,
+}
+
+/// What the reader saw in one column and how decoding ranked it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellReading {
+    /// Values with their probability, best first (at most four).
+    pub alternatives: Vec<(i64, f64)>,
+    pub confidence: f64,
+    /// True where decoding took a value other than the one read.
+    pub decoded: bool,
+    /// The digits as read.
+    pub read: String,
+}
+
+/// A sheet's extra fields.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SheetNotes {
+    /// Where the form lies on the image.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alignment: Option<Placement>,
+    /// Rule flags that only the uncertain readings cause; a person sees
+    /// them beside the cells (see [`crate::check::verify`]). Their keys
+    /// are written sorted, as they always were.
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "sorted_keys")]
+    pub flags_if_read_as_is: Vec<Flag>,
+    /// The digit reader's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reader: Option<String>,
+    #[serde(flatten)]
+    pub unparsed: Map<String, Value>,
+}
+
+impl Lenient for SheetNotes {
+    const FIELDS: &'static [&'static str] = &["alignment", "flags_if_read_as_is", "reader"];
+    fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
+        match key {
+            "alignment" => self.alignment = typed(value)?,
+            "flags_if_read_as_is" => self.flags_if_read_as_is = typed(value)?,
+            "reader" => self.reader = typed(value)?,
+            _ => return Err(value),
+        }
+        Ok(())
+    }
+    fn unparsed(&mut self) -> &mut Map<String, Value> {
+        &mut self.unparsed
+    }
+}
+
+impl<'de> Deserialize<'de> for SheetNotes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        read_lenient(d)
+    }
+}
+
+/// `value` written as a JSON value: objects with their keys sorted.
+fn sorted_keys<S: serde::Serializer, T: Serialize>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(value)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(s)
+}
+
+/// Where the form lies on the image, as found by alignment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Placement {
+    pub fit: f64,
+    pub quarter_turns: u8,
+    pub residual_mm: f64,
+    /// Printed row numbers the text reader confirmed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_numbers_read: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_matches: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_read: Option<String>,
+    /// Form mm → image px, a row-major 3×3 matrix: lets the review page cut
+    /// cells without aligning again.
+    pub to_image: Vec<f64>,
+    pub upside_down: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sheet::Cell;
+
+    #[test]
+    fn a_note_in_a_foreign_shape_should_be_kept_as_written() {
+        let text = r#"{"plus":3,"minus":null,"circled":false,"marks":"ink","ring_was_digits":true,"pen":"blue"}"#;
+        let cell: Cell = serde_json::from_str(text).expect("cell");
+        assert!(cell.notes.ring_was_digits);
+        assert_eq!(cell.notes.marks, None);
+        assert_eq!(cell.notes.unparsed["marks"], "ink");
+        assert_eq!(cell.extra["pen"], "blue");
+        let again: Value = serde_json::to_value(&cell).expect("json");
+        assert_eq!(again["marks"], "ink");
+        assert_eq!(again["pen"], "blue");
+        assert_eq!(again["ring_was_digits"], true);
+    }
+
+    #[test]
+    fn typed_notes_should_write_their_keys_in_alphabetical_order() {
+        let mut cell = Cell::plus(3);
+        cell.notes.set_reading(
+            false,
+            CellReading {
+                alternatives: vec![(3, 1.0)],
+                confidence: 1.0,
+                decoded: false,
+                read: "3".into(),
+            },
+        );
+        cell.notes.marks = Some(Marks {
+            minus: Mark::Empty,
+            plus: Mark::Ink,
+        });
+        let text = serde_json::to_string(&cell).expect("json");
+        assert_eq!(
+            text,
+            r#"{"plus":3,"minus":null,"circled":false,"marks":{"minus":"empty","plus":"ink"},"plus_reading":{"alternatives":[[3,1.0]],"confidence":1.0,"decoded":false,"read":"3"}}"#
+        );
+        let back: Cell = serde_json::from_str(&text).expect("cell");
+        assert_eq!(back, cell);
+    }
+}
