@@ -9,12 +9,16 @@
 //!      ──cells + read (DigitReader: read::cnn, Tesseract)──▶ SheetResult (values as read) + CellReadings
 //!      ──decode (legal rows, column sums)──▶ SheetResult (uncertain cells confirmed or flagged)
 //!      ──check::verify (check::rules, check::classify)──▶ SheetResult with flags (those
-//!        only an uncertain reading causes kept aside: `verify::AS_READ_ONLY`)
+//!        only an uncertain reading causes kept aside in `notes.flags_if_read_as_is`)
 //!      ──where a flag stands, a second look (a solo's ring; a ring read as drawn;
 //!        the reader's second net on the flagged footer and rows), then decode
 //!        and verify again
 //!      ──night::participants (the night's list, when given)──▶ participant numbers checked
 //! ```
+//!
+//! What a stage adds beside the contract's values (readings, marks, the
+//! alignment, a flag's alternatives and suggestion) is typed in
+//! `sheet::notes` and `check::flags::FlagDetail`.
 //!
 //! `scan::scan_page` runs a page through all of it. The night:
 //!
