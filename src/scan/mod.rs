@@ -1,0 +1,127 @@
+//! The scan pipeline for one page: locate the form, read every field, and
+//! hand the values to the verifier.
+//!
+//! `GrayImage` → [`locate`] → [`AlignedSheet`] → [`read_sheet`] → `SheetResult` + `CellReadings` → `decode` → `verify`
+
+use image::GrayImage;
+use serde_json::Map;
+
+use crate::cells::{self, CellImage, Mark};
+use crate::check::flags::{Code, Flag};
+use crate::check::messages::Lang;
+use crate::decode::{self, CONFIDENT, CellReadings, Field, FieldReading};
+use crate::page::align::{self, Alignment, MIN_FIT};
+use crate::page::form::{Fields, FormTemplate, MmBox};
+use crate::page::unreadable::Unreadable;
+use crate::read::{DigitReader, Reading, TesseractReader};
+use crate::sheet::{
+    Cell, CellNotes, GameRow, Gesamt, Marks, Placement, SCHEMA, SheetNotes, SheetResult, Status,
+};
+
+mod fields;
+mod locate;
+mod second_look;
+
+pub use fields::*;
+pub use locate::*;
+use second_look::*;
+
+/// One page through the whole pipeline: locate the form, confirm it with the
+/// printed text, read every field, verify. Never fails: a page that cannot
+/// be read is an `unreadable` result that says why.
+pub fn scan_page(
+    page: &crate::page::input::Page,
+    forms: &[FormTemplate],
+    rules: &crate::check::rules::RuleSet,
+    digits: &mut dyn DigitReader,
+    printed: &mut TesseractReader,
+    lang: Lang,
+) -> SheetResult {
+    let source = page.source.display().to_string();
+    let seats = forms.first().map_or(4, |f| f.seats);
+    let img = match &page.image {
+        Ok(img) => img,
+        Err(why) => return unreadable(&source, page.number, seats, why, lang),
+    };
+    let aligned = match locate(img, forms) {
+        Ok(a) => a,
+        Err(why) => return unreadable(&source, page.number, seats, &why, lang),
+    };
+    let (title, title_ok, rows) = confirm(&aligned, printed);
+    let (mut read, readings) = read_sheet(&aligned, digits, &source, page.number, lang);
+    if let Some(a) = &mut read.notes.alignment {
+        a.title_read = Some(title);
+        a.title_matches = Some(title_ok);
+        a.row_numbers_read = Some(rows);
+    }
+    let decoded = decode::decode(read.clone(), &readings, rules, lang);
+    let (mut read, mut readings) = (read, readings);
+    let verified = crate::check::verify::verify(decoded, rules, lang).and_then(|sheet| {
+        let asked =
+            second_opinion_where_flagged(&sheet, &aligned, digits, &mut read, &mut readings);
+        let unringed = rings_that_were_digits(&sheet, &aligned, digits, &mut read, &mut readings);
+        let mut sheet = if asked || unringed {
+            crate::check::verify::verify(decode::decode(read, &readings, rules, lang), rules, lang)?
+        } else {
+            sheet
+        };
+        if rings_on_second_look(&mut sheet, &aligned) {
+            crate::check::verify::verify(sheet, rules, lang)
+        } else {
+            Ok(sheet)
+        }
+    });
+    verified.unwrap_or_else(|e| {
+        unreadable(
+            &source,
+            page.number,
+            aligned.form.seats,
+            &Unreadable::Internal(e.to_string()),
+            lang,
+        )
+    })
+}
+
+/// The result for a page that could not be read: nothing guessed.
+pub fn unreadable(
+    source: &str,
+    page: u32,
+    seats: usize,
+    why: &Unreadable,
+    lang: Lang,
+) -> SheetResult {
+    SheetResult {
+        schema: SCHEMA.into(),
+        source: Some(source.to_string()),
+        page: Some(page),
+        form: None,
+        rules: None,
+        status: Status::Unreadable,
+        round: None,
+        table: None,
+        players: vec![None; seats],
+        games: Vec::new(),
+        gesamt: vec![None; seats],
+        abzug: vec![None; seats],
+        endergebnis: vec![None; seats],
+        signatures: vec![false; seats],
+        flags: vec![Flag {
+            code: Code::SheetUnreadable,
+            severity: Code::SheetUnreadable.severity(),
+            row: None,
+            seat: None,
+            field: None,
+            message: match lang {
+                Lang::De => format!("Blatt nicht lesbar: {}.", why.text(lang)),
+                Lang::En => format!("Sheet unreadable: {}.", why.text(lang)),
+            },
+            detail: Default::default(),
+            extra: Map::new(),
+        }],
+        notes: SheetNotes::default(),
+        extra: Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,463 @@
+use super::*;
+
+use crate::read::reading;
+
+/// A blank merkur page with each `(row, seat, crop)` pasted where
+/// [`cells::cut`] cuts that seat's Plus field, read as `value`, and
+/// `SOLO_NOT_CIRCLED` raised on the rows in `flagged`.
+fn page_with_plus_cells(
+    form: &FormTemplate,
+    cells_at: &[(u32, usize, u32, &GrayImage)],
+    flagged: &[(u32, usize)],
+) -> (GrayImage, SheetResult) {
+    let px = cells::PX_PER_MM;
+    let mut page = GrayImage::from_pixel(2200, 3000, image::Luma([255]));
+    let mut sheet = unreadable("test", 1, 4, &Unreadable::NoTable, Lang::De);
+    sheet.flags.clear();
+    for &(no, seat, value, crop) in cells_at {
+        let bx = form.fields.game[no as usize - 1][seat].plus;
+        let (x0, y0) = (((bx[0] - 1.2) * px).round(), ((bx[1] - 1.2) * px).round());
+        image::imageops::replace(&mut page, crop, x0 as i64, y0 as i64);
+        let mut cells = vec![
+            Cell {
+                plus: None,
+                minus: None,
+                circled: false,
+                corrected: false,
+                ..Cell::default()
+            };
+            4
+        ];
+        cells[seat].plus = Some(value);
+        match sheet.games.iter_mut().find(|g| g.no == no) {
+            Some(g) => g.cells[seat].plus = Some(value),
+            None => sheet.games.push(GameRow {
+                no,
+                cells,
+                initials: false,
+                class: None,
+                extra: Map::new(),
+            }),
+        }
+    }
+    for &(no, seat) in flagged {
+        sheet.flags.push(Flag {
+            code: Code::SoloNotCircled,
+            severity: Code::SoloNotCircled.severity(),
+            row: Some(no),
+            seat: Some(seat + 1),
+            field: None,
+            message: String::new(),
+            detail: Default::default(),
+            extra: Map::new(),
+        });
+    }
+    (page, sheet)
+}
+
+/// `page` as a scan of `form` at [`cells::PX_PER_MM`], unturned.
+fn aligned<'a>(page: &'a GrayImage, form: &'a FormTemplate) -> AlignedSheet<'a> {
+    AlignedSheet {
+        page,
+        form,
+        alignment: Alignment {
+            to_image: crate::page::geometry::Homography::scale_translate(
+                cells::PX_PER_MM,
+                cells::PX_PER_MM,
+                0.0,
+                0.0,
+            ),
+            fit: 1.0,
+            residual_mm: 0.0,
+            quarter_turns: 0,
+        },
+    }
+}
+
+fn merkur_form(forms: &[FormTemplate]) -> &FormTemplate {
+    forms
+        .iter()
+        .find(|f| f.id == "punkteliste-a4-32")
+        .expect("the merkur form")
+}
+
+/// A reader whose second net says `says` of every cell, counting them.
+struct SecondSays(Reading, usize);
+
+impl DigitReader for SecondSays {
+    fn name(&self) -> &str {
+        "second says"
+    }
+    fn read(&mut self, _: &GrayImage) -> Reading {
+        Reading::none()
+    }
+    fn second_opinion(&mut self, cells: &[&GrayImage]) -> Option<Vec<Reading>> {
+        self.1 += cells.len();
+        Some(vec![self.0.clone(); cells.len()])
+    }
+}
+
+/// A reader whose first net reads every cell as `.0`, its second (if
+/// it has one) as `.1`.
+struct TwoNets(Reading, Option<Reading>);
+
+impl DigitReader for TwoNets {
+    fn name(&self) -> &str {
+        "two nets"
+    }
+    fn read(&mut self, _: &GrayImage) -> Reading {
+        self.0.clone()
+    }
+    fn second_opinion(&mut self, cells: &[&GrayImage]) -> Option<Vec<Reading>> {
+        Some(vec![self.1.clone()?; cells.len()])
+    }
+}
+
+#[test]
+fn a_participant_number_should_stand_where_both_nets_read_it_surely() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let ink = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+    let mut page = GrayImage::from_pixel(2200, 3000, image::Luma([255]));
+    let bx = form.fields.player_id[0];
+    let at = |v: f64| ((v + 1.0) * cells::PX_PER_MM).round() as i64;
+    image::imageops::replace(&mut page, &ink, at(bx[0]), at(bx[1]));
+    let read = |first: Reading, second: Option<Reading>| {
+        let mut nets = TwoNets(first, second);
+        let (sheet, _) = read_sheet(&aligned(&page, form), &mut nets, "test", 1, Lang::De);
+        let flags = sheet
+            .flags
+            .iter()
+            .filter(|f| f.field.as_deref() == Some("player_id"))
+            .count();
+        (sheet.players[0].clone(), flags)
+    };
+    let nearly = reading("113", 0.98, &[("112", 0.02)]);
+    let sure = reading("113", 0.995, &[("112", 0.005)]);
+    // Read at 0.98 and the second net agrees: it stands.
+    let agrees = reading("113", 0.99, &[]);
+    assert_eq!(read(nearly.clone(), Some(agrees)), (Some("113".into()), 0));
+    // With no second net to agree, 0.98 is not sure.
+    assert_eq!(read(nearly, None), (Some("113".into()), 1));
+    // Read surely, but the second net reads it "112": a person looks.
+    let doubts = reading("112", 0.95, &[("113", 0.05)]);
+    assert_eq!(read(sure.clone(), Some(doubts)), (Some("113".into()), 1));
+    // Read below 0.97: a person looks, whatever the second says.
+    let unsure = reading("113", 0.9, &[("112", 0.1)]);
+    assert_eq!(read(unsure, Some(sure)).1, 1);
+}
+
+#[test]
+fn a_second_opinion_should_be_asked_of_a_flagged_rows_unsure_cells_only() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+    let (page, mut sheet) =
+        page_with_plus_cells(form, &[(19, 0, 13, &thirteen), (19, 3, 13, &thirteen)], &[]);
+    sheet.flags.push(Flag {
+        code: Code::RowNotZeroSum,
+        severity: Code::RowNotZeroSum.severity(),
+        row: Some(19),
+        seat: None,
+        field: None,
+        message: String::new(),
+        detail: Default::default(),
+        extra: Map::new(),
+    });
+    let mut read = sheet.clone();
+    let cell_reading = |seat: usize, r: Reading| FieldReading {
+        field: Field::Game(19, seat, false),
+        reading: r,
+        what: String::new(),
+    };
+    let mut readings = CellReadings {
+        fields: vec![
+            cell_reading(1, reading("13", 0.999, &[("18", 0.001)])),
+            cell_reading(4, reading("13", 0.6, &[("18", 0.4)])),
+        ],
+        ..Default::default()
+    };
+    let mut second = SecondSays(reading("18", 0.9, &[("13", 0.1)]), 0);
+    let aligned = aligned(&page, form);
+    assert!(second_opinion_where_flagged(
+        &sheet,
+        &aligned,
+        &mut second,
+        &mut read,
+        &mut readings
+    ));
+    assert_eq!(second.1, 1, "the unsure cell only");
+    assert_eq!(
+        readings.fields[0].reading.text, "13",
+        "the sure one as read"
+    );
+    assert_eq!(readings.fields[1].reading.text, "18");
+    assert_eq!(read.cell_mut(19, 3).and_then(|c| c.plus), Some(18));
+    assert_eq!(read.cell_mut(19, 0).and_then(|c| c.plus), Some(13));
+}
+
+#[test]
+fn a_solos_ring_missed_at_first_should_be_found_where_flagged_only() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let ring = cells::fixture(
+        "tight_ring_run_into_the_next_rows_ink_should_be_found_at_the_second_look.png",
+    );
+    let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+    // The ring in game 32 is flagged, the same ring in game 5 is not
+    // (no rule asks for it there); the 13 is flagged but no ring.
+    let (page, mut sheet) = page_with_plus_cells(
+        form,
+        &[(32, 0, 9, &ring), (5, 0, 9, &ring), (19, 3, 13, &thirteen)],
+        &[(32, 0), (19, 3)],
+    );
+    assert!(rings_on_second_look(&mut sheet, &aligned(&page, form)));
+    let cell = |no: u32, s: usize| &sheet.games.iter().find(|g| g.no == no).expect("row").cells[s];
+    assert!(cell(32, 0).circled);
+    assert!(cell(32, 0).notes.ring_second_look);
+    assert!(!cell(5, 0).circled, "not flagged, not looked at");
+    assert!(!cell(19, 3).circled);
+}
+
+#[test]
+fn a_loop_taken_for_a_ring_should_be_digits_where_circle_not_solo_stands_only() {
+    let forms = FormTemplate::builtins();
+    let form = forms
+        .iter()
+        .find(|f| f.id == "doko-a4-24x5")
+        .expect("the Doppelkopf form");
+    // wB doppelkopf-0025, game 8, Platz 2: a 9 whose round loop the
+    // first look takes for a ring around a "1".
+    let nine =
+        cells::fixture("nine_with_a_round_loop_should_be_digits_where_circle_not_solo_stands.png");
+    let (page, mut sheet) = page_with_plus_cells(form, &[(8, 1, 1, &nine), (3, 1, 1, &nine)], &[]);
+    for no in [8, 3] {
+        if let Some(c) = sheet.cell_mut(no, 1) {
+            c.circled = true;
+        }
+    }
+    sheet.flags.push(Flag {
+        code: Code::CircleNotSolo,
+        severity: Code::CircleNotSolo.severity(),
+        row: Some(8),
+        seat: Some(2),
+        field: None,
+        message: String::new(),
+        detail: Default::default(),
+        extra: Map::new(),
+    });
+    let mut read = sheet.clone();
+    let mut readings = CellReadings {
+        fields: [8, 3]
+            .map(|no| FieldReading {
+                field: Field::Game(no, 2, false),
+                reading: reading("1", 0.92, &[]),
+                what: String::new(),
+            })
+            .to_vec(),
+        ..Default::default()
+    };
+    let mut reader = crate::read::cnn::CnnReader::new().expect("model");
+    // Cut where the crop was placed, pixel for pixel: half a pixel
+    // off, the bilinear cut blurs it, and the first look sees no ring.
+    let mut aligned = aligned(&page, form);
+    aligned.alignment.to_image = crate::page::geometry::Homography::scale_translate(
+        cells::PX_PER_MM,
+        cells::PX_PER_MM,
+        -0.5,
+        -0.5,
+    );
+    assert!(rings_that_were_digits(
+        &sheet,
+        &aligned,
+        &mut reader,
+        &mut read,
+        &mut readings
+    ));
+    let cell = read.cell_mut(8, 1).expect("game 8");
+    assert_eq!((cell.plus, cell.circled), (Some(9), false));
+    assert!(cell.notes.ring_was_digits);
+    assert_eq!(readings.fields[0].reading.text, "9");
+    // Not flagged: left as the first look saw it.
+    let cell = read.cell_mut(3, 1).expect("game 3");
+    assert_eq!((cell.plus, cell.circled), (Some(1), true));
+    assert_eq!(readings.fields[1].reading.text, "1");
+}
+
+/// dA merkur-0082, Platz 2: the Endergebnis "+32" read "22" (34%),
+/// "32" (32%); the second net reads "32" (56%), "22" (42%).
+fn endergebnis_read_22(value: i64) -> (SheetResult, CellReadings) {
+    let mut sheet = unreadable("test", 1, 4, &Unreadable::NoTable, Lang::De);
+    sheet.endergebnis[1] = Some(value);
+    sheet.gesamt[1] = Some(Gesamt {
+        plus: Some(81),
+        minus: Some(49),
+    });
+    let readings = CellReadings {
+        fields: vec![
+            FieldReading {
+                field: Field::Endergebnis(2),
+                reading: reading("22", 0.337, &[("32", 0.323), ("432", 0.275)]),
+                what: String::new(),
+            },
+            FieldReading {
+                field: Field::Gesamt(2, true),
+                reading: reading("49", 0.9998, &[("99", 0.0001)]),
+                what: String::new(),
+            },
+        ],
+        ..Default::default()
+    };
+    (sheet, readings)
+}
+
+#[test]
+fn a_second_opinion_should_weigh_in_and_set_the_new_best_with_the_sign_as_read() {
+    let (mut sheet, mut readings) = endergebnis_read_22(-22);
+    let second = reading("32", 0.557, &[("22", 0.425), ("82", 0.011)]);
+    assert!(weigh_second_opinion(
+        &mut sheet,
+        &mut readings,
+        Field::Endergebnis(2),
+        second
+    ));
+    let r = &readings.fields[0].reading;
+    assert_eq!(r.text, "32");
+    assert!((r.confidence - 0.44).abs() < 1e-6, "{}", r.confidence);
+    assert_eq!(r.alternatives[0].0, "22");
+    assert_eq!(sheet.endergebnis[1], Some(-32));
+}
+
+#[test]
+fn a_second_opinion_on_a_game_cell_should_set_its_new_best() {
+    let mut sheet = unreadable("test", 1, 4, &Unreadable::NoTable, Lang::De);
+    let cell = Cell {
+        plus: Some(9),
+        minus: None,
+        circled: false,
+        corrected: false,
+        ..Cell::default()
+    };
+    sheet.games.push(GameRow {
+        no: 24,
+        cells: vec![cell; 4],
+        initials: false,
+        class: None,
+        extra: Map::new(),
+    });
+    let field = Field::Game(24, 2, false);
+    let mut readings = CellReadings {
+        fields: vec![FieldReading {
+            field,
+            reading: reading("9", 0.6, &[("4", 0.4)]),
+            what: String::new(),
+        }],
+        ..Default::default()
+    };
+    let second = reading("4", 0.9, &[("9", 0.1)]);
+    assert!(weigh_second_opinion(
+        &mut sheet,
+        &mut readings,
+        field,
+        second
+    ));
+    assert_eq!(readings.fields[0].reading.text, "4");
+    assert_eq!(sheet.games[0].cells[1].plus, Some(4));
+    assert_eq!(sheet.games[0].cells[0].plus, Some(9), "the others stay");
+}
+
+#[test]
+fn a_second_opinion_that_agrees_should_change_nothing() {
+    let (mut sheet, mut readings) = endergebnis_read_22(22);
+    let same = readings.fields[1].reading.clone();
+    assert!(!weigh_second_opinion(
+        &mut sheet,
+        &mut readings,
+        Field::Gesamt(2, true),
+        same
+    ));
+    assert_eq!(sheet.gesamt[1].as_ref().and_then(|g| g.minus), Some(49));
+    // A field with no reading (an Endergebnis without its sign) is left.
+    let any = reading("7", 0.9, &[]);
+    assert!(!weigh_second_opinion(
+        &mut sheet,
+        &mut readings,
+        Field::Abzug(2),
+        any
+    ));
+}
+
+#[test]
+fn a_second_opinion_on_an_endergebnis_read_0_should_leave_it() {
+    let (mut sheet, mut readings) = endergebnis_read_22(0);
+    let second = reading("32", 0.557, &[("22", 0.425)]);
+    assert!(!weigh_second_opinion(
+        &mut sheet,
+        &mut readings,
+        Field::Endergebnis(2),
+        second
+    ));
+    assert_eq!(sheet.endergebnis[1], Some(0));
+}
+
+#[test]
+fn a_ring_should_be_digits_only_if_as_drawn_it_reads_surely_as_more_digits() {
+    let one = reading("1", 0.6, &[("7", 0.3)]);
+    let ten = reading("10", 0.995, &[]);
+    assert!(ring_was_digits(&one, &ten));
+    // Nor is the ring digits if as drawn it reads unsure,
+    assert!(!ring_was_digits(&one, &reading("10", 0.9, &[])));
+    // or the same number of digits (a circled 6 reads 6 with its ring).
+    let six = reading("6", 0.5, &[("16", 0.4)]);
+    assert!(!ring_was_digits(&six, &reading("6", 1.0, &[])));
+}
+
+#[test]
+fn a_ring_should_be_digits_where_as_drawn_two_read_and_peeled_fewer_or_doubtfully() {
+    // A "12" whose round 2 looked like a ring: peeled, a sure "2".
+    let two = reading("2", 0.994, &[]);
+    assert!(ring_was_digits(&two, &reading("12", 0.96, &[])));
+    // A "10": peeled, a doubtful "30".
+    let thirty = reading("30", 0.4, &[("10", 0.3)]);
+    assert!(ring_was_digits(&thirty, &reading("10", 0.993, &[])));
+    // A tight ring around a 24 closes its 4 into a 9: as drawn "29",
+    // peeled a "24" as long and not in doubt keeps the ring.
+    let circled = reading("24", 0.979, &[("29", 0.02)]);
+    assert!(!ring_was_digits(&circled, &reading("29", 0.988, &[])));
+    // One digit as drawn is a ring's 0 or the digit it holds.
+    assert!(!ring_was_digits(
+        &reading("1", 0.5, &[]),
+        &reading("9", 1.0, &[])
+    ));
+    // Unsure as drawn, the ring stays.
+    assert!(!ring_was_digits(&two, &reading("12", 0.93, &[])));
+}
+
+#[test]
+fn a_ring_that_left_only_scraps_should_be_digits_where_as_drawn_they_read() {
+    // A "12" taken for a ring: peeling left a dot and an arc.
+    let scraps = reading("22", 0.02, &[("2", 0.01)]);
+    assert!(ring_was_digits(&scraps, &reading("12", 0.95, &[])));
+    // Not where as drawn it reads the same, or unsure, or shorter
+    // (a circled 33 peeled badly still reads 33 with its ring).
+    assert!(!ring_was_digits(&scraps, &reading("22", 1.0, &[])));
+    assert!(!ring_was_digits(&scraps, &reading("12", 0.8, &[])));
+    assert!(!ring_was_digits(&scraps, &reading("9", 1.0, &[])));
+    // Nor where peeling left a number read as many digits, not in doubt.
+    let as_long = reading("33", 0.92, &[("38", 0.07)]);
+    assert!(!ring_was_digits(&as_long, &reading("38", 0.99, &[])));
+}
+
+#[test]
+fn a_peeled_reading_should_be_in_doubt_where_as_drawn_it_reads_surely_as_another() {
+    // A circled 9 whose top ran along the ring: peeled, a sure "4".
+    let four = reading("4", 0.996, &[("9", 0.004)]);
+    let nine = reading("9", 0.95, &[("4", 0.03)]);
+    assert!(peeling_in_doubt(&four, &nine));
+    let both = Reading::mean(&[four.clone(), nine]);
+    assert!(both.confidence < 0.6, "{both:?}");
+    assert!(both.alternatives.iter().any(|(t, _)| t == "9"), "{both:?}");
+    // As drawn the same number, or another read unsure: no doubt.
+    assert!(!peeling_in_doubt(&four, &reading("4", 0.99, &[])));
+    assert!(!peeling_in_doubt(&four, &reading("9", 0.6, &[("4", 0.3)])));
+}
