@@ -1,5 +1,5 @@
-//! What the program says to a person outside the flags (command-line
-//! errors, notes, progress), in German and English, from Fluent files.
+//! What the program says to a person (flags, command-line errors, notes,
+//! progress), in German and English, from Fluent files.
 //!
 //! `templates/messages/{de,en}.ftl` are compiled in. A club rewords a
 //! message without recompiling: a folder named by `AUFSICHT_MESSAGES`
@@ -112,6 +112,13 @@ mod tests {
             include_str!("night/standings.rs"),
             include_str!("night/batch.rs"),
             include_str!("read/mod.rs"),
+            include_str!("check/messages.rs"),
+            include_str!("decode/mod.rs"),
+            include_str!("decode/doubt.rs"),
+            include_str!("decode/footer.rs"),
+            include_str!("night/participants.rs"),
+            include_str!("scan/mod.rs"),
+            include_str!("scan/fields.rs"),
         );
         let asked: Vec<&str> = src
             .split("say(")

@@ -1,7 +1,10 @@
 //! Flag messages in the supervisor's language. Codes stay English; the
-//! sentence is German by default, English on request.
+//! sentence is German by default, English on request, worded in the
+//! catalogue (`templates/messages`).
 
 use std::str::FromStr;
+
+use crate::catalogue::say;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lang {
@@ -97,16 +100,6 @@ pub enum Msg {
     },
 }
 
-fn opt<T: ToString>(v: Option<T>, lang: Lang) -> String {
-    v.map_or_else(
-        || match lang {
-            Lang::De => "nichts".to_string(),
-            Lang::En => "nothing".to_string(),
-        },
-        |v| v.to_string(),
-    )
-}
-
 fn signed(v: i64) -> String {
     if v > 0 {
         format!("+{v}")
@@ -116,184 +109,113 @@ fn signed(v: i64) -> String {
 }
 
 impl Msg {
+    /// The sentence, worded in the catalogue (`flag-*`).
     pub fn text(&self, lang: Lang) -> String {
         use Msg::*;
-        match (lang, self) {
-            (Lang::De, RowNotZeroSum { row, sum }) => {
-                format!("Spiel {row}: die Zeile ergibt {} statt 0.", signed(*sum))
-            }
-            (Lang::En, RowNotZeroSum { row, sum }) => {
-                format!(
-                    "Game {row}: the row adds up to {} instead of 0.",
-                    signed(*sum)
-                )
-            }
-            (Lang::De, RowIllegalValues { row, values }) => {
-                format!("Spiel {row}: {values} passt zu keinem Spiel des Tarifs.")
-            }
-            (Lang::En, RowIllegalValues { row, values }) => {
-                format!("Game {row}: {values} fits no game of the tariff.")
-            }
-            (Lang::De, RowSeatBoth { row, seat }) => {
-                format!("Spiel {row}: bei Platz {seat} stehen Plus und Minus.")
-            }
-            (Lang::En, RowSeatBoth { row, seat }) => {
-                format!("Game {row}: seat {seat} has both a plus and a minus value.")
-            }
-            (Lang::De, RowSeatEmpty { row, seat }) => {
-                format!("Spiel {row}: bei Platz {seat} fehlt der Eintrag.")
-            }
-            (Lang::En, RowSeatEmpty { row, seat }) => {
-                format!("Game {row}: seat {seat} has no value.")
-            }
-            (Lang::De, FirstGameRestricted { row, game }) => {
-                format!("Spiel {row}: {game} ist im ersten Spiel einer Runde nicht erlaubt.")
-            }
-            (Lang::En, FirstGameRestricted { row, game }) => {
-                format!("Game {row}: {game} is not allowed in the first game of a round.")
-            }
-            (Lang::De, ToutNotInitialled { row, game }) => {
-                format!("Spiel {row}: {game} ohne Abzeichnung der Aufsicht.")
-            }
-            (Lang::En, ToutNotInitialled { row, game }) => {
-                format!("Game {row}: {game} without the supervisor's initials.")
-            }
-            (Lang::De, CorrectionNotInitialled { row, seat }) => {
-                format!("Spiel {row}: Änderung bei Platz {seat} ohne Abzeichnung der Aufsicht.")
-            }
-            (Lang::En, CorrectionNotInitialled { row, seat }) => {
-                format!("Game {row}: correction at seat {seat} without the supervisor's initials.")
-            }
-            (Lang::De, SoloNotCircled { row, seat, game }) => {
-                format!("Spiel {row}: {game} von Platz {seat} ist nicht eingekreist.")
-            }
-            (Lang::En, SoloNotCircled { row, seat, game }) => {
-                format!("Game {row}: the {game} of seat {seat} is not circled.")
-            }
-            (Lang::De, CircleNotSolo { row, seat }) => {
-                format!("Spiel {row}: Kreis bei Platz {seat}, aber Platz {seat} spielt kein Solo.")
-            }
-            (Lang::En, CircleNotSolo { row, seat }) => {
-                format!("Game {row}: seat {seat} is circled but played no solo.")
-            }
-            (
-                Lang::De,
-                GesamtMismatch {
-                    seat,
-                    plus,
-                    written,
-                    sum,
-                },
-            ) => format!(
-                "Platz {seat}: Gesamt {} ist {}, die Spalte ergibt {sum}.",
-                if *plus { "Plus" } else { "Minus" },
-                opt(*written, lang)
+        let written = |v: Option<String>| v.unwrap_or_else(|| say(lang, "flag-nothing", &[]));
+        let column = |plus: bool| if plus { "plus" } else { "minus" };
+        match self {
+            RowNotZeroSum { row, sum } => say(
+                lang,
+                "flag-row-not-zero-sum",
+                &[("row", row), ("sum", &signed(*sum))],
             ),
-            (
-                Lang::En,
-                GesamtMismatch {
-                    seat,
-                    plus,
-                    written,
-                    sum,
-                },
-            ) => format!(
-                "Seat {seat}: Gesamt {} is {}, the column adds up to {sum}.",
-                if *plus { "plus" } else { "minus" },
-                opt(*written, lang)
+            RowIllegalValues { row, values } => say(
+                lang,
+                "flag-row-illegal-values",
+                &[("row", row), ("values", values)],
             ),
-            (
-                Lang::De,
-                AbzugMismatch {
-                    seat,
-                    written,
-                    expected,
-                },
-            ) => format!(
-                "Platz {seat}: Abzug ist {}, die kleinere Gesamtsumme ist {expected}.",
-                opt(*written, lang)
+            RowSeatBoth { row, seat } => {
+                say(lang, "flag-row-seat-both", &[("row", row), ("seat", seat)])
+            }
+            RowSeatEmpty { row, seat } => {
+                say(lang, "flag-row-seat-empty", &[("row", row), ("seat", seat)])
+            }
+            FirstGameRestricted { row, game } => say(
+                lang,
+                "flag-first-game-restricted",
+                &[("row", row), ("game", game)],
             ),
-            (
-                Lang::En,
-                AbzugMismatch {
-                    seat,
-                    written,
-                    expected,
-                },
-            ) => format!(
-                "Seat {seat}: Abzug is {}, the smaller Gesamt is {expected}.",
-                opt(*written, lang)
+            ToutNotInitialled { row, game } => say(
+                lang,
+                "flag-tout-not-initialled",
+                &[("row", row), ("game", game)],
             ),
-            (
-                Lang::De,
-                EndergebnisMismatch {
-                    seat,
-                    written,
-                    expected,
-                },
-            ) => format!(
-                "Platz {seat}: Endergebnis ist {}, Plus minus Minus ergibt {}.",
-                opt(written.map(signed), lang),
-                signed(*expected)
+            CorrectionNotInitialled { row, seat } => say(
+                lang,
+                "flag-correction-not-initialled",
+                &[("row", row), ("seat", seat)],
             ),
-            (
-                Lang::En,
-                EndergebnisMismatch {
-                    seat,
-                    written,
-                    expected,
-                },
-            ) => format!(
-                "Seat {seat}: Endergebnis is {}, plus minus minus gives {}.",
-                opt(written.map(signed), lang),
-                signed(*expected)
+            SoloNotCircled { row, seat, game } => say(
+                lang,
+                "flag-solo-not-circled",
+                &[("row", row), ("seat", seat), ("game", game)],
             ),
-            (Lang::De, EndergebnisNotZero { sum }) => {
-                format!(
-                    "Die Endergebnisse ergeben zusammen {} statt 0.",
-                    signed(*sum)
-                )
-            }
-            (Lang::En, EndergebnisNotZero { sum }) => {
-                format!(
-                    "The Endergebnis values add up to {} instead of 0.",
-                    signed(*sum)
-                )
-            }
-            (
-                Lang::De,
-                GameCount {
-                    counted,
-                    expected,
-                    players,
-                },
-            ) => format!(
-                "{counted} Spiele eingetragen, an einem {players}er-Tisch sind es {expected}."
+            CircleNotSolo { row, seat } => say(
+                lang,
+                "flag-circle-not-solo",
+                &[("row", row), ("seat", seat)],
             ),
-            (
-                Lang::En,
-                GameCount {
-                    counted,
-                    expected,
-                    players,
-                },
-            ) => format!("{counted} games written; a table of {players} plays {expected}."),
-            (Lang::De, PflichtsoloMissing { seat }) => {
-                format!("Platz {seat} hat in dieser Runde kein Solo gespielt (Pflichtsolo).")
+            GesamtMismatch {
+                seat,
+                plus,
+                written: w,
+                sum,
+            } => say(
+                lang,
+                "flag-gesamt-mismatch",
+                &[
+                    ("seat", seat),
+                    ("column", &column(*plus)),
+                    ("written", &written(w.map(|v| v.to_string()))),
+                    ("sum", sum),
+                ],
+            ),
+            AbzugMismatch {
+                seat,
+                written: w,
+                expected,
+            } => say(
+                lang,
+                "flag-abzug-mismatch",
+                &[
+                    ("seat", seat),
+                    ("written", &written(w.map(|v| v.to_string()))),
+                    ("expected", expected),
+                ],
+            ),
+            EndergebnisMismatch {
+                seat,
+                written: w,
+                expected,
+            } => say(
+                lang,
+                "flag-endergebnis-mismatch",
+                &[
+                    ("seat", seat),
+                    ("written", &written(w.map(signed))),
+                    ("expected", &signed(*expected)),
+                ],
+            ),
+            EndergebnisNotZero { sum } => {
+                say(lang, "flag-endergebnis-not-zero", &[("sum", &signed(*sum))])
             }
-            (Lang::En, PflichtsoloMissing { seat }) => {
-                format!("Seat {seat} played no solo this round (Pflichtsolo).")
-            }
-            (Lang::De, SignatureMissing { seat }) => {
-                format!("Platz {seat} hat nicht unterschrieben.")
-            }
-            (Lang::En, SignatureMissing { seat }) => format!("No signature for seat {seat}."),
-            (Lang::De, PlayerIdMissing { seat }) => {
-                format!("Platz {seat}: die Teilnehmer-Nr. fehlt.")
-            }
-            (Lang::En, PlayerIdMissing { seat }) => {
-                format!("Seat {seat}: the participant number is missing.")
-            }
+            GameCount {
+                counted,
+                expected,
+                players,
+            } => say(
+                lang,
+                "flag-game-count",
+                &[
+                    ("counted", counted),
+                    ("expected", expected),
+                    ("players", players),
+                ],
+            ),
+            PflichtsoloMissing { seat } => say(lang, "flag-pflichtsolo-missing", &[("seat", seat)]),
+            SignatureMissing { seat } => say(lang, "flag-signature-missing", &[("seat", seat)]),
+            PlayerIdMissing { seat } => say(lang, "flag-player-id-missing", &[("seat", seat)]),
         }
     }
 }

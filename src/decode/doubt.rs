@@ -25,17 +25,16 @@ pub(super) fn doubt_flags(sheet: &SheetResult, ev: &Evidence, flags: &mut Vec<Fl
 /// The message of a cell read surely that its row and Gesamt contradict:
 /// misread, or changed after the Gesamt was added up.
 pub(super) fn doubted_message(what: &str, r: &Reading, v: i64, p: f64, lang: Lang) -> String {
-    let pct = p * 100.0;
-    match lang {
-        Lang::De => format!(
-            "{what}: gelesen \"{}\", aber Zeile und Gesamt ergeben beide {v} ({pct:.0}%): verlesen oder nach dem Zusammenzählen geändert, bitte prüfen.",
-            r.text
-        ),
-        Lang::En => format!(
-            "{what}: read \"{}\", but its row and its Gesamt both make it {v} ({pct:.0}%): misread, or changed after the sum was added up, please check.",
-            r.text
-        ),
-    }
+    say(
+        lang,
+        "uncertain-doubted",
+        &[
+            ("what", &what),
+            ("read", &r.text),
+            ("value", &v),
+            ("probability", &percent(p * 100.0)),
+        ],
+    )
 }
 
 /// Prior odds that a writer's row and Gesamt are both wrong, as a sure

@@ -191,15 +191,16 @@ pub(super) fn signless_flag(
 /// was read.
 pub(super) fn taken_message(what: &str, r: &Reading, v: i64, lang: Lang) -> String {
     let shown = if r.text.is_empty() { "?" } else { &r.text };
-    let pct = r.confidence * 100.0;
-    match lang {
-        Lang::De => format!(
-            "{what}: gelesen \"{shown}\" ({pct:.0}%), nach Tarif und Summen als {v} übernommen, bitte prüfen."
-        ),
-        Lang::En => format!(
-            "{what}: read \"{shown}\" ({pct:.0}%), taken as {v} by the tariff and the sums, please check."
-        ),
-    }
+    say(
+        lang,
+        "uncertain-taken",
+        &[
+            ("what", &what),
+            ("read", &shown),
+            ("percent", &percent(r.confidence * 100.0)),
+            ("value", &v),
+        ],
+    )
 }
 
 /// A round number's reading weighed by the rule set's rounds (1 to

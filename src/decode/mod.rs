@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Map;
 
+use crate::catalogue::say;
 use crate::check::flags::FlagDetail;
 use crate::check::flags::{Code, Flag};
 use crate::check::messages::Lang;
@@ -278,6 +279,11 @@ fn cell_reading(fr: &FieldReading, d: &Decoded, accepted: bool) -> CellReading {
     }
 }
 
+/// A percentage as the messages show it: whole, rounded.
+pub(crate) fn percent<T: std::fmt::Display>(hundredths: T) -> String {
+    format!("{hundredths:.0}")
+}
+
 fn round3(v: f64) -> f64 {
     (v * 1000.0).round() / 1000.0
 }
@@ -318,18 +324,24 @@ pub fn uncertain_flag(
         suggestion_probability: suggestion.map(|(_, p)| round3(p)),
         ..FlagDetail::default()
     };
-    let pct = r.confidence * 100.0;
-    let message = match (lang, suggestion) {
-        (Lang::De, Some((v, p))) if v.to_string() != r.text => format!(
-            "{what}: gelesen \"{shown}\" ({pct:.0}%), nach Tarif und Spaltensumme eher {v} ({:.0}%), bitte prüfen.",
-            p * 100.0
+    let pct = percent(r.confidence * 100.0);
+    let message = match suggestion {
+        Some((v, p)) if v.to_string() != r.text => say(
+            lang,
+            "uncertain-suggested",
+            &[
+                ("what", &what),
+                ("read", &shown),
+                ("percent", &pct),
+                ("value", &v),
+                ("probability", &percent(p * 100.0)),
+            ],
         ),
-        (Lang::En, Some((v, p))) if v.to_string() != r.text => format!(
-            "{what}: read \"{shown}\" ({pct:.0}%), by the tariff and column sum more likely {v} ({:.0}%), please check.",
-            p * 100.0
+        _ => say(
+            lang,
+            "uncertain",
+            &[("what", &what), ("read", &shown), ("percent", &pct)],
         ),
-        (Lang::De, _) => format!("{what}: gelesen \"{shown}\" ({pct:.0}%), bitte prüfen."),
-        (Lang::En, _) => format!("{what}: read \"{shown}\" ({pct:.0}%), please check."),
     };
     Flag {
         code: Code::CellUncertain,

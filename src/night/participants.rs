@@ -11,9 +11,10 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use crate::catalogue::say;
 use crate::check::flags::{Code, Flag, FlagDetail};
 use crate::check::messages::Lang;
-use crate::decode::ACCEPT;
+use crate::decode::{ACCEPT, percent};
 use crate::error::ParticipantsError;
 use crate::sheet::{SheetResult, Status};
 
@@ -160,10 +161,11 @@ fn suggest(flag: &mut Flag, best: &str, p: f64, lang: Lang) {
     let pct = p * 100.0;
     flag.detail.suggestion = best.parse::<i64>().ok();
     flag.detail.suggestion_probability = Some((p * 1000.0).round() / 1000.0);
-    flag.message.push_str(&match lang {
-        Lang::De => format!(" Nach der Teilnehmerliste eher {best} ({pct:.0}%)."),
-        Lang::En => format!(" By the participant list more likely {best} ({pct:.0}%)."),
-    });
+    flag.message.push_str(&say(
+        lang,
+        "uncertain-listed",
+        &[("number", &best), ("probability", &percent(pct))],
+    ));
 }
 
 fn not_listed(seat: usize, number: &str, lang: Lang) -> Flag {
@@ -173,14 +175,11 @@ fn not_listed(seat: usize, number: &str, lang: Lang) -> Flag {
         row: None,
         seat: Some(seat),
         field: Some("player_id".into()),
-        message: match lang {
-            Lang::De => format!(
-                "Platz {seat}: Teilnehmer-Nr. gelesen \"{number}\", steht nicht in der Teilnehmerliste, bitte prüfen."
-            ),
-            Lang::En => format!(
-                "Seat {seat}: participant number read \"{number}\", not in the participant list, please check."
-            ),
-        },
+        message: say(
+            lang,
+            "uncertain-not-listed",
+            &[("seat", &seat), ("number", &number)],
+        ),
         detail: FlagDetail {
             not_in_participant_list: true,
             reading: Some(number.to_string()),

@@ -115,14 +115,6 @@ pub(super) const SECOND_AGREES: f32 = 0.95;
 pub(super) const RECUT_MM: [(f64, f64); 1] = [(0.05, 0.05)];
 
 impl Reader<'_> {
-    /// A field's name in the supervisor's language.
-    fn name(&self, de: String, en: String) -> String {
-        match self.lang {
-            Lang::De => de,
-            Lang::En => en,
-        }
-    }
-
     fn cell(&self, bx: MmBox, circle: bool, sign: bool) -> CellImage {
         if cells::looks_blank(self.sheet.page, &self.sheet.alignment, bx) {
             return CellImage::blank();
@@ -322,9 +314,9 @@ pub fn read_sheet(
         pending: Vec::new(),
         ringed: Default::default(),
     };
-    let what = r.name("Runde".into(), "Round".into());
+    let what = say(r.lang, "field-round", &[]);
     r.number(f.round, false, Field::Round, &what);
-    let what = r.name("Tisch".into(), "Table".into());
+    let what = say(r.lang, "field-table", &[]);
     r.number(f.table, false, Field::Table, &what);
     let players = (0..seats)
         .map(|s| {
@@ -332,10 +324,7 @@ pub fn read_sheet(
                 f.player_id[s],
                 Some(s + 1),
                 "player_id",
-                &r.name(
-                    format!("Platz {}: Teilnehmer-Nr.", s + 1),
-                    format!("Seat {}: participant number", s + 1),
-                ),
+                &say(r.lang, "field-player-id", &[("seat", &(s + 1))]),
             )
         })
         .collect();
@@ -343,20 +332,18 @@ pub fn read_sheet(
     let mut games = game_rows(&mut r, f, seats);
 
     for s in 0..seats {
-        for (bx, minus, de, en) in [
-            (f.gesamt[s].plus, false, "Plus", "plus"),
-            (f.gesamt[s].minus, true, "Minus", "minus"),
+        for (bx, minus, column) in [
+            (f.gesamt[s].plus, false, "plus"),
+            (f.gesamt[s].minus, true, "minus"),
         ] {
-            let what = r.name(
-                format!("Platz {}: Gesamt {de}", s + 1),
-                format!("Seat {}: Gesamt {en}", s + 1),
+            let what = say(
+                r.lang,
+                "field-gesamt",
+                &[("seat", &(s + 1)), ("column", &column)],
             );
             r.number(bx, false, Field::Gesamt(s + 1, minus), &what);
         }
-        let what = r.name(
-            format!("Platz {}: Abzug", s + 1),
-            format!("Seat {}: Abzug", s + 1),
-        );
+        let what = say(r.lang, "field-abzug", &[("seat", &(s + 1))]);
         r.number(f.abzug[s], false, Field::Abzug(s + 1), &what);
     }
     let values = r.read_numbers();
@@ -420,12 +407,16 @@ pub(super) fn game_rows(r: &mut Reader<'_>, f: &Fields, seats: usize) -> Vec<Gam
         let mut any = false;
         for (s, pm) in row.iter().enumerate() {
             let lang = r.lang;
-            let what = |col: &str| match lang {
-                Lang::De => format!("Spiel {no}, Platz {} {col}", s + 1),
-                Lang::En => format!("Game {no}, seat {} {}", s + 1, col.to_lowercase()),
+            let what = |column: &str| {
+                let seat = s + 1;
+                say(
+                    lang,
+                    "field-game",
+                    &[("row", &no), ("seat", &seat), ("column", &column)],
+                )
             };
-            let pc = r.number(pm.plus, true, Field::Game(no, s + 1, false), &what("Plus"));
-            let mc = r.number(pm.minus, true, Field::Game(no, s + 1, true), &what("Minus"));
+            let pc = r.number(pm.plus, true, Field::Game(no, s + 1, false), &what("plus"));
+            let mc = r.number(pm.minus, true, Field::Game(no, s + 1, true), &what("minus"));
             any |= pc.mark != Mark::Empty || mc.mark != Mark::Empty;
             // Values set once read: a ring may turn out to be digits.
             cells.push(Cell {
@@ -463,10 +454,7 @@ pub(super) fn endergebnisse(r: &mut Reader<'_>, f: &Fields, seats: usize) -> Vec
             }
             let reading = r.read_one(&c.digits, f.endergebnis[s], true);
             let value = reading.value().map(i64::from);
-            let what = r.name(
-                format!("Platz {}: Endergebnis", s + 1),
-                format!("Seat {}: Endergebnis", s + 1),
-            );
+            let what = say(r.lang, "field-endergebnis", &[("seat", &(s + 1))]);
             match (value, c.sign) {
                 // Without a sign only 0 is complete: a person looks, and
                 // decoding gives the sign where the seat's Gesamt

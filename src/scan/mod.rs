@@ -6,6 +6,7 @@
 use image::GrayImage;
 use serde_json::Map;
 
+use crate::catalogue::say;
 use crate::cells::{self, CellImage, Mark};
 use crate::check::flags::{Code, Flag};
 use crate::check::messages::Lang;
@@ -111,10 +112,7 @@ pub fn unreadable(
             row: None,
             seat: None,
             field: None,
-            message: match lang {
-                Lang::De => format!("Blatt nicht lesbar: {}.", why.text(lang)),
-                Lang::En => format!("Sheet unreadable: {}.", why.text(lang)),
-            },
+            message: say(lang, "flag-sheet-unreadable", &[("why", &why.text(lang))]),
             detail: Default::default(),
             extra: Map::new(),
         }],

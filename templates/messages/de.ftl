@@ -92,3 +92,48 @@ hint-same-player = {" "}(vielleicht derselbe wie Spieler { $players }, nur dort 
 hint-registered = {" "}(vielleicht der angemeldete Spieler { $players }, auf keinem Blatt)
 hint-read-as = {" "}(vielleicht gelesen als { $players }, nicht angemeldet)
 or = {" "}oder{" "}
+
+## Markierungen: was ein Blatt falsch hat
+flag-nothing = nichts
+flag-row-not-zero-sum = Spiel { $row }: die Zeile ergibt { $sum } statt 0.
+flag-row-illegal-values = Spiel { $row }: { $values } passt zu keinem Spiel des Tarifs.
+flag-row-seat-both = Spiel { $row }: bei Platz { $seat } stehen Plus und Minus.
+flag-row-seat-empty = Spiel { $row }: bei Platz { $seat } fehlt der Eintrag.
+flag-first-game-restricted = Spiel { $row }: { $game } ist im ersten Spiel einer Runde nicht erlaubt.
+flag-tout-not-initialled = Spiel { $row }: { $game } ohne Abzeichnung der Aufsicht.
+flag-correction-not-initialled = Spiel { $row }: Änderung bei Platz { $seat } ohne Abzeichnung der Aufsicht.
+flag-solo-not-circled = Spiel { $row }: { $game } von Platz { $seat } ist nicht eingekreist.
+flag-circle-not-solo = Spiel { $row }: Kreis bei Platz { $seat }, aber Platz { $seat } spielt kein Solo.
+flag-gesamt-mismatch = Platz { $seat }: Gesamt { $column ->
+        [plus] Plus
+       *[minus] Minus
+    } ist { $written }, die Spalte ergibt { $sum }.
+flag-abzug-mismatch = Platz { $seat }: Abzug ist { $written }, die kleinere Gesamtsumme ist { $expected }.
+flag-endergebnis-mismatch = Platz { $seat }: Endergebnis ist { $written }, Plus minus Minus ergibt { $expected }.
+flag-endergebnis-not-zero = Die Endergebnisse ergeben zusammen { $sum } statt 0.
+flag-game-count = { $counted } Spiele eingetragen, an einem { $players }er-Tisch sind es { $expected }.
+flag-pflichtsolo-missing = Platz { $seat } hat in dieser Runde kein Solo gespielt (Pflichtsolo).
+flag-signature-missing = Platz { $seat } hat nicht unterschrieben.
+flag-player-id-missing = Platz { $seat }: die Teilnehmer-Nr. fehlt.
+flag-sheet-unreadable = Blatt nicht lesbar: { $why }.
+
+## Markierungen: was unsicher gelesen ist
+field-round = Runde
+field-table = Tisch
+field-player-id = Platz { $seat }: Teilnehmer-Nr.
+field-game = Spiel { $row }, Platz { $seat } { $column ->
+        [plus] Plus
+       *[minus] Minus
+    }
+field-gesamt = Platz { $seat }: Gesamt { $column ->
+        [plus] Plus
+       *[minus] Minus
+    }
+field-abzug = Platz { $seat }: Abzug
+field-endergebnis = Platz { $seat }: Endergebnis
+uncertain = { $what }: gelesen "{ $read }" ({ $percent }%), bitte prüfen.
+uncertain-suggested = { $what }: gelesen "{ $read }" ({ $percent }%), nach Tarif und Spaltensumme eher { $value } ({ $probability }%), bitte prüfen.
+uncertain-taken = { $what }: gelesen "{ $read }" ({ $percent }%), nach Tarif und Summen als { $value } übernommen, bitte prüfen.
+uncertain-doubted = { $what }: gelesen "{ $read }", aber Zeile und Gesamt ergeben beide { $value } ({ $probability }%): verlesen oder nach dem Zusammenzählen geändert, bitte prüfen.
+uncertain-listed = {" "}Nach der Teilnehmerliste eher { $number } ({ $probability }%).
+uncertain-not-listed = Platz { $seat }: Teilnehmer-Nr. gelesen "{ $number }", steht nicht in der Teilnehmerliste, bitte prüfen.

@@ -91,3 +91,39 @@ hint-same-player = {" "}(perhaps the same as player { $players }, seen only ther
 hint-registered = {" "}(perhaps registered player { $players }, on no sheet)
 hint-read-as = {" "}(perhaps read as { $players }, not registered)
 or = {" "}or{" "}
+
+## Flags: what a sheet has wrong
+flag-nothing = nothing
+flag-row-not-zero-sum = Game { $row }: the row adds up to { $sum } instead of 0.
+flag-row-illegal-values = Game { $row }: { $values } fits no game of the tariff.
+flag-row-seat-both = Game { $row }: seat { $seat } has both a plus and a minus value.
+flag-row-seat-empty = Game { $row }: seat { $seat } has no value.
+flag-first-game-restricted = Game { $row }: { $game } is not allowed in the first game of a round.
+flag-tout-not-initialled = Game { $row }: { $game } without the supervisor's initials.
+flag-correction-not-initialled = Game { $row }: correction at seat { $seat } without the supervisor's initials.
+flag-solo-not-circled = Game { $row }: the { $game } of seat { $seat } is not circled.
+flag-circle-not-solo = Game { $row }: seat { $seat } is circled but played no solo.
+flag-gesamt-mismatch = Seat { $seat }: Gesamt { $column } is { $written }, the column adds up to { $sum }.
+flag-abzug-mismatch = Seat { $seat }: Abzug is { $written }, the smaller Gesamt is { $expected }.
+flag-endergebnis-mismatch = Seat { $seat }: Endergebnis is { $written }, plus minus minus gives { $expected }.
+flag-endergebnis-not-zero = The Endergebnis values add up to { $sum } instead of 0.
+flag-game-count = { $counted } games written; a table of { $players } plays { $expected }.
+flag-pflichtsolo-missing = Seat { $seat } played no solo this round (Pflichtsolo).
+flag-signature-missing = No signature for seat { $seat }.
+flag-player-id-missing = Seat { $seat }: the participant number is missing.
+flag-sheet-unreadable = Sheet unreadable: { $why }.
+
+## Flags: what was read unsurely
+field-round = Round
+field-table = Table
+field-player-id = Seat { $seat }: participant number
+field-game = Game { $row }, seat { $seat } { $column }
+field-gesamt = Seat { $seat }: Gesamt { $column }
+field-abzug = Seat { $seat }: Abzug
+field-endergebnis = Seat { $seat }: Endergebnis
+uncertain = { $what }: read "{ $read }" ({ $percent }%), please check.
+uncertain-suggested = { $what }: read "{ $read }" ({ $percent }%), by the tariff and column sum more likely { $value } ({ $probability }%), please check.
+uncertain-taken = { $what }: read "{ $read }" ({ $percent }%), taken as { $value } by the tariff and the sums, please check.
+uncertain-doubted = { $what }: read "{ $read }", but its row and its Gesamt both make it { $value } ({ $probability }%): misread, or changed after the sum was added up, please check.
+uncertain-listed = {" "}By the participant list more likely { $number } ({ $probability }%).
+uncertain-not-listed = Seat { $seat }: participant number read "{ $number }", not in the participant list, please check.
