@@ -200,7 +200,7 @@ struct Checker<'r> {
     flags: Vec<Flag>,
 }
 
-impl Checker<'_> {
+impl<'r> Checker<'r> {
     fn flag(
         &mut self,
         code: Code,
@@ -221,81 +221,102 @@ impl Checker<'_> {
         });
     }
 
+    /// The row's flags, and its game where the row is one.
     fn row(
         &mut self,
         row: &GameRow,
         first_game: bool,
     ) -> Option<crate::check::classify::GameClass> {
-        let no = row.no;
-        let seats = self.table.players;
-        let cells = &row.cells[..seats];
+        let cells = &row.cells[..self.table.players];
+        self.corrections(row);
+        let empty = self.seats_written(row)?;
+        let values: Vec<Option<i64>> = cells.iter().map(Cell::value).collect();
+        let sum: i64 = values.iter().flatten().sum();
+        if sum != 0 {
+            let no = row.no;
+            let msg = Msg::RowNotZeroSum { row: no, sum };
+            self.flag(Code::RowNotZeroSum, Some(no), None, None, msg);
+            return None;
+        }
+        let Some(best) = self.best_game(row, &values, &empty, first_game) else {
+            let no = row.no;
+            let values = row_values(&values);
+            let msg = Msg::RowIllegalValues { row: no, values };
+            self.flag(Code::RowIllegalValues, Some(no), None, None, msg);
+            return None;
+        };
+        self.game_flags(row, &best, first_game);
+        let playing: Vec<(usize, i64)> = values
+            .iter()
+            .enumerate()
+            .filter_map(|(s, v)| v.map(|v| (s, v)))
+            .collect();
+        Some(best.to_class(&playing))
+    }
 
-        for (s, cell) in cells.iter().enumerate() {
+    /// A value changed on the paper needs the supervisor's initials.
+    fn corrections(&mut self, row: &GameRow) {
+        let no = row.no;
+        for (s, cell) in row.cells[..self.table.players].iter().enumerate() {
             if cell.corrected && !row.initials {
+                let msg = Msg::CorrectionNotInitialled {
+                    row: no,
+                    seat: s + 1,
+                };
                 self.flag(
                     Code::CorrectionNotInitialled,
                     Some(no),
                     Some(s + 1),
                     None,
-                    Msg::CorrectionNotInitialled {
-                        row: no,
-                        seat: s + 1,
-                    },
+                    msg,
                 );
             }
         }
+    }
 
+    /// The row's empty seats, or `None` where a seat holds both columns or
+    /// more seats are empty than sit out (the row is no game then).
+    fn seats_written(&mut self, row: &GameRow) -> Option<Vec<usize>> {
+        let no = row.no;
+        let cells = &row.cells[..self.table.players];
         let mut broken = false;
         for (s, cell) in cells.iter().enumerate() {
             if cell.plus.is_some() && cell.minus.is_some() {
                 broken = true;
-                self.flag(
-                    Code::RowSeatBoth,
-                    Some(no),
-                    Some(s + 1),
-                    None,
-                    Msg::RowSeatBoth {
-                        row: no,
-                        seat: s + 1,
-                    },
-                );
+                let msg = Msg::RowSeatBoth {
+                    row: no,
+                    seat: s + 1,
+                };
+                self.flag(Code::RowSeatBoth, Some(no), Some(s + 1), None, msg);
             }
         }
-        let empty: Vec<usize> = (0..seats).filter(|&s| cells[s].is_empty()).collect();
+        let empty: Vec<usize> = (0..cells.len()).filter(|&s| cells[s].is_empty()).collect();
         if empty.len() > self.table.sits_out {
             broken = true;
             for &s in &empty {
-                self.flag(
-                    Code::RowSeatEmpty,
-                    Some(no),
-                    Some(s + 1),
-                    None,
-                    Msg::RowSeatEmpty {
-                        row: no,
-                        seat: s + 1,
-                    },
-                );
+                let msg = Msg::RowSeatEmpty {
+                    row: no,
+                    seat: s + 1,
+                };
+                self.flag(Code::RowSeatEmpty, Some(no), Some(s + 1), None, msg);
             }
         }
-        if broken {
-            return None;
-        }
+        (!broken).then_some(empty)
+    }
 
-        let values: Vec<Option<i64>> = cells.iter().map(Cell::value).collect();
-        let sum: i64 = values.iter().flatten().sum();
-        if sum != 0 {
-            self.flag(
-                Code::RowNotZeroSum,
-                Some(no),
-                None,
-                None,
-                Msg::RowNotZeroSum { row: no, sum },
-            );
-            return None;
-        }
-
+    /// The game of the tariff the row's values fit best: the circles as
+    /// written, the initials, the first game's restriction, then the tariff's order.
+    fn best_game(
+        &self,
+        row: &GameRow,
+        values: &[Option<i64>],
+        empty: &[usize],
+        first_game: bool,
+    ) -> Option<Candidate<'r>> {
+        let seats = self.table.players;
+        let cells = &row.cells[..seats];
         // Who sits out: the empty seat, or else any seat written as 0.
-        let sitters: Vec<Option<usize>> = match (self.table.sits_out, empty.as_slice()) {
+        let sitters: Vec<Option<usize>> = match (self.table.sits_out, empty) {
             (0, _) => vec![None],
             (_, [s]) => vec![Some(*s)],
             _ => (0..seats)
@@ -315,7 +336,7 @@ impl Checker<'_> {
                 found.push(c);
             }
         }
-        let Some(best) = found.into_iter().min_by_key(|c| {
+        found.into_iter().min_by_key(|c| {
             (
                 circle_mismatches(c, cells),
                 c.tariff.initials && !row.initials,
@@ -323,76 +344,43 @@ impl Checker<'_> {
                 c.laufende,
                 c.order,
             )
-        }) else {
-            self.flag(
-                Code::RowIllegalValues,
-                Some(no),
-                None,
-                None,
-                Msg::RowIllegalValues {
-                    row: no,
-                    values: row_values(&values),
-                },
-            );
-            return None;
-        };
+        })
+    }
 
+    /// What the row's game asks of the sheet: allowed first, initialled,
+    /// the soloist's value circled and no other.
+    fn game_flags(&mut self, row: &GameRow, best: &Candidate, first_game: bool) {
+        let no = row.no;
         let game = best.tariff.name.clone();
         if first_game && !best.tariff.first_game {
-            self.flag(
-                Code::FirstGameRestricted,
-                Some(no),
-                None,
-                None,
-                Msg::FirstGameRestricted {
-                    row: no,
-                    game: game.clone(),
-                },
-            );
+            let msg = Msg::FirstGameRestricted {
+                row: no,
+                game: game.clone(),
+            };
+            self.flag(Code::FirstGameRestricted, Some(no), None, None, msg);
         }
         if best.tariff.initials && !row.initials {
-            self.flag(
-                Code::ToutNotInitialled,
-                Some(no),
-                None,
-                None,
-                Msg::ToutNotInitialled {
-                    row: no,
-                    game: game.clone(),
-                },
-            );
+            let msg = Msg::ToutNotInitialled {
+                row: no,
+                game: game.clone(),
+            };
+            self.flag(Code::ToutNotInitialled, Some(no), None, None, msg);
         }
         let expected = best.circled_seat();
-        for (s, cell) in cells.iter().enumerate() {
+        for (s, cell) in row.cells[..self.table.players].iter().enumerate() {
             let seat = s + 1;
             if expected == Some(s) && !cell.circled {
-                self.flag(
-                    Code::SoloNotCircled,
-                    Some(no),
-                    Some(seat),
-                    None,
-                    Msg::SoloNotCircled {
-                        row: no,
-                        seat,
-                        game: game.clone(),
-                    },
-                );
+                let msg = Msg::SoloNotCircled {
+                    row: no,
+                    seat,
+                    game: game.clone(),
+                };
+                self.flag(Code::SoloNotCircled, Some(no), Some(seat), None, msg);
             } else if expected != Some(s) && cell.circled {
-                self.flag(
-                    Code::CircleNotSolo,
-                    Some(no),
-                    Some(seat),
-                    None,
-                    Msg::CircleNotSolo { row: no, seat },
-                );
+                let msg = Msg::CircleNotSolo { row: no, seat };
+                self.flag(Code::CircleNotSolo, Some(no), Some(seat), None, msg);
             }
         }
-        let playing: Vec<(usize, i64)> = values
-            .iter()
-            .enumerate()
-            .filter_map(|(s, v)| v.map(|v| (s, v)))
-            .collect();
-        Some(best.to_class(&playing))
     }
 
     fn game_count(&mut self, sheet: &SheetResult) {
