@@ -141,172 +141,226 @@ pub(super) fn decide_columns(
     row_legal: &BTreeMap<Field, f64>,
     cols: &mut Columns,
 ) {
-    let seats = sheet.gesamt.len();
     // Columns: the uncertain cells of a column and its Gesamt are decided
     // together. A decoded value is taken without asking only when the
     // column's most likely assignment adds up to a Gesamt the reading
     // supports, and is overwhelmingly the most likely.
-    for s in 1..=seats {
+    for s in 1..=sheet.gesamt.len() {
         for m in [false, true] {
-            let mut fixed = 0i64;
-            let mut open: Vec<(Field, &Decoded)> = Vec::new();
-            for g in &sheet.games {
-                let Some(c) = g.cells.get(s - 1) else {
-                    continue;
-                };
-                let Some(v) = (if m { c.minus } else { c.plus }) else {
-                    continue;
-                };
-                let f = Field::Game(g.no, s, m);
-                match decided.get(&f) {
-                    Some(d) => open.push((f, d)),
-                    None => fixed += i64::from(v),
-                }
-            }
-            // Over the column's possible sums: the total probability, and
-            // the best assignment reaching each sum (with its values).
-            let mut total: BTreeMap<i64, f64> = BTreeMap::from([(fixed, 1.0)]);
-            let mut best: BTreeMap<i64, (f64, Vec<i64>)> =
-                BTreeMap::from([(fixed, (1.0, Vec::new()))]);
-            for (_, d) in &open {
-                let mut t2: BTreeMap<i64, f64> = BTreeMap::new();
-                let mut b2: BTreeMap<i64, (f64, Vec<i64>)> = BTreeMap::new();
-                for &(v, q) in d.ranked.iter().take(WEIGHED) {
-                    for (sum, p) in &total {
-                        *t2.entry(sum + v).or_default() += p * q;
-                    }
-                    for (sum, (p, vs)) in &best {
-                        let e = b2.entry(sum + v).or_insert((0.0, Vec::new()));
-                        if p * q > e.0 {
-                            let mut vs = vs.clone();
-                            vs.push(v);
-                            *e = (p * q, vs);
-                        }
-                    }
-                }
-                total = t2;
-                best = b2;
-            }
-            cols.sums.insert((s, m), total.clone());
+            let column = Column::of(sheet, decided, s, m);
+            cols.sums.insert((s, m), column.total.clone());
             let Some(gesamt) = by_field.get(&Field::Gesamt(s, m)) else {
                 continue;
             };
-            if open.is_empty() {
+            if column.open.is_empty() {
                 continue;
             }
             let g_cands = candidates(&gesamt.reading);
             let weight = |sum: i64| fits(&g_cands, sum);
-            // Each open cell's values weighed by its row and its column
-            // together: what a person is shown and the rule flags are judged by.
-            for (i, (f, d)) in open.iter().enumerate() {
-                let others: Vec<&Decoded> = open
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != i)
-                    .map(|(_, o)| o.1)
-                    .collect();
-                let ranked = d
-                    .ranked
-                    .iter()
-                    .take(WEIGHED)
-                    .map(|&(v, _)| (v, column_marginal(fixed, &others, d, v, &weight)))
-                    .collect();
-                cols.with_column.insert(*f, Decoded::from_ranked(ranked));
-            }
-            let all: f64 = total.iter().map(|(sum, p)| p * weight(*sum)).sum();
-            let Some((sum, (p, values))) = best
-                .iter()
-                .max_by(|a, b| (a.1.0 * weight(*a.0)).total_cmp(&(b.1.0 * weight(*b.0))))
-            else {
+            column.weigh_cells(&weight, cols);
+            if column.best.is_empty() {
                 continue;
-            };
-            let posterior = p * weight(*sum) / all.max(f64::MIN_POSITIVE);
-            let pg = prob(&g_cands, *sum);
+            }
+            let all: f64 = column.total.iter().map(|(sum, p)| p * weight(*sum)).sum();
             // The Gesamt as read, confirmed by every way its column may add
             // up (a cell read otherwise still goes to a person, and the
             // Gesamt is checked again against what the person confirms).
             if let Some(&(read, p_read)) = g_cands.first()
                 && p_read >= GESAMT_SUPPORT
             {
-                let sums_to_read = total.get(&read).copied().unwrap_or(0.0) * weight(read);
+                let sums_to_read = column.total.get(&read).copied().unwrap_or(0.0) * weight(read);
                 let p_sum = sums_to_read / all.max(f64::MIN_POSITIVE);
                 if p_sum >= ACCEPT {
                     cols.confirms.insert((s, m), (read, p_sum));
                 }
             }
-            // A cell's own probability in the column, however the column's
-            // other open cells are read (weighed above).
-            let in_column = |f: &Field, v: i64| {
-                cols.with_column
-                    .get(f)
-                    .map_or(0.0, |c| listed(&c.ranked, v))
-            };
-            // Of the column's best assignment, the cells read so are taken.
-            // A cell it reads otherwise goes to a person with the suggestion,
-            // unless its row allows the value ([`row_allows`]) and the column,
-            // its Gesamt supporting the sum, makes it overwhelmingly likely
-            // ([`REPLACE`]): then the reader misread it, and the value the
-            // sheet demands is taken.
-            if posterior >= ACCEPT && pg >= GESAMT_SUPPORT {
-                // Only a Gesamt whose best reading is the sum, or whose
-                // Endergebnis or Abzug as read the sum explains, may overrule
-                // a reading.
-                let gesamt_sure = (gesamt.reading.confidence >= REPLACE_GESAMT_SUPPORT
-                    && gesamt.reading.value().map(i64::from) == Some(*sum))
-                    || footer_confirms(by_field, sheet, s, m, *sum);
-                for ((f, d), v) in open.iter().zip(values) {
-                    let top = by_field.get(f).and_then(|fr| fr.reading.value());
-                    if top.map(i64::from) == Some(*v) {
-                        cols.accepted.insert(*f, *v);
-                    } else if (posterior >= REPLACE || in_column(f, *v) >= REPLACE)
-                        && gesamt_sure
-                        && row_allows(d, by_field.get(f).copied(), *v)
-                    {
-                        cols.accepted.insert(*f, *v);
-                        cols.replaced.insert(*f, *v);
-                    }
-                }
-            }
-            // A cell read as its row has it stands also where its column
-            // adds up with it as read, however the column's other open cells
-            // are read (its own marginal), even if none of their
-            // assignments is sure enough to stand whole.
+            column.take_best(sheet, by_field, gesamt, &g_cands, all, cols);
             if g_cands.first().is_some_and(|g| g.1 >= GESAMT_SUPPORT) {
-                for (i, (f, d)) in open.iter().enumerate() {
-                    let read = by_field
-                        .get(f)
-                        .and_then(|fr| fr.reading.value())
-                        .map(i64::from);
-                    // The row must make the reading likely by itself, as a
-                    // legal pattern (not merely the reader's best among
-                    // illegal ones), and the other open cells' listed
-                    // readings must cover nearly all of their probability
-                    // (the sums of readings left out are not weighed).
-                    let row_sure =
-                        d.posterior >= ACCEPT && row_legal.get(f).is_some_and(|&p| p >= ACCEPT);
-                    let Some(read) = read.filter(|r| d.value == Some(*r) && row_sure) else {
-                        continue;
-                    };
-                    let covered =
-                        |o: &Decoded| o.ranked.iter().take(WEIGHED).map(|v| v.1).sum::<f64>();
-                    if open
-                        .iter()
-                        .enumerate()
-                        .any(|(j, o)| j != i && covered(o.1) < ACCEPT)
-                    {
-                        continue;
-                    }
-                    if cols.accepted.contains_key(f) {
-                        continue;
-                    }
-                    if in_column(f, read) >= ACCEPT {
-                        cols.accepted.insert(*f, read);
-                    }
-                }
+                column.take_row_sure(by_field, row_legal, cols);
             }
         }
     }
-    for (f, v) in &cols.replaced {
+    replace(sheet, &cols.replaced);
+}
+
+/// One seat's Plus or Minus column of game cells.
+struct Column<'d> {
+    seat: usize,
+    minus: bool,
+    /// The sum of its surely read cells.
+    fixed: i64,
+    /// Its uncertain cells with their row-decoded values.
+    open: Vec<(Field, &'d Decoded)>,
+    /// Over the column's possible sums: the total probability.
+    total: BTreeMap<i64, f64>,
+    /// The best assignment reaching each sum, with its values.
+    best: BTreeMap<i64, (f64, Vec<i64>)>,
+}
+
+impl<'d> Column<'d> {
+    fn of(sheet: &SheetResult, decided: &'d BTreeMap<Field, Decoded>, s: usize, m: bool) -> Self {
+        let mut fixed = 0i64;
+        let mut open: Vec<(Field, &Decoded)> = Vec::new();
+        for g in &sheet.games {
+            let Some(c) = g.cells.get(s - 1) else {
+                continue;
+            };
+            let Some(v) = (if m { c.minus } else { c.plus }) else {
+                continue;
+            };
+            let f = Field::Game(g.no, s, m);
+            match decided.get(&f) {
+                Some(d) => open.push((f, d)),
+                None => fixed += i64::from(v),
+            }
+        }
+        let mut total: BTreeMap<i64, f64> = BTreeMap::from([(fixed, 1.0)]);
+        let mut best: BTreeMap<i64, (f64, Vec<i64>)> = BTreeMap::from([(fixed, (1.0, Vec::new()))]);
+        for (_, d) in &open {
+            let mut t2: BTreeMap<i64, f64> = BTreeMap::new();
+            let mut b2: BTreeMap<i64, (f64, Vec<i64>)> = BTreeMap::new();
+            for &(v, q) in d.ranked.iter().take(WEIGHED) {
+                for (sum, p) in &total {
+                    *t2.entry(sum + v).or_default() += p * q;
+                }
+                for (sum, (p, vs)) in &best {
+                    let e = b2.entry(sum + v).or_insert((0.0, Vec::new()));
+                    if p * q > e.0 {
+                        let mut vs = vs.clone();
+                        vs.push(v);
+                        *e = (p * q, vs);
+                    }
+                }
+            }
+            total = t2;
+            best = b2;
+        }
+        Column {
+            seat: s,
+            minus: m,
+            fixed,
+            open,
+            total,
+            best,
+        }
+    }
+
+    /// Each open cell's values weighed by its row and its column together:
+    /// what a person is shown and the rule flags are judged by.
+    fn weigh_cells(&self, weight: &dyn Fn(i64) -> f64, cols: &mut Columns) {
+        for (i, (f, d)) in self.open.iter().enumerate() {
+            let others: Vec<&Decoded> = self
+                .open
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, o)| o.1)
+                .collect();
+            let ranked = d
+                .ranked
+                .iter()
+                .take(WEIGHED)
+                .map(|&(v, _)| (v, column_marginal(self.fixed, &others, d, v, weight)))
+                .collect();
+            cols.with_column.insert(*f, Decoded::from_ranked(ranked));
+        }
+    }
+
+    /// Of the column's best assignment, the cells read so are taken. A
+    /// cell it reads otherwise goes to a person with the suggestion, unless
+    /// its row allows the value ([`row_allows`]) and the column, its Gesamt
+    /// supporting the sum, makes it overwhelmingly likely ([`REPLACE`]):
+    /// then the reader misread it, and the value the sheet demands is taken.
+    fn take_best(
+        &self,
+        sheet: &SheetResult,
+        by_field: &BTreeMap<Field, &FieldReading>,
+        gesamt: &FieldReading,
+        g_cands: &[(i64, f64)],
+        all: f64,
+        cols: &mut Columns,
+    ) {
+        let weight = |sum: i64| fits(g_cands, sum);
+        let Some((sum, (p, values))) = self
+            .best
+            .iter()
+            .max_by(|a, b| (a.1.0 * weight(*a.0)).total_cmp(&(b.1.0 * weight(*b.0))))
+        else {
+            return;
+        };
+        let posterior = p * weight(*sum) / all.max(f64::MIN_POSITIVE);
+        if posterior < ACCEPT || prob(g_cands, *sum) < GESAMT_SUPPORT {
+            return;
+        }
+        // Only a Gesamt whose best reading is the sum, or whose Endergebnis
+        // or Abzug as read the sum explains, may overrule a reading.
+        let gesamt_sure = (gesamt.reading.confidence >= REPLACE_GESAMT_SUPPORT
+            && gesamt.reading.value().map(i64::from) == Some(*sum))
+            || footer_confirms(by_field, sheet, self.seat, self.minus, *sum);
+        for ((f, d), v) in self.open.iter().zip(values) {
+            let top = by_field.get(f).and_then(|fr| fr.reading.value());
+            if top.map(i64::from) == Some(*v) {
+                cols.accepted.insert(*f, *v);
+            } else if (posterior >= REPLACE || in_column(cols, f, *v) >= REPLACE)
+                && gesamt_sure
+                && row_allows(d, by_field.get(f).copied(), *v)
+            {
+                cols.accepted.insert(*f, *v);
+                cols.replaced.insert(*f, *v);
+            }
+        }
+    }
+
+    /// A cell read as its row has it stands also where its column adds up
+    /// with it as read, however the column's other open cells are read (its
+    /// own marginal), even if none of their assignments is sure enough to
+    /// stand whole.
+    fn take_row_sure(
+        &self,
+        by_field: &BTreeMap<Field, &FieldReading>,
+        row_legal: &BTreeMap<Field, f64>,
+        cols: &mut Columns,
+    ) {
+        let covered = |o: &Decoded| o.ranked.iter().take(WEIGHED).map(|v| v.1).sum::<f64>();
+        for (i, (f, d)) in self.open.iter().enumerate() {
+            let read = by_field
+                .get(f)
+                .and_then(|fr| fr.reading.value())
+                .map(i64::from);
+            // The row must make the reading likely by itself, as a legal
+            // pattern (not merely the reader's best among illegal ones), and
+            // the other open cells' listed readings must cover nearly all of
+            // their probability (the sums of readings left out are not weighed).
+            let row_sure = d.posterior >= ACCEPT && row_legal.get(f).is_some_and(|&p| p >= ACCEPT);
+            let Some(read) = read.filter(|r| d.value == Some(*r) && row_sure) else {
+                continue;
+            };
+            if self
+                .open
+                .iter()
+                .enumerate()
+                .any(|(j, o)| j != i && covered(o.1) < ACCEPT)
+            {
+                continue;
+            }
+            if !cols.accepted.contains_key(f) && in_column(cols, f, read) >= ACCEPT {
+                cols.accepted.insert(*f, read);
+            }
+        }
+    }
+}
+
+/// A cell's own probability in the column, however the column's other
+/// open cells are read ([`Column::weigh_cells`]).
+fn in_column(cols: &Columns, f: &Field, v: i64) -> f64 {
+    cols.with_column
+        .get(f)
+        .map_or(0.0, |c| listed(&c.ranked, v))
+}
+
+/// The game cells decoding replaced hold the value the sheet demands.
+fn replace(sheet: &mut SheetResult, replaced: &BTreeMap<Field, i64>) {
+    for (f, v) in replaced {
         if let Field::Game(no, s, m) = *f
             && let Some(c) = sheet
                 .games
