@@ -233,121 +233,23 @@ pub(super) fn analyse_at(
         };
     }
 
-    let mut circled = false;
-    let mut unpeeled = None;
-    if find_circle && is_ring(&clean, &lines, (bx0, by0, bx1, by1), RING_FIRST_LOOK) {
-        circled = true;
-        // The ring's own box: its tall pieces, not ink reaching in from a neighbour.
-        let tall: Vec<Component> = kept
-            .iter()
-            .filter(|c| c.h() * 10 >= bh * 6)
-            .cloned()
-            .collect();
-        let (rx0, ry0, rx1, ry1) = if tall.is_empty() {
-            (bx0, by0, bx1, by1)
-        } else {
-            bbox(&tall)
+    let unpeeled = if find_circle && is_ring(&clean, &lines, (bx0, by0, bx1, by1), RING_FIRST_LOOK)
+    {
+        let ink = RingInk {
+            labels: &labels,
+            keep: &keep,
+            bounds: (bx0, by0, bx1, by1),
         };
-        let (cx, cy) = (f64::from(rx0 + rx1) / 2.0, f64::from(ry0 + ry1) / 2.0);
-        let (a, b) = (
-            f64::from(rx1 - rx0 + 1) / 2.0,
-            f64::from(ry1 - ry0 + 1) / 2.0,
-        );
-        let r2 = |x: u32, y: u32| {
-            let (dx, dy) = ((f64::from(x) - cx) / a, (f64::from(y) - cy) / b);
-            dx * dx + dy * dy
-        };
-        // Pieces of the ring (a ruled line may have cut it in two or more)
-        // lie wholly in the outer band: they go whole, so no arc ends are
-        // left to be read as a 1. A ring the digits touch loses its band
-        // only (at 80% of a piece in the band, a "1" touching the ring went
-        // with it: circled "12" read as "2").
-        let mut outer: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
-        for (x, y, l) in labels.enumerate_pixels() {
-            if keep.contains(&l[0]) {
-                let e = outer.entry(l[0]).or_default();
-                e.0 += u32::from(r2(x, y) >= 0.45);
-                e.1 += 1;
-            }
-        }
-        let in_band: std::collections::BTreeSet<u32> = outer
-            .into_iter()
-            .filter(|(_, (o, n))| o * 100 >= n * 95)
-            .map(|(l, _)| l)
-            .collect();
-        // A digit in the band touching the ring (a "1" along its side) is
-        // one piece with it: that piece is peeled, not taken whole.
-        let deep = holds_ink_inside_ring(&labels, &in_band, (cx, cy), (a, b));
-        let ring_piece: std::collections::BTreeSet<u32> =
-            in_band.difference(&deep).copied().collect();
-        let drawn = clean.clone();
-        for (x, y, p) in clean.enumerate_pixels_mut() {
-            if ring_piece.contains(&labels.get_pixel(x, y)[0]) {
-                *p = Luma([0]);
-            }
-        }
-        peel_ring(&mut clean, &drawn, (cx, cy), (a, b));
-        // What a ring holds is a number about as high as the ring; where
-        // peeling leaves much less, the "ring" was digits (a "1" beside a
-        // round "0"), and they stay as written.
-        let left_h = ink_height(&clean);
-        if f64::from(left_h) < RING_HOLDS * f64::from(ry1 - ry0 + 1) {
-            circled = false;
-            clean = drawn;
-        } else {
-            unpeeled = Some(crop_to_ink(&drawn));
-            kept.retain(|c| c.w() < bw * 9 / 10 && !ring_piece.contains(&c.label));
-            // What is left beyond the box's lines is the ring's and its
-            // neighbours' (an arc end on a circled 1 made it a 7).
-            for (_, y, p) in clean.enumerate_pixels_mut() {
-                if beyond_lines(y, h) {
-                    *p = Luma([0]);
-                }
-            }
-        }
-    }
-
-    let mut sign = None;
-    if find_sign {
-        let mut parts: Vec<&Component> = kept.iter().collect();
-        parts.sort_by_key(|c| c.x0);
-        let tallest = parts.iter().map(|c| c.h()).max().unwrap_or(0);
-        if parts.len() >= 2
-            && let Some(first) = parts.first()
-        {
-            let small = first.h() * 100 < tallest * 55;
-            let squarish = first.w() * 10 >= first.h() * 6 && first.h() * 10 >= first.w() * 6;
-            if small && first.w() >= first.h() * 2 {
-                sign = Some('-');
-            } else if squarish
-                && first.h() * 100 < tallest * 90
-                && (small || is_cross(&labels, first))
-            {
-                // A plus is often written half as high as the digits or more
-                // (0.8 on a development sheet, read as a minus run into the
-                // first digit): its shape, two crossing strokes, tells it
-                // from a small digit.
-                sign = Some('+');
-            }
-            if sign.is_some() {
-                erase_left_of(&mut clean, &labels, first.label, u32::MAX);
-            }
-        }
-        if sign.is_none()
-            && let Some(first) = parts.first()
-            && let Some(end) = attached_minus(&labels, first, tallest)
-        {
-            sign = Some('-');
-            erase_left_of(&mut clean, &labels, first.label, end);
-        }
-        if sign.is_none()
-            && let Some(first) = parts.first()
-            && let Some(end) = attached_plus(&labels, first, tallest)
-        {
-            sign = Some('+');
-            erase_left_of(&mut clean, &labels, first.label, end);
-        }
-    }
+        peel_found_ring(&ink, &mut clean, &mut kept)
+    } else {
+        None
+    };
+    let circled = unpeeled.is_some();
+    let sign = if find_sign {
+        sign_of(&kept, &labels, &mut clean)
+    } else {
+        None
+    };
 
     CellImage {
         mark: Mark::Ink,
@@ -358,6 +260,53 @@ pub(super) fn analyse_at(
         beyond_lines: beyond_lines(by0, h) || beyond_lines(by1, h),
         unpeeled,
     }
+}
+
+/// A leading sign (an Endergebnis's): the first piece, small and flat (a
+/// minus) or two crossing strokes (a plus), or a stroke run into the first
+/// digit. Its ink is erased from `clean`.
+fn sign_of(
+    kept: &[Component],
+    labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>,
+    clean: &mut GrayImage,
+) -> Option<char> {
+    let mut sign = None;
+    let mut parts: Vec<&Component> = kept.iter().collect();
+    parts.sort_by_key(|c| c.x0);
+    let tallest = parts.iter().map(|c| c.h()).max().unwrap_or(0);
+    if parts.len() >= 2
+        && let Some(first) = parts.first()
+    {
+        let small = first.h() * 100 < tallest * 55;
+        let squarish = first.w() * 10 >= first.h() * 6 && first.h() * 10 >= first.w() * 6;
+        if small && first.w() >= first.h() * 2 {
+            sign = Some('-');
+        } else if squarish && first.h() * 100 < tallest * 90 && (small || is_cross(labels, first)) {
+            // A plus is often written half as high as the digits or more
+            // (0.8 on a development sheet, read as a minus run into the
+            // first digit): its shape, two crossing strokes, tells it
+            // from a small digit.
+            sign = Some('+');
+        }
+        if sign.is_some() {
+            erase_left_of(clean, labels, first.label, u32::MAX);
+        }
+    }
+    if sign.is_none()
+        && let Some(first) = parts.first()
+        && let Some(end) = attached_minus(labels, first, tallest)
+    {
+        sign = Some('-');
+        erase_left_of(clean, labels, first.label, end);
+    }
+    if sign.is_none()
+        && let Some(first) = parts.first()
+        && let Some(end) = attached_plus(labels, first, tallest)
+    {
+        sign = Some('+');
+        erase_left_of(clean, labels, first.label, end);
+    }
+    sign
 }
 
 /// Erases the ink of piece `label` left of column `end` (a sign).

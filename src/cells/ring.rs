@@ -247,3 +247,92 @@ pub(super) fn peel_ring(
         }
     }
 }
+
+/// A field's ink as [`peel_found_ring`] needs it.
+pub(super) struct RingInk<'a> {
+    pub(super) labels: &'a image::ImageBuffer<Luma<u32>, Vec<u32>>,
+    /// The labels of the pieces kept as ink.
+    pub(super) keep: &'a std::collections::BTreeSet<u32>,
+    /// The kept ink's box.
+    pub(super) bounds: (u32, u32, u32, u32),
+}
+
+/// Peels a ring the first look found off `clean` (and its pieces off
+/// `kept`), and gives the ink as drawn; `None` where what was left is too
+/// low for what a ring holds ([`RING_HOLDS`]): the "ring" was digits, and
+/// `clean` stays as written.
+pub(super) fn peel_found_ring(
+    ink: &RingInk,
+    clean: &mut GrayImage,
+    kept: &mut Vec<Component>,
+) -> Option<GrayImage> {
+    let labels = ink.labels;
+    let (bx0, by0, bx1, by1) = ink.bounds;
+    let (bw, bh) = (bx1 - bx0 + 1, by1 - by0 + 1);
+    let h = labels.height();
+    // The ring's own box: its tall pieces, not ink reaching in from a neighbour.
+    let tall: Vec<Component> = kept
+        .iter()
+        .filter(|c| c.h() * 10 >= bh * 6)
+        .cloned()
+        .collect();
+    let (rx0, ry0, rx1, ry1) = if tall.is_empty() {
+        (bx0, by0, bx1, by1)
+    } else {
+        bbox(&tall)
+    };
+    let (cx, cy) = (f64::from(rx0 + rx1) / 2.0, f64::from(ry0 + ry1) / 2.0);
+    let (a, b) = (
+        f64::from(rx1 - rx0 + 1) / 2.0,
+        f64::from(ry1 - ry0 + 1) / 2.0,
+    );
+    let r2 = |x: u32, y: u32| {
+        let (dx, dy) = ((f64::from(x) - cx) / a, (f64::from(y) - cy) / b);
+        dx * dx + dy * dy
+    };
+    // Pieces of the ring (a ruled line may have cut it in two or more)
+    // lie wholly in the outer band: they go whole, so no arc ends are
+    // left to be read as a 1. A ring the digits touch loses its band
+    // only (at 80% of a piece in the band, a "1" touching the ring went
+    // with it: circled "12" read as "2").
+    let mut outer: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
+    for (x, y, l) in labels.enumerate_pixels() {
+        if ink.keep.contains(&l[0]) {
+            let e = outer.entry(l[0]).or_default();
+            e.0 += u32::from(r2(x, y) >= 0.45);
+            e.1 += 1;
+        }
+    }
+    let in_band: std::collections::BTreeSet<u32> = outer
+        .into_iter()
+        .filter(|(_, (o, n))| o * 100 >= n * 95)
+        .map(|(l, _)| l)
+        .collect();
+    // A digit in the band touching the ring (a "1" along its side) is
+    // one piece with it: that piece is peeled, not taken whole.
+    let deep = holds_ink_inside_ring(labels, &in_band, (cx, cy), (a, b));
+    let ring_piece: std::collections::BTreeSet<u32> = in_band.difference(&deep).copied().collect();
+    let drawn = clean.clone();
+    for (x, y, p) in clean.enumerate_pixels_mut() {
+        if ring_piece.contains(&labels.get_pixel(x, y)[0]) {
+            *p = Luma([0]);
+        }
+    }
+    peel_ring(clean, &drawn, (cx, cy), (a, b));
+    // What a ring holds is a number about as high as the ring; where
+    // peeling leaves much less, the "ring" was digits (a "1" beside a
+    // round "0"), and they stay as written.
+    if f64::from(ink_height(clean)) < RING_HOLDS * f64::from(ry1 - ry0 + 1) {
+        *clean = drawn;
+        return None;
+    }
+    kept.retain(|c| c.w() < bw * 9 / 10 && !ring_piece.contains(&c.label));
+    // What is left beyond the box's lines is the ring's and its
+    // neighbours' (an arc end on a circled 1 made it a 7).
+    for (_, y, p) in clean.enumerate_pixels_mut() {
+        if beyond_lines(y, h) {
+            *p = Luma([0]);
+        }
+    }
+    Some(crop_to_ink(&drawn))
+}
