@@ -70,96 +70,7 @@ pub(super) fn doubted_by_row_and_column(
     legal: &HashSet<Vec<i64>>,
     flags: &[Flag],
 ) -> Vec<(Field, i64, f64)> {
-    // A flagged cell the row's most probable reading keeps as read.
-    let kept_as_read = |f: &Flag| {
-        let read = f
-            .detail
-            .reading
-            .as_deref()
-            .and_then(|r| r.parse::<i64>().ok());
-        f.suggestion()
-            .is_some_and(|(v, p)| Some(v) == read && p >= PROBABLE)
-    };
-    let in_row = |no: u32| flags.iter().filter(move |f| f.row == Some(no));
-    // The sheet as it most probably reads, as the verifier judges it: a
-    // field flagged (read unsure) with a likely suggestion counts at it.
-    let likely_suggestion = |f: &Flag| {
-        f.suggestion()
-            .filter(|&(_, p)| p >= PROBABLE)
-            .map(|(v, _)| v)
-    };
-    let flagged = |row: Option<u32>, s: usize, name: &str| {
-        flags
-            .iter()
-            .find(|f| f.row == row && f.seat == Some(s) && f.field.as_deref() == Some(name))
-    };
-    let column_name = |m: bool| if m { "minus" } else { "plus" };
-    let likely = |no: u32, s: usize, m: bool| {
-        flagged(Some(no), s, column_name(m)).and_then(likely_suggestion)
-    };
-    // A footer field: flagged, at its likely suggestion (none: the footer
-    // cannot vouch for it; an Endergebnis keeps its sign); else as it stands.
-    let footer_value = |s: usize, name: &str, stands: Option<i64>| -> Option<i64> {
-        match flagged(None, s, name) {
-            Some(f) => {
-                likely_suggestion(f).map(|v| if stands.is_some_and(|e| e < 0) { -v } else { v })
-            }
-            None => stands,
-        }
-    };
-    let column = |s: usize, m: bool| -> i64 {
-        sheet
-            .games
-            .iter()
-            .filter_map(|g| {
-                let c = g.cells.get(s - 1)?;
-                likely(g.no, s, m).or((if m { c.minus } else { c.plus }).map(i64::from))
-            })
-            .sum()
-    };
-    // The seat's footer as most probably read (every field sure, or
-    // unsure with a likely suggestion), but for column `m`, agrees with its
-    // columns, and its Abzug and Endergebnis were not worked out from
-    // column `m`'s sum instead of its Gesamt (as after a writer's slip in
-    // the Gesamt; one of them slipped itself is no sign of that).
-    let footer_sound = |s: usize, m: bool| -> bool {
-        let Some(Some(g)) = sheet.gesamt.get(s - 1) else {
-            return false;
-        };
-        let vouched = flags
-            .iter()
-            .filter(|f| f.row.is_none() && f.seat == Some(s))
-            .all(|f| likely_suggestion(f).is_some());
-        if !vouched {
-            return false;
-        }
-        let plus = footer_value(s, "plus", g.plus.map(i64::from)).unwrap_or(0);
-        let minus = footer_value(s, "minus", g.minus.map(i64::from)).unwrap_or(0);
-        let other = if m { plus } else { minus };
-        // Without them the footer says nothing either way.
-        let (Some(abzug), Some(end)) = (
-            footer_value(
-                s,
-                "abzug",
-                sheet.abzug.get(s - 1).copied().flatten().map(i64::from),
-            ),
-            footer_value(
-                s,
-                "endergebnis",
-                sheet.endergebnis.get(s - 1).copied().flatten(),
-            ),
-        ) else {
-            return false;
-        };
-        let (sum_plus, sum_minus) = if m {
-            (plus, column(s, m))
-        } else {
-            (column(s, m), minus)
-        };
-        let from_column = (abzug == sum_plus.min(sum_minus) && abzug != plus.min(minus))
-            || end == sum_plus - sum_minus;
-        other == column(s, !m) && !from_column
-    };
+    let probable = Probable { sheet, flags };
     let mut out = Vec::new();
     for g in &sheet.games {
         let cells: Vec<(usize, bool, i64)> = g
@@ -169,26 +80,7 @@ pub(super) fn doubted_by_row_and_column(
             .flat_map(|(i, c)| [(i + 1, false, c.plus), (i + 1, true, c.minus)])
             .filter_map(|(s, m, v)| v.map(|v| (s, m, i64::from(v))))
             .collect();
-        let signed = |m: bool, v: i64| if m { -v } else { v };
-        let off_row: i64 = cells.iter().map(|&(_, m, v)| signed(m, v)).sum();
-        if off_row == 0 {
-            continue;
-        }
-        // Each cell mending both, with how usual the Gesamt's slip off its
-        // column would be were the cell as read.
-        let mending: Vec<(usize, bool, i64, f64)> = cells
-            .iter()
-            .filter(|&&(s, m, v)| likely(g.no, s, m).is_none_or(|l| l == v))
-            .filter_map(|&(s, m, v)| {
-                let gesamt = sheet.gesamt.get(s - 1).copied().flatten()?;
-                let stands = if m { gesamt.minus } else { gesamt.plus };
-                let written = footer_value(s, column_name(m), stands.map(i64::from))?;
-                let off = column(s, m) - written;
-                (off != 0 && signed(m, off) == off_row && v - off > 0 && footer_sound(s, m))
-                    .then(|| (s, m, v - off, slip(written, written + off)))
-            })
-            .collect();
-        let [(s, m, mended, gesamt_slip)] = mending[..] else {
+        let Some((s, m, mended, gesamt_slip)) = probable.mending(g.no, &cells) else {
             continue;
         };
         let values = cells
@@ -201,19 +93,167 @@ pub(super) fn doubted_by_row_and_column(
         let Some(fr) = by_field.get(&f) else {
             continue;
         };
-        // The row's other flagged cells must stand as read, and the cell's
-        // own flag (a reading below `CONFIDENT`) must not already suggest
-        // the mending value as likely.
-        let (_, seat, name) = f.locator();
-        let own = |x: &&Flag| x.seat == seat && x.field.as_deref() == Some(name);
-        let others_stand = in_row(g.no).filter(|x| !own(x)).all(kept_as_read);
-        let own_suggestion = in_row(g.no).find(own).and_then(Flag::suggestion);
         let wrong = (1.0 - f64::from(fr.reading.confidence)).max(0.0);
         let p = wrong / (wrong + ROW_AND_GESAMT_SLIP * gesamt_slip);
-        let already = own_suggestion.is_some_and(|(v, q)| v == mended && q >= PROBABLE);
-        if others_stand && !already && p >= PROBABLE {
+        if p >= PROBABLE && probable.row_lets_doubt(g.no, f, mended) {
             out.push((f, mended, p));
         }
     }
     out
+}
+
+/// A column's value with its sign in the row.
+fn signed(minus: bool, v: i64) -> i64 {
+    if minus { -v } else { v }
+}
+
+fn column_name(minus: bool) -> &'static str {
+    if minus { "minus" } else { "plus" }
+}
+
+/// The sheet as it most probably reads, as the verifier judges it: a field
+/// flagged (read unsure) with a likely suggestion counts at it.
+struct Probable<'a> {
+    sheet: &'a SheetResult,
+    flags: &'a [Flag],
+}
+
+impl Probable<'_> {
+    fn likely_suggestion(f: &Flag) -> Option<i64> {
+        f.suggestion()
+            .filter(|&(_, p)| p >= PROBABLE)
+            .map(|(v, _)| v)
+    }
+
+    fn flagged(&self, row: Option<u32>, s: usize, name: &str) -> Option<&Flag> {
+        self.flags
+            .iter()
+            .find(|f| f.row == row && f.seat == Some(s) && f.field.as_deref() == Some(name))
+    }
+
+    fn likely(&self, no: u32, s: usize, m: bool) -> Option<i64> {
+        self.flagged(Some(no), s, column_name(m))
+            .and_then(Self::likely_suggestion)
+    }
+
+    /// A footer field: flagged, at its likely suggestion (none: the footer
+    /// cannot vouch for it; an Endergebnis keeps its sign); else as it stands.
+    fn footer_value(&self, s: usize, name: &str, stands: Option<i64>) -> Option<i64> {
+        match self.flagged(None, s, name) {
+            Some(f) => Self::likely_suggestion(f)
+                .map(|v| if stands.is_some_and(|e| e < 0) { -v } else { v }),
+            None => stands,
+        }
+    }
+
+    fn column(&self, s: usize, m: bool) -> i64 {
+        self.sheet
+            .games
+            .iter()
+            .filter_map(|g| {
+                let c = g.cells.get(s - 1)?;
+                self.likely(g.no, s, m)
+                    .or((if m { c.minus } else { c.plus }).map(i64::from))
+            })
+            .sum()
+    }
+
+    /// The seat's footer as most probably read (every field sure, or
+    /// unsure with a likely suggestion), but for column `m`, agrees with its
+    /// columns, and its Abzug and Endergebnis were not worked out from
+    /// column `m`'s sum instead of its Gesamt (as after a writer's slip in
+    /// the Gesamt; one of them slipped itself is no sign of that).
+    fn footer_sound(&self, s: usize, m: bool) -> bool {
+        let Some(Some(g)) = self.sheet.gesamt.get(s - 1) else {
+            return false;
+        };
+        let vouched = self
+            .flags
+            .iter()
+            .filter(|f| f.row.is_none() && f.seat == Some(s))
+            .all(|f| Self::likely_suggestion(f).is_some());
+        if !vouched {
+            return false;
+        }
+        let plus = self
+            .footer_value(s, "plus", g.plus.map(i64::from))
+            .unwrap_or(0);
+        let minus = self
+            .footer_value(s, "minus", g.minus.map(i64::from))
+            .unwrap_or(0);
+        let other = if m { plus } else { minus };
+        let abzug = self
+            .sheet
+            .abzug
+            .get(s - 1)
+            .copied()
+            .flatten()
+            .map(i64::from);
+        let end = self.sheet.endergebnis.get(s - 1).copied().flatten();
+        // Without them the footer says nothing either way.
+        let (Some(abzug), Some(end)) = (
+            self.footer_value(s, "abzug", abzug),
+            self.footer_value(s, "endergebnis", end),
+        ) else {
+            return false;
+        };
+        let (sum_plus, sum_minus) = if m {
+            (plus, self.column(s, m))
+        } else {
+            (self.column(s, m), minus)
+        };
+        let from_column = (abzug == sum_plus.min(sum_minus) && abzug != plus.min(minus))
+            || end == sum_plus - sum_minus;
+        other == self.column(s, !m) && !from_column
+    }
+
+    /// The one cell of a row off zero that would mend both the row and its
+    /// column's Gesamt, with its value and how usual the Gesamt's slip off
+    /// its column would be were the cell as read; `None` where no cell or
+    /// more than one does.
+    fn mending(&self, no: u32, cells: &[(usize, bool, i64)]) -> Option<(usize, bool, i64, f64)> {
+        let off_row: i64 = cells.iter().map(|&(_, m, v)| signed(m, v)).sum();
+        if off_row == 0 {
+            return None;
+        }
+        let mending: Vec<(usize, bool, i64, f64)> = cells
+            .iter()
+            .filter(|&&(s, m, v)| self.likely(no, s, m).is_none_or(|l| l == v))
+            .filter_map(|&(s, m, v)| {
+                let gesamt = self.sheet.gesamt.get(s - 1).copied().flatten()?;
+                let stands = if m { gesamt.minus } else { gesamt.plus };
+                let written = self.footer_value(s, column_name(m), stands.map(i64::from))?;
+                let off = self.column(s, m) - written;
+                (off != 0 && signed(m, off) == off_row && v - off > 0 && self.footer_sound(s, m))
+                    .then(|| (s, m, v - off, slip(written, written + off)))
+            })
+            .collect();
+        match mending[..] {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+
+    /// The row's other flagged cells must stand as read, and the cell's
+    /// own flag (a reading below `CONFIDENT`) must not already suggest the
+    /// mending value as likely.
+    fn row_lets_doubt(&self, no: u32, f: Field, mended: i64) -> bool {
+        // A flagged cell the row's most probable reading keeps as read.
+        let kept_as_read = |f: &Flag| {
+            let read = f
+                .detail
+                .reading
+                .as_deref()
+                .and_then(|r| r.parse::<i64>().ok());
+            f.suggestion()
+                .is_some_and(|(v, p)| Some(v) == read && p >= PROBABLE)
+        };
+        let (_, seat, name) = f.locator();
+        let in_row = || self.flags.iter().filter(move |f| f.row == Some(no));
+        let own = |x: &&Flag| x.seat == seat && x.field.as_deref() == Some(name);
+        let others_stand = in_row().filter(|x| !own(x)).all(kept_as_read);
+        let own_suggestion = in_row().find(own).and_then(Flag::suggestion);
+        let already = own_suggestion.is_some_and(|(v, q)| v == mended && q >= PROBABLE);
+        others_stand && !already
+    }
 }
