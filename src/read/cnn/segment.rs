@@ -85,6 +85,33 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
         Luma([if ink.get_pixel(x, y)[0] < 128 { 255 } else { 0 }])
     });
     let labels = connected_components(&inv, Connectivity::Eight, Luma([0u8]));
+    let mut groups = overlapping_pieces(&labels);
+    let tallest = groups
+        .iter()
+        .max_by_key(|(g, _)| g.3 - g.1)
+        .map(|(g, _)| *g);
+    if let Some(t) = tallest {
+        join_caps(&mut groups, t);
+        join_low_bits(&mut groups, t.3 - t.1 + 1);
+        join_touching(&mut groups);
+    }
+    groups
+        .into_iter()
+        .map(|((x0, y0, x1, y1, _), ls)| {
+            GrayImage::from_fn(x1 - x0 + 1, y1 - y0 + 1, |x, y| {
+                Luma([if ls.contains(&labels.get_pixel(x + x0, y + y0)[0]) {
+                    0
+                } else {
+                    255
+                }])
+            })
+        })
+        .collect()
+}
+
+/// Groups of labels with their box: pieces (all but specks) overlapping in
+/// x by more than half are merged.
+fn overlapping_pieces(labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>) -> Vec<(Bounds, Vec<u32>)> {
     let mut boxes: std::collections::BTreeMap<u32, Bounds> = Default::default();
     for (x, y, l) in labels.enumerate_pixels() {
         if l[0] == 0 {
@@ -94,7 +121,6 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
         *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y), b.4 + 1);
     }
     let total: u32 = boxes.values().map(|b| b.4).sum();
-    // Groups of labels with their box: pieces overlapping in x are merged.
     let mut groups: Vec<(Bounds, Vec<u32>)> = Vec::new();
     let mut list: Vec<(u32, Bounds)> = boxes
         .into_iter()
@@ -112,107 +138,104 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
         }
         groups.push((b, vec![l]));
     }
-    let tallest = groups
-        .iter()
-        .max_by_key(|(g, _)| g.3 - g.1)
-        .map(|(g, _)| *g);
-    if let Some(t) = tallest {
-        let th = t.3 - t.1 + 1;
-        // Flat pieces above or below the writing's middle are not digits.
-        let flat_outside = |g: &Bounds| {
-            let gh = g.3 - g.1 + 1;
-            let mid = (g.1 + g.3) / 2;
-            gh * 100 < th * 35 && (mid <= t.1 + th / 4 || mid >= t.3 - th / 4)
-        };
-        // ...unless a flat piece high in the writing is a detached cap (of
-        // a 5: without it the 5 reads as a 6, or a 2). It joins a digit it
-        // sits just on top of, over it or off its top right; else a flat
-        // piece low in the writing under it, where the two make a digit
-        // within the writing's height (a 5 whose cap and bowl are both flat
-        // went whole: "95" read "9").
-        let reach = i64::from(th / CAP_GAP);
-        let (top, bottom) = (t.1.saturating_sub(th / 8), t.3 + th / 8);
-        let high = |g: &Bounds| (g.1 + g.3) / 2 < t.1 + th / 2;
-        let joins = |cap: Bounds, d: Bounds, bowl: bool| {
-            let overlap = d.2.min(cap.2) as i64 - d.0.max(cap.0) as i64;
-            if bowl {
-                let u = joined(cap, d);
-                return flat_outside(&d)
-                    && !high(&d)
-                    && overlap >= -reach
-                    && u.1 >= top
-                    && u.3 <= bottom
-                    && (u.3 - u.1 + 1) * 100 >= th * 60;
-            }
-            let gap = d.1 as i64 - cap.3 as i64;
-            let over = overlap * 4 >= i64::from(cap.2 - cap.0) && (-1..=reach).contains(&gap);
-            // A cap drawn off to the right, level with the digit's top.
-            let beside = cap.0 > d.0 + (d.2 - d.0) / 2
-                && overlap >= -reach
-                && (-i64::from(th / 4)..=reach).contains(&gap);
-            !flat_outside(&d) && (over || beside)
-        };
-        // Digits first: a bowl is a cap's only where no digit takes it.
-        while let Some((i, j)) = [false, true].into_iter().find_map(|bowl| {
-            (0..groups.len()).find_map(|i| {
-                let cap = groups[i].0;
-                if !flat_outside(&cap) || !high(&cap) {
-                    return None;
-                }
-                (0..groups.len())
-                    .find(|&j| j != i && joins(cap, groups[j].0, bowl))
-                    .map(|j| (i, j))
-            })
-        }) {
-            merge_group(&mut groups, i, j);
-        }
-        groups.retain(|(g, _)| !flat_outside(g));
-        // A low piece close beside a digit is a detached bit of its stroke
-        // (a tail, a loop's end): it joins the nearer neighbour.
-        while let Some(i) = groups
-            .iter()
-            .position(|(g, _)| (g.3 - g.1 + 1) * 100 < th * 50)
-        {
-            let gap = |j: usize| {
-                let (a, b) = (groups[i].0, groups[j].0);
-                (a.0.max(b.0) as i64 - a.2.min(b.2) as i64).max(0)
-            };
-            let near = [i.checked_sub(1), (i + 1 < groups.len()).then_some(i + 1)]
-                .into_iter()
-                .flatten()
-                .min_by_key(|&j| gap(j))
-                .filter(|&j| gap(j) * 4 <= i64::from(th));
-            let Some(j) = near else {
-                break;
-            };
-            merge_group(&mut groups, i, j);
-        }
-        // Pieces that touch or overlap in x (by less than the half that
-        // merges them above) into a box no broader than high, nor much
-        // narrower, are one piece that the split hypotheses may still cut
-        // where they meet: a 4 written in two strokes, its bar's end under
-        // its stem, was read "41" (docs/reading.md).
-        while let Some(i) = (0..groups.len().saturating_sub(1)).find(|&i| {
-            let (a, b) = (groups[i].0, groups[i + 1].0);
-            let u = joined(a, b);
-            let (uw, uh) = (u.2 - u.0 + 1, u.3 - u.1 + 1);
-            b.0 <= a.2 + 1 && uw <= uh && uw * 2 >= uh
-        }) {
-            merge_group(&mut groups, i + 1, i);
-        }
-    }
     groups
-        .into_iter()
-        .map(|((x0, y0, x1, y1, _), ls)| {
-            GrayImage::from_fn(x1 - x0 + 1, y1 - y0 + 1, |x, y| {
-                Luma([if ls.contains(&labels.get_pixel(x + x0, y + y0)[0]) {
-                    0
-                } else {
-                    255
-                }])
-            })
+}
+
+/// Flat pieces above or below the writing's middle (`t`, its tallest
+/// piece) are not digits...
+fn flat_outside(t: Bounds, g: &Bounds) -> bool {
+    let th = t.3 - t.1 + 1;
+    let gh = g.3 - g.1 + 1;
+    let mid = (g.1 + g.3) / 2;
+    gh * 100 < th * 35 && (mid <= t.1 + th / 4 || mid >= t.3 - th / 4)
+}
+
+/// ...unless a flat piece high in the writing is a detached cap (of a 5:
+/// without it the 5 reads as a 6, or a 2). It joins a digit it sits just
+/// on top of, over it or off its top right; else a flat piece low in the
+/// writing under it, where the two make a digit within the writing's
+/// height (a 5 whose cap and bowl are both flat went whole: "95" read "9").
+/// The rest of the flat pieces are dropped.
+fn join_caps(groups: &mut Vec<(Bounds, Vec<u32>)>, t: Bounds) {
+    let th = t.3 - t.1 + 1;
+    let flat = |g: &Bounds| flat_outside(t, g);
+    let reach = i64::from(th / CAP_GAP);
+    let (top, bottom) = (t.1.saturating_sub(th / 8), t.3 + th / 8);
+    let high = |g: &Bounds| (g.1 + g.3) / 2 < t.1 + th / 2;
+    let joins = |cap: Bounds, d: Bounds, bowl: bool| {
+        let overlap = d.2.min(cap.2) as i64 - d.0.max(cap.0) as i64;
+        if bowl {
+            let u = joined(cap, d);
+            return flat(&d)
+                && !high(&d)
+                && overlap >= -reach
+                && u.1 >= top
+                && u.3 <= bottom
+                && (u.3 - u.1 + 1) * 100 >= th * 60;
+        }
+        let gap = d.1 as i64 - cap.3 as i64;
+        let over = overlap * 4 >= i64::from(cap.2 - cap.0) && (-1..=reach).contains(&gap);
+        // A cap drawn off to the right, level with the digit's top.
+        let beside = cap.0 > d.0 + (d.2 - d.0) / 2
+            && overlap >= -reach
+            && (-i64::from(th / 4)..=reach).contains(&gap);
+        !flat(&d) && (over || beside)
+    };
+    // Digits first: a bowl is a cap's only where no digit takes it.
+    while let Some((i, j)) = [false, true].into_iter().find_map(|bowl| {
+        (0..groups.len()).find_map(|i| {
+            let cap = groups[i].0;
+            if !flat(&cap) || !high(&cap) {
+                return None;
+            }
+            (0..groups.len())
+                .find(|&j| j != i && joins(cap, groups[j].0, bowl))
+                .map(|j| (i, j))
         })
-        .collect()
+    }) {
+        merge_group(groups, i, j);
+    }
+    groups.retain(|(g, _)| !flat(g));
+}
+
+/// A low piece close beside a digit is a detached bit of its stroke (a
+/// tail, a loop's end): it joins the nearer neighbour. `th` is the
+/// writing's height.
+fn join_low_bits(groups: &mut Vec<(Bounds, Vec<u32>)>, th: u32) {
+    while let Some(i) = groups
+        .iter()
+        .position(|(g, _)| (g.3 - g.1 + 1) * 100 < th * 50)
+    {
+        let gap = |j: usize| {
+            let (a, b) = (groups[i].0, groups[j].0);
+            (a.0.max(b.0) as i64 - a.2.min(b.2) as i64).max(0)
+        };
+        let near = [i.checked_sub(1), (i + 1 < groups.len()).then_some(i + 1)]
+            .into_iter()
+            .flatten()
+            .min_by_key(|&j| gap(j))
+            .filter(|&j| gap(j) * 4 <= i64::from(th));
+        let Some(j) = near else {
+            break;
+        };
+        merge_group(groups, i, j);
+    }
+}
+
+/// Pieces that touch or overlap in x (by less than the half that merges
+/// them in [`overlapping_pieces`]) into a box no broader than high, nor
+/// much narrower, are one piece that the split hypotheses may still cut
+/// where they meet: a 4 written in two strokes, its bar's end under its
+/// stem, was read "41" (docs/reading.md).
+fn join_touching(groups: &mut Vec<(Bounds, Vec<u32>)>) {
+    while let Some(i) = (0..groups.len().saturating_sub(1)).find(|&i| {
+        let (a, b) = (groups[i].0, groups[i + 1].0);
+        let u = joined(a, b);
+        let (uw, uh) = (u.2 - u.0 + 1, u.3 - u.1 + 1);
+        b.0 <= a.2 + 1 && uw <= uh && uw * 2 >= uh
+    }) {
+        merge_group(groups, i + 1, i);
+    }
 }
 
 /// How many digits (1 to 4) a piece of this width-to-height ratio holds:
