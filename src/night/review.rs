@@ -71,155 +71,159 @@ fn union(a: MmBox, b: MmBox) -> MmBox {
 
 /// The cells a flag names on this form.
 pub fn named_cells(flag: &Flag, sheet: &SheetResult, form: &FormTemplate) -> Vec<Named> {
-    let f = &form.fields;
     let field = flag.field.as_deref();
-    let num = |v: Option<u32>| v.map(|v| v.to_string());
-    let mut out = Vec::new();
     match (flag.row, flag.seat) {
-        (Some(row), seat) => {
-            let Some(boxes) = f.game.get(row as usize - 1) else {
-                return out;
-            };
-            let gi = sheet.games.iter().position(|g| g.no == row);
-            let seats: Vec<usize> = match seat {
-                Some(s) => vec![s],
-                None => (1..=boxes.len()).collect(),
-            };
-            for s in seats {
-                let Some(pm) = boxes.get(s - 1) else { continue };
-                let cell = gi.and_then(|i| sheet.games[i].cells.get(s - 1));
-                for (col, bx, value) in [
-                    ("plus", pm.plus, cell.and_then(|c| c.plus)),
-                    ("minus", pm.minus, cell.and_then(|c| c.minus)),
-                ] {
-                    if field.is_some_and(|fl| fl != col) && seat.is_some() {
-                        continue;
-                    }
-                    out.push(Named {
-                        label: format!("row {row}, seat {s}, {col}"),
-                        bx,
-                        path: gi.map(|i| {
-                            vec![
-                                "games".into(),
-                                i.into(),
-                                "cells".into(),
-                                (s - 1).into(),
-                                col.into(),
-                            ]
-                        }),
-                        value: num(value),
-                    });
-                }
+        (Some(row), seat) => game_cells(row, seat, field, sheet, form),
+        (None, Some(s)) => footer_cells(s, field, sheet, form),
+        (None, None) => sheet_cells(flag, field, sheet, form),
+    }
+}
+
+fn num(v: Option<u32>) -> Option<String> {
+    v.map(|v| v.to_string())
+}
+
+/// A row flag's cells: the seat's (its `field` column only, where named)
+/// or the whole row's.
+fn game_cells(
+    row: u32,
+    seat: Option<usize>,
+    field: Option<&str>,
+    sheet: &SheetResult,
+    form: &FormTemplate,
+) -> Vec<Named> {
+    let mut out = Vec::new();
+    let Some(boxes) = form.fields.game.get(row as usize - 1) else {
+        return out;
+    };
+    let gi = sheet.games.iter().position(|g| g.no == row);
+    let seats: Vec<usize> = match seat {
+        Some(s) => vec![s],
+        None => (1..=boxes.len()).collect(),
+    };
+    for s in seats {
+        let Some(pm) = boxes.get(s - 1) else { continue };
+        let cell = gi.and_then(|i| sheet.games[i].cells.get(s - 1));
+        for (col, bx, value) in [
+            ("plus", pm.plus, cell.and_then(|c| c.plus)),
+            ("minus", pm.minus, cell.and_then(|c| c.minus)),
+        ] {
+            if field.is_some_and(|fl| fl != col) && seat.is_some() {
+                continue;
             }
+            out.push(Named {
+                label: format!("row {row}, seat {s}, {col}"),
+                bx,
+                path: gi.map(|i| {
+                    vec![
+                        "games".into(),
+                        i.into(),
+                        "cells".into(),
+                        (s - 1).into(),
+                        col.into(),
+                    ]
+                }),
+                value: num(value),
+            });
         }
-        (None, Some(s)) => {
-            let i = s - 1;
-            let gesamt = sheet.gesamt.get(i).copied().flatten();
-            let mut push = |label: &str, bx: Option<&MmBox>, path: Vec<Value>, value| {
-                if let Some(bx) = bx {
-                    out.push(Named {
-                        label: format!("seat {s}, {label}"),
-                        bx: *bx,
-                        path: Some(path),
-                        value,
-                    });
-                }
-            };
-            let g = |col: &str| vec!["gesamt".into(), i.into(), col.into()];
-            match field {
-                Some("plus") => push(
-                    "Gesamt +",
-                    f.gesamt.get(i).map(|p| &p.plus),
-                    g("plus"),
-                    num(gesamt.and_then(|g| g.plus)),
-                ),
-                Some("minus") => push(
-                    "Gesamt −",
-                    f.gesamt.get(i).map(|p| &p.minus),
-                    g("minus"),
-                    num(gesamt.and_then(|g| g.minus)),
-                ),
-                Some("abzug") => push(
-                    "Abzug",
-                    f.abzug.get(i),
-                    vec!["abzug".into(), i.into()],
-                    num(sheet.abzug.get(i).copied().flatten()),
-                ),
-                Some("player_id") => push(
-                    "Teilnehmer-Nr.",
-                    f.player_id.get(i),
-                    vec!["players".into(), i.into()],
-                    sheet.players.get(i).cloned().flatten(),
-                ),
-                Some("signature") => {
-                    if let Some(bx) = f.signature.get(i) {
-                        out.push(Named {
-                            label: format!("seat {s}, signature"),
-                            bx: *bx,
-                            path: None,
-                            value: None,
-                        });
-                    }
-                }
-                // Endergebnis, and footer flags without a field: the seat's footer.
-                _ => {
-                    push(
-                        "Endergebnis",
-                        f.endergebnis.get(i),
-                        vec!["endergebnis".into(), i.into()],
-                        sheet
-                            .endergebnis
-                            .get(i)
-                            .copied()
-                            .flatten()
-                            .map(|v| v.to_string()),
-                    );
-                    if field.is_none() {
-                        push(
-                            "Gesamt +",
-                            f.gesamt.get(i).map(|p| &p.plus),
-                            g("plus"),
-                            num(gesamt.and_then(|g| g.plus)),
-                        );
-                        push(
-                            "Gesamt −",
-                            f.gesamt.get(i).map(|p| &p.minus),
-                            g("minus"),
-                            num(gesamt.and_then(|g| g.minus)),
-                        );
-                    }
-                }
-            }
-        }
-        (None, None) => match field {
-            Some("round") => out.push(Named {
-                label: "round".into(),
-                bx: f.round,
-                path: Some(vec!["round".into()]),
-                value: num(sheet.round),
-            }),
-            Some("table") => out.push(Named {
-                label: "table".into(),
-                bx: f.table,
-                path: Some(vec!["table".into()]),
-                value: num(sheet.table),
-            }),
-            _ => {
-                // Sheet-wide findings (Endergebnis not zero): the Endergebnis line.
-                if let Some(bx) = f.endergebnis.iter().copied().reduce(union)
-                    && matches!(flag.code, crate::check::flags::Code::EndergebnisNotZero)
-                {
-                    out.push(Named {
-                        label: "Endergebnis line".into(),
-                        bx,
-                        path: None,
-                        value: None,
-                    });
-                }
-            }
-        },
     }
     out
+}
+
+/// A seat flag's footer field; the seat's Endergebnis (and its Gesamt,
+/// for a flag naming no field) otherwise.
+fn footer_cells(
+    s: usize,
+    field: Option<&str>,
+    sheet: &SheetResult,
+    form: &FormTemplate,
+) -> Vec<Named> {
+    let f = &form.fields;
+    let i = s - 1;
+    let gesamt = sheet.gesamt.get(i).copied().flatten();
+    let at = |key: &str| Some(vec![Value::from(key), i.into()]);
+    let in_gesamt = |col: &str| Some(vec!["gesamt".into(), i.into(), col.into()]);
+    let plus = (
+        "Gesamt +",
+        f.gesamt.get(i).map(|p| p.plus),
+        in_gesamt("plus"),
+        num(gesamt.and_then(|g| g.plus)),
+    );
+    let minus = (
+        "Gesamt −",
+        f.gesamt.get(i).map(|p| p.minus),
+        in_gesamt("minus"),
+        num(gesamt.and_then(|g| g.minus)),
+    );
+    let end = sheet.endergebnis.get(i).copied().flatten();
+    let endergebnis = (
+        "Endergebnis",
+        f.endergebnis.get(i).copied(),
+        at("endergebnis"),
+        end.map(|v| v.to_string()),
+    );
+    let chosen = match field {
+        Some("plus") => vec![plus],
+        Some("minus") => vec![minus],
+        Some("abzug") => vec![(
+            "Abzug",
+            f.abzug.get(i).copied(),
+            at("abzug"),
+            num(sheet.abzug.get(i).copied().flatten()),
+        )],
+        Some("player_id") => vec![(
+            "Teilnehmer-Nr.",
+            f.player_id.get(i).copied(),
+            at("players"),
+            sheet.players.get(i).cloned().flatten(),
+        )],
+        Some("signature") => vec![("signature", f.signature.get(i).copied(), None, None)],
+        // Footer flags without a field: the seat's footer.
+        None => vec![endergebnis, plus, minus],
+        // The Endergebnis.
+        _ => vec![endergebnis],
+    };
+    chosen
+        .into_iter()
+        .filter_map(|(label, bx, path, value)| {
+            Some(Named {
+                label: format!("seat {s}, {label}"),
+                bx: bx?,
+                path,
+                value,
+            })
+        })
+        .collect()
+}
+
+/// A sheet flag's field: the round or table number; the Endergebnis line
+/// for the Endergebnis values not adding up to zero.
+fn sheet_cells(
+    flag: &Flag,
+    field: Option<&str>,
+    sheet: &SheetResult,
+    form: &FormTemplate,
+) -> Vec<Named> {
+    let f = &form.fields;
+    let named = |label: &str, bx, path: Option<&str>, value| Named {
+        label: label.into(),
+        bx,
+        path: path.map(|p| vec![p.into()]),
+        value,
+    };
+    match field {
+        Some("round") => vec![named("round", f.round, Some("round"), num(sheet.round))],
+        Some("table") => vec![named("table", f.table, Some("table"), num(sheet.table))],
+        _ => f
+            .endergebnis
+            .iter()
+            .copied()
+            .reduce(union)
+            .filter(|_| matches!(flag.code, crate::check::flags::Code::EndergebnisNotZero))
+            .map(|bx| named("Endergebnis line", bx, None, None))
+            .into_iter()
+            .collect(),
+    }
 }
 
 fn data_uri_png(img: &GrayImage) -> String {
