@@ -421,6 +421,61 @@ pub fn page(title: &str, sheets: &[ReviewSheet]) -> String {
 
 fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
     let r = sheet.result;
+    section_head(html, n, sheet);
+    let align = stored_alignment(r);
+    let can_cut = sheet.image.as_ref().zip(align.as_ref()).zip(sheet.form);
+    let mut outlined = Vec::new();
+    let mut editable = 0;
+    for flag in &r.flags {
+        let sev = if flag.severity == Severity::Error {
+            "error"
+        } else {
+            "warning"
+        };
+        let _ = write!(
+            html,
+            "<div class=\"flag {sev}\"><b>{}</b> {}",
+            flag.code.as_str(),
+            esc(&flag.message)
+        );
+        let extra = flag_extra(flag);
+        if !extra.is_empty() {
+            let _ = write!(html, "<br><small>{extra}</small>");
+        }
+        if let Some(((img, align), form)) = can_cut {
+            let cells = named_cells(flag, r, form);
+            flag_cells(html, flag, &cells, img, align);
+            editable += cells.iter().filter(|c| c.path.is_some()).count();
+            outlined.extend(cells.iter().map(|c| c.bx));
+        }
+        let _ = write!(html, "</div>");
+    }
+    if editable > 0 {
+        let _ = write!(
+            html,
+            "<p><button onclick=\"save({n})\">Save corrected JSON</button></p>"
+        );
+    }
+    if let Some(((img, align), form)) = can_cut
+        && r.status != Status::Ok
+    {
+        let _ = write!(
+            html,
+            "<details open><summary>whole sheet, flagged cells outlined</summary><img class=\"overview\" alt=\"sheet\" src=\"{}\"></details>",
+            data_uri_jpeg(&overview(img, align, form, &outlined))
+        );
+    }
+    // The result itself, for saving a correction (`<` escaped for the script element).
+    let json = r.to_json_pretty().replace('<', "\\u003c");
+    let _ = write!(
+        html,
+        "<script type=\"application/json\" id=\"sheet-{n}\">{json}</script></section>"
+    );
+}
+
+/// A sheet's heading, and the notes on what the reader and decoder made of it.
+fn section_head(html: &mut String, n: usize, sheet: &ReviewSheet) {
+    let r = sheet.result;
     let status = match r.status {
         Status::Ok => "ok",
         Status::Flagged => "flagged",
@@ -442,8 +497,6 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
         esc(&players.join(", ")),
         r.flags.len(),
     );
-    let align = stored_alignment(r);
-    let can_cut = sheet.image.as_ref().zip(align.as_ref()).zip(sheet.form);
     if sheet.image.is_none() && r.status != Status::Ok {
         let _ = write!(
             html,
@@ -474,82 +527,40 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
             let _ = write!(html, "<p class=\"as-read\">{lead} {items}</p>");
         }
     }
-    let mut outlined = Vec::new();
-    let mut editable = 0;
-    for flag in &r.flags {
-        let sev = if flag.severity == Severity::Error {
-            "error"
-        } else {
-            "warning"
-        };
-        let _ = write!(
-            html,
-            "<div class=\"flag {sev}\"><b>{}</b> {}",
-            flag.code.as_str(),
-            esc(&flag.message)
-        );
-        let extra = flag_extra(flag);
-        if !extra.is_empty() {
-            let _ = write!(html, "<br><small>{extra}</small>");
+}
+
+/// A flag's cells: their crops (several cells, a whole row, as one crop
+/// of them together, which reads best) and an edit box for each value.
+fn flag_cells(html: &mut String, flag: &Flag, cells: &[Named], img: &GrayImage, align: &Alignment) {
+    let shown: Vec<(String, MmBox)> = match cells.iter().map(|c| c.bx).reduce(union) {
+        Some(all) if cells.len() > 2 => {
+            vec![(format!("row {}", flag.row.unwrap_or(0)), all)]
         }
-        if let Some(((img, align), form)) = can_cut {
-            let cells = named_cells(flag, r, form);
-            // Several cells (a whole row): one crop of them together reads best.
-            let shown: Vec<(String, MmBox)> = match cells.iter().map(|c| c.bx).reduce(union) {
-                Some(all) if cells.len() > 2 => {
-                    vec![(format!("row {}", flag.row.unwrap_or(0)), all)]
-                }
-                _ => cells.iter().map(|c| (c.label.clone(), c.bx)).collect(),
-            };
-            let _ = write!(html, "<br>");
-            for (label, bx) in &shown {
-                let crop = cut_at(img, align, *bx, 2.0, CROP_PX_PER_MM);
-                let _ = write!(
-                    html,
-                    "<img class=\"crop\" alt=\"{l}\" title=\"{l}\" src=\"{}\"> ",
-                    data_uri_png(&crop),
-                    l = esc(label)
-                );
-            }
-            let _ = write!(html, "<br>");
-            for cell in &cells {
-                let _ = write!(html, "<span class=\"cell\">{}", esc(&cell.label));
-                if let Some(path) = &cell.path {
-                    editable += 1;
-                    let _ = write!(
-                        html,
-                        " <input class=\"value\" data-path=\"{}\" value=\"{}\">",
-                        esc(&Value::Array(path.clone()).to_string()),
-                        esc(cell.value.as_deref().unwrap_or(""))
-                    );
-                }
-                let _ = write!(html, "</span>");
-                outlined.push(cell.bx);
-            }
+        _ => cells.iter().map(|c| (c.label.clone(), c.bx)).collect(),
+    };
+    let _ = write!(html, "<br>");
+    for (label, bx) in &shown {
+        let crop = cut_at(img, align, *bx, 2.0, CROP_PX_PER_MM);
+        let _ = write!(
+            html,
+            "<img class=\"crop\" alt=\"{l}\" title=\"{l}\" src=\"{}\"> ",
+            data_uri_png(&crop),
+            l = esc(label)
+        );
+    }
+    let _ = write!(html, "<br>");
+    for cell in cells {
+        let _ = write!(html, "<span class=\"cell\">{}", esc(&cell.label));
+        if let Some(path) = &cell.path {
+            let _ = write!(
+                html,
+                " <input class=\"value\" data-path=\"{}\" value=\"{}\">",
+                esc(&Value::Array(path.clone()).to_string()),
+                esc(cell.value.as_deref().unwrap_or(""))
+            );
         }
-        let _ = write!(html, "</div>");
+        let _ = write!(html, "</span>");
     }
-    if editable > 0 {
-        let _ = write!(
-            html,
-            "<p><button onclick=\"save({n})\">Save corrected JSON</button></p>"
-        );
-    }
-    if let Some(((img, align), form)) = can_cut
-        && r.status != Status::Ok
-    {
-        let _ = write!(
-            html,
-            "<details open><summary>whole sheet, flagged cells outlined</summary><img class=\"overview\" alt=\"sheet\" src=\"{}\"></details>",
-            data_uri_jpeg(&overview(img, align, form, &outlined))
-        );
-    }
-    // The result itself, for saving a correction (`<` escaped for the script element).
-    let json = r.to_json_pretty().replace('<', "\\u003c");
-    let _ = write!(
-        html,
-        "<script type=\"application/json\" id=\"sheet-{n}\">{json}</script></section>"
-    );
 }
 
 /// The game cells decoding gave another value than the reader's best
