@@ -57,3 +57,45 @@ pub use check::rules::RuleSet;
 pub use check::verify::verify;
 pub use error::{ArchiveError, ParticipantsError, SheetError, TemplateError};
 pub use sheet::{SheetResult, Status};
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("src").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The lab depends on the product, never the other way round: outside
+    /// `lab/` only the CLI's developer commands name it.
+    #[test]
+    fn the_product_should_not_import_the_lab() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let developer_commands = ["generate.rs", "train.rs", "evaluate.rs"];
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        assert!(files.len() > 40, "{files:?}");
+        // Spelled in pieces so that this file does not name it.
+        let needles = [["crate", "::lab"].concat(), ["aufsicht", "::lab"].concat()];
+        let importing: Vec<&PathBuf> = files
+            .iter()
+            .filter(|f| !f.starts_with(src.join("lab")))
+            .filter(|f| {
+                !(f.starts_with(src.join("bin"))
+                    && developer_commands.iter().any(|c| f.ends_with(c)))
+            })
+            .filter(|f| {
+                let text = std::fs::read_to_string(f).expect("source");
+                needles.iter().any(|n| text.contains(n.as_str()))
+            })
+            .collect();
+        assert!(importing.is_empty(), "{importing:?}");
+    }
+}

@@ -550,7 +550,8 @@ mod tests {
     #[test]
     fn a_verified_sheet_verified_again_names_each_rows_class_once() {
         let rules = RuleSet::load("merkur").expect("rules");
-        let once = verify(crate::lab::synth::one_row_sheet(1), &rules, Lang::En).expect("verify");
+        let once =
+            verify(crate::sheet::example::one_row_sheet(1), &rules, Lang::En).expect("verify");
         let text = once.to_json_pretty();
         let again = SheetResult::from_json("once.json", &text).expect("parse");
         let twice = verify(again, &rules, Lang::En).expect("verify");
@@ -561,7 +562,7 @@ mod tests {
     /// Row 1 of a legal sheet with seat 3's minus read as `read_value`, the
     /// reading (`reading`) flagged uncertain with the suggestion 1 at `p`.
     fn misread_sheet(read_value: u32, reading: &str, p: f64) -> SheetResult {
-        let mut sheet = crate::lab::synth::one_row_sheet(1);
+        let mut sheet = crate::sheet::example::one_row_sheet(1);
         sheet.games[0].cells[2].minus = Some(read_value);
         sheet
             .flags
@@ -660,7 +661,7 @@ mod tests {
         // Seat 3: the writer's Gesamt Plus is 5 too high (read surely), its
         // Gesamt Minus, a 1, was read "7" with doubt (the column wants 1).
         let rules = RuleSet::load("merkur").expect("rules");
-        let mut sheet = crate::lab::synth::one_row_sheet(1);
+        let mut sheet = crate::sheet::example::one_row_sheet(1);
         let g = sheet.gesamt[2].as_mut().expect("seat 3's Gesamt");
         assert_eq!(g.minus, Some(1), "the column's sum");
         g.plus = Some(g.plus.unwrap_or(0) + 5);

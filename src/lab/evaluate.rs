@@ -389,7 +389,7 @@ mod tests {
 
     #[test]
     fn a_wrong_participant_or_table_number_no_flag_names_should_be_silent() {
-        let truth = crate::lab::synth::one_row_sheet(1);
+        let truth = crate::sheet::example::one_row_sheet(1);
         let mut read = truth.clone();
         read.players[1] = Some("7".into());
         read.table = truth.table.map(|t| t + 1).or(Some(9));
@@ -406,7 +406,7 @@ mod tests {
 
     #[test]
     fn false_flags_should_be_counted_and_their_sheets_once() {
-        let truth = crate::lab::synth::one_row_sheet(1);
+        let truth = crate::sheet::example::one_row_sheet(1);
         let mut read = truth.clone();
         for code in [Code::GesamtMismatch, Code::AbzugMismatch] {
             read.flags.push(Flag {
@@ -428,7 +428,7 @@ mod tests {
 
     #[test]
     fn a_participant_number_should_be_binned_by_its_stated_confidence() {
-        let truth = crate::lab::synth::one_row_sheet(1);
+        let truth = crate::sheet::example::one_row_sheet(1);
         let mut read = truth.clone();
         read.players[1] = Some("7".into());
         let mut doubt = uncertain(Some(2), "player_id");

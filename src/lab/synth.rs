@@ -19,7 +19,7 @@ use crate::check::rules::RuleSet;
 pub use crate::check::rules::{LegalRow, legal_rows};
 use crate::page::form::{FormTemplate, MmBox};
 use crate::page::render::{mm_to_px, render_form};
-use crate::sheet::{Cell, GameRow, Gesamt, SCHEMA, SheetResult, Status};
+use crate::sheet::{Cell, GameRow, SheetResult, finished_sheet};
 
 /// Handwritten digits: 28×28 images (ink bright on black, as MNIST) and labels.
 #[derive(Clone)]
@@ -245,65 +245,6 @@ pub fn random_sheet(
     sheet.round = Some(rng.random_range(1..=rules.rounds.max(1)));
     sheet.table = Some(rng.random_range(1..60));
     sheet
-}
-
-/// A sheet as a careful Schreiber finishes it: each seat with a participant
-/// number gets its footer summed from the rows, and signs.
-pub fn finished_sheet(
-    rules: &str,
-    games: Vec<GameRow>,
-    players: Vec<Option<String>>,
-) -> SheetResult {
-    let seats = players.len();
-    let mut gesamt = vec![None; seats];
-    let mut abzug = vec![None; seats];
-    let mut endergebnis = vec![None; seats];
-    let mut signatures = vec![false; seats];
-    for s in (0..seats).filter(|&s| players[s].is_some()) {
-        let plus: u32 = games.iter().filter_map(|g| g.cells[s].plus).sum();
-        let minus: u32 = games.iter().filter_map(|g| g.cells[s].minus).sum();
-        gesamt[s] = Some(Gesamt {
-            plus: Some(plus),
-            minus: Some(minus),
-        });
-        abzug[s] = Some(plus.min(minus));
-        endergebnis[s] = Some(i64::from(plus) - i64::from(minus));
-        signatures[s] = true;
-    }
-    SheetResult {
-        schema: SCHEMA.into(),
-        source: None,
-        page: Some(1),
-        form: None,
-        rules: Some(rules.to_string()),
-        status: Status::Ok,
-        round: Some(1),
-        table: Some(1),
-        players,
-        games,
-        gesamt,
-        abzug,
-        endergebnis,
-        signatures,
-        flags: Vec::new(),
-        notes: Default::default(),
-        extra: Default::default(),
-    }
-}
-
-/// A finished merkur sheet with one Rufspiel row (+1 +1 −1 −1) numbered
-/// `row_no` and participants 1–4: for unit tests of the later stages.
-#[cfg(test)]
-pub(crate) fn one_row_sheet(row_no: u32) -> SheetResult {
-    let row = GameRow {
-        no: row_no,
-        cells: vec![Cell::plus(1), Cell::plus(1), Cell::minus(1), Cell::minus(1)],
-        initials: false,
-        class: None,
-        extra: Default::default(),
-    };
-    let ids = (1..=4).map(|i| Some(i.to_string())).collect();
-    finished_sheet("merkur", vec![row], ids)
 }
 
 /// Makes one mistake a writer makes on a finished sheet, and says which:

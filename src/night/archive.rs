@@ -579,7 +579,7 @@ mod tests {
     use super::*;
 
     fn sheet(end: i64) -> SheetResult {
-        let mut s = crate::lab::synth::one_row_sheet(1);
+        let mut s = crate::sheet::example::one_row_sheet(1);
         s.source = Some("a.png".into());
         s.endergebnis[0] = Some(end);
         s

@@ -194,7 +194,7 @@ mod tests {
     use super::*;
 
     fn sheet_with(number: &str, uncertain: Option<(f64, &[(&str, f64)])>) -> SheetResult {
-        let mut sheet = crate::lab::synth::one_row_sheet(1);
+        let mut sheet = crate::sheet::example::one_row_sheet(1);
         // Only seat 1's number is under test.
         sheet.players = vec![Some(number.into()), None, None, None];
         if let Some((confidence, alts)) = uncertain {

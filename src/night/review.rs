@@ -625,7 +625,7 @@ mod tests {
     }
 
     fn sheet() -> SheetResult {
-        crate::lab::synth::one_row_sheet(2)
+        crate::sheet::example::one_row_sheet(2)
     }
 
     #[test]

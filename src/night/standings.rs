@@ -615,7 +615,7 @@ mod tests {
     use super::*;
     use crate::check::messages::Lang;
     use crate::check::verify::verify;
-    use crate::lab::synth::finished_sheet;
+    use crate::sheet::finished_sheet;
     use crate::sheet::{Cell, GameRow};
 
     fn row(no: u32, values: [i64; 4], circled: Option<usize>) -> GameRow {

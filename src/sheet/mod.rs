@@ -256,3 +256,50 @@ fn strip_position(message: &str) -> String {
         None => message.to_string(),
     }
 }
+
+/// A sheet as a careful Schreiber finishes it: each seat with a participant
+/// number gets its footer summed from the rows, and signs.
+pub fn finished_sheet(
+    rules: &str,
+    games: Vec<GameRow>,
+    players: Vec<Option<String>>,
+) -> SheetResult {
+    let seats = players.len();
+    let mut gesamt = vec![None; seats];
+    let mut abzug = vec![None; seats];
+    let mut endergebnis = vec![None; seats];
+    let mut signatures = vec![false; seats];
+    for s in (0..seats).filter(|&s| players[s].is_some()) {
+        let plus: u32 = games.iter().filter_map(|g| g.cells[s].plus).sum();
+        let minus: u32 = games.iter().filter_map(|g| g.cells[s].minus).sum();
+        gesamt[s] = Some(Gesamt {
+            plus: Some(plus),
+            minus: Some(minus),
+        });
+        abzug[s] = Some(plus.min(minus));
+        endergebnis[s] = Some(i64::from(plus) - i64::from(minus));
+        signatures[s] = true;
+    }
+    SheetResult {
+        schema: SCHEMA.into(),
+        source: None,
+        page: Some(1),
+        form: None,
+        rules: Some(rules.to_string()),
+        status: Status::Ok,
+        round: Some(1),
+        table: Some(1),
+        players,
+        games,
+        gesamt,
+        abzug,
+        endergebnis,
+        signatures,
+        flags: Vec::new(),
+        notes: Default::default(),
+        extra: Default::default(),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod example;

@@ -162,7 +162,7 @@ fn build(
     let ids = (0..form_seats)
         .map(|s| (s < players).then(|| format!("{:04}", (seed as usize / (s + 1)) % 10000)))
         .collect();
-    aufsicht::lab::synth::finished_sheet(&rules.id, games, ids)
+    aufsicht::sheet::finished_sheet(&rules.id, games, ids)
 }
 
 fn value_cell(v: i64, zero_in_minus: bool) -> Cell {

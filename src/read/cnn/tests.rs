@@ -3,10 +3,30 @@ use candle_nn::VarMap;
 use imageproc::drawing::draw_filled_rect_mut;
 use imageproc::rect::Rect;
 
+/// The bundled MNIST training subset (`samples/digits`): its images
+/// (28×28 bytes each) and labels.
+fn bundled_digits() -> &'static (Vec<u8>, Vec<u8>) {
+    static DIGITS: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+    DIGITS.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits");
+        let unzip = |name: &str, header: usize| {
+            let file = std::fs::File::open(dir.join(name)).expect("bundled digits");
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(file), &mut bytes)
+                .expect("gzip");
+            bytes.split_off(header)
+        };
+        (
+            unzip("train-images-subset.idx3-ubyte.gz", 16),
+            unzip("train-labels-subset.idx1-ubyte.gz", 8),
+        )
+    })
+}
+
 pub(crate) fn mnist_digit(index: usize) -> (GrayImage, u8) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits");
-    let digits = crate::lab::synth::Digits::from_dir(&dir).expect("bundled digits");
-    let (img, label) = digits.get(index);
+    let (images, labels) = bundled_digits();
+    let img = &images[index * 784..(index + 1) * 784];
+    let label = labels[index];
     // As a cell delivers it: black ink on white, larger than 28 px.
     let src = GrayImage::from_fn(28, 28, |x, y| Luma([img[(y * 28 + x) as usize]]));
     let big = image::imageops::resize(&src, 56, 56, image::imageops::FilterType::Triangle);
