@@ -238,16 +238,15 @@ impl RuleSet {
     }
 
     fn validate(&self, file: &str, text: &str) -> Result<(), TemplateError> {
-        let invalid = |field: String, header: Option<(&str, usize)>, message: String| {
-            TemplateError::Invalid {
-                file: file.to_string(),
-                line: header.and_then(|(h, i)| nth_header_line(text, h, i)),
-                field,
-                message,
-            }
-        };
+        let at = RuleFile { file, text };
+        self.validate_tables(&at)?;
+        let tags = self.validate_tariffs(&at)?;
+        self.validate_sections(&at, &tags)
+    }
+
+    fn validate_tables(&self, at: &RuleFile) -> Result<(), TemplateError> {
         if self.tables.is_empty() {
-            return Err(invalid(
+            return Err(at.invalid(
                 "table".into(),
                 None,
                 "give at least one [[table]] with players and games".into(),
@@ -255,7 +254,7 @@ impl RuleSet {
         }
         for (i, t) in self.tables.iter().enumerate() {
             if !(2..=8).contains(&t.players) || t.sits_out >= t.players {
-                return Err(invalid(
+                return Err(at.invalid(
                     format!("table[{i}].players"),
                     Some(("table", i)),
                     format!(
@@ -265,7 +264,7 @@ impl RuleSet {
                 ));
             }
             if !(1..=MAX_GAMES).contains(&t.games) {
-                return Err(invalid(
+                return Err(at.invalid(
                     format!("table[{i}].games"),
                     Some(("table", i)),
                     format!(
@@ -275,37 +274,38 @@ impl RuleSet {
                 ));
             }
             if t.players - t.sits_out != 4 {
-                return Err(invalid(
+                return Err(at.invalid(
                     format!("table[{i}].sits_out"),
                     Some(("table", i)),
                     "every game is played by four players: players minus sits_out must be 4".into(),
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Checks the tariffs; gives their tags.
+    fn validate_tariffs(&self, at: &RuleFile) -> Result<BTreeSet<String>, TemplateError> {
         if self.tariffs.is_empty() {
-            return Err(invalid(
-                "tariff".into(),
-                None,
-                "give at least one [[tariff]]".into(),
-            ));
+            return Err(at.invalid("tariff".into(), None, "give at least one [[tariff]]".into()));
         }
         let mut tags = BTreeSet::new();
         for (i, t) in self.tariffs.iter().enumerate() {
-            let at = Some(("tariff", i));
+            let here = Some(("tariff", i));
             match (&t.units, t.units_from, t.units_to) {
                 (Some(list), None, None) if !list.is_empty() => {}
                 (None, Some(from), to) if to.is_none_or(|to| to >= from) => {}
                 (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-                    return Err(invalid(
+                    return Err(at.invalid(
                         format!("tariff[{i}].units"),
-                        at,
+                        here,
                         "give either `units` or `units_from`/`units_to`, not both".into(),
                     ));
                 }
                 _ => {
-                    return Err(invalid(
+                    return Err(at.invalid(
                         format!("tariff[{i}].units"),
-                        at,
+                        here,
                         "give a non-empty list `units = [..]` or a range `units_from = ..`".into(),
                     ));
                 }
@@ -315,25 +315,34 @@ impl RuleSet {
                 (None, from) => from == Some(0) && t.units_to == Some(0),
             };
             if only_zero {
-                return Err(invalid(
+                return Err(at.invalid(
                     format!("tariff[{i}].units"),
-                    at,
+                    here,
                     "a tariff worth 0 units only is no game: give units of 1 or more".into(),
                 ));
             }
             if t.laufende && self.laufende.is_none() {
-                return Err(invalid(
+                return Err(at.invalid(
                     format!("tariff[{i}].laufende"),
-                    at,
+                    here,
                     "the tariff adds Laufende but the rule set has no [laufende] section".into(),
                 ));
             }
             tags.extend(t.tags.iter().cloned());
         }
+        Ok(tags)
+    }
+
+    /// Checks the Laufende, the Pflichtsolo and the tie-breaks against the tariffs' `tags`.
+    fn validate_sections(
+        &self,
+        at: &RuleFile,
+        tags: &BTreeSet<String>,
+    ) -> Result<(), TemplateError> {
         if let Some(l) = &self.laufende
             && (l.from == 0 || l.to < l.from || l.to > 32)
         {
-            return Err(invalid(
+            return Err(at.invalid(
                 "laufende.from".into(),
                 Some(("laufende", 0)),
                 format!(
@@ -345,27 +354,27 @@ impl RuleSet {
         if let Some(tag) = &self.pflichtsolo
             && !tags.contains(tag)
         {
-            return Err(invalid(
+            return Err(at.invalid(
                 "pflichtsolo".into(),
                 None,
                 format!("no tariff has the tag \"{tag}\""),
             ));
         }
         for (i, tb) in self.tie_breaks.iter().enumerate() {
-            let at = Some(("tie_break", i));
+            let here = Some(("tie_break", i));
             match (tb.by, &tb.tag) {
                 (TieBreakBy::RoundDifference, _) => {}
                 (_, None) => {
-                    return Err(invalid(
+                    return Err(at.invalid(
                         format!("tie_break[{i}].tag"),
-                        at,
+                        here,
                         "`won` and `played` need the tag of the games to count".into(),
                     ));
                 }
                 (_, Some(tag)) if !tags.contains(tag) => {
-                    return Err(invalid(
+                    return Err(at.invalid(
                         format!("tie_break[{i}].tag"),
-                        at,
+                        here,
                         format!("no tariff has the tag \"{tag}\""),
                     ));
                 }
@@ -477,6 +486,29 @@ pub fn legal_rows(rules: &RuleSet) -> Vec<LegalRow> {
         }
     }
     out
+}
+
+/// A rule file being checked: its name and text, for errors that name the line.
+struct RuleFile<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl RuleFile<'_> {
+    /// `field` is wrong; `header` is its `[[header]]` section and which one.
+    fn invalid(
+        &self,
+        field: String,
+        header: Option<(&str, usize)>,
+        message: String,
+    ) -> TemplateError {
+        TemplateError::Invalid {
+            file: self.file.to_string(),
+            line: header.and_then(|(h, i)| nth_header_line(self.text, h, i)),
+            field,
+            message,
+        }
+    }
 }
 
 #[cfg(test)]
