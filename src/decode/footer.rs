@@ -247,106 +247,31 @@ impl SeatFooter {
         uncertain: &dyn Fn(&FieldReading) -> bool,
     ) -> Option<Self> {
         let read = |f: Field| by_field.get(&f).map(|fr| candidates(&fr.reading));
-        let abzug = read(Field::Abzug(s)).unwrap_or_default();
-        let endergebnis_digits = read(Field::Endergebnis(s)).unwrap_or_default();
-        // A 0 read has no sign, whatever sign stood before it: the digits
-        // it may be (a "+40" read "0", "40" next) keep either.
-        let sign = endergebnis.filter(|&e| e != 0).map(i64::signum);
-        let gesamt_read = [false, true].map(|m| by_field.get(&Field::Gesamt(s, m)).copied());
-        let complete = gesamt_read.iter().all(Option::is_some);
-        // A column's sums, likeliest first.
-        let likely = |m: bool| -> Vec<i64> {
-            let mut sums: Vec<(i64, f64)> = column_sums
-                .get(&(s, m))
-                .map(|t| t.iter().map(|(&v, &p)| (v, p)).collect())
-                .unwrap_or_default();
-            sums.sort_by(|a, b| b.1.total_cmp(&a.1));
-            sums.into_iter().map(|v| v.0).collect()
+        let seat = SeatReadings {
+            s,
+            gesamt: [false, true].map(|m| by_field.get(&Field::Gesamt(s, m)).copied()),
+            column_sums,
+            abzug: read(Field::Abzug(s)).unwrap_or_default(),
+            endergebnis: read(Field::Endergebnis(s)).unwrap_or_default(),
+            // A 0 read has no sign, whatever sign stood before it: the digits
+            // it may be (a "+40" read "0", "40" next) keep either.
+            sign: endergebnis.filter(|&e| e != 0).map(i64::signum),
+            uncertain,
         };
-        // What a Gesamt most likely is: as read where read surely, else its
-        // reading's and its column's two likeliest values.
-        let base = |i: usize| -> Vec<i64> {
-            match gesamt_read[i] {
-                None => Vec::new(),
-                Some(fr) if !uncertain(fr) => candidates(&fr.reading)
-                    .iter()
-                    .take(1)
-                    .map(|v| v.0)
-                    .collect(),
-                Some(fr) => {
-                    let mut b: Vec<i64> = candidates(&fr.reading)
-                        .iter()
-                        .take(2)
-                        .map(|v| v.0)
-                        .collect();
-                    b.extend(likely(i == 1).into_iter().take(2));
-                    b
-                }
-            }
-        };
-        // The Endergebnis links the two: plus = minus + it.
-        let e_values: Vec<i64> = endergebnis_digits
-            .iter()
-            .take(3)
-            .map(|&(e, _)| sign.unwrap_or(1) * e)
-            .collect();
-        // Each Gesamt's values worth weighing, with their weight: as read
-        // where read surely; else what its reading, its column, the Abzug
-        // and the Endergebnis (from the other Gesamt) offer, each weighed by
-        // its reading and its column. A Gesamt not read at all is a
-        // placeholder that the Abzug and Endergebnis are not weighed by.
-        let sides: [Vec<(i64, f64)>; 2] = std::array::from_fn(|i| {
-            let m = i == 1;
-            let Some(fr) = gesamt_read[i] else {
-                return vec![(0, 1.0)];
-            };
-            let c = candidates(&fr.reading);
-            if !uncertain(fr) {
-                return c.iter().take(1).map(|&(v, _)| (v, 1.0)).collect();
-            }
-            let mut values: Vec<i64> = c.iter().map(|v| v.0).collect();
-            values.extend(likely(m).into_iter().take(6));
-            values.extend(abzug.iter().take(3).map(|v| v.0));
-            for o in base(1 - i) {
-                values.extend(e_values.iter().map(|&e| if m { o - e } else { o + e }));
-            }
-            let sums: Vec<(i64, f64)> = column_sums
-                .get(&(s, m))
-                .map(|t| t.iter().map(|(&v, &p)| (v, p)).collect())
-                .unwrap_or_default();
-            let mut seen = HashSet::new();
-            values
-                .into_iter()
-                .filter(|&v| v >= 0 && seen.insert(v))
-                .map(|v| {
-                    let in_column = listed(&sums, v);
-                    (v, prob(&c, v) * or_slip(&sums, v, in_column, None))
-                })
-                .collect()
-        });
-        let from_columns = match (likely(false).first(), likely(true).first()) {
+        let complete = seat.gesamt.iter().all(Option::is_some);
+        let sides: [Vec<(i64, f64)>; 2] = std::array::from_fn(|i| seat.side(i));
+        let from_columns = match (seat.likely(false).first(), seat.likely(true).first()) {
             (Some(&p), Some(&m)) => Some((p.min(m), (p - m).abs())),
             _ => None,
         };
         let mut pairs = Vec::new();
         for &(p, wp) in &sides[0] {
             for &(m, wm) in &sides[1] {
-                let mut w = wp * wm;
-                if !complete {
-                    pairs.push(((p, m), w));
-                    continue;
-                }
-                if !abzug.is_empty() {
-                    w *= fits_but(&abzug, p.min(m), from_columns.map(|c| c.0));
-                }
-                if !endergebnis_digits.is_empty() {
-                    let e = p - m;
-                    w *= if sign.is_none_or(|g| e == 0 || g == e.signum()) {
-                        fits_but(&endergebnis_digits, e.abs(), from_columns.map(|c| c.1))
-                    } else {
-                        WRITER_ERROR
-                    };
-                }
+                let w = if complete {
+                    seat.weigh_by_the_rest(wp * wm, p, m, from_columns)
+                } else {
+                    wp * wm
+                };
                 pairs.push(((p, m), w));
             }
         }
@@ -355,14 +280,16 @@ impl SeatFooter {
             return None;
         }
         pairs.iter_mut().for_each(|p| p.1 /= total);
-        let gesamt = gesamt_read.map(|fr| fr.map(|fr| candidates(&fr.reading)).unwrap_or_default());
+        let gesamt = seat
+            .gesamt
+            .map(|fr| fr.map(|fr| candidates(&fr.reading)).unwrap_or_default());
         Some(SeatFooter {
             pairs,
             complete,
             gesamt,
-            abzug,
-            endergebnis: endergebnis_digits,
-            sign,
+            abzug: seat.abzug,
+            endergebnis: seat.endergebnis,
+            sign: seat.sign,
             from_columns,
         })
     }
@@ -414,5 +341,119 @@ impl SeatFooter {
             .collect();
         ranked.retain(|v| v.0 >= 0);
         Decoded::from_ranked(ranked)
+    }
+}
+
+/// What one seat's footer was read as, and its columns' sums.
+struct SeatReadings<'a> {
+    s: usize,
+    /// Gesamt Plus and Minus as read, where read.
+    gesamt: [Option<&'a FieldReading>; 2],
+    column_sums: &'a ColumnSums,
+    abzug: Vec<(i64, f64)>,
+    /// The Endergebnis's digits as read.
+    endergebnis: Vec<(i64, f64)>,
+    sign: Option<i64>,
+    uncertain: &'a dyn Fn(&FieldReading) -> bool,
+}
+
+impl SeatReadings<'_> {
+    fn sums(&self, m: bool) -> Vec<(i64, f64)> {
+        self.column_sums
+            .get(&(self.s, m))
+            .map(|t| t.iter().map(|(&v, &p)| (v, p)).collect())
+            .unwrap_or_default()
+    }
+
+    /// A column's sums, likeliest first.
+    fn likely(&self, m: bool) -> Vec<i64> {
+        let mut sums = self.sums(m);
+        sums.sort_by(|a, b| b.1.total_cmp(&a.1));
+        sums.into_iter().map(|v| v.0).collect()
+    }
+
+    /// What a Gesamt most likely is: as read where read surely, else its
+    /// reading's and its column's two likeliest values.
+    fn base(&self, i: usize) -> Vec<i64> {
+        match self.gesamt[i] {
+            None => Vec::new(),
+            Some(fr) if !(self.uncertain)(fr) => candidates(&fr.reading)
+                .iter()
+                .take(1)
+                .map(|v| v.0)
+                .collect(),
+            Some(fr) => {
+                let mut b: Vec<i64> = candidates(&fr.reading)
+                    .iter()
+                    .take(2)
+                    .map(|v| v.0)
+                    .collect();
+                b.extend(self.likely(i == 1).into_iter().take(2));
+                b
+            }
+        }
+    }
+
+    /// A Gesamt's values worth weighing, with their weight: as read where
+    /// read surely; else what its reading, its column, the Abzug and the
+    /// Endergebnis (from the other Gesamt) offer, each weighed by its
+    /// reading and its column. A Gesamt not read at all is a placeholder
+    /// that the Abzug and Endergebnis are not weighed by.
+    fn side(&self, i: usize) -> Vec<(i64, f64)> {
+        let m = i == 1;
+        let Some(fr) = self.gesamt[i] else {
+            return vec![(0, 1.0)];
+        };
+        let c = candidates(&fr.reading);
+        if !(self.uncertain)(fr) {
+            return c.iter().take(1).map(|&(v, _)| (v, 1.0)).collect();
+        }
+        // The Endergebnis links the two: plus = minus + it.
+        let e_values: Vec<i64> = self
+            .endergebnis
+            .iter()
+            .take(3)
+            .map(|&(e, _)| self.sign.unwrap_or(1) * e)
+            .collect();
+        let mut values: Vec<i64> = c.iter().map(|v| v.0).collect();
+        values.extend(self.likely(m).into_iter().take(6));
+        values.extend(self.abzug.iter().take(3).map(|v| v.0));
+        for o in self.base(1 - i) {
+            values.extend(e_values.iter().map(|&e| if m { o - e } else { o + e }));
+        }
+        let sums = self.sums(m);
+        let mut seen = HashSet::new();
+        values
+            .into_iter()
+            .filter(|&v| v >= 0 && seen.insert(v))
+            .map(|v| {
+                let in_column = listed(&sums, v);
+                (v, prob(&c, v) * or_slip(&sums, v, in_column, None))
+            })
+            .collect()
+    }
+
+    /// Weight `w` of Gesamt `p` and `m` times how well the Abzug and
+    /// Endergebnis as read fit them (a slip from the columns' likeliest
+    /// sums, `from_columns`, is usual).
+    fn weigh_by_the_rest(
+        &self,
+        mut w: f64,
+        p: i64,
+        m: i64,
+        from_columns: Option<(i64, i64)>,
+    ) -> f64 {
+        if !self.abzug.is_empty() {
+            w *= fits_but(&self.abzug, p.min(m), from_columns.map(|c| c.0));
+        }
+        if !self.endergebnis.is_empty() {
+            let e = p - m;
+            w *= if self.sign.is_none_or(|g| e == 0 || g == e.signum()) {
+                fits_but(&self.endergebnis, e.abs(), from_columns.map(|c| c.1))
+            } else {
+                WRITER_ERROR
+            };
+        }
+        w
     }
 }
