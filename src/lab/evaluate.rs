@@ -177,20 +177,29 @@ pub fn evaluate(truth_dir: &Path, results_dir: &Path) -> Result<Report, String> 
 }
 
 fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
-    let seats = truth.seats().min(result.seats());
-    let rows_t: BTreeMap<u32, _> = truth.games.iter().map(|g| (g.no, g)).collect();
-    let rows_r: BTreeMap<u32, _> = result.games.iter().map(|g| (g.no, g)).collect();
-    let max_row = rows_t
-        .keys()
-        .chain(rows_r.keys())
-        .copied()
-        .max()
-        .unwrap_or(0);
-    let form_rows = truth
-        .extra
-        .get("form_rows")
-        .and_then(Value::as_u64)
-        .unwrap_or(u64::from(max_row)) as u32;
+    compare_flags(truth, result, report);
+    compare_rows(truth, result, report);
+    for s in 0..truth.seats().min(result.seats()) {
+        compare_footer(truth, result, s, report);
+    }
+    report.count(
+        "round/table",
+        truth.round == result.round && truth.table == result.table,
+    );
+    for (field, right) in [
+        ("round", truth.round == result.round),
+        ("table", truth.table == result.table),
+    ] {
+        if !right {
+            report.wrong += 1;
+            report.silent +=
+                usize::from(!result.flags.iter().any(|f| f.points_at_field(None, field)));
+        }
+    }
+}
+
+/// The writer's mistakes found, and the rule flags the truth has not.
+fn compare_flags(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
     report.uncertain += result
         .flags
         .iter()
@@ -228,6 +237,24 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
         any_false = true;
     }
     report.sheets_with_false_flags += usize::from(any_false);
+}
+
+/// Every printed row's cells, circles and initials.
+fn compare_rows(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
+    let seats = truth.seats().min(result.seats());
+    let rows_t: BTreeMap<u32, _> = truth.games.iter().map(|g| (g.no, g)).collect();
+    let rows_r: BTreeMap<u32, _> = result.games.iter().map(|g| (g.no, g)).collect();
+    let max_row = rows_t
+        .keys()
+        .chain(rows_r.keys())
+        .copied()
+        .max()
+        .unwrap_or(0);
+    let form_rows = truth
+        .extra
+        .get("form_rows")
+        .and_then(Value::as_u64)
+        .unwrap_or(u64::from(max_row)) as u32;
     for no in 1..=form_rows {
         let t = rows_t.get(&no);
         let r = rows_r.get(&no);
@@ -285,87 +312,74 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
         let ri = r.is_some_and(|g| g.initials);
         report.count("initials", ti == ri);
     }
-    for s in 0..seats {
-        report.count("signature", truth.signatures[s] == result.signatures[s]);
-        let uncertain_flag = |field: &str| {
-            result.flags.iter().find(|f| {
-                f.code == crate::Code::CellUncertain
-                    && f.row.is_none()
-                    && f.seat == Some(s + 1)
-                    && f.field.as_deref() == Some(field)
-            })
-        };
-        let uncertain = |field: &str| uncertain_flag(field).is_some();
-        let tg = truth.gesamt[s].unwrap_or_default();
-        let rg = result.gesamt[s].unwrap_or_default();
-        for (field, tv, rv) in [
-            ("plus", tg.plus, rg.plus),
-            ("minus", tg.minus, rg.minus),
-            ("abzug", truth.abzug[s], result.abzug[s]),
-        ] {
-            report.count(
-                "footer field ink",
-                tv.is_some() == (rv.is_some() || uncertain(field)),
-            );
-            if let Some(tv) = tv {
-                report.count("footer digits", rv == Some(tv));
-            }
-            if tv != rv {
-                report.wrong += 1;
-                report.silent +=
-                    usize::from(!result.flags.iter().any(|f| f.points_at_footer(s + 1)));
-            }
-        }
-        let te = truth.endergebnis[s];
+}
+
+/// One seat's footer, signature and participant number.
+fn compare_footer(truth: &SheetResult, result: &SheetResult, s: usize, report: &mut Report) {
+    report.count("signature", truth.signatures[s] == result.signatures[s]);
+    let uncertain_flag = |field: &str| {
+        result.flags.iter().find(|f| {
+            f.code == crate::Code::CellUncertain
+                && f.row.is_none()
+                && f.seat == Some(s + 1)
+                && f.field.as_deref() == Some(field)
+        })
+    };
+    let uncertain = |field: &str| uncertain_flag(field).is_some();
+    let tg = truth.gesamt[s].unwrap_or_default();
+    let rg = result.gesamt[s].unwrap_or_default();
+    for (field, tv, rv) in [
+        ("plus", tg.plus, rg.plus),
+        ("minus", tg.minus, rg.minus),
+        ("abzug", truth.abzug[s], result.abzug[s]),
+    ] {
         report.count(
             "footer field ink",
-            te.is_some() == (result.endergebnis[s].is_some() || uncertain("endergebnis")),
+            tv.is_some() == (rv.is_some() || uncertain(field)),
         );
-        if te.is_some() {
-            report.count("endergebnis (with sign)", te == result.endergebnis[s]);
+        if let Some(tv) = tv {
+            report.count("footer digits", rv == Some(tv));
         }
-        if te != result.endergebnis[s] {
+        if tv != rv {
             report.wrong += 1;
             report.silent += usize::from(!result.flags.iter().any(|f| f.points_at_footer(s + 1)));
         }
-        report.count("player id", truth.players[s] == result.players[s]);
-        if truth.players[s].is_some() {
-            let stated = uncertain_flag("player_id")
-                .map_or(Some(f64::from(crate::decode::CONFIDENT)), |f| {
-                    f.detail.confidence
-                });
-            if let Some(p) = stated {
-                report.calibrate(
-                    Calibration::PlayerId,
-                    p,
-                    truth.players[s] == result.players[s],
-                );
-            }
-        }
-        // A participant number decides whose points these are.
-        if truth.players[s] != result.players[s] {
-            report.wrong += 1;
-            report.silent += usize::from(
-                !result
-                    .flags
-                    .iter()
-                    .any(|f| f.points_at_field(Some(s + 1), "player_id")),
+    }
+    let te = truth.endergebnis[s];
+    report.count(
+        "footer field ink",
+        te.is_some() == (result.endergebnis[s].is_some() || uncertain("endergebnis")),
+    );
+    if te.is_some() {
+        report.count("endergebnis (with sign)", te == result.endergebnis[s]);
+    }
+    if te != result.endergebnis[s] {
+        report.wrong += 1;
+        report.silent += usize::from(!result.flags.iter().any(|f| f.points_at_footer(s + 1)));
+    }
+    report.count("player id", truth.players[s] == result.players[s]);
+    if truth.players[s].is_some() {
+        let stated = uncertain_flag("player_id")
+            .map_or(Some(f64::from(crate::decode::CONFIDENT)), |f| {
+                f.detail.confidence
+            });
+        if let Some(p) = stated {
+            report.calibrate(
+                Calibration::PlayerId,
+                p,
+                truth.players[s] == result.players[s],
             );
         }
     }
-    report.count(
-        "round/table",
-        truth.round == result.round && truth.table == result.table,
-    );
-    for (field, right) in [
-        ("round", truth.round == result.round),
-        ("table", truth.table == result.table),
-    ] {
-        if !right {
-            report.wrong += 1;
-            report.silent +=
-                usize::from(!result.flags.iter().any(|f| f.points_at_field(None, field)));
-        }
+    // A participant number decides whose points these are.
+    if truth.players[s] != result.players[s] {
+        report.wrong += 1;
+        report.silent += usize::from(
+            !result
+                .flags
+                .iter()
+                .any(|f| f.points_at_field(Some(s + 1), "player_id")),
+        );
     }
 }
 
