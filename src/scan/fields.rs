@@ -331,34 +331,10 @@ pub fn read_sheet(
 
     let mut games = game_rows(&mut r, f, seats);
 
-    for s in 0..seats {
-        for (bx, minus, column) in [
-            (f.gesamt[s].plus, false, "plus"),
-            (f.gesamt[s].minus, true, "minus"),
-        ] {
-            let what = say(
-                r.lang,
-                "field-gesamt",
-                &[("seat", &(s + 1)), ("column", &column)],
-            );
-            r.number(bx, false, Field::Gesamt(s + 1, minus), &what);
-        }
-        let what = say(r.lang, "field-abzug", &[("seat", &(s + 1))]);
-        r.number(f.abzug[s], false, Field::Abzug(s + 1), &what);
-    }
+    queue_gesamt_and_abzug(&mut r, f, seats);
     let values = r.read_numbers();
     let value = |field: Field| values.get(&field).copied();
-    for g in &mut games {
-        for (s, c) in g.cells.iter_mut().enumerate() {
-            let (plus, minus) = (
-                Field::Game(g.no, s + 1, false),
-                Field::Game(g.no, s + 1, true),
-            );
-            c.plus = value(plus);
-            c.minus = value(minus);
-            c.circled = r.ringed.contains(&plus) || r.ringed.contains(&minus);
-        }
-    }
+    fill_game_cells(&mut games, &values, &r.ringed);
     let gesamt = (0..seats)
         .map(|s| {
             let plus = value(Field::Gesamt(s + 1, false));
@@ -395,6 +371,44 @@ pub fn read_sheet(
         extra: Map::new(),
     };
     (sheet, r.readings)
+}
+
+/// Each seat's Gesamt and Abzug queued for reading.
+fn queue_gesamt_and_abzug(r: &mut Reader<'_>, f: &Fields, seats: usize) {
+    for s in 0..seats {
+        for (bx, minus, column) in [
+            (f.gesamt[s].plus, false, "plus"),
+            (f.gesamt[s].minus, true, "minus"),
+        ] {
+            let what = say(
+                r.lang,
+                "field-gesamt",
+                &[("seat", &(s + 1)), ("column", &column)],
+            );
+            r.number(bx, false, Field::Gesamt(s + 1, minus), &what);
+        }
+        let what = say(r.lang, "field-abzug", &[("seat", &(s + 1))]);
+        r.number(f.abzug[s], false, Field::Abzug(s + 1), &what);
+    }
+}
+
+/// The game cells' values as read, and their rings.
+fn fill_game_cells(
+    games: &mut [GameRow],
+    values: &std::collections::BTreeMap<Field, u32>,
+    ringed: &std::collections::BTreeSet<Field>,
+) {
+    for g in games {
+        for (s, c) in g.cells.iter_mut().enumerate() {
+            let (plus, minus) = (
+                Field::Game(g.no, s + 1, false),
+                Field::Game(g.no, s + 1, true),
+            );
+            c.plus = values.get(&plus).copied();
+            c.minus = values.get(&minus).copied();
+            c.circled = ringed.contains(&plus) || ringed.contains(&minus);
+        }
+    }
 }
 
 /// Every printed game row with writing on it; the cells' numbers are
