@@ -374,6 +374,53 @@ fn replace(sheet: &mut SheetResult, replaced: &BTreeMap<Field, i64>) {
     }
 }
 
+/// A row's likeliest assignments (at most 400) of its cells' values with
+/// their probability by the reader: each confident cell as read, each
+/// uncertain one as its candidates and the values the row's confident
+/// cells suggest for it.
+fn row_hypotheses(cells: &[RowCell]) -> Vec<(Vec<i64>, f64)> {
+    // Values the row's confident cells suggest for the others.
+    let sure: Vec<i64> = cells
+        .iter()
+        .filter(|c| !c.3)
+        .filter_map(|c| c.2.first().map(|v| v.0.abs()))
+        .collect();
+    let options: Vec<Vec<(i64, f64)>> = cells
+        .iter()
+        .map(|(_, sign, c, unsure)| {
+            if !unsure {
+                return c.iter().take(1).map(|&(v, _)| (v, 1.0)).collect();
+            }
+            let mut o: Vec<(i64, f64)> = c.iter().take(4).copied().collect();
+            for &v in &sure {
+                for w in [v, 3 * v, v / 3, 2 * v] {
+                    let w = sign * w;
+                    if w != 0 && !o.iter().any(|x| x.0 == w) {
+                        o.push((w, prob(c, w)));
+                    }
+                }
+            }
+            o
+        })
+        .collect();
+    let mut hyps: Vec<(Vec<i64>, f64)> = vec![(Vec::new(), 1.0)];
+    for o in &options {
+        hyps = hyps
+            .into_iter()
+            .flat_map(|(vs, p)| {
+                o.iter().map(move |&(v, q)| {
+                    let mut vs = vs.clone();
+                    vs.push(v);
+                    (vs, p * q)
+                })
+            })
+            .collect();
+        hyps.sort_by(|a, b| b.1.total_cmp(&a.1));
+        hyps.truncate(400);
+    }
+    hyps
+}
+
 /// Rows: each uncertain game cell's values weighed by the reader and by
 /// how legal its row is with them (cells in `settled` as sure). Returns
 /// the cells' decoded values and, per cell, how likely its row is legal.
@@ -414,45 +461,8 @@ pub(super) fn decide_rows(
         if !cells.iter().any(|c| c.3) {
             continue;
         }
-        // Values the row's confident cells suggest for the others.
-        let sure: Vec<i64> = cells
-            .iter()
-            .filter(|c| !c.3)
-            .filter_map(|c| c.2.first().map(|v| v.0.abs()))
-            .collect();
-        let options: Vec<Vec<(i64, f64)>> = cells
-            .iter()
-            .map(|(_, sign, c, unsure)| {
-                if !unsure {
-                    return c.iter().take(1).map(|&(v, _)| (v, 1.0)).collect();
-                }
-                let mut o: Vec<(i64, f64)> = c.iter().take(4).copied().collect();
-                for &v in &sure {
-                    for w in [v, 3 * v, v / 3, 2 * v] {
-                        let w = sign * w;
-                        if w != 0 && !o.iter().any(|x| x.0 == w) {
-                            o.push((w, prob(c, w)));
-                        }
-                    }
-                }
-                o
-            })
-            .collect();
-        let mut hyps: Vec<(Vec<i64>, f64)> = vec![(Vec::new(), 1.0)];
-        for o in &options {
-            hyps = hyps
-                .into_iter()
-                .flat_map(|(vs, p)| {
-                    o.iter().map(move |&(v, q)| {
-                        let mut vs = vs.clone();
-                        vs.push(v);
-                        (vs, p * q)
-                    })
-                })
-                .collect();
-            hyps.sort_by(|a, b| b.1.total_cmp(&a.1));
-            hyps.truncate(400);
-        }
+        let hyps = row_hypotheses(&cells);
+        let mut hyps = hyps;
         let mut legal_mass = 0.0;
         for h in &mut hyps {
             if legal.contains(&key(h.0.iter().copied())) {
