@@ -28,8 +28,8 @@
 //! [SheetResult] + scans ──night::review──▶ one HTML page (crops, edits → corrected JSON)
 //! ```
 //!
-//! Rule sets (`check::rules`), form templates (`page::form`) and the words
-//! said outside the flags (`catalogue`) are data under `templates/`. `lab`
+//! Rule sets (`check::rules`), form templates (`page::form`) and every
+//! word the product says (`catalogue`) are data under `templates/`. `lab`
 //! makes test sheets and measures the pipeline on them; the product does
 //! not call into it.
 
