@@ -134,19 +134,59 @@ fn generate(
     } else {
         count
     };
+    let drawing = Drawing {
+        rules: &rules,
+        form: &form,
+        digits: &digits,
+        seed,
+        players,
+        capture,
+        dpi,
+        format,
+        writer_errors,
+        lang,
+        scans: &scans,
+        truths: &truths,
+    };
     for i in 0..count {
-        let mut rng = synth::rng(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-        let seat = seating.get(i);
-        let table = seat.map(|_| 4).or(players).unwrap_or_else(|| {
-            let sizes: Vec<usize> = rules
+        drawing.sheet(i, seating.get(i))?;
+    }
+    eprintln!("aufsicht: {count} sheets in {}", scans.display());
+    Ok(())
+}
+
+/// What every sheet of a `generate` run is drawn with.
+struct Drawing<'a> {
+    rules: &'a RuleSet,
+    form: &'a FormTemplate,
+    digits: &'a synth::Digits,
+    seed: u64,
+    players: Option<usize>,
+    capture: CaptureArg,
+    dpi: f64,
+    format: Format,
+    writer_errors: f64,
+    lang: Lang,
+    scans: &'a Path,
+    truths: &'a Path,
+}
+
+impl Drawing<'_> {
+    /// Sheet `i` (at a night's `seat`, where the night is drawn): its scan
+    /// and its truth.
+    fn sheet(&self, i: usize, seat: Option<&(u32, u32, Vec<String>)>) -> Result<()> {
+        let mut rng = synth::rng(self.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+        let table = seat.map(|_| 4).or(self.players).unwrap_or_else(|| {
+            let sizes: Vec<usize> = self
+                .rules
                 .tables
                 .iter()
                 .map(|t| t.players)
-                .filter(|&p| p <= form.seats)
+                .filter(|&p| p <= self.form.seats)
                 .collect();
             sizes.get(i % sizes.len().max(1)).copied().unwrap_or(4)
         });
-        let mut sheet = synth::random_sheet(&rules, &form, table, &mut rng);
+        let mut sheet = synth::random_sheet(self.rules, self.form, table, &mut rng);
         if let Some((round, table, ids)) = seat {
             sheet.round = Some(*round);
             sheet.table = Some(*table);
@@ -154,13 +194,13 @@ fn generate(
                 *slot = Some(id.clone());
             }
         }
-        let mistake = if rng.random_bool(writer_errors) {
+        let mistake = if rng.random_bool(self.writer_errors) {
             synth::writer_error(&mut sheet, &mut rng)
         } else {
             serde_json::Value::Null
         };
-        let (page, drawn) = synth::draw(&sheet, &form, &digits, dpi, &mut rng);
-        let how = match capture {
+        let (page, drawn) = synth::draw(&sheet, self.form, self.digits, self.dpi, &mut rng);
+        let how = match self.capture {
             CaptureArg::Clean => synth::Capture::Clean,
             CaptureArg::Scanner => synth::Capture::Scanner,
             CaptureArg::Phone => synth::Capture::Phone,
@@ -172,18 +212,18 @@ fn generate(
         };
         let (image, facts) = synth::capture(&page, how, &mut rng);
         let stem = match seat {
-            Some((round, table, _)) => format!("{}-r{round}-t{table:02}", rules.id),
-            None => format!("{}-{:04}", rules.id, i + 1),
+            Some((round, table, _)) => format!("{}-r{round}-t{table:02}", self.rules.id),
+            None => format!("{}-{:04}", self.rules.id, i + 1),
         };
-        let ext = match format {
+        let ext = match self.format {
             Format::Png => "png",
             Format::Jpg => "jpg",
             Format::Tif => "tif",
             Format::Pdf => "pdf",
         };
-        let file = scans.join(format!("{stem}.{ext}"));
-        write_page(&image, &file, dpi, Lang::En)?;
-        let mut truth = aufsicht::verify(sheet, &rules, lang)?;
+        let file = self.scans.join(format!("{stem}.{ext}"));
+        write_page(&image, &file, self.dpi, Lang::En)?;
+        let mut truth = aufsicht::verify(sheet, self.rules, self.lang)?;
         truth.source = Some(file.display().to_string());
         truth.extra.insert("capture".into(), facts);
         if !mistake.is_null() {
@@ -191,7 +231,7 @@ fn generate(
         }
         truth
             .extra
-            .insert("form_rows".into(), serde_json::json!(form.games));
+            .insert("form_rows".into(), serde_json::json!(self.form.games));
         truth.extra.insert(
             "dashes".into(),
             serde_json::json!(
@@ -203,12 +243,12 @@ fn generate(
             ),
         );
         std::fs::write(
-            truths.join(format!("{stem}.json")),
+            self.truths.join(format!("{stem}.json")),
             truth.to_json_pretty() + "\n",
         )?;
+
+        Ok(())
     }
-    eprintln!("aufsicht: {count} sheets in {}", scans.display());
-    Ok(())
 }
 
 /// A night's seating: for each round and table (from 1) the participant
