@@ -347,94 +347,103 @@ pub fn draw(
         ink: rng.random_range(10..90),
         grow: [-1, 0, 0, 1][rng.random_range(0..4)],
     };
-    let mut drawn = Drawn::default();
-    let f = &form.fields;
-    let px = |mm: f64| mm_to_px(mm, dpi);
     let dash_rate = rng.random_range(0.0..0.6);
+    let mut hand = Hand {
+        page: &mut page,
+        digits,
+        pen: &pen,
+        dpi,
+        rng,
+    };
+    let f = &form.fields;
     if let Some(r) = sheet.round {
-        write_number(
-            &mut page,
-            &r.to_string(),
-            f.round,
-            digits,
-            &pen,
-            dpi,
-            rng,
-            false,
-        );
+        hand.write(&r.to_string(), f.round, false);
     }
     if let Some(t) = sheet.table {
-        write_number(
-            &mut page,
-            &t.to_string(),
-            f.table,
-            digits,
-            &pen,
-            dpi,
-            rng,
-            false,
-        );
+        hand.write(&t.to_string(), f.table, false);
     }
     for (s, id) in sheet.players.iter().enumerate() {
         if let Some(id) = id {
-            write_number(&mut page, id, f.player_id[s], digits, &pen, dpi, rng, false);
+            hand.write(id, f.player_id[s], false);
         }
     }
-    for g in &sheet.games {
-        let i = g.no as usize - 1;
-        for (s, c) in g.cells.iter().enumerate() {
-            let pm = f.game[i][s];
-            for (col, value, bx, other) in [
-                ("plus", c.plus, pm.plus, c.minus),
-                ("minus", c.minus, pm.minus, c.plus),
-            ] {
-                match value {
-                    Some(v) => {
-                        let ink = write_number(
-                            &mut page,
-                            &v.to_string(),
-                            bx,
-                            digits,
-                            &pen,
-                            dpi,
-                            rng,
-                            false,
-                        );
-                        if c.circled {
-                            circle(&mut page, ink, &pen, dpi, rng);
+    let drawn = hand.games(sheet, form, dash_rate);
+    for s in 0..form.seats {
+        hand.footer(sheet, form, s);
+    }
+    (page, drawn)
+}
+
+/// A writer's hand on the page: the digits it writes with, its pen.
+struct Hand<'a> {
+    page: &'a mut GrayImage,
+    digits: &'a Digits,
+    pen: &'a Pen,
+    dpi: f64,
+    rng: &'a mut ChaCha8Rng,
+}
+
+impl Hand<'_> {
+    fn write(&mut self, text: &str, bx: MmBox, signed: bool) -> (f64, f64, f64, f64) {
+        write_number(
+            self.page,
+            text,
+            bx,
+            self.digits,
+            self.pen,
+            self.dpi,
+            self.rng,
+            signed,
+        )
+    }
+
+    /// The game rows: values (circled where a solo is), dashes in some
+    /// empty cells beside a value (`dash_rate`), initials.
+    fn games(&mut self, sheet: &SheetResult, form: &FormTemplate, dash_rate: f64) -> Drawn {
+        let f = &form.fields;
+        let mut drawn = Drawn::default();
+        for g in &sheet.games {
+            let i = g.no as usize - 1;
+            for (s, c) in g.cells.iter().enumerate() {
+                let pm = f.game[i][s];
+                for (col, value, bx, other) in [
+                    ("plus", c.plus, pm.plus, c.minus),
+                    ("minus", c.minus, pm.minus, c.plus),
+                ] {
+                    match value {
+                        Some(v) => {
+                            let ink = self.write(&v.to_string(), bx, false);
+                            if c.circled {
+                                circle(self.page, ink, self.pen, self.dpi, self.rng);
+                            }
                         }
+                        None if other.is_some() && self.rng.random_bool(dash_rate) => {
+                            dash(self.page, bx, self.pen, self.dpi, self.rng);
+                            drawn.dashes.push((g.no, s + 1, col));
+                        }
+                        None => {}
                     }
-                    None if other.is_some() && rng.random_bool(dash_rate) => {
-                        dash(&mut page, bx, &pen, dpi, rng);
-                        drawn.dashes.push((g.no, s + 1, col));
-                    }
-                    None => {}
                 }
             }
+            if g.initials {
+                scribble(self.page, f.initials[i], self.pen, self.dpi, self.rng, 2);
+            }
         }
-        if g.initials {
-            scribble(&mut page, f.initials[i], &pen, dpi, rng, 2);
-        }
+        drawn
     }
-    for s in 0..form.seats {
+
+    /// Seat `s`'s footer: Gesamt, Abzug, the signed Endergebnis, the signature.
+    fn footer(&mut self, sheet: &SheetResult, form: &FormTemplate, s: usize) {
+        let f = &form.fields;
         if let Some(gs) = sheet.gesamt[s] {
             for (v, bx) in [(gs.plus, f.gesamt[s].plus), (gs.minus, f.gesamt[s].minus)] {
                 if let Some(v) = v {
-                    write_number(&mut page, &v.to_string(), bx, digits, &pen, dpi, rng, false);
+                    self.write(&v.to_string(), bx, false);
                 }
             }
         }
         if let Some(a) = sheet.abzug[s] {
-            write_number(
-                &mut page,
-                &a.to_string(),
-                f.abzug[s],
-                digits,
-                &pen,
-                dpi,
-                rng,
-                false,
-            );
+            self.write(&a.to_string(), f.abzug[s], false);
         }
         if let Some(e) = sheet.endergebnis[s] {
             let text = if e > 0 {
@@ -442,23 +451,12 @@ pub fn draw(
             } else {
                 e.to_string()
             };
-            write_number(
-                &mut page,
-                &text,
-                f.endergebnis[s],
-                digits,
-                &pen,
-                dpi,
-                rng,
-                true,
-            );
+            self.write(&text, f.endergebnis[s], true);
         }
         if sheet.signatures[s] {
-            scribble(&mut page, f.signature[s], &pen, dpi, rng, 5);
+            scribble(self.page, f.signature[s], self.pen, self.dpi, self.rng, 5);
         }
     }
-    let _ = px;
-    (page, drawn)
 }
 
 /// Writes a number in a box with handwritten digits; returns the ink's box in px.
