@@ -691,104 +691,103 @@ pub fn capture(
     how: Capture,
     rng: &mut ChaCha8Rng,
 ) -> (GrayImage, serde_json::Value) {
-    let (w, h) = (page.width() as f64, page.height() as f64);
     match how {
         Capture::Clean => (page.clone(), json!({"capture": "clean"})),
-        Capture::Scanner => {
-            let angle: f64 = rng.random_range(-5.0f64..5.0).to_radians();
-            let scale = rng.random_range(0.97..1.03);
-            let bed = rng.random_bool(0.4);
-            let margin = if bed {
-                rng.random_range(0.03..0.08)
-            } else {
-                0.0
-            };
-            let (ow, oh) = (w * (1.0 + 2.0 * margin), h * (1.0 + 2.0 * margin));
-            let upside = rng.random_bool(0.15);
-            let (shx, shy) = (
-                rng.random_range(-0.015..0.015) * w,
-                rng.random_range(-0.015..0.015) * h,
-            );
-            let (c, s) = (angle.cos() * scale, angle.sin() * scale);
-            let flip = if upside { -1.0 } else { 1.0 };
-            // Page centre to output centre, rotated and scaled (and turned if upside down).
-            let (pcx, pcy) = (w / 2.0, h / 2.0);
-            let m = [
-                flip * c,
-                -flip * s,
-                ow / 2.0 + shx - flip * (c * pcx - s * pcy),
-                flip * s,
-                flip * c,
-                oh / 2.0 + shy - flip * (s * pcx + c * pcy),
-                0.0,
-                0.0,
-                1.0,
-            ];
-            let bed_value = if bed { rng.random_range(15..50) } else { 255 };
-            let mut out = GrayImage::from_pixel(ow as u32, oh as u32, Luma([bed_value]));
-            if let Some(p) = Projection::from_matrix(m.map(|v| v as f32)) {
-                warp_into(
-                    page,
-                    p,
-                    Interpolation::Bilinear,
-                    Border::Constant(Luma([bed_value])),
-                    &mut out,
-                );
-            }
-            let sigma = rng.random_range(0.3..1.0);
-            let out = image::imageops::blur(&out, sigma);
-            let out = imageproc::noise::gaussian_noise(
-                &out,
-                0.0,
-                rng.random_range(2.0..8.0),
-                rng.random(),
-            );
-            let facts = json!({"capture": "scanner", "angle_deg": angle.to_degrees(), "scale": scale,
-                "dark_bed": bed, "upside_down": upside, "blur": sigma});
-            (out, facts)
-        }
-        Capture::Phone => {
-            let (ow, oh) = (w * 1.15, h * 1.15);
-            let j = |rng: &mut ChaCha8Rng| rng.random_range(-0.05..0.05);
-            let src = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
-            let dst = [
-                (ow * (0.06 + j(rng)), oh * (0.06 + j(rng))),
-                (ow * (0.94 + j(rng)), oh * (0.06 + j(rng))),
-                (ow * (0.94 + j(rng)), oh * (0.94 + j(rng))),
-                (ow * (0.06 + j(rng)), oh * (0.94 + j(rng))),
-            ];
-            let table = rng.random_range(60..140);
-            let mut out = GrayImage::from_pixel(ow as u32, oh as u32, Luma([table]));
-            let to_f32 = |p: [(f64, f64); 4]| p.map(|(x, y)| (x as f32, y as f32));
-            if let Some(p) = Projection::from_control_points(to_f32(src), to_f32(dst)) {
-                warp_into(
-                    page,
-                    p,
-                    Interpolation::Bilinear,
-                    Border::Constant(Luma([table])),
-                    &mut out,
-                );
-            }
-            // Uneven light: a gradient across the page, darker at one corner.
-            let (gx, gy) = (rng.random_range(-0.35..0.35), rng.random_range(-0.35..0.35));
-            for (x, y, p) in out.enumerate_pixels_mut() {
-                let f = 1.0 + gx * (x as f64 / ow - 0.5) + gy * (y as f64 / oh - 0.5) - 0.1;
-                p[0] = (f64::from(p[0]) * f).clamp(0.0, 255.0) as u8;
-            }
-            let sigma = rng.random_range(0.6..1.5);
-            let out = image::imageops::blur(&out, sigma);
-            let out = imageproc::noise::gaussian_noise(
-                &out,
-                0.0,
-                rng.random_range(3.0..9.0),
-                rng.random(),
-            );
-            (
-                out,
-                json!({"capture": "phone", "corners": dst.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>(), "blur": sigma}),
-            )
-        }
+        Capture::Scanner => scanned(page, rng),
+        Capture::Phone => photographed(page, rng),
     }
+}
+
+/// An office scanner's capture: turned, scaled and shifted a little, on a
+/// dark bed sometimes, upside down sometimes, blurred, with noise.
+fn scanned(page: &GrayImage, rng: &mut ChaCha8Rng) -> (GrayImage, serde_json::Value) {
+    let (w, h) = (page.width() as f64, page.height() as f64);
+    let angle: f64 = rng.random_range(-5.0f64..5.0).to_radians();
+    let scale = rng.random_range(0.97..1.03);
+    let bed = rng.random_bool(0.4);
+    let margin = if bed {
+        rng.random_range(0.03..0.08)
+    } else {
+        0.0
+    };
+    let (ow, oh) = (w * (1.0 + 2.0 * margin), h * (1.0 + 2.0 * margin));
+    let upside = rng.random_bool(0.15);
+    let (shx, shy) = (
+        rng.random_range(-0.015..0.015) * w,
+        rng.random_range(-0.015..0.015) * h,
+    );
+    let (c, s) = (angle.cos() * scale, angle.sin() * scale);
+    let flip = if upside { -1.0 } else { 1.0 };
+    // Page centre to output centre, rotated and scaled (and turned if upside down).
+    let (pcx, pcy) = (w / 2.0, h / 2.0);
+    let m = [
+        flip * c,
+        -flip * s,
+        ow / 2.0 + shx - flip * (c * pcx - s * pcy),
+        flip * s,
+        flip * c,
+        oh / 2.0 + shy - flip * (s * pcx + c * pcy),
+        0.0,
+        0.0,
+        1.0,
+    ];
+    let bed_value = if bed { rng.random_range(15..50) } else { 255 };
+    let mut out = GrayImage::from_pixel(ow as u32, oh as u32, Luma([bed_value]));
+    if let Some(p) = Projection::from_matrix(m.map(|v| v as f32)) {
+        warp_into(
+            page,
+            p,
+            Interpolation::Bilinear,
+            Border::Constant(Luma([bed_value])),
+            &mut out,
+        );
+    }
+    let sigma = rng.random_range(0.3..1.0);
+    let out = image::imageops::blur(&out, sigma);
+    let out = imageproc::noise::gaussian_noise(&out, 0.0, rng.random_range(2.0..8.0), rng.random());
+    let facts = json!({"capture": "scanner", "angle_deg": angle.to_degrees(), "scale": scale,
+        "dark_bed": bed, "upside_down": upside, "blur": sigma});
+    (out, facts)
+}
+
+/// A phone photo: the page in perspective on a table, lit unevenly,
+/// blurred, with noise.
+fn photographed(page: &GrayImage, rng: &mut ChaCha8Rng) -> (GrayImage, serde_json::Value) {
+    let (w, h) = (page.width() as f64, page.height() as f64);
+    let (ow, oh) = (w * 1.15, h * 1.15);
+    let j = |rng: &mut ChaCha8Rng| rng.random_range(-0.05..0.05);
+    let src = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
+    let dst = [
+        (ow * (0.06 + j(rng)), oh * (0.06 + j(rng))),
+        (ow * (0.94 + j(rng)), oh * (0.06 + j(rng))),
+        (ow * (0.94 + j(rng)), oh * (0.94 + j(rng))),
+        (ow * (0.06 + j(rng)), oh * (0.94 + j(rng))),
+    ];
+    let table = rng.random_range(60..140);
+    let mut out = GrayImage::from_pixel(ow as u32, oh as u32, Luma([table]));
+    let to_f32 = |p: [(f64, f64); 4]| p.map(|(x, y)| (x as f32, y as f32));
+    if let Some(p) = Projection::from_control_points(to_f32(src), to_f32(dst)) {
+        warp_into(
+            page,
+            p,
+            Interpolation::Bilinear,
+            Border::Constant(Luma([table])),
+            &mut out,
+        );
+    }
+    // Uneven light: a gradient across the page, darker at one corner.
+    let (gx, gy) = (rng.random_range(-0.35..0.35), rng.random_range(-0.35..0.35));
+    for (x, y, p) in out.enumerate_pixels_mut() {
+        let f = 1.0 + gx * (x as f64 / ow - 0.5) + gy * (y as f64 / oh - 0.5) - 0.1;
+        p[0] = (f64::from(p[0]) * f).clamp(0.0, 255.0) as u8;
+    }
+    let sigma = rng.random_range(0.6..1.5);
+    let out = image::imageops::blur(&out, sigma);
+    let out = imageproc::noise::gaussian_noise(&out, 0.0, rng.random_range(3.0..9.0), rng.random());
+    (
+        out,
+        json!({"capture": "phone", "corners": dst.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>(), "blur": sigma}),
+    )
 }
 
 pub fn rng(seed: u64) -> ChaCha8Rng {
