@@ -104,7 +104,6 @@ pub fn fit(
     log: &mut dyn FnMut(String),
 ) -> candle_core::Result<VarMap> {
     use candle_nn::{Optimizer, ParamsAdamW};
-    use rand::RngExt;
     let layers = match &schedule.from {
         Some(from) => Layers::of_file(from)?,
         None => schedule.layers,
@@ -138,41 +137,14 @@ pub fn fit(
         Ok(out)
     };
     let none_of_these = shape.classes - 1;
-    // Share read right among the inputs of one kind: a class, or none.
     let share_right = |logits: &[Vec<f32>], set: &[Sample], none: bool| {
-        let (mut right, mut all) = (0, 0);
-        for (l, (_, y)) in logits.iter().zip(set) {
-            if (*y as usize == none_of_these) == none {
-                all += 1;
-                right += usize::from(argmax(l) == *y as usize);
-            }
-        }
-        (100.0 * right as f64 / all.max(1) as f64, all)
+        share_right(logits, set, none, none_of_these)
     };
     let mut held_logits = vec![Vec::new(); lessons.held.len()];
     for epoch in 0..schedule.epochs {
         opt.set_learning_rate(schedule.learning_rate * LEARNING_RATE_DECAY.powi(epoch as i32));
-        let mut order: Vec<usize> = (0..lessons.fresh + lessons.fixed.len()).collect();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.random_range(0..=i));
-        }
-        let mut loss_sum = 0.0;
-        let batches = order.chunks(64).count();
-        for batch in order.chunks(64) {
-            let (xs, ys): (Vec<Vec<f32>>, Vec<u32>) = batch
-                .iter()
-                .map(|&i| match i.checked_sub(lessons.fresh) {
-                    Some(c) => lessons.fixed[c].clone(),
-                    None => (lessons.draw)(i, rng),
-                })
-                .unzip();
-            let x = Tensor::from_vec(xs.concat(), dims(batch.len()), &Device::Cpu)?;
-            let y = Tensor::from_vec(ys, batch.len(), &Device::Cpu)?;
-            let loss = candle_nn::loss::cross_entropy(&net.forward_train(&x)?, &y)?;
-            opt.backward_step(&loss)?;
-            loss_sum += f64::from(loss.to_scalar::<f32>()?);
-        }
-        let mut line = format!("epoch {}: loss {:.4}", epoch + 1, loss_sum / batches as f64);
+        let loss = one_epoch(&net, &mut opt, lessons, shape, rng)?;
+        let mut line = format!("epoch {}: loss {loss:.4}", epoch + 1);
         for ((name, set), logits) in lessons.held.iter().zip(&mut held_logits) {
             *logits = logits_of(set)?;
             let (classes, n) = share_right(logits, set, false);
@@ -203,6 +175,59 @@ pub fn fit(
         &Device::Cpu,
     )?;
     Ok(varmap)
+}
+
+/// One pass over the lessons in a random order, in batches of 64; gives
+/// the mean loss.
+fn one_epoch(
+    net: &Net,
+    opt: &mut candle_nn::AdamW,
+    lessons: &Lessons,
+    shape: Shape,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> candle_core::Result<f64> {
+    use candle_nn::Optimizer;
+    use rand::RngExt;
+    let dims = |n: usize| (n, 1, shape.height, shape.width);
+    let mut order: Vec<usize> = (0..lessons.fresh + lessons.fixed.len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.random_range(0..=i));
+    }
+    let mut loss_sum = 0.0;
+    let batches = order.chunks(64).count();
+    for batch in order.chunks(64) {
+        let (xs, ys): (Vec<Vec<f32>>, Vec<u32>) = batch
+            .iter()
+            .map(|&i| match i.checked_sub(lessons.fresh) {
+                Some(c) => lessons.fixed[c].clone(),
+                None => (lessons.draw)(i, rng),
+            })
+            .unzip();
+        let x = Tensor::from_vec(xs.concat(), dims(batch.len()), &Device::Cpu)?;
+        let y = Tensor::from_vec(ys, batch.len(), &Device::Cpu)?;
+        let loss = candle_nn::loss::cross_entropy(&net.forward_train(&x)?, &y)?;
+        opt.backward_step(&loss)?;
+        loss_sum += f64::from(loss.to_scalar::<f32>()?);
+    }
+    Ok(loss_sum / batches as f64)
+}
+
+/// Share (%) read right among the inputs of one kind (a class, or none of
+/// the classes, `none_of_these`), and how many there were.
+fn share_right(
+    logits: &[Vec<f32>],
+    set: &[Sample],
+    none: bool,
+    none_of_these: usize,
+) -> (f64, usize) {
+    let (mut right, mut all) = (0, 0);
+    for (l, (_, y)) in logits.iter().zip(set) {
+        if (*y as usize == none_of_these) == none {
+            all += 1;
+            right += usize::from(argmax(l) == *y as usize);
+        }
+    }
+    (100.0 * right as f64 / all.max(1) as f64, all)
 }
 
 fn argmax(v: &[f32]) -> usize {
