@@ -144,6 +144,32 @@ pub struct Drawn {
     pub dashes: Vec<(u32, usize, &'static str)>,
 }
 
+/// `games` rows drawn from the rule set's legal `rows`: Rufspiele and
+/// normal games most, solos half as often, nothing beyond 36 points, the
+/// first game one allowed first; now and then a penalty row among them.
+fn choose_games(rows: &[LegalRow], games: usize, rng: &mut ChaCha8Rng) -> Vec<LegalRow> {
+    let game_rows: Vec<&LegalRow> = rows.iter().filter(|r| r.counts_as_game).collect();
+    let penalty = rows.iter().find(|r| !r.counts_as_game);
+    let mut chosen: Vec<LegalRow> = Vec::new();
+    while chosen.len() < games {
+        let r = game_rows[rng.random_range(0..game_rows.len())];
+        if r.values.iter().any(|v| v.abs() > 12 * 3) || (chosen.is_empty() && !r.first_game) {
+            continue;
+        }
+        if r.solo && rng.random_bool(0.5) {
+            continue;
+        }
+        chosen.push(r.clone());
+    }
+    if let Some(p) = penalty
+        && rng.random_bool(0.3)
+    {
+        let at = rng.random_range(1..chosen.len());
+        chosen.insert(at, p.clone());
+    }
+    chosen
+}
+
 /// A random legal sheet of `rules` at a table of `players` on `form`.
 pub fn random_sheet(
     rules: &RuleSet,
@@ -160,27 +186,8 @@ pub fn random_sheet(
     let (players, games, sits_out) =
         table.map_or((4, 32, 0), |t| (t.players, t.games as usize, t.sits_out));
     let rows = legal_rows(rules);
-    let game_rows: Vec<&LegalRow> = rows.iter().filter(|r| r.counts_as_game).collect();
-    let penalty = rows.iter().find(|r| !r.counts_as_game);
     let seats = form.seats;
-    let mut chosen: Vec<LegalRow> = Vec::new();
-    while chosen.len() < games {
-        // Rufspiele and normal games are most common; solos next.
-        let r = game_rows[rng.random_range(0..game_rows.len())];
-        if r.values.iter().any(|v| v.abs() > 12 * 3) || (chosen.is_empty() && !r.first_game) {
-            continue;
-        }
-        if r.solo && rng.random_bool(0.5) {
-            continue;
-        }
-        chosen.push(r.clone());
-    }
-    if let Some(p) = penalty
-        && rng.random_bool(0.3)
-    {
-        let at = rng.random_range(1..chosen.len());
-        chosen.insert(at, p.clone());
-    }
+    let chosen = choose_games(&rows, games, rng);
     let mut out_rows = Vec::new();
     for (i, r) in chosen.iter().enumerate() {
         let sitter = (sits_out > 0).then_some(i % players);
@@ -206,9 +213,9 @@ pub fn random_sheet(
     }
     // Doppelkopf: every player plays a solo (Pflichtsolo).
     if rules.pflichtsolo.is_some() {
-        let solos: Vec<&LegalRow> = game_rows
+        let solos: Vec<&LegalRow> = rows
             .iter()
-            .copied()
+            .filter(|r| r.counts_as_game)
             .filter(|r| r.solo && r.values[0].abs() <= 18)
             .collect();
         let slots: Vec<usize> = (1..chosen.len())
