@@ -3,6 +3,7 @@
 //! for training ([`harvest`]), results rated against the truth
 //! ([`evaluate`]). The product never calls into it.
 
+pub mod digits;
 pub mod evaluate;
 pub mod harvest;
 pub mod pair_training;
