@@ -5,12 +5,31 @@
 //! message without recompiling: a folder named by `AUFSICHT_MESSAGES`
 //! holding `de.ftl` or `en.ftl` overrides the entries it has.
 
+use std::str::FromStr;
 use std::sync::OnceLock;
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 
-use crate::check::messages::Lang;
+/// The supervisor's language: German by default, English on request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lang {
+    #[default]
+    De,
+    En,
+}
+
+impl FromStr for Lang {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "de" | "deutsch" | "german" => Ok(Lang::De),
+            "en" | "english" | "englisch" => Ok(Lang::En),
+            other => Err(format!("unknown language \"{other}\": use de or en")),
+        }
+    }
+}
 
 const DE: &str = include_str!("../templates/messages/de.ftl");
 const EN: &str = include_str!("../templates/messages/en.ftl");

@@ -2,28 +2,8 @@
 //! sentence is German by default, English on request, worded in the
 //! catalogue (`templates/messages`).
 
-use std::str::FromStr;
-
+pub use crate::catalogue::Lang;
 use crate::catalogue::say;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Lang {
-    #[default]
-    De,
-    En,
-}
-
-impl FromStr for Lang {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "de" | "deutsch" | "german" => Ok(Lang::De),
-            "en" | "english" | "englisch" => Ok(Lang::En),
-            other => Err(format!("unknown language \"{other}\": use de or en")),
-        }
-    }
-}
 
 /// The facts a message speaks about.
 #[derive(Debug, Clone)]

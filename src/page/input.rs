@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use image::{DynamicImage, GrayImage, ImageReader, Limits};
 
-pub use crate::page::unreadable::{FileProblem, Unreadable};
+pub use crate::page::unreadable::{FileProblem, PassedOver, Unreadable};
 
 /// Pixels a page may have: an A4 sheet scanned at 600 dpi has 35 million,
 /// with the scanner bed around it 44.
@@ -58,26 +58,6 @@ pub fn kind_of(path: &Path) -> Kind {
         Some("png" | "jpg" | "jpeg" | "tif" | "tiff") => Kind::Image,
         Some("pdf") => Kind::Pdf,
         _ => Kind::Other,
-    }
-}
-
-/// Why a path below the inputs is not read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PassedOver {
-    /// A regular file that is no image or PDF.
-    NotAScan,
-    /// A FIFO, socket or device: opening it could wait forever.
-    NotARegularFile(&'static str),
-    /// A link (or hard link) to a file or folder read already: read once.
-    Again,
-    /// A folder or link that cannot be read from the disk.
-    Unreadable(FileProblem),
-}
-
-impl PassedOver {
-    /// Is something lost that the user must see to (not a mere note)?
-    pub fn is_failure(&self) -> bool {
-        matches!(self, PassedOver::Unreadable(_))
     }
 }
 

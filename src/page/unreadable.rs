@@ -191,10 +191,30 @@ impl Unreadable {
     }
 }
 
-impl crate::page::input::PassedOver {
+/// Why a path below the inputs is not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PassedOver {
+    /// A regular file that is no image or PDF.
+    NotAScan,
+    /// A FIFO, socket or device: opening it could wait forever.
+    NotARegularFile(&'static str),
+    /// A link (or hard link) to a file or folder read already: read once.
+    Again,
+    /// A folder or link that cannot be read from the disk.
+    Unreadable(FileProblem),
+}
+
+impl PassedOver {
+    /// Is something lost that the user must see to (not a mere note)?
+    pub fn is_failure(&self) -> bool {
+        matches!(self, PassedOver::Unreadable(_))
+    }
+}
+
+impl PassedOver {
     /// What the supervisor is told of a path that was not read.
     pub fn text(&self, lang: Lang) -> String {
-        use crate::page::input::PassedOver::*;
+        use PassedOver::*;
         match (lang, self) {
             (Lang::De, NotAScan) => "übersprungen (kein Bild und kein PDF)".into(),
             (Lang::En, NotAScan) => "skipped (not an image or PDF)".into(),

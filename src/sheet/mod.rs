@@ -13,6 +13,7 @@ use crate::check::classify::GameClass;
 use crate::check::flags::Flag;
 use crate::error::SheetError;
 
+pub mod lenient;
 pub mod notes;
 
 pub use notes::{CellNotes, CellReading, Marks, Placement, SheetNotes};
