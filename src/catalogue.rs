@@ -138,6 +138,7 @@ mod tests {
             include_str!("night/participants.rs"),
             include_str!("scan/mod.rs"),
             include_str!("scan/fields.rs"),
+            include_str!("page/unreadable.rs"),
         );
         let asked: Vec<&str> = src
             .split("say(")

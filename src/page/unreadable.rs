@@ -1,7 +1,7 @@
 //! Why a page could not be read: every reason a supervisor is told, as
 //! data, worded in German and English in one place.
 
-use crate::check::messages::Lang;
+use crate::catalogue::{Lang, say};
 
 /// The reason a page has no reading. `Display` is the English wording.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -73,21 +73,16 @@ impl From<&std::io::Error> for FileProblem {
 }
 
 impl FileProblem {
-    pub fn text(self, lang: Lang) -> &'static str {
-        match (lang, self) {
-            (Lang::En, FileProblem::NotFound) => "file not found",
-            (Lang::En, FileProblem::NoPermission) => "no permission to read it",
-            (Lang::En, FileProblem::NameTooLong) => "the file name is too long for the file system",
-            (Lang::En, FileProblem::DiskFull) => "the disk is full",
-            (Lang::En, FileProblem::ReadOnly) => "the disk is read-only",
-            (Lang::En, FileProblem::Other) => "the disk reports an error",
-            (Lang::De, FileProblem::NotFound) => "Datei nicht gefunden",
-            (Lang::De, FileProblem::NoPermission) => "keine Leseberechtigung",
-            (Lang::De, FileProblem::NameTooLong) => "der Dateiname ist für das Dateisystem zu lang",
-            (Lang::De, FileProblem::DiskFull) => "das Laufwerk ist voll",
-            (Lang::De, FileProblem::ReadOnly) => "das Laufwerk ist schreibgeschützt",
-            (Lang::De, FileProblem::Other) => "das Laufwerk meldet einen Fehler",
-        }
+    pub fn text(self, lang: Lang) -> String {
+        let id = match self {
+            FileProblem::NotFound => "problem-not-found",
+            FileProblem::NoPermission => "problem-no-permission",
+            FileProblem::NameTooLong => "problem-name-too-long",
+            FileProblem::DiskFull => "problem-disk-full",
+            FileProblem::ReadOnly => "problem-read-only",
+            FileProblem::Other => "problem-other",
+        };
+        say(lang, id, &[])
     }
 }
 
@@ -122,71 +117,42 @@ impl Unreadable {
     /// The reason as a supervisor reads it, without a closing full stop.
     pub fn text(&self, lang: Lang) -> String {
         use Unreadable::*;
-        match (lang, self) {
-            (_, Open(p)) => p.text(lang).to_string(),
-            (Lang::De, NotAnImage) => {
-                "kein lesbares Bild (beschädigt oder unbekanntes Format)".into()
-            }
-            (Lang::En, NotAnImage) => "not a readable image (broken, or an unknown format)".into(),
-            (Lang::De, Unsupported(_)) => {
-                "diese Bildart wird nicht unterstützt; bitte als PNG, JPEG, TIFF oder PDF scannen"
-                    .into()
-            }
-            (Lang::En, Unsupported(what)) => {
-                format!(
-                    "this kind of image is not supported ({what}); scan to PNG, JPEG, TIFF or PDF"
-                )
-            }
-            (Lang::De, TooLarge { width, height }) => format!(
-                "das Bild ist zu groß ({}); ein Scan mit 300 dpi genügt",
-                size(*width, *height)
+        match self {
+            Open(p) => p.text(lang),
+            NotAnImage => say(lang, "unreadable-not-an-image", &[]),
+            Unsupported(what) => say(lang, "unreadable-unsupported", &[("what", what)]),
+            TooLarge { width, height } => say(
+                lang,
+                "unreadable-too-large",
+                &[("size", &size(*width, *height))],
             ),
-            (Lang::En, TooLarge { width, height }) => format!(
-                "the image is too large ({}); a scan at 300 dpi is enough",
-                size(*width, *height)
+            TooSmall { width, height } => say(
+                lang,
+                "unreadable-too-small",
+                &[("width", width), ("height", height)],
             ),
-            (Lang::De, TooSmall { width, height }) => {
-                format!("das Bild hat nur {width}×{height} Pixel")
-            }
-            (Lang::En, TooSmall { width, height }) => {
-                format!("the image is only {width}×{height} pixels")
-            }
-            (Lang::De, NotAPdf) => "kein lesbares PDF".into(),
-            (Lang::En, NotAPdf) => "not a readable PDF".into(),
-            (Lang::De, PdfWithoutPages) => "das PDF hat keine Seiten".into(),
-            (Lang::En, PdfWithoutPages) => "the PDF has no pages".into(),
-            (Lang::De, PdfPageWithoutImage) => "die PDF-Seite enthält kein gescanntes Bild".into(),
-            (Lang::En, PdfPageWithoutImage) => "the PDF page holds no scanned image".into(),
-            (Lang::De, PdfStreamTooLarge { limit_mb }) => format!(
-                "die Bilddaten im PDF würden entpackt mehr als {limit_mb} MB belegen (beschädigt oder kein Scan)"
+            NotAPdf => say(lang, "unreadable-not-a-pdf", &[]),
+            PdfWithoutPages => say(lang, "unreadable-pdf-without-pages", &[]),
+            PdfPageWithoutImage => say(lang, "unreadable-pdf-page-without-image", &[]),
+            PdfStreamTooLarge { limit_mb } => say(
+                lang,
+                "unreadable-pdf-stream-too-large",
+                &[("limit", limit_mb)],
             ),
-            (Lang::En, PdfStreamTooLarge { limit_mb }) => format!(
-                "the image data in the PDF would unpack to more than {limit_mb} MB (broken, or not a scan)"
+            PdfImageBroken => say(lang, "unreadable-pdf-image-broken", &[]),
+            TiffPage { page, pages } => say(
+                lang,
+                "unreadable-tiff-page",
+                &[("page", page), ("pages", pages)],
             ),
-            (Lang::De, PdfImageBroken) => "das Bild im PDF ist beschädigt".into(),
-            (Lang::En, PdfImageBroken) => "the image in the PDF is broken".into(),
-            (Lang::De, TiffPage { page, pages }) => format!(
-                "Seite {page} von {pages} einer mehrseitigen TIFF-Datei wird nicht gelesen: als PDF oder eine Datei je Seite scannen"
+            NoTable => say(lang, "unreadable-no-table", &[]),
+            TableMismatch => say(lang, "unreadable-table-mismatch", &[]),
+            OtherForm { form, percent } => say(
+                lang,
+                "unreadable-other-form",
+                &[("form", form), ("percent", percent)],
             ),
-            (Lang::En, TiffPage { page, pages }) => format!(
-                "page {page} of {pages} of a multi-page TIFF is not read: scan to PDF or one file per page"
-            ),
-            (Lang::De, NoTable) => "keine linierte Tabelle auf der Seite gefunden".into(),
-            (Lang::En, NoTable) => "no ruled table found on the page".into(),
-            (Lang::De, TableMismatch) => "die linierte Tabelle passt nicht zum Formular".into(),
-            (Lang::En, TableMismatch) => "the ruled table does not match the form".into(),
-            (Lang::De, OtherForm { form, percent }) => format!(
-                "die Seite passt nicht zum Formular {form} (nur {percent}% seiner Linien gefunden)"
-            ),
-            (Lang::En, OtherForm { form, percent }) => format!(
-                "the page does not match the form {form} (only {percent}% of its ruled lines found)"
-            ),
-            (Lang::De, Internal(what)) => {
-                format!("interner Fehler beim Lesen ({what}), bitte mit dieser Datei melden")
-            }
-            (Lang::En, Internal(what)) => {
-                format!("internal error while reading ({what}), please report it with this file")
-            }
+            Internal(what) => say(lang, "unreadable-internal", &[("what", what)]),
         }
     }
 }
@@ -215,19 +181,11 @@ impl PassedOver {
     /// What the supervisor is told of a path that was not read.
     pub fn text(&self, lang: Lang) -> String {
         use PassedOver::*;
-        match (lang, self) {
-            (Lang::De, NotAScan) => "übersprungen (kein Bild und kein PDF)".into(),
-            (Lang::En, NotAScan) => "skipped (not an image or PDF)".into(),
-            (Lang::De, NotARegularFile(what)) => {
-                format!("übersprungen (keine gewöhnliche Datei, sondern {what})")
-            }
-            (Lang::En, NotARegularFile(what)) => {
-                format!("skipped (not a regular file but a {what})")
-            }
-            (Lang::De, Again) => "übersprungen (Verweis auf schon Gelesenes)".into(),
-            (Lang::En, Again) => "skipped (a link to what was read already)".into(),
-            (Lang::De, Unreadable(p)) => format!("nicht gelesen: {}", p.text(lang)),
-            (Lang::En, Unreadable(p)) => format!("not read: {}", p.text(lang)),
+        match self {
+            NotAScan => say(lang, "passed-not-a-scan", &[]),
+            NotARegularFile(what) => say(lang, "passed-not-a-regular-file", &[("what", what)]),
+            Again => say(lang, "passed-again", &[]),
+            Unreadable(p) => say(lang, "passed-unreadable", &[("problem", &p.text(lang))]),
         }
     }
 }
