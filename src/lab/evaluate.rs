@@ -32,6 +32,12 @@ pub struct Report {
     /// nothing (one misread Gesamt brings its Abzug's and Endergebnis's
     /// flags along, so flags count a finding up to three times).
     pub sheets_with_false_flags: usize,
+    /// Sheets whose writer made no mistake the verifier flags, and of those
+    /// the ones that came back with no flag at all (no look needed).
+    pub writer_clean: (usize, usize),
+    /// `CELL_UNCERTAIN`s by the field they name: game cells, footer,
+    /// Teilnehmer-Nr., round and table.
+    pub uncertain_by_field: [usize; 4],
     /// Set when the evaluation ran the scan itself: seconds and peak memory (MB).
     pub run: Option<(f64, f64)>,
     /// Readings by their stated probability: (right, all) per bin of
@@ -105,6 +111,12 @@ impl Report {
             self.false_flags_at_uncertain,
             self.sheets_with_false_flags,
             per_sheet(self.sheets_with_false_flags)
+        ));
+        let (clean, unflagged) = self.writer_clean;
+        let [game, footer, number, round_table] = self.uncertain_by_field.map(per_sheet);
+        out.push(format!(
+            "writer-clean sheets with no flag {:.3} ({unflagged}/{clean})  uncertain cells per sheet: game {game:.2}, footer {footer:.2}, Teilnehmer-Nr. {number:.2}, round and table {round_table:.2}",
+            unflagged as f64 / clean.max(1) as f64
         ));
         if let Some((secs, mb)) = self.run {
             out.push(format!(
@@ -198,19 +210,37 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
     }
 }
 
+/// Where a `CELL_UNCERTAIN` points: 0 a game cell, 1 the footer, 2 a
+/// Teilnehmer-Nr., 3 the round or table.
+fn uncertain_field(f: &crate::Flag) -> usize {
+    match (f.row, f.field.as_deref()) {
+        (Some(_), _) => 0,
+        (None, Some("player_id")) => 2,
+        (None, Some("round" | "table")) => 3,
+        _ => 1,
+    }
+}
+
 /// The writer's mistakes found, and the rule flags the truth has not.
 fn compare_flags(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
-    report.uncertain += result
+    for f in result
         .flags
         .iter()
         .filter(|f| f.code == crate::Code::CellUncertain)
-        .count();
+    {
+        report.uncertain += 1;
+        report.uncertain_by_field[uncertain_field(f)] += 1;
+    }
     let checked = |f: &&crate::Flag| {
         !matches!(
             f.code,
             crate::Code::CellUncertain | crate::Code::SheetUnreadable
         )
     };
+    if !truth.flags.iter().any(|f| checked(&f)) {
+        report.writer_clean.0 += 1;
+        report.writer_clean.1 += usize::from(result.flags.is_empty());
+    }
     for t in truth.flags.iter().filter(checked) {
         report.writer_flags.1 += 1;
         report.writer_flags.0 += usize::from(result.flags.iter().any(|r| t.same_finding(r)));
@@ -416,6 +446,43 @@ mod tests {
         let mut report = Report::default();
         compare(&truth, &read, &mut report);
         assert_eq!((report.wrong, report.silent), (2, 0));
+    }
+
+    #[test]
+    fn writer_clean_sheets_with_no_flag_and_uncertain_cells_by_field_should_be_counted() {
+        let truth = crate::sheet::example::one_row_sheet(1);
+        let mut report = Report::default();
+        compare(&truth, &truth, &mut report);
+        let mut read = truth.clone();
+        read.flags.push(uncertain(Some(2), "player_id"));
+        read.flags.push(uncertain(None, "table"));
+        read.flags.push(uncertain(Some(3), "abzug"));
+        let mut row = uncertain(Some(1), "plus");
+        row.row = Some(1);
+        read.flags.push(row);
+        compare(&truth, &read, &mut report);
+        assert_eq!(report.writer_clean, (2, 1));
+        assert_eq!(report.uncertain_by_field, [1, 1, 1, 1]);
+        // A sheet with the writer's own mistake is not writer-clean.
+        let mut wrong = truth.clone();
+        wrong.flags.push(Flag {
+            code: Code::GameCount,
+            severity: Code::GameCount.severity(),
+            row: None,
+            seat: None,
+            field: None,
+            message: String::new(),
+            detail: Default::default(),
+            extra: Default::default(),
+        });
+        compare(&wrong, &wrong, &mut report);
+        assert_eq!(report.writer_clean, (2, 1));
+        assert!(
+            report
+                .lines()
+                .iter()
+                .any(|l| l.contains("writer-clean sheets with no flag 0.500 (1/2)"))
+        );
     }
 
     #[test]
