@@ -58,20 +58,32 @@ pub use check::verify::verify;
 pub use error::{ArchiveError, ParticipantsError, SheetError, TemplateError};
 pub use sheet::{SheetResult, Status};
 
+/// Every Rust file under `src/` with its text: for the tests that read
+/// the code (what it imports, which messages it asks for).
 #[cfg(test)]
-mod tests {
-    use std::path::{Path, PathBuf};
-
-    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn source_files() -> Vec<(std::path::PathBuf, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
         for entry in std::fs::read_dir(dir).expect("src").flatten() {
             let path = entry.path();
             if path.is_dir() {
-                rust_files(&path, out);
+                walk(&path, out);
             } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
+                let text = std::fs::read_to_string(&path).expect("source");
+                out.push((path, text));
             }
         }
     }
+    let mut out = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut out,
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
 
     /// The lab depends on the product, never the other way round: outside
     /// `lab/` only the CLI's developer commands name it.
@@ -79,22 +91,19 @@ mod tests {
     fn the_product_should_not_import_the_lab() {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let developer_commands = ["generate.rs", "train.rs", "evaluate.rs"];
-        let mut files = Vec::new();
-        rust_files(&src, &mut files);
-        assert!(files.len() > 40, "{files:?}");
+        let files = super::source_files();
+        assert!(files.len() > 40, "{}", files.len());
         // Spelled in pieces so that this file does not name it.
         let needles = [["crate", "::lab"].concat(), ["aufsicht", "::lab"].concat()];
         let importing: Vec<&PathBuf> = files
             .iter()
-            .filter(|f| !f.starts_with(src.join("lab")))
-            .filter(|f| {
+            .filter(|(f, _)| !f.starts_with(src.join("lab")))
+            .filter(|(f, _)| {
                 !(f.starts_with(src.join("bin"))
                     && developer_commands.iter().any(|c| f.ends_with(c)))
             })
-            .filter(|f| {
-                let text = std::fs::read_to_string(f).expect("source");
-                needles.iter().any(|n| text.contains(n.as_str()))
-            })
+            .filter(|(_, text)| needles.iter().any(|n| text.contains(n.as_str())))
+            .map(|(f, _)| f)
             .collect();
         assert!(importing.is_empty(), "{importing:?}");
     }

@@ -74,15 +74,14 @@ impl From<&std::io::Error> for FileProblem {
 
 impl FileProblem {
     pub fn text(self, lang: Lang) -> String {
-        let id = match self {
-            FileProblem::NotFound => "problem-not-found",
-            FileProblem::NoPermission => "problem-no-permission",
-            FileProblem::NameTooLong => "problem-name-too-long",
-            FileProblem::DiskFull => "problem-disk-full",
-            FileProblem::ReadOnly => "problem-read-only",
-            FileProblem::Other => "problem-other",
-        };
-        say(lang, id, &[])
+        match self {
+            FileProblem::NotFound => say(lang, "problem-not-found", &[]),
+            FileProblem::NoPermission => say(lang, "problem-no-permission", &[]),
+            FileProblem::NameTooLong => say(lang, "problem-name-too-long", &[]),
+            FileProblem::DiskFull => say(lang, "problem-disk-full", &[]),
+            FileProblem::ReadOnly => say(lang, "problem-read-only", &[]),
+            FileProblem::Other => say(lang, "problem-other", &[]),
+        }
     }
 }
 
