@@ -86,6 +86,12 @@ pub fn say(lang: Lang, id: &str, args: &[(&str, &dyn std::fmt::Display)]) -> Str
         .into_owned()
 }
 
+/// A percentage as the messages show it (an argument to [`say`]): whole,
+/// rounded.
+pub fn percent<T: std::fmt::Display>(hundredths: T) -> String {
+    format!("{hundredths:.0}")
+}
+
 /// A text a person reads, in their language: the library's errors.
 pub trait Tell {
     fn tell(&self, lang: Lang) -> String;

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Map;
 
-use crate::catalogue::say;
+use crate::catalogue::{percent, say};
 use crate::check::flags::FlagDetail;
 use crate::check::flags::{Code, Flag};
 use crate::check::messages::Lang;
@@ -277,11 +277,6 @@ fn cell_reading(fr: &FieldReading, d: &Decoded, accepted: bool) -> CellReading {
         decoded: accepted,
         read: fr.reading.text.clone(),
     }
-}
-
-/// A percentage as the messages show it: whole, rounded.
-pub(crate) fn percent<T: std::fmt::Display>(hundredths: T) -> String {
-    format!("{hundredths:.0}")
 }
 
 fn round3(v: f64) -> f64 {

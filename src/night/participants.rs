@@ -11,10 +11,10 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::catalogue::say;
+use crate::catalogue::{percent, say};
 use crate::check::flags::{Code, Flag, FlagDetail};
 use crate::check::messages::Lang;
-use crate::decode::{ACCEPT, percent};
+use crate::decode::ACCEPT;
 use crate::error::ParticipantsError;
 use crate::sheet::{SheetResult, Status};
 
