@@ -422,7 +422,9 @@ fn refine(
             if !px_mm.is_finite() || px_mm < 0.5 {
                 return None;
             }
-            let mask = if s.horizontal {
+            // The line runs across its normal: on a page turned a quarter
+            // the form's horizontal lines are the image's vertical ones.
+            let mask = if ny.abs() >= nx.abs() {
                 &prep.horizontal
             } else {
                 &prep.vertical
@@ -508,6 +510,31 @@ mod tests {
             (x - (210.0 - 20.0) * px).abs() < 2.0 && (y - (297.0 - 30.0) * px).abs() < 2.0,
             "{x} {y}"
         );
+    }
+
+    /// A landscape scan: the page turned a quarter either way.
+    #[test]
+    fn a_form_turned_a_quarter_is_found_turned() {
+        let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let upright = render_form(&form, 120.0);
+        let px = 120.0 / 25.4;
+        let (w, h) = (210.0 * px, 297.0 * px);
+        let clockwise = imageops::rotate90(&upright);
+        let counter = imageops::rotate270(&upright);
+        // Form mm (20, 30) on each turned page, in px.
+        for (page, turns, want) in [
+            (clockwise, 1, (h - 30.0 * px, 20.0 * px)),
+            (counter, 3, (30.0 * px, w - 20.0 * px)),
+        ] {
+            let a = align(&prepare(&page), &form).expect("aligned");
+            assert!(a.fit > 0.9, "fit {}", a.fit);
+            assert_eq!(a.quarter_turns, turns);
+            let (x, y) = a.to_image.apply((20.0, 30.0));
+            assert!(
+                (x - want.0).abs() < 2.0 && (y - want.1).abs() < 2.0,
+                "{x} {y}, want {want:?}"
+            );
+        }
     }
 
     /// A page put crooked on the scanner, its table's one corner off the

@@ -10,7 +10,8 @@ use std::collections::HashSet;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
-use image::{DynamicImage, GrayImage, ImageReader, Limits};
+use image::metadata::Orientation;
+use image::{DynamicImage, GrayImage, ImageDecoder, ImageReader, Limits};
 
 pub use crate::page::unreadable::{FileProblem, PassedOver, Unreadable};
 
@@ -282,7 +283,13 @@ fn decode_bounded<R: std::io::BufRead + std::io::Seek>(
     check_size(u64::from(w), u64::from(h))?;
     let mut reader = open()?;
     reader.limits(limits());
-    Ok(reader.decode()?.into_luma8())
+    let mut decoder = reader.into_decoder()?;
+    // A phone stores its photo as the sensor saw it and says in EXIF how
+    // to turn it; without the turn a page can lie on its side.
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let mut page = DynamicImage::from_decoder(decoder)?;
+    page.apply_orientation(orientation);
+    Ok(page.into_luma8())
 }
 
 fn open_pdf(path: &Path) -> Result<lopdf::Document, Unreadable> {
@@ -467,5 +474,40 @@ fn raw_to_gray(
         _ => Err(Unreadable::Unsupported(format!(
             "page images with {bpc} bits per component"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::codecs::jpeg::JpegEncoder;
+    use image::{ImageEncoder, Luma};
+
+    /// An EXIF block (little-endian TIFF) holding one tag: the orientation.
+    fn exif_orientation(value: u8) -> Vec<u8> {
+        let mut exif = b"II*\0\x08\0\0\0\x01\0".to_vec();
+        exif.extend_from_slice(&[0x12, 0x01, 3, 0, 1, 0, 0, 0, value, 0, 0, 0]);
+        exif.extend_from_slice(&[0, 0, 0, 0]);
+        exif
+    }
+
+    #[test]
+    fn a_photo_is_turned_as_its_exif_says() {
+        // 60×30, dark on the left: turned clockwise, dark on top.
+        let photo = GrayImage::from_fn(60, 30, |x, _| Luma([if x < 30 { 0 } else { 255 }]));
+        let mut bytes = Vec::new();
+        let mut encoder = JpegEncoder::new_with_quality(&mut bytes, 95);
+        encoder
+            .set_exif_metadata(exif_orientation(6))
+            .expect("exif");
+        encoder
+            .write_image(photo.as_raw(), 60, 30, image::ExtendedColorType::L8)
+            .expect("jpeg");
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("photo.jpg");
+        std::fs::write(&path, bytes).expect("write");
+        let page = load_image(&path).expect("read");
+        assert_eq!(page.dimensions(), (30, 60));
+        assert!(page.get_pixel(15, 10)[0] < 60 && page.get_pixel(15, 50)[0] > 200);
     }
 }

@@ -96,15 +96,33 @@ fn sample_scans_should_be_laid_out_as_their_truth() {
     );
 }
 
+/// The values and rings of every game, as scanned.
+fn game_values(r: &serde_json::Value) -> Vec<(serde_json::Value, serde_json::Value, bool)> {
+    r["games"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|g| g["cells"].as_array().cloned().unwrap_or_default())
+        .map(|c| (c["plus"].clone(), c["minus"].clone(), c["circled"] == true))
+        .collect()
+}
+
 #[test]
-fn an_upside_down_scan_should_be_read_the_right_way_round() {
-    let dir = temp("upside");
+fn a_page_turned_any_way_should_be_read_as_the_upright_one() {
+    let dir = temp("turned");
     let img = image::open(root().join("samples/scans/merkur-scanner.jpg"))
         .expect("sample")
         .to_luma8();
-    let turned = image::imageops::rotate180(&img);
-    let path = dir.join("turned.png");
-    turned.save(&path).expect("save");
+    let pages = dir.join("pages");
+    std::fs::create_dir_all(&pages).expect("dir");
+    for (name, page) in [
+        ("upright", img.clone()),
+        ("clockwise", image::imageops::rotate90(&img)),
+        ("upside-down", image::imageops::rotate180(&img)),
+        ("counter-clockwise", image::imageops::rotate270(&img)),
+    ] {
+        page.save(pages.join(format!("{name}.png"))).expect("save");
+    }
     let out = dir.join("out");
     ok(&aufsicht(&[
         "scan",
@@ -112,12 +130,21 @@ fn an_upside_down_scan_should_be_read_the_right_way_round() {
         "merkur",
         "--out",
         out.to_str().expect("p"),
-        path.to_str().expect("p"),
+        pages.to_str().expect("p"),
     ]));
-    let r = result(&out.join("turned.json"));
-    assert_eq!(r["status"], "flagged");
-    assert_eq!(r["alignment"]["upside_down"], true);
-    assert_eq!(r["games"].as_array().map(Vec::len), Some(32));
+    let upright = result(&out.join("upright.json"));
+    assert_eq!(upright["games"].as_array().map(Vec::len), Some(32));
+    for (name, turns) in [
+        ("clockwise", 1),
+        ("upside-down", 2),
+        ("counter-clockwise", 3),
+    ] {
+        let r = result(&out.join(format!("{name}.json")));
+        assert_eq!(r["status"], upright["status"], "{name}");
+        assert_eq!(r["alignment"]["quarter_turns"], turns, "{name}");
+        assert_eq!(r["alignment"]["upside_down"], turns == 2, "{name}");
+        assert_eq!(game_values(&r), game_values(&upright), "{name}");
+    }
 }
 
 /// A PNG header that claims 60000×60000 pixels.
