@@ -5,6 +5,7 @@
 
 pub mod digits;
 pub mod evaluate;
+pub mod hand;
 pub mod harvest;
 pub mod pair_training;
 pub mod synth;
