@@ -104,6 +104,20 @@ impl Digits {
         (&self.images[i], label as u8)
     }
 
+    /// One writer's own forms of the digits: `per_digit` of each, the
+    /// only ones that writer writes.
+    pub(crate) fn writer(&self, per_digit: usize, rng: &mut ChaCha8Rng) -> Digits {
+        let mut images = Vec::new();
+        let mut by_label: [Vec<usize>; 10] = Default::default();
+        for (own, list) in by_label.iter_mut().zip(&self.by_label) {
+            for _ in 0..per_digit.min(list.len()) {
+                own.push(images.len());
+                images.push(self.images[list[rng.random_range(0..list.len())]]);
+            }
+        }
+        Digits { images, by_label }
+    }
+
     pub(crate) fn pick(&self, digit: u32, rng: &mut ChaCha8Rng) -> &[u8; 784] {
         let list = &self.by_label[digit as usize % 10];
         &self.images[list[rng.random_range(0..list.len())]]

@@ -8,5 +8,6 @@ pub mod evaluate;
 pub mod hand;
 pub mod harvest;
 pub mod pair_training;
+pub mod strokes;
 pub mod synth;
 pub mod training;

@@ -15,7 +15,8 @@ use crate::page::form::FormTemplate;
 use crate::sheet::{Cell, GameRow, SheetResult, finished_sheet};
 
 pub use super::digits::Digits;
-pub use super::hand::{Drawn, draw};
+pub use super::hand::{Drawn, Hands, draw};
+pub use super::strokes::Strike;
 
 /// `games` rows drawn from the rule set's legal `rows`: Rufspiele and
 /// normal games most, solos half as often, nothing beyond 36 points, the
@@ -201,6 +202,48 @@ pub fn writer_error(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) -> serde_json
     }
 }
 
+/// Strikes one or two game values through and writes them anew, as a
+/// writer mends a slip: the cell is `corrected`, the value struck out is
+/// the truth's `struck` (how: `strike`). Half of those rows the supervisor
+/// initials; the others are the writer's mistake the seeds name.
+pub fn corrections(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) {
+    let mut cells: Vec<(usize, usize)> = sheet
+        .games
+        .iter()
+        .enumerate()
+        .flat_map(|(i, g)| {
+            g.cells
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.value().is_some() && !c.circled)
+                .map(move |(s, _)| (i, s))
+        })
+        .collect();
+    shuffle(&mut cells, rng);
+    for &(i, s) in cells.iter().take(rng.random_range(1..=2)) {
+        let initialled = rng.random_bool(0.5);
+        let row = &mut sheet.games[i];
+        row.initials |= initialled;
+        let cell = &mut row.cells[s];
+        let value = cell.plus.or(cell.minus).unwrap_or(0);
+        let struck = loop {
+            let d = [10, 1, 2, 5, 20][rng.random_range(0..5)];
+            let v = if value > d && rng.random_bool(0.5) {
+                value - d
+            } else {
+                value + d
+            };
+            if v != value {
+                break v;
+            }
+        };
+        let how = Strike::ALL[rng.random_range(0..Strike::ALL.len())];
+        cell.corrected = true;
+        cell.extra.insert("struck".into(), json!(struck));
+        cell.extra.insert("strike".into(), json!(how.name()));
+    }
+}
+
 fn shuffle<T>(v: &mut [T], rng: &mut ChaCha8Rng) {
     for i in (1..v.len()).rev() {
         let j = rng.random_range(0..=i);
@@ -326,4 +369,71 @@ fn photographed(page: &GrayImage, rng: &mut ChaCha8Rng) -> (GrayImage, serde_jso
 
 pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::flags::Code;
+    use crate::{Lang, verify};
+
+    #[test]
+    fn corrections_strike_other_values_and_only_uninitialled_rows_are_flagged() {
+        let rules = RuleSet::load("merkur").expect("rules");
+        let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let mut seen = (0, 0);
+        for seed in 0..20 {
+            let mut r = rng(seed);
+            let mut sheet = random_sheet(&rules, &form, 4, &mut r);
+            corrections(&mut sheet, &mut r);
+            let corrected: Vec<(u32, bool, &Cell)> = sheet
+                .games
+                .iter()
+                .flat_map(|g| g.cells.iter().map(move |c| (g.no, g.initials, c)))
+                .filter(|(_, _, c)| c.corrected)
+                .collect();
+            assert!((1..=2).contains(&corrected.len()), "seed {seed}");
+            for (_, _, c) in &corrected {
+                let struck = c.extra["struck"].as_u64().expect("struck");
+                assert_ne!(Some(struck), c.plus.or(c.minus).map(u64::from));
+            }
+            let bare: Vec<u32> = corrected
+                .iter()
+                .filter(|(_, initialled, _)| !initialled)
+                .map(|(no, _, _)| *no)
+                .collect();
+            seen.0 += bare.len();
+            seen.1 += corrected.len() - bare.len();
+            let checked = verify(sheet.clone(), &rules, Lang::En).expect("verified");
+            let flagged: Vec<u32> = checked
+                .flags
+                .iter()
+                .filter(|f| f.code == Code::CorrectionNotInitialled)
+                .filter_map(|f| f.row)
+                .collect();
+            assert_eq!(flagged, bare, "seed {seed}");
+        }
+        assert!(seen.0 > 0 && seen.1 > 0, "both kinds drawn: {seen:?}");
+    }
+
+    #[test]
+    fn a_writer_writes_only_its_own_forms_of_each_digit() {
+        let digits = Digits::from_dir(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits"),
+        )
+        .expect("digits");
+        let own = digits.writer(2, &mut rng(3));
+        assert_eq!(own.len(), 20);
+        let mut r = rng(4);
+        for d in 0..10u32 {
+            let forms: std::collections::HashSet<&[u8; 784]> =
+                (0..30).map(|_| own.pick(d, &mut r)).collect();
+            assert!(forms.len() <= 2, "digit {d}: {} forms", forms.len());
+            assert!(
+                forms
+                    .iter()
+                    .all(|f| (0..own.len()).any(|i| own.get(i) == (*f, d as u8)))
+            );
+        }
+    }
 }

@@ -46,6 +46,23 @@ pub struct GenerateArgs {
     /// of 4) at tables of four in every round of the rule set, seated anew each round.
     #[arg(long)]
     pub night: Option<usize>,
+    /// Which writers: tidy (the sets the model was tuned on) or wide (sizes,
+    /// pens, loose rings, overruns and continental digits of real paper).
+    #[arg(long, value_enum, default_value = "tidy")]
+    pub hands: HandsArg,
+    /// Share of sheets with one or two values struck through and rewritten
+    /// (half of those rows initialled by the supervisor).
+    #[arg(long, default_value_t = 0.0)]
+    pub corrections: f64,
+    /// Share of sheets scanned turned a quarter (landscape).
+    #[arg(long, default_value_t = 0.0)]
+    pub landscape: f64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum HandsArg {
+    Tidy,
+    Wide,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -65,85 +82,51 @@ pub enum Format {
 }
 
 pub fn run(a: GenerateArgs, lang: Lang) -> Result<()> {
-    generate(
-        &a.rules,
-        &a.form,
-        a.count,
-        &a.out,
-        a.seed,
-        a.players,
-        a.capture,
-        a.dpi,
-        a.format,
-        a.digits,
-        a.held_back,
-        a.writer_errors,
-        a.night,
-        lang,
-    )
-}
-
-#[allow(clippy::too_many_arguments)]
-fn generate(
-    rules: &str,
-    form: &str,
-    count: usize,
-    out: &Path,
-    seed: u64,
-    players: Option<usize>,
-    capture: CaptureArg,
-    dpi: f64,
-    format: Format,
-    digits: Option<PathBuf>,
-    held_back: bool,
-    writer_errors: f64,
-    night: Option<usize>,
-    lang: Lang,
-) -> Result<()> {
-    if !(0.0..=1.0).contains(&writer_errors) {
-        bail!("--writer-errors is a share of the sheets: give a number from 0 to 1");
+    for (name, share) in [
+        ("--writer-errors", a.writer_errors),
+        ("--corrections", a.corrections),
+        ("--landscape", a.landscape),
+    ] {
+        if !(0.0..=1.0).contains(&share) {
+            bail!("{name} is a share of the sheets: give a number from 0 to 1");
+        }
     }
-    let rules = RuleSet::load(rules).context("cannot load the rule set (--rules)")?;
-    let form = FormTemplate::load(form).context("cannot load the form (--form)")?;
+    let rules = RuleSet::load(&a.rules).context("cannot load the rule set (--rules)")?;
+    let form = FormTemplate::load(&a.form).context("cannot load the form (--form)")?;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let digits = match digits {
-        Some(d) => synth::Digits::from_dir(&d),
+    let digits = match &a.digits {
+        Some(d) => synth::Digits::from_dir(d),
         None => synth::Digits::from_dir(&root.join("data/mnist"))
             .or_else(|_| synth::Digits::from_dir(&root.join("samples/digits"))),
     }
     .map_err(anyhow::Error::msg)?;
-    let digits = if held_back {
+    let digits = if a.held_back {
         digits.last(aufsicht::read::cnn::HELD_BACK)
     } else {
         digits
     };
-    let (scans, truths) = (out.join("scans"), out.join("truth"));
+    let (scans, truths) = (a.out.join("scans"), a.out.join("truth"));
     std::fs::create_dir_all(&scans)?;
     std::fs::create_dir_all(&truths)?;
-    let seating = match night {
+    let seating = match a.night {
         Some(n) => {
             if n == 0 || n % 4 != 0 || n / 4 > 99 {
                 bail!("--night {n}: give a multiple of 4 players (tables of four), at most 396");
             }
-            night_seating(n, rules.rounds.max(1), seed)
+            night_seating(n, rules.rounds.max(1), a.seed)
         }
         None => Vec::new(),
     };
-    let count = if night.is_some() {
+    let count = if a.night.is_some() {
         seating.len()
     } else {
-        count
+        a.count
     };
     let drawing = Drawing {
         rules: &rules,
         form: &form,
         digits: &digits,
-        seed,
-        players,
-        capture,
-        dpi,
-        format,
-        writer_errors,
+        args: &a,
         lang,
         scans: &scans,
         truths: &truths,
@@ -160,12 +143,7 @@ struct Drawing<'a> {
     rules: &'a RuleSet,
     form: &'a FormTemplate,
     digits: &'a synth::Digits,
-    seed: u64,
-    players: Option<usize>,
-    capture: CaptureArg,
-    dpi: f64,
-    format: Format,
-    writer_errors: f64,
+    args: &'a GenerateArgs,
     lang: Lang,
     scans: &'a Path,
     truths: &'a Path,
@@ -175,54 +153,48 @@ impl Drawing<'_> {
     /// Sheet `i` (at a night's `seat`, where the night is drawn): its scan
     /// and its truth.
     fn sheet(&self, i: usize, seat: Option<&(u32, u32, Vec<String>)>) -> Result<()> {
-        let mut rng = synth::rng(self.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-        let table = seat.map(|_| 4).or(self.players).unwrap_or_else(|| {
-            let sizes: Vec<usize> = self
-                .rules
-                .tables
-                .iter()
-                .map(|t| t.players)
-                .filter(|&p| p <= self.form.seats)
-                .collect();
-            sizes.get(i % sizes.len().max(1)).copied().unwrap_or(4)
-        });
-        let mut sheet = synth::random_sheet(self.rules, self.form, table, &mut rng);
-        if let Some((round, table, ids)) = seat {
-            sheet.round = Some(*round);
-            sheet.table = Some(*table);
-            for (slot, id) in sheet.players.iter_mut().zip(ids) {
-                *slot = Some(id.clone());
-            }
-        }
-        let mistake = if rng.random_bool(self.writer_errors) {
+        let a = self.args;
+        let mut rng = synth::rng(a.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+        let mut sheet = self.filled(i, seat, &mut rng);
+        let mistake = if rng.random_bool(a.writer_errors) {
             synth::writer_error(&mut sheet, &mut rng)
         } else {
             serde_json::Value::Null
         };
-        let (page, drawn) = synth::draw(&sheet, self.form, self.digits, self.dpi, &mut rng);
-        let how = match self.capture {
-            CaptureArg::Clean => synth::Capture::Clean,
-            CaptureArg::Scanner => synth::Capture::Scanner,
-            CaptureArg::Phone => synth::Capture::Phone,
-            CaptureArg::Mixed => [
-                synth::Capture::Scanner,
-                synth::Capture::Scanner,
-                synth::Capture::Phone,
-            ][i % 3],
+        // Drawn only when asked for, so the sets drawn without them stay as they were.
+        let corrected = a.corrections > 0.0 && rng.random_bool(a.corrections);
+        if corrected {
+            synth::corrections(&mut sheet, &mut rng);
+        }
+        let hands = match a.hands {
+            HandsArg::Tidy => synth::Hands::Tidy,
+            HandsArg::Wide => synth::Hands::Wide,
         };
-        let (image, facts) = synth::capture(&page, how, &mut rng);
+        let (page, drawn) = synth::draw(&sheet, self.form, self.digits, hands, a.dpi, &mut rng);
+        let (image, mut facts) = synth::capture(&page, self.capture(i), &mut rng);
+        let image = if a.landscape > 0.0 && rng.random_bool(a.landscape) {
+            let clockwise = rng.random_bool(0.5);
+            facts["quarter_turns"] = serde_json::json!(if clockwise { 1 } else { 3 });
+            if clockwise {
+                image::imageops::rotate90(&image)
+            } else {
+                image::imageops::rotate270(&image)
+            }
+        } else {
+            image
+        };
         let stem = match seat {
             Some((round, table, _)) => format!("{}-r{round}-t{table:02}", self.rules.id),
             None => format!("{}-{:04}", self.rules.id, i + 1),
         };
-        let ext = match self.format {
+        let ext = match a.format {
             Format::Png => "png",
             Format::Jpg => "jpg",
             Format::Tif => "tif",
             Format::Pdf => "pdf",
         };
         let file = self.scans.join(format!("{stem}.{ext}"));
-        write_page(&image, &file, self.dpi, Lang::En)?;
+        write_page(&image, &file, a.dpi, Lang::En)?;
         let mut truth = aufsicht::verify(sheet, self.rules, self.lang)?;
         truth.source = Some(file.display().to_string());
         truth.extra.insert("capture".into(), facts);
@@ -242,12 +214,56 @@ impl Drawing<'_> {
                     .collect::<Vec<_>>()
             ),
         );
+        if hands == synth::Hands::Wide {
+            truth.extra.insert("writer".into(), drawn.writer);
+        }
         std::fs::write(
             self.truths.join(format!("{stem}.json")),
             truth.to_json_pretty() + "\n",
         )?;
-
         Ok(())
+    }
+
+    /// A random legal sheet for sheet `i`, seated as the night says.
+    fn filled(
+        &self,
+        i: usize,
+        seat: Option<&(u32, u32, Vec<String>)>,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> aufsicht::SheetResult {
+        let table = seat.map(|_| 4).or(self.args.players).unwrap_or_else(|| {
+            let sizes: Vec<usize> = self
+                .rules
+                .tables
+                .iter()
+                .map(|t| t.players)
+                .filter(|&p| p <= self.form.seats)
+                .collect();
+            sizes.get(i % sizes.len().max(1)).copied().unwrap_or(4)
+        });
+        let mut sheet = synth::random_sheet(self.rules, self.form, table, rng);
+        if let Some((round, table, ids)) = seat {
+            sheet.round = Some(*round);
+            sheet.table = Some(*table);
+            for (slot, id) in sheet.players.iter_mut().zip(ids) {
+                *slot = Some(id.clone());
+            }
+        }
+        sheet
+    }
+
+    /// How sheet `i` is digitised.
+    fn capture(&self, i: usize) -> synth::Capture {
+        match self.args.capture {
+            CaptureArg::Clean => synth::Capture::Clean,
+            CaptureArg::Scanner => synth::Capture::Scanner,
+            CaptureArg::Phone => synth::Capture::Phone,
+            CaptureArg::Mixed => [
+                synth::Capture::Scanner,
+                synth::Capture::Scanner,
+                synth::Capture::Phone,
+            ][i % 3],
+        }
     }
 }
 
