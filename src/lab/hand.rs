@@ -139,10 +139,15 @@ fn wide_writer(rng: &mut ChaCha8Rng) -> (Pen, Style) {
             grain: 0.0,
         },
     };
+    // Most hands are moderate, a few extreme: sizes and rings are drawn
+    // towards the low end of their ranges (the square of a uniform share).
+    let towards_low = |lo: f64, hi: f64, rng: &mut ChaCha8Rng| {
+        lo + (hi - lo) * rng.random_range(0.0f64..1.0).powi(2)
+    };
     let style = Style {
-        size: Some(rng.random_range(0.5..1.4)),
+        size: Some(towards_low(0.5, 1.4, rng)),
         continental: rng.random_bool(0.3),
-        ring: Some((rng.random_range(1.0..2.5), rng.random_range(0.8..1.1))),
+        ring: Some((towards_low(1.0, 2.5, rng), rng.random_range(0.8..1.1))),
         overrun: [0.0, 0.05, 0.15][rng.random_range(0..3)],
         dash_rate: rng.random_range(0.0..0.6),
     };
