@@ -335,6 +335,11 @@ fn compare_rows(truth: &SheetResult, result: &SheetResult, report: &mut Report) 
                     let tc = t.is_some_and(|g| g.cells[s].circled);
                     let rc = r.is_some_and(|g| g.cells[s].circled);
                     report.count("circle", tc == rc);
+                    if t.is_some_and(|g| g.cells[s].corrected) {
+                        report.count("corrected: new value read", rv == Some(tv));
+                        let marked = r.is_some_and(|g| g.cells[s].corrected);
+                        report.count("corrected: marked corrected", marked);
+                    }
                 }
             }
         }
@@ -483,6 +488,24 @@ mod tests {
                 .iter()
                 .any(|l| l.contains("writer-clean sheets with no flag 0.500 (1/2)"))
         );
+    }
+
+    #[test]
+    fn a_corrected_cell_should_count_its_new_value_and_its_mark() {
+        let mut truth = crate::sheet::example::one_row_sheet(1);
+        let seat = truth.games[0]
+            .cells
+            .iter()
+            .position(|c| c.value().is_some())
+            .expect("a value");
+        truth.games[0].cells[seat].corrected = true;
+        let mut read = truth.clone();
+        read.games[0].cells[seat].corrected = false;
+        let mut report = Report::default();
+        compare(&truth, &read, &mut report);
+        compare(&truth, &truth, &mut report);
+        assert_eq!(report.counts["corrected: new value read"], (2, 2));
+        assert_eq!(report.counts["corrected: marked corrected"], (1, 2));
     }
 
     #[test]
