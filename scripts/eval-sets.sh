@@ -4,6 +4,9 @@
 # development: dA dB, larger, to find what fails without looking at the
 # held-out sets; fresh: eA eB, scanner sheets drawn later than the
 # choices on the others, to see how far the tuning and development sets flatter;
+# wide: vA vB vP to tune on and xA xB xP to report, drawn with
+# real paper's hands (generate --hands wide), corrections on 40% of the
+# sheets and a tenth of the merkur scans turned a quarter;
 # all drawn with the digits the model's training held back) into DIR (default /tmp/eval) with a participant list per set, then,
 # with --run, evaluates each (results in DIR/SET/out).
 # Choose on the tuning sets, report on the held-out ones. PARTICIPANTS=1
@@ -19,7 +22,7 @@ run=${2:-}
 bin=${AUFSICHT:-./target/release/aufsicht}
 a4=templates/forms/punkteliste-a4-32.json
 doko=templates/forms/doko-a4-24x5.json
-# name rules form capture count seed held-back writer-errors
+# name rules form capture count seed held-back writer-errors [hands corrections landscape]
 sets="hA merkur $a4 scanner 30 501 1 0.3
 hB doppelkopf $doko scanner 30 501 1 0.3
 hP schwaig $a4 phone 20 502 1 0.3
@@ -33,7 +36,13 @@ wP schwaig $a4 phone 40 701 1 1
 dA merkur $a4 scanner 100 801 1 0.3
 dB doppelkopf $doko scanner 100 801 1 0.3
 eA merkur $a4 scanner 150 901 1 0.3
-eB doppelkopf $doko scanner 150 901 1 0.3"
+eB doppelkopf $doko scanner 150 901 1 0.3
+vA merkur $a4 scanner 20 201 1 0.3 wide 0.4 0.1
+vB doppelkopf $doko scanner 16 202 1 0.3 wide 0.4 0
+vP merkur $a4 phone 12 203 1 0.3 wide 0.4 0
+xA merkur $a4 scanner 20 301 1 0.3 wide 0.4 0.1
+xB doppelkopf $doko scanner 16 302 1 0.3 wide 0.4 0
+xP merkur $a4 phone 12 303 1 0.3 wide 0.4 0"
 if [ -n "${FRESH:-}" ]; then
   sets="$sets
 fA$FRESH merkur $a4 scanner 150 $FRESH 1 0.3
@@ -41,12 +50,13 @@ fB$FRESH doppelkopf $doko scanner 150 $FRESH 1 0.3
 fP$FRESH schwaig $a4 phone 100 $FRESH 1 0.3
 fQ$FRESH doppelkopf $doko phone 100 $FRESH 1 0.3"
 fi
-echo "$sets" | while read -r name rules form capture count seed held errors; do
+echo "$sets" | while read -r name rules form capture count seed held errors hands corrections landscape; do
   out="$dir/$name"
   if [ ! -d "$out/truth" ]; then
     flag=""; [ "$held" = 1 ] && flag="--held-back"
     $bin generate --rules "$rules" --form "$form" --count "$count" --seed "$seed" \
-      --capture "$capture" --writer-errors "$errors" $flag --out "$out" > /dev/null
+      --capture "$capture" --writer-errors "$errors" $flag --out "$out" \
+      --hands "${hands:-tidy}" --corrections "${corrections:-0}" --landscape "${landscape:-0}" > /dev/null
     # the night's list: every participant number the truth holds
     python3 -c 'import json,glob,sys
 nums=sorted({p for f in glob.glob(sys.argv[1]+"/truth/*.json") for p in json.load(open(f))["players"] if p})
