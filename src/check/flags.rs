@@ -106,6 +106,10 @@ pub struct FlagDetail {
     /// The row and column sums doubt a value read surely.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub doubted: bool,
+    /// The rule flags of the sheet as read that one of the alternatives
+    /// would clear: they follow from this reading.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub explains: Vec<Code>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub not_in_participant_list: bool,
     /// The text as read ("" where nothing could be read).
@@ -127,6 +131,7 @@ impl Lenient for FlagDetail {
         "alternatives",
         "confidence",
         "doubted",
+        "explains",
         "not_in_participant_list",
         "reading",
         "suggestion",
@@ -138,6 +143,7 @@ impl Lenient for FlagDetail {
             "alternatives" => self.alternatives = typed(value)?,
             "confidence" => self.confidence = typed(value)?,
             "doubted" => self.doubted = typed(value)?,
+            "explains" => self.explains = typed(value)?,
             "not_in_participant_list" => self.not_in_participant_list = typed(value)?,
             "reading" => self.reading = typed(value)?,
             "suggestion" => self.suggestion = typed(value)?,

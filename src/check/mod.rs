@@ -3,6 +3,7 @@
 //! flag raised ([`verify`]), flags as data ([`flags`]) with their sentences
 //! in the supervisor's language ([`messages`]).
 
+pub mod as_read;
 pub mod classify;
 pub mod flags;
 pub mod messages;

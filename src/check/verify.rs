@@ -1,11 +1,11 @@
 //! The rule checker: recomputes every flag that follows from a sheet's
 //! values. It never changes a value: what is written stays written.
 
+use crate::check::as_read;
 use crate::check::classify::{Candidate, candidates};
 use crate::check::flags::{Code, Flag};
 use crate::check::messages::{Lang, Msg, row_values};
 use crate::check::rules::{RuleSet, TableSize};
-use crate::decode::PROBABLE;
 use crate::error::SheetError;
 use crate::sheet::{Cell, GameRow, SheetResult, Status};
 
@@ -47,12 +47,13 @@ pub fn verify(
         });
     }
     let mut flags = check(&mut sheet, rules, table, lang);
+    let mut reading = reading;
     // A rule flag that the sheet as read shows but its most probable reading
     // (each uncertain cell at its suggestion) does not is a consequence of
     // the uncertain reading, not a finding about the writer: the
     // CELL_UNCERTAIN already points there, so it is kept aside, not raised.
     sheet.notes.flags_if_read_as_is.clear();
-    if let Some(mut probable) = most_probable(&sheet, &reading) {
+    if let Some(mut probable) = as_read::most_probable(&sheet, &reading) {
         let probable_flags = check(&mut probable, rules, table, lang);
         let (kept, aside): (Vec<Flag>, Vec<Flag>) = flags
             .into_iter()
@@ -67,6 +68,9 @@ pub fn verify(
         }
         sheet.notes.flags_if_read_as_is = aside;
     }
+    // Each uncertain cell names the raised flags its alternatives would clear.
+    let recheck = |s: &mut SheetResult| check(s, rules, table, lang);
+    as_read::explain_by_alternatives(&sheet, &flags, &mut reading, recheck);
     flags.extend(reading);
     flags.sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
     sheet.status = if flags.is_empty() {
@@ -96,85 +100,6 @@ fn check(sheet: &mut SheetResult, rules: &RuleSet, table: &TableSize, lang: Lang
     checker.footer(sheet);
     checker.seats(sheet);
     checker.flags
-}
-
-/// The sheet with every uncertain cell that decoding gave a likely
-/// suggestion (≥ [`PROBABLE`]) set to it, or `None` when that changes nothing.
-/// A suggestion counts only while the cell still holds what was read: a
-/// value a person has since changed is theirs.
-fn most_probable(sheet: &SheetResult, reading: &[Flag]) -> Option<SheetResult> {
-    let mut probable = sheet.clone();
-    let mut changed = false;
-    for f in reading.iter().filter(|f| f.code == Code::CellUncertain) {
-        let Some((v, p)) = f.suggestion() else {
-            continue;
-        };
-        let read = f.detail.reading.as_deref().unwrap_or("");
-        let Some(seat) = f.seat.and_then(|s| s.checked_sub(1)) else {
-            continue;
-        };
-        if p < PROBABLE || v < 0 {
-            continue;
-        }
-        // The digits as read ("04" holds 4; a sign is read apart).
-        let as_read = |x: Option<i64>| x.map(i64::abs) == read.parse::<i64>().ok();
-        let field = f.field.as_deref().unwrap_or("");
-        match (f.row, field) {
-            (Some(no), "plus" | "minus") => {
-                let Some(cell) = probable.cell_mut(no, seat) else {
-                    continue;
-                };
-                let target = if field == "plus" {
-                    &mut cell.plus
-                } else {
-                    &mut cell.minus
-                };
-                changed |= suggest(target, v, as_read);
-            }
-            (None, "plus" | "minus") => {
-                let Some(Some(g)) = probable.gesamt.get_mut(seat) else {
-                    continue;
-                };
-                let target = if field == "plus" {
-                    &mut g.plus
-                } else {
-                    &mut g.minus
-                };
-                changed |= suggest(target, v, as_read);
-            }
-            (None, "abzug") => {
-                if let Some(target) = probable.abzug.get_mut(seat) {
-                    changed |= suggest(target, v, as_read);
-                }
-            }
-            // The Endergebnis suggestion is its digits; the sign stays as read.
-            (None, "endergebnis") => {
-                let Some(target) = probable.endergebnis.get_mut(seat) else {
-                    continue;
-                };
-                if let Some(e) = *target
-                    && as_read(Some(e))
-                    && e.abs() != v
-                {
-                    *target = Some(if e < 0 { -v } else { v });
-                    changed = true;
-                }
-            }
-            _ => {}
-        }
-    }
-    changed.then_some(probable)
-}
-
-/// Sets a number field still holding its reading to the suggestion `v`;
-/// true when that changed it.
-fn suggest(target: &mut Option<u32>, v: i64, as_read: impl Fn(Option<i64>) -> bool) -> bool {
-    let v = u32::try_from(v).ok();
-    if as_read(target.map(i64::from)) && *target != v {
-        *target = v;
-        return true;
-    }
-    false
 }
 
 /// The highest seat (from 1) with anything on it: a 5-seat Doppelkopf sheet
@@ -628,6 +553,39 @@ mod tests {
             out.flags
         );
         assert!(out.notes.flags_if_read_as_is.is_empty());
+    }
+
+    #[test]
+    fn an_uncertain_cell_should_name_the_raised_flags_its_alternatives_would_clear() {
+        let rules = RuleSet::load("merkur").expect("rules");
+        // Read "4" unsure, the suggestion 1 unlikely: the flags stay raised.
+        let mut sheet = misread_sheet(4, "4", 0.3);
+        sheet.flags[0].detail.alternatives = vec![("4".into(), 0.6), ("1".into(), 0.3)];
+        let out = verify(sheet.clone(), &rules, Lang::En).expect("verify");
+        assert!(
+            codes(&out).contains(&Code::RowNotZeroSum),
+            "{:?}",
+            out.flags
+        );
+        let explains = |out: &SheetResult| {
+            out.flags
+                .iter()
+                .find(|f| f.code == Code::CellUncertain)
+                .map(|f| f.detail.explains.clone())
+                .unwrap_or_default()
+        };
+        let named = explains(&out);
+        assert!(named.contains(&Code::RowNotZeroSum), "{named:?}");
+        assert!(named.contains(&Code::GesamtMismatch), "{named:?}");
+        assert!(
+            !named.contains(&Code::GameCount),
+            "not this cell's: {named:?}"
+        );
+        // An alternative that clears nothing names nothing.
+        sheet.flags[0].detail.alternatives = vec![("4".into(), 0.6), ("7".into(), 0.3)];
+        sheet.flags[0].detail.suggestion = None;
+        let out = verify(sheet, &rules, Lang::En).expect("verify");
+        assert_eq!(explains(&out), Vec::<Code>::new());
     }
 
     #[test]
