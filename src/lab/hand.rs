@@ -23,7 +23,7 @@ pub struct Drawn {
 }
 
 /// Which writers the generator draws.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Hands {
     /// Tidy writers: digits 0.55 to 0.75 of the box, rings close around
     /// the value, each digit any MNIST writer's (the sets the model was
@@ -34,7 +34,25 @@ pub enum Hands {
     /// felt-tip; rings 1 to 2.5 times the cell height, open or off centre,
     /// over the lines; numbers running over the cell line; continental 1
     /// and 7 for some.
-    Wide,
+    Wide(WideRanges),
+}
+
+/// The ranges a wide hand's writers are drawn from, each towards its low end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WideRanges {
+    /// Digit height, as a share of the box height.
+    pub size: (f64, f64),
+    /// Ring height, as a multiple of the cell height.
+    pub ring: (f64, f64),
+}
+
+impl Default for WideRanges {
+    fn default() -> Self {
+        WideRanges {
+            size: (0.5, 1.4),
+            ring: (1.0, 2.5),
+        }
+    }
 }
 
 /// How one writer writes, the same over the whole sheet.
@@ -64,8 +82,8 @@ pub fn draw(
     let mut page = render_form(form, dpi);
     let (pen, style, own) = match hands {
         Hands::Tidy => tidy_writer(rng),
-        Hands::Wide => {
-            let (pen, style) = wide_writer(rng);
+        Hands::Wide(ranges) => {
+            let (pen, style) = wide_writer(&ranges, rng);
             (pen, style, Some(digits.writer(2, rng)))
         }
     };
@@ -121,7 +139,7 @@ fn tidy_writer(rng: &mut ChaCha8Rng) -> (Pen, Style, Option<Digits>) {
 }
 
 /// A writer of real paper: ballpoint half the time, else pencil or felt-tip.
-fn wide_writer(rng: &mut ChaCha8Rng) -> (Pen, Style) {
+fn wide_writer(ranges: &WideRanges, rng: &mut ChaCha8Rng) -> (Pen, Style) {
     let pen = match rng.random_range(0..4) {
         0 => Pen {
             ink: rng.random_range(90..140),
@@ -141,13 +159,13 @@ fn wide_writer(rng: &mut ChaCha8Rng) -> (Pen, Style) {
     };
     // Most hands are moderate, a few extreme: sizes and rings are drawn
     // towards the low end of their ranges (the square of a uniform share).
-    let towards_low = |lo: f64, hi: f64, rng: &mut ChaCha8Rng| {
+    let towards_low = |(lo, hi): (f64, f64), rng: &mut ChaCha8Rng| {
         lo + (hi - lo) * rng.random_range(0.0f64..1.0).powi(2)
     };
     let style = Style {
-        size: Some(towards_low(0.5, 1.4, rng)),
+        size: Some(towards_low(ranges.size, rng)),
         continental: rng.random_bool(0.3),
-        ring: Some((towards_low(1.0, 2.5, rng), rng.random_range(0.8..1.1))),
+        ring: Some((towards_low(ranges.ring, rng), rng.random_range(0.8..1.1))),
         overrun: [0.0, 0.05, 0.15][rng.random_range(0..3)],
         dash_rate: rng.random_range(0.0..0.6),
     };

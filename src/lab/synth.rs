@@ -15,7 +15,7 @@ use crate::page::form::FormTemplate;
 use crate::sheet::{Cell, GameRow, SheetResult, finished_sheet};
 
 pub use super::digits::Digits;
-pub use super::hand::{Drawn, Hands, draw};
+pub use super::hand::{Drawn, Hands, WideRanges, draw};
 pub use super::strokes::Strike;
 
 /// `games` rows drawn from the rule set's legal `rows`: Rufspiele and

@@ -57,6 +57,25 @@ pub struct GenerateArgs {
     /// Share of sheets scanned turned a quarter (landscape).
     #[arg(long, default_value_t = 0.0)]
     pub landscape: f64,
+    /// Wide hands: the digit height range, in box heights (drawn towards its low end).
+    #[arg(long, default_value = "0.5..1.4", value_parser = range)]
+    pub digit_size: (f64, f64),
+    /// Wide hands: the ring height range, in cell heights (drawn towards its low end).
+    #[arg(long, default_value = "1.0..2.5", value_parser = range)]
+    pub ring_height: (f64, f64),
+}
+
+/// "LOW..HIGH", two positive numbers, LOW at most HIGH.
+fn range(text: &str) -> Result<(f64, f64), String> {
+    let parsed = text
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)));
+    match parsed {
+        Some((lo, hi)) if lo > 0.0 && lo <= hi => Ok((lo, hi)),
+        _ => Err(format!(
+            "{text}: give a range LOW..HIGH, for example 0.5..1.4"
+        )),
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -168,7 +187,10 @@ impl Drawing<'_> {
         }
         let hands = match a.hands {
             HandsArg::Tidy => synth::Hands::Tidy,
-            HandsArg::Wide => synth::Hands::Wide,
+            HandsArg::Wide => synth::Hands::Wide(synth::WideRanges {
+                size: a.digit_size,
+                ring: a.ring_height,
+            }),
         };
         let (page, drawn) = synth::draw(&sheet, self.form, self.digits, hands, a.dpi, &mut rng);
         let (image, mut facts) = synth::capture(&page, self.capture(i), &mut rng);
@@ -214,7 +236,7 @@ impl Drawing<'_> {
                     .collect::<Vec<_>>()
             ),
         );
-        if hands == synth::Hands::Wide {
+        if matches!(hands, synth::Hands::Wide(_)) {
             truth.extra.insert("writer".into(), drawn.writer);
         }
         std::fs::write(
@@ -293,4 +315,18 @@ fn night_seating(players: usize, rounds: u32, seed: u64) -> Vec<(u32, u32, Vec<S
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::range;
+
+    #[test]
+    fn a_range_should_be_two_positive_numbers_low_first() {
+        assert_eq!(range("0.5..0.85"), Ok((0.5, 0.85)));
+        assert_eq!(range(" 1 .. 1 "), Ok((1.0, 1.0)));
+        for bad in ["2..1", "0..1", "1.5", "a..b", "..2"] {
+            assert!(range(bad).is_err(), "{bad}");
+        }
+    }
 }
