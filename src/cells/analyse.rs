@@ -258,8 +258,21 @@ pub(super) fn analyse_at(
         digits: crop_to_ink(&clean),
         ink_px,
         beyond_lines: beyond_lines(by0, h) || beyond_lines(by1, h),
+        across_side: across_side(bx0, bx1, clean.width()),
         unpeeled,
     }
+}
+
+/// How far (mm) kept ink may reach over a box's side line: a stroke's
+/// end; beyond it, the number runs on into the next column.
+pub const ACROSS_SIDE_MM: f64 = 0.4;
+
+/// Whether ink from column `x0` to `x1` of a cut `w` wide reaches over
+/// the box's left or right line by more than [`ACROSS_SIDE_MM`].
+fn across_side(x0: u32, x1: u32, w: u32) -> bool {
+    let m = MARGIN_MM * PX_PER_MM;
+    let over = ACROSS_SIDE_MM * PX_PER_MM;
+    f64::from(x0) < m - over || f64::from(x1) > f64::from(w) - 1.0 - m + over
 }
 
 /// A leading sign (an Endergebnis's): the first piece, small and flat (a

@@ -46,6 +46,10 @@ pub struct CellImage {
     pub ink_px: u32,
     /// Whether the ink kept reaches beyond the box's top or bottom line.
     beyond_lines: bool,
+    /// Whether the ink kept runs on over the box's left or right line: a
+    /// number written across the line between two columns, which may be
+    /// the next column's.
+    pub across_side: bool,
     /// Of a circled cell, its ink as drawn, ring and all (cropped): what
     /// it is, should the "ring" be digits (a "10" with a round 0).
     pub unpeeled: Option<GrayImage>,
@@ -61,6 +65,7 @@ impl CellImage {
             digits: GrayImage::from_pixel(1, 1, Luma([255])),
             ink_px: 0,
             beyond_lines: false,
+            across_side: false,
             unpeeled: None,
         }
     }

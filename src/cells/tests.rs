@@ -403,3 +403,27 @@ fn a_plus_whose_arm_runs_into_the_first_digit_should_be_a_sign() {
     stroke(&mut four, (78.0, 25.0), (78.0, 60.0));
     assert_eq!(analyse(&four, false, true).sign, None);
 }
+
+/// A "0" drawn as a box of strokes from column `x0` to `x1` (px).
+fn zero(img: &mut GrayImage, x0: f32, x1: f32) {
+    let (top, bottom) = (22.0, 62.0);
+    stroke(img, (x0, top), (x1, top));
+    stroke(img, (x0, bottom), (x1, bottom));
+    stroke(img, (x0, top), (x0, bottom));
+    stroke(img, (x1, top), (x1, bottom));
+}
+
+#[test]
+fn a_number_run_over_the_side_line_should_say_so() {
+    let m = MARGIN_MM * PX_PER_MM;
+    let right = (19.0 + MARGIN_MM) * PX_PER_MM;
+    let mut inside = cell();
+    zero(&mut inside, (m + 80.0) as f32, (m + 110.0) as f32);
+    let c = analyse(&inside, true, false);
+    assert!(c.mark == Mark::Ink && !c.across_side);
+    // The same "0", a third of it over the right line.
+    let mut over = cell();
+    zero(&mut over, (right - 20.0) as f32, (right + 10.0) as f32);
+    let c = analyse(&over, true, false);
+    assert!(c.mark == Mark::Ink && c.across_side);
+}

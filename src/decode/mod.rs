@@ -160,6 +160,9 @@ pub struct CellReadings {
     /// Seats whose Endergebnis was read without a sign (not 0): its digits
     /// are among `fields`, its sign is the sheet's to give.
     pub signless: Vec<usize>,
+    /// Game fields whose number runs over the line into the next column:
+    /// which column it is in is a person's to say.
+    pub across_side: Vec<Field>,
 }
 
 /// A reading as a distribution over values, best first.
@@ -225,8 +228,44 @@ pub fn decode(
     let mut flags = game_flags(&mut sheet, &ev, &decided, &cols);
     flags.extend(footer_flags(&mut sheet, &ev, &cols));
     doubt_flags(&sheet, &ev, &mut flags);
+    across_side_flags(&ev, &mut flags);
     sheet.flags.extend(flags);
     sheet
+}
+
+/// A number written across the line between two columns is asked about,
+/// however surely it reads and fits its row: a "+4" that ran mostly into
+/// the minus column reads as a "-4" (a legal row when another seat's
+/// value ran the other way).
+fn across_side_flags(ev: &Evidence, flags: &mut Vec<Flag>) {
+    for &field in &ev.readings.across_side {
+        let Field::Game(row, seat, minus) = field else {
+            continue;
+        };
+        let column = if minus { "minus" } else { "plus" };
+        let asked = flags.iter().any(|f| {
+            f.code == Code::CellUncertain
+                && f.row == Some(row)
+                && f.seat == Some(seat)
+                && f.field.as_deref() == Some(column)
+        });
+        let Some(read) = ev.by_field.get(&field) else {
+            continue;
+        };
+        if !asked {
+            let mut flag = uncertain_flag(
+                Some(row),
+                Some(seat),
+                column,
+                &read.reading,
+                &read.what,
+                None,
+                ev.lang,
+            );
+            flag.message = say(ev.lang, "uncertain-across-side", &[("what", &read.what)]);
+            flags.push(flag);
+        }
+    }
 }
 
 /// What a sheet's numbers are weighed against: the readings and the rule

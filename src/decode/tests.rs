@@ -919,3 +919,36 @@ fn a_round_read_unsure_among_the_nights_rounds_should_stand_only_if_the_others_a
     assert_ne!(d.value, Some(7));
     assert!(d.posterior < ACCEPT, "{}", d.posterior);
 }
+
+#[test]
+fn a_number_across_the_column_line_should_be_asked_about_however_sure() {
+    let (sheet, readings) = sheet_and_readings(reading("2", 0.999, &[]), 2);
+    let out = decode(sheet.clone(), &readings, &rules(), Lang::En);
+    assert!(
+        out.flags.is_empty(),
+        "read surely, it stands: {:?}",
+        out.flags
+    );
+    let mut readings = readings;
+    readings.across_side.push(Field::Game(1, 4, true));
+    let out = decode(sheet, &readings, &rules(), Lang::En);
+    let asked: Vec<_> = out
+        .flags
+        .iter()
+        .map(|f| (f.code, f.row, f.seat, f.field.as_deref()))
+        .collect();
+    assert_eq!(
+        asked,
+        vec![(Code::CellUncertain, Some(1), Some(4), Some("minus"))]
+    );
+    assert!(
+        out.flags[0].message.contains("next column"),
+        "{}",
+        out.flags[0].message
+    );
+    assert_eq!(
+        out.games[0].cells[3].minus,
+        Some(2),
+        "the value stays as read"
+    );
+}

@@ -180,6 +180,9 @@ impl Reader<'_> {
     /// sheet's others in one batch ([`Reader::read_numbers`]).
     fn number(&mut self, bx: MmBox, circle: bool, field: Field, what: &str) -> CellImage {
         let mut c = self.cell(bx, circle, false);
+        if c.mark == Mark::Ink && c.across_side && matches!(field, Field::Game(..)) {
+            self.readings.across_side.push(field);
+        }
         if c.mark == Mark::Ink {
             let digits = std::mem::replace(&mut c.digits, GrayImage::new(1, 1));
             if c.circled {
