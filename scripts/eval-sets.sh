@@ -6,7 +6,8 @@
 # choices on the others, to see how far the tuning and development sets flatter;
 # wide: vA vB vP to tune on and xA xB xP to report, drawn with
 # real paper's hands (generate --hands wide), corrections on 40% of the
-# sheets and a tenth of the merkur scans turned a quarter;
+# sheets and a tenth of the merkur scans turned a quarter; mA mB mP the
+# same with moderate hands (digits 0.5-0.85 boxes, rings 1-1.5 cells);
 # all drawn with the digits the model's training held back) into DIR (default /tmp/eval) with a participant list per set, then,
 # with --run, evaluates each (results in DIR/SET/out).
 # Choose on the tuning sets, report on the held-out ones. PARTICIPANTS=1
@@ -22,7 +23,7 @@ run=${2:-}
 bin=${AUFSICHT:-./target/release/aufsicht}
 a4=templates/forms/punkteliste-a4-32.json
 doko=templates/forms/doko-a4-24x5.json
-# name rules form capture count seed held-back writer-errors [hands corrections landscape]
+# name rules form capture count seed held-back writer-errors [hands corrections landscape digit-size ring-height]
 sets="hA merkur $a4 scanner 30 501 1 0.3
 hB doppelkopf $doko scanner 30 501 1 0.3
 hP schwaig $a4 phone 20 502 1 0.3
@@ -42,7 +43,10 @@ vB doppelkopf $doko scanner 16 202 1 0.3 wide 0.4 0
 vP merkur $a4 phone 12 203 1 0.3 wide 0.4 0
 xA merkur $a4 scanner 20 301 1 0.3 wide 0.4 0.1
 xB doppelkopf $doko scanner 16 302 1 0.3 wide 0.4 0
-xP merkur $a4 phone 12 303 1 0.3 wide 0.4 0"
+xP merkur $a4 phone 12 303 1 0.3 wide 0.4 0
+mA merkur $a4 scanner 20 401 1 0.3 wide 0.4 0.1 0.5..0.85 1.0..1.5
+mB doppelkopf $doko scanner 16 402 1 0.3 wide 0.4 0 0.5..0.85 1.0..1.5
+mP merkur $a4 phone 12 403 1 0.3 wide 0.4 0 0.5..0.85 1.0..1.5"
 if [ -n "${FRESH:-}" ]; then
   sets="$sets
 fA$FRESH merkur $a4 scanner 150 $FRESH 1 0.3
@@ -50,13 +54,14 @@ fB$FRESH doppelkopf $doko scanner 150 $FRESH 1 0.3
 fP$FRESH schwaig $a4 phone 100 $FRESH 1 0.3
 fQ$FRESH doppelkopf $doko phone 100 $FRESH 1 0.3"
 fi
-echo "$sets" | while read -r name rules form capture count seed held errors hands corrections landscape; do
+echo "$sets" | while read -r name rules form capture count seed held errors hands corrections landscape size ring; do
   out="$dir/$name"
   if [ ! -d "$out/truth" ]; then
     flag=""; [ "$held" = 1 ] && flag="--held-back"
     $bin generate --rules "$rules" --form "$form" --count "$count" --seed "$seed" \
       --capture "$capture" --writer-errors "$errors" $flag --out "$out" \
-      --hands "${hands:-tidy}" --corrections "${corrections:-0}" --landscape "${landscape:-0}" > /dev/null
+      --hands "${hands:-tidy}" --corrections "${corrections:-0}" --landscape "${landscape:-0}" \
+      --digit-size "${size:-0.5..1.4}" --ring-height "${ring:-1.0..2.5}" > /dev/null
     # the night's list: every participant number the truth holds
     python3 -c 'import json,glob,sys
 nums=sorted({p for f in glob.glob(sys.argv[1]+"/truth/*.json") for p in json.load(open(f))["players"] if p})
