@@ -138,15 +138,7 @@ pub fn writer_error(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) -> serde_json
     let Some(&seat) = seats.get(rng.random_range(0..seats.len().max(1))) else {
         return serde_json::Value::Null;
     };
-    // Off by ten, or a digit slip.
-    let slip = |v: u32, rng: &mut ChaCha8Rng| -> u32 {
-        let d = [10, 1, 2, 5][rng.random_range(0..4)];
-        if v > d && rng.random_bool(0.5) {
-            v - d
-        } else {
-            v + d
-        }
-    };
+    let off = |v: u32, rng: &mut ChaCha8Rng| slip(v, &[10, 1, 2, 5], rng);
     match rng.random_range(0..4) {
         0 => {
             let rows: Vec<usize> = (0..sheet.games.len())
@@ -161,7 +153,7 @@ pub fn writer_error(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) -> serde_json
             } else {
                 &mut c.minus
             };
-            *field = field.map(|v| slip(v, rng));
+            *field = field.map(|v| off(v, rng));
             let no = sheet.games[i].no;
             let done = finished_sheet(
                 sheet.rules.as_deref().unwrap_or(""),
@@ -177,15 +169,15 @@ pub fn writer_error(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) -> serde_json
         1 => {
             if let Some(g) = sheet.gesamt[seat].as_mut() {
                 if rng.random_bool(0.5) {
-                    g.plus = g.plus.map(|v| slip(v, rng));
+                    g.plus = g.plus.map(|v| off(v, rng));
                 } else {
-                    g.minus = g.minus.map(|v| slip(v, rng));
+                    g.minus = g.minus.map(|v| off(v, rng));
                 }
             }
             json!({"kind": "gesamt", "seat": seat + 1})
         }
         2 => {
-            sheet.abzug[seat] = sheet.abzug[seat].map(|v| slip(v, rng));
+            sheet.abzug[seat] = sheet.abzug[seat].map(|v| off(v, rng));
             json!({"kind": "abzug", "seat": seat + 1})
         }
         _ => {
@@ -193,12 +185,23 @@ pub fn writer_error(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) -> serde_json
                 if v != 0 && rng.random_bool(0.3) {
                     -v
                 } else {
-                    let w = slip(v.unsigned_abs() as u32, rng);
+                    let w = off(v.unsigned_abs() as u32, rng);
                     i64::from(w) * if v < 0 { -1 } else { 1 }
                 }
             });
             json!({"kind": "endergebnis", "seat": seat + 1})
         }
+    }
+}
+
+/// `v` off by one of `steps` (chosen at random), down or up: off by ten,
+/// or a digit slip. Never `v` itself.
+fn slip(v: u32, steps: &[u32], rng: &mut ChaCha8Rng) -> u32 {
+    let d = steps[rng.random_range(0..steps.len())];
+    if v > d && rng.random_bool(0.5) {
+        v - d
+    } else {
+        v + d
     }
 }
 
@@ -226,17 +229,7 @@ pub fn corrections(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) {
         row.initials |= initialled;
         let cell = &mut row.cells[s];
         let value = cell.plus.or(cell.minus).unwrap_or(0);
-        let struck = loop {
-            let d = [10, 1, 2, 5, 20][rng.random_range(0..5)];
-            let v = if value > d && rng.random_bool(0.5) {
-                value - d
-            } else {
-                value + d
-            };
-            if v != value {
-                break v;
-            }
-        };
+        let struck = slip(value, &[10, 1, 2, 5, 20], rng);
         let how = Strike::ALL[rng.random_range(0..Strike::ALL.len())];
         cell.corrected = true;
         cell.extra.insert("struck".into(), json!(struck));
