@@ -12,7 +12,7 @@ use crate::sheet::SheetResult;
 pub const EXPLAIN_MIN: f64 = 0.05;
 
 /// Names on each uncertain cell of `reading` the raised rule `flags` of the
-/// sheet as read that one of its listed alternatives (at least [`EXPLAIN_MIN`]
+/// sheet as read (whose flags are `as_read`) that one of its listed alternatives (at least [`EXPLAIN_MIN`]
 /// likely) would clear (`explains`): a person looking at the cell sees
 /// which flags hang on it. The flags stay raised. Kept aside instead, the
 /// writer's own mistakes went with them: on the comparison sets (merkur,
@@ -23,17 +23,18 @@ pub const EXPLAIN_MIN: f64 = 0.05;
 pub(crate) fn explain_by_alternatives(
     sheet: &SheetResult,
     flags: &[Flag],
+    as_read: &[Flag],
     reading: &mut [Flag],
     mut check: impl FnMut(&mut SheetResult) -> Vec<Flag>,
 ) {
-    let as_read = check(&mut sheet.clone());
     let flags: Vec<&Flag> = flags
         .iter()
         .filter(|f| as_read.iter().any(|a| a.same_finding(f)))
         .collect();
     for u in reading.iter_mut() {
         u.detail.explains.clear();
-        if u.code != Code::CellUncertain {
+        // With no flag to explain, no alternative is checked.
+        if u.code != Code::CellUncertain || flags.is_empty() {
             continue;
         }
         for v in alternatives(u) {

@@ -18,7 +18,7 @@ pub fn verify(
     rules: &RuleSet,
     lang: Lang,
 ) -> Result<SheetResult, SheetError> {
-    let reading: Vec<Flag> = sheet
+    let mut reading: Vec<Flag> = sheet
         .flags
         .drain(..)
         .filter(|f| f.code.is_from_reading())
@@ -47,7 +47,7 @@ pub fn verify(
         });
     }
     let mut flags = check(&mut sheet, rules, table, lang);
-    let mut reading = reading;
+    let as_read_flags = flags.clone();
     // A rule flag that the sheet as read shows but its most probable reading
     // (each uncertain cell at its suggestion) does not is a consequence of
     // the uncertain reading, not a finding about the writer: the
@@ -70,7 +70,7 @@ pub fn verify(
     }
     // Each uncertain cell names the raised flags its alternatives would clear.
     let recheck = |s: &mut SheetResult| check(s, rules, table, lang);
-    as_read::explain_by_alternatives(&sheet, &flags, &mut reading, recheck);
+    as_read::explain_by_alternatives(&sheet, &flags, &as_read_flags, &mut reading, recheck);
     flags.extend(reading);
     flags.sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
     sheet.status = if flags.is_empty() {
