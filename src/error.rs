@@ -250,8 +250,64 @@ fn sql_cause(e: &rusqlite::Error, lang: Lang) -> String {
 #[derive(Debug, thiserror::Error)]
 #[error("{}", self.tell(Lang::En))]
 pub enum ParticipantsError {
-    Read { path: String, problem: FileProblem },
-    Empty { path: String },
+    Read {
+        path: String,
+        problem: FileProblem,
+    },
+    Empty {
+        path: String,
+    },
+    /// A list with a header that does not pass its checks.
+    List {
+        path: String,
+        error: RosterError,
+    },
+}
+
+/// What is wrong with a participant list (a CSV with a header); lines
+/// are counted from 1, the header's included.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum RosterError {
+    /// The header has no column of this name.
+    NoColumn { column: &'static str },
+    /// A number that is not 1 to 6 digits.
+    BadNumber { line: usize, number: String },
+    /// A number the list already holds (leading zeros aside) at `first`.
+    Duplicate {
+        line: usize,
+        first: usize,
+        number: String,
+    },
+    /// A line the CSV reader cannot take apart.
+    Csv { line: usize, message: String },
+}
+
+impl Tell for RosterError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            RosterError::NoColumn { column } => {
+                say(lang, "roster-no-column", &[("column", column)])
+            }
+            RosterError::BadNumber { line, number } => say(
+                lang,
+                "roster-bad-number",
+                &[("line", line), ("number", number)],
+            ),
+            RosterError::Duplicate {
+                line,
+                first,
+                number,
+            } => say(
+                lang,
+                "roster-duplicate",
+                &[("line", line), ("first", first), ("number", number)],
+            ),
+            RosterError::Csv { line, message } => {
+                say(lang, "roster-csv", &[("line", line), ("message", message)])
+            }
+        }
+    }
 }
 
 impl Tell for ParticipantsError {
@@ -263,6 +319,47 @@ impl Tell for ParticipantsError {
                 &[("path", path), ("problem", &problem.text(lang))],
             ),
             ParticipantsError::Empty { path } => say(lang, "participants-empty", &[("path", path)]),
+            ParticipantsError::List { path, error } => say(
+                lang,
+                "participants-list",
+                &[("path", path), ("problem", &error.tell(lang))],
+            ),
+        }
+    }
+}
+
+/// A draw the participant count does not allow.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum DrawError {
+    /// Fewer players than the smallest table seats.
+    TooFew { players: usize, least: usize },
+    /// A count the rule set's tables cannot seat: `add` more players or
+    /// `remove` fewer would do.
+    Uneven {
+        players: usize,
+        add: usize,
+        remove: usize,
+    },
+}
+
+impl Tell for DrawError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            DrawError::TooFew { players, least } => say(
+                lang,
+                "draw-too-few",
+                &[("players", players), ("least", least)],
+            ),
+            DrawError::Uneven {
+                players,
+                add,
+                remove,
+            } => say(
+                lang,
+                "draw-uneven",
+                &[("players", players), ("add", add), ("remove", remove)],
+            ),
         }
     }
 }

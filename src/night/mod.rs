@@ -1,13 +1,15 @@
 //! The night: the batch over all inputs ([`batch`], result names unique by
 //! construction in [`result_names`], files written whole by [`files`],
-//! [`summary`]), the SQLite [`archive`], the night's [`participants`], the
+//! [`summary`]), the SQLite [`archive`], the night's [`participants`] from its [`roster`], the
 //! [`standings`], and the [`review`] page.
 
 pub mod archive;
 pub mod batch;
+pub mod draw;
 pub mod files;
 pub mod participants;
 pub mod result_names;
 pub mod review;
+pub mod roster;
 pub mod standings;
 pub mod summary;

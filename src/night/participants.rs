@@ -16,6 +16,7 @@ use crate::check::flags::{Code, Flag, FlagDetail};
 use crate::check::messages::Lang;
 use crate::decode::ACCEPT;
 use crate::error::ParticipantsError;
+use crate::night::roster::Roster;
 use crate::sheet::{SheetResult, Status};
 
 /// How sure the reader must be of a number for the list to confirm it.
@@ -39,31 +40,26 @@ pub struct Participants {
 }
 
 impl Participants {
-    /// Reads a list: one number per line, or a CSV whose first column holds
-    /// them (a header and other lines without a number are skipped).
+    /// Reads a list: a CSV with a header (`number`, `name`, ...: checked,
+    /// see [`Roster`]), or one number per line.
     pub fn load(path: &Path) -> Result<Self, ParticipantsError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ParticipantsError::Read {
-            path: path.display().to_string(),
-            problem: crate::page::unreadable::FileProblem::from(&e),
-        })?;
-        let list = Self::parse(&text);
-        if list.numbers.is_empty() {
-            return Err(ParticipantsError::Empty {
-                path: path.display().to_string(),
-            });
-        }
-        Ok(list)
+        Ok(Self::of_roster(&Roster::load(path)?))
     }
 
-    pub fn parse(text: &str) -> Self {
-        let numbers = text
-            .lines()
-            .filter_map(|l| l.split([',', ';', '\t']).next())
-            .map(|f| f.trim().trim_matches('"').trim_start_matches('0'))
-            .filter(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
-            .map(str::to_string)
+    /// The numbers of a roster.
+    pub fn of_roster(roster: &Roster) -> Self {
+        let numbers = roster
+            .people
+            .iter()
+            .map(|p| p.number.trim_start_matches('0').to_string())
+            .filter(|n| !n.is_empty())
             .collect();
         Participants { numbers }
+    }
+
+    /// The older list, leniently: see [`Roster::numbers_only`].
+    pub fn parse(text: &str) -> Self {
+        Self::of_roster(&Roster::numbers_only(text))
     }
 
     pub fn len(&self) -> usize {

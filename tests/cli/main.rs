@@ -3,6 +3,7 @@
 
 mod common;
 
+mod draw;
 mod hostile;
 mod night;
 mod properties;

@@ -5,6 +5,7 @@
 
 mod archive;
 mod common;
+mod draw;
 mod evaluate;
 mod generate;
 mod render;
@@ -41,6 +42,9 @@ enum Command {
     Scan(scan::ScanArgs),
     /// Recompute every flag of a sheet result and print it as JSON.
     Verify(verify::VerifyArgs),
+    /// Draw every round's tables and seats for the registered players
+    /// (seating CSV: round,table,seat,player).
+    Draw(draw::DrawArgs),
     /// Rank the night's players from the sheet results in DIRs (CSV to stdout).
     Standings(standings::StandingsArgs),
     /// Write an archived night back out: one contract JSON per sheet and values.csv.
@@ -104,6 +108,7 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Scan(a) => scan::run(a, lang),
         Command::Verify(a) => verify::run(a, lang),
+        Command::Draw(a) => draw::run(a, lang),
         Command::Standings(a) => standings::run(a, lang),
         Command::Export(a) => archive::export_run(a, lang),
         Command::Correct(a) => archive::correct_run(a, lang),

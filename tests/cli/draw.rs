@@ -1,0 +1,198 @@
+//! `draw`: the registered list checked, every round seated, nobody met
+//! twice where the numbers allow it, the same seed the same draw.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::common::{aufsicht, aufsicht_en, temp};
+
+fn list(dir: &Path, name: &str, players: usize, sep: char) -> String {
+    let mut text = format!("number{sep}name{sep}club\n");
+    for i in 1..=players {
+        text.push_str(&format!(
+            "{:04}{sep}Spieler {i}{sep}SK {}\n",
+            100 + i,
+            i % 3
+        ));
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write list");
+    path.display().to_string()
+}
+
+/// The seating file's rows: (round, table) → its players in seat order.
+fn tables(seating: &Path) -> BTreeMap<(u32, u32), Vec<String>> {
+    let text = std::fs::read_to_string(seating).expect("seating");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("round,table,seat,player"));
+    let mut out: BTreeMap<(u32, u32), Vec<String>> = BTreeMap::new();
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        let key = (f[0].parse().expect("round"), f[1].parse().expect("table"));
+        let seats = out.entry(key).or_default();
+        assert_eq!(f[2].parse::<usize>().expect("seat"), seats.len() + 1);
+        seats.push(f[3].to_string());
+    }
+    out
+}
+
+/// Checks every round seats every listed player once; the most often
+/// two players meet.
+fn most_meetings(tables: &BTreeMap<(u32, u32), Vec<String>>, players: usize) -> usize {
+    let rounds: BTreeSet<u32> = tables.keys().map(|k| k.0).collect();
+    for r in &rounds {
+        let seated: BTreeSet<&String> = tables
+            .iter()
+            .filter(|(k, _)| k.0 == *r)
+            .flat_map(|(_, t)| t)
+            .collect();
+        assert_eq!(seated.len(), players, "round {r} seats everyone once");
+    }
+    let mut met: BTreeMap<(&String, &String), usize> = BTreeMap::new();
+    for t in tables.values() {
+        for a in t {
+            for b in t.iter().filter(|b| a < *b) {
+                *met.entry((a, b)).or_default() += 1;
+            }
+        }
+    }
+    met.values().copied().max().unwrap_or(0)
+}
+
+#[test]
+fn a_merkur_night_of_32_should_meet_nobody_twice_in_its_two_rounds() {
+    let dir = temp("draw-merkur");
+    let list = list(&dir, "list.csv", 32, ',');
+    let seating = dir.join("seating.csv");
+    let out = aufsicht_en(&[
+        "draw",
+        "--rules",
+        "merkur",
+        "--participants",
+        &list,
+        "--out",
+        seating.to_str().expect("path"),
+        "--seed",
+        "11",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("nobody meets an opponent twice"), "{said}");
+    let t = tables(&seating);
+    assert_eq!(t.len(), 16, "2 rounds of 8 tables");
+    assert!(t.values().all(|seats| seats.len() == 4));
+    assert!(
+        t.values().flatten().all(|p| p.len() == 4),
+        "numbers as listed"
+    );
+    assert_eq!(most_meetings(&t, 32), 1);
+}
+
+#[test]
+fn a_doppelkopf_night_should_use_five_tables_only_where_the_count_needs_them() {
+    let dir = temp("draw-doko");
+    for (players, fives) in [(40, 0), (42, 2)] {
+        // A German spreadsheet's list: semicolons.
+        let list = list(&dir, &format!("list{players}.csv"), players, ';');
+        let seating = dir.join(format!("seating{players}.csv"));
+        let out = aufsicht(&[
+            "draw",
+            "--rules",
+            "doppelkopf",
+            "--participants",
+            &list,
+            "--out",
+            seating.to_str().expect("path"),
+            "--seed",
+            "3",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let t = tables(&seating);
+        let rounds: BTreeSet<u32> = t.keys().map(|k| k.0).collect();
+        assert_eq!(rounds.len(), 3, "the rule set's rounds");
+        let five = t.iter().filter(|(k, s)| k.0 == 1 && s.len() == 5).count();
+        assert_eq!(five, fives, "{players} players");
+        assert_eq!(most_meetings(&t, players), 1, "{players} players");
+    }
+}
+
+#[test]
+fn the_same_seed_should_draw_the_same_night() {
+    let dir = temp("draw-seed");
+    let list = list(&dir, "list.csv", 24, ',');
+    let mut drawn = Vec::new();
+    for (name, seed) in [("a.csv", "5"), ("b.csv", "5"), ("c.csv", "6")] {
+        let seating = dir.join(name);
+        let out = aufsicht(&[
+            "draw",
+            "--rules",
+            "merkur",
+            "--participants",
+            &list,
+            "--out",
+            seating.to_str().expect("path"),
+            "--seed",
+            seed,
+        ]);
+        assert!(out.status.success());
+        drawn.push(std::fs::read(&seating).expect("seating"));
+    }
+    assert_eq!(drawn[0], drawn[1]);
+    assert_ne!(drawn[0], drawn[2]);
+}
+
+#[test]
+fn a_bad_list_or_count_should_be_refused_in_one_line_naming_it() {
+    let dir = temp("draw-bad");
+    let good = list(&dir, "good.csv", 32, ',');
+    let text = std::fs::read_to_string(&good).expect("list");
+    let cases = [
+        (
+            "dup.csv",
+            format!("{text}0105,Again,SK 1\n"),
+            "line 34: number 0105 is already on line 6",
+        ),
+        (
+            "bad.csv",
+            text.replacen("0110", "01x0", 1),
+            "line 11: \"01x0\" is no participant number",
+        ),
+        (
+            "noname.csv",
+            "number,club\n1,SK\n".to_string(),
+            "no column \"name\"",
+        ),
+        (
+            "odd.csv",
+            text.lines().take(31).collect::<Vec<_>>().join("\n"),
+            "30 participants cannot be seated at tables of four: register 2 more or 2 fewer",
+        ),
+    ];
+    for (name, content, says) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, content).expect("write");
+        let seating = dir.join(format!("{name}.seating"));
+        let out = aufsicht_en(&[
+            "draw",
+            "--rules",
+            "merkur",
+            "--participants",
+            path.to_str().expect("path"),
+            "--out",
+            seating.to_str().expect("path"),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(says), "{name}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");
+        assert!(!seating.exists(), "{name}: no seating written");
+    }
+}
