@@ -363,3 +363,28 @@ impl Tell for DrawError {
         }
     }
 }
+
+/// A seating file that cannot be used (lines from 1, the header's included).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum SeatingError {
+    /// The first line is not `round,table,seat,player`.
+    Header,
+    /// A line that is not four numbers from 1 (the player's digits).
+    Row { line: usize },
+    /// A seat taken twice, or a player seated twice in one round.
+    Twice { line: usize },
+    /// A round, table or seat left out between others.
+    Gap,
+}
+
+impl Tell for SeatingError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            SeatingError::Header => say(lang, "seating-header", &[]),
+            SeatingError::Row { line } => say(lang, "seating-row", &[("line", line)]),
+            SeatingError::Twice { line } => say(lang, "seating-twice", &[("line", line)]),
+            SeatingError::Gap => say(lang, "seating-gap", &[]),
+        }
+    }
+}

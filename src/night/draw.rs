@@ -11,15 +11,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::DrawError;
-
-/// One round's tables, each its players' numbers in seat order.
-pub type Round = Vec<Vec<String>>;
-
-/// Every round's tables.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seating {
-    pub rounds: Vec<Round>,
-}
+use crate::night::seating::Seating;
 
 /// Swaps tried for one round before it starts again from a new shuffle.
 const SWAPS: usize = 20_000;
@@ -199,36 +191,6 @@ fn shuffle<T>(v: &mut [T], rng: &mut ChaCha8Rng) {
     }
 }
 
-impl Seating {
-    /// Meetings beyond the first, over all pairs of players.
-    pub fn repeats(&self) -> usize {
-        let mut pairs: std::collections::HashMap<(&str, &str), usize> = Default::default();
-        for t in self.rounds.iter().flatten() {
-            for (i, a) in t.iter().enumerate() {
-                for b in &t[i + 1..] {
-                    let key = if a < b { (a, b) } else { (b, a) };
-                    *pairs.entry((key.0.as_str(), key.1.as_str())).or_default() += 1;
-                }
-            }
-        }
-        pairs.values().map(|n| n - 1).sum()
-    }
-
-    /// The seating as CSV: `round,table,seat,player`, rounds, tables and
-    /// seats from 1.
-    pub fn to_csv(&self) -> String {
-        let mut out = String::from("round,table,seat,player\n");
-        for (r, tables) in self.rounds.iter().enumerate() {
-            for (t, seats) in tables.iter().enumerate() {
-                for (s, player) in seats.iter().enumerate() {
-                    out.push_str(&format!("{},{},{},{}\n", r + 1, t + 1, s + 1, player));
-                }
-            }
-        }
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,16 +278,5 @@ mod tests {
         // first-round table together at each table.
         let s = draw(&numbers(8), &[4], 2, 3).expect("draw");
         assert!(s.repeats() >= 4, "{}", s.repeats());
-    }
-
-    #[test]
-    fn the_seating_csv_should_list_every_seat() {
-        let s = Seating {
-            rounds: vec![vec![vec!["7".into(), "12".into(), "3".into(), "44".into()]]],
-        };
-        assert_eq!(
-            s.to_csv(),
-            "round,table,seat,player\n1,1,1,7\n1,1,2,12\n1,1,3,3\n1,1,4,44\n"
-        );
     }
 }

@@ -11,5 +11,6 @@ pub mod participants;
 pub mod result_names;
 pub mod review;
 pub mod roster;
+pub mod seating;
 pub mod standings;
 pub mod summary;

@@ -92,9 +92,28 @@ pub struct FormTemplate {
     pub lines: Vec<[f64; 5]>,
     #[serde(default)]
     pub texts: Vec<Text>,
+    /// Where `print` puts a drawn table's code (a square: x, y, side,
+    /// side); right of the player block when absent.
+    #[serde(default)]
+    pub code: Option<MmBox>,
 }
 
 impl FormTemplate {
+    /// The box of a printed sheet's code: the template's, or a 17 mm
+    /// square 2.5 mm right of the player block, level with its numbers.
+    pub fn code_box(&self) -> MmBox {
+        self.code.unwrap_or_else(|| {
+            let right = self
+                .fields
+                .player_id
+                .iter()
+                .map(|b| b[0] + b[2])
+                .fold(0.0, f64::max);
+            let top = self.fields.player_id.first().map_or(27.0, |b| b[1] - 6.0);
+            [right + 2.5, top, 17.0, 17.0]
+        })
+    }
+
     /// A built-in id or the path of a club's own template.
     pub fn load(name_or_path: &str) -> Result<Self, TemplateError> {
         if let Some((id, text)) = BUILTIN.iter().find(|(id, _)| *id == name_or_path) {

@@ -1,9 +1,11 @@
 //! The page: files to page images ([`input`], bounded, with the reason a
 //! page is [`unreadable`]), the form templates ([`form`]) and their
-//! rendering ([`render`]), and the form's grid found on the image
-//! ([`align`], with the [`geometry`] it fits).
+//! rendering ([`render`]), the form's grid found on the image
+//! ([`align`], with the [`geometry`] it fits), and a printed sheet's
+//! [`code`].
 
 pub mod align;
+pub mod code;
 pub mod form;
 pub mod geometry;
 pub mod input;

@@ -6,7 +6,8 @@ use image::{GrayImage, Luma};
 use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut, text_size};
 use imageproc::rect::Rect;
 
-use crate::page::form::FormTemplate;
+use crate::page::code::TableCode;
+use crate::page::form::{FormTemplate, MmBox, Text};
 
 static REGULAR: &[u8] = include_bytes!("../../templates/fonts/DejaVuSans.ttf");
 static BOLD: &[u8] = include_bytes!("../../templates/fonts/DejaVuSans-Bold.ttf");
@@ -38,39 +39,148 @@ pub fn render_form(form: &FormTemplate, dpi: f64) -> GrayImage {
     };
     for t in &form.texts {
         let font = if t.bold { &bold } else { &regular };
-        // Cap height of DejaVu is about 0.73 of the em size.
-        let scale = PxScale::from((px(t.size) / 0.73) as f32);
-        let (tw, _) = text_size(scale, font, &t.text);
-        let x = match t.anchor.as_deref() {
-            Some("center") => px(t.x) - f64::from(tw) / 2.0,
-            Some("right") => px(t.x) - f64::from(tw),
-            _ => px(t.x),
-        };
-        let ascent = f64::from(font.as_scaled(scale).ascent());
-        let y = px(t.y) - ascent + px(t.size) / 2.0;
-        draw_text_mut(
+        draw_text_mm(&mut page, font, t, dpi);
+    }
+    page
+}
+
+/// Draws a form's text (`y` its line's middle, `size` its cap height) at `dpi`.
+fn draw_text_mm(page: &mut GrayImage, font: &FontRef, t: &Text, dpi: f64) {
+    let px = |mm: f64| mm_to_px(mm, dpi);
+    // Cap height of DejaVu is about 0.73 of the em size.
+    let scale = PxScale::from((px(t.size) / 0.73) as f32);
+    let (tw, _) = text_size(scale, font, &t.text);
+    let x = match t.anchor.as_deref() {
+        Some("center") => px(t.x) - f64::from(tw) / 2.0,
+        Some("right") => px(t.x) - f64::from(tw),
+        _ => px(t.x),
+    };
+    let ascent = f64::from(font.as_scaled(scale).ascent());
+    let y = px(t.y) - ascent + px(t.size) / 2.0;
+    draw_text_mut(
+        page,
+        Luma([0]),
+        x.round() as i32,
+        y.round() as i32,
+        scale,
+        font,
+        &t.text,
+    );
+}
+
+/// A drawn table's sheet: the blank form with the round, the table, each
+/// seat's number and name printed in their fields, and the table's code
+/// in the form's code box. `names` go with `code.players`, seat by seat.
+pub fn render_printed(
+    form: &FormTemplate,
+    code: &TableCode,
+    names: &[String],
+    dpi: f64,
+) -> GrayImage {
+    let mut page = render_form(form, dpi);
+    let Ok(regular) = FontRef::try_from_slice(REGULAR) else {
+        return page;
+    };
+    let f = &form.fields;
+    let round = code.round.to_string();
+    let table = code.table.to_string();
+    let mut texts = vec![
+        (f.round, round.as_str(), PRINTED_DIGITS),
+        (f.table, table.as_str(), PRINTED_DIGITS),
+    ];
+    for (i, number) in code.players.iter().enumerate() {
+        if let Some(&bx) = f.player_id.get(i) {
+            texts.push((bx, number, PRINTED_DIGITS));
+        }
+        if let (Some(&bx), Some(name)) = (f.player_name.get(i), names.get(i)) {
+            texts.push((bx, name, PRINTED_NAME));
+        }
+    }
+    for (bx, text, size) in texts {
+        let t = centred_in(bx, text, size, &regular);
+        draw_text_mm(&mut page, &regular, &t, dpi);
+    }
+    let [x, y, side, _] = form.code_box();
+    let side_px = mm_to_px(side, dpi).round() as u32;
+    if let Some(symbol) = code.draw(side_px) {
+        image::imageops::overlay(
             &mut page,
-            Luma([0]),
-            x.round() as i32,
-            y.round() as i32,
-            scale,
-            font,
-            &t.text,
+            &symbol,
+            mm_to_px(x, dpi).round() as i64,
+            mm_to_px(y, dpi).round() as i64,
         );
     }
     page
 }
 
-/// A one-page PDF of the given page image at `dpi` (the page size follows).
-pub fn pdf_of_pages(pages: &[GrayImage], dpi: f64) -> Vec<u8> {
-    use lopdf::content::{Content, Operation};
-    use lopdf::{Document, Object, Stream, dictionary};
-    use std::io::Write;
+/// Cap height (mm) of the printed round, table and numbers: clear print,
+/// well inside a 7 mm box.
+const PRINTED_DIGITS: f64 = 3.2;
 
-    let mut doc = Document::with_version("1.5");
-    let pages_id = doc.new_object_id();
-    let mut kids = Vec::new();
+/// Cap height (mm) of a printed name, smaller where it would not fit.
+const PRINTED_NAME: f64 = 2.4;
+
+/// `text` centred in the box `bx`, its cap height `size` mm or less, so
+/// that it keeps 1 mm from the box's sides.
+fn centred_in(bx: MmBox, text: &str, size: f64, font: &FontRef) -> Text {
+    let [x, y, w, h] = bx;
+    // The width at 1 px a mm of cap height: how wide the text is per mm.
+    let (per_mm, _) = text_size(PxScale::from((100.0 / 0.73) as f32), font, text);
+    let fits = if per_mm == 0 {
+        size
+    } else {
+        (w - 2.0) * 100.0 / f64::from(per_mm)
+    };
+    Text {
+        text: text.to_string(),
+        x: x + w / 2.0,
+        y: y + h / 2.0,
+        size: size.min(fits).min(h * 0.6),
+        bold: false,
+        anchor: Some("center".into()),
+    }
+}
+
+/// A PDF of page images at `dpi` (each page's size follows its image).
+pub fn pdf_of_pages(pages: &[GrayImage], dpi: f64) -> Vec<u8> {
+    let mut pdf = PdfPages::new();
     for page in pages {
+        pdf.add(page, dpi);
+    }
+    pdf.finish()
+}
+
+/// A PDF made a page at a time: each image is compressed as it comes, so a
+/// night's hundreds of pages are never all in memory at once.
+pub struct PdfPages {
+    doc: lopdf::Document,
+    pages_id: lopdf::ObjectId,
+    kids: Vec<lopdf::Object>,
+}
+
+impl Default for PdfPages {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PdfPages {
+    pub fn new() -> Self {
+        let mut doc = lopdf::Document::with_version("1.5");
+        let pages_id = doc.new_object_id();
+        PdfPages {
+            doc,
+            pages_id,
+            kids: Vec::new(),
+        }
+    }
+
+    /// Adds `page`, printed at `dpi`.
+    pub fn add(&mut self, page: &GrayImage, dpi: f64) {
+        use lopdf::content::{Content, Operation};
+        use lopdf::{Object, Stream, dictionary};
+        use std::io::Write;
+
         let (w, h) = page.dimensions();
         let mut encoder =
             flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
@@ -86,7 +196,7 @@ pub fn pdf_of_pages(pages: &[GrayImage], dpi: f64) -> Vec<u8> {
             },
             data,
         );
-        let image_id = doc.add_object(image);
+        let image_id = self.doc.add_object(image);
         let (pw, ph) = (f64::from(w) * 72.0 / dpi, f64::from(h) * 72.0 / dpi);
         let content = Content {
             operations: vec![
@@ -99,29 +209,38 @@ pub fn pdf_of_pages(pages: &[GrayImage], dpi: f64) -> Vec<u8> {
                 Operation::new("Q", vec![]),
             ],
         };
-        let content_id = doc.add_object(Stream::new(
+        let content_id = self.doc.add_object(Stream::new(
             dictionary! {},
             content.encode().unwrap_or_default(),
         ));
-        let page_id = doc.add_object(dictionary! {
+        let page_id = self.doc.add_object(dictionary! {
             "Type" => "Page",
-            "Parent" => pages_id,
+            "Parent" => self.pages_id,
             "MediaBox" => vec![0.into(), 0.into(), pw.into(), ph.into()],
             "Contents" => content_id,
             "Resources" => dictionary! { "XObject" => dictionary! { "Im0" => image_id } },
         });
-        kids.push(Object::from(page_id));
+        self.kids.push(Object::from(page_id));
     }
-    let count = kids.len() as i64;
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(dictionary! { "Type" => "Pages", "Kids" => kids, "Count" => count }),
-    );
-    let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog_id);
-    let mut out = Vec::new();
-    let _ = doc.save_to(&mut out);
-    out
+
+    /// The PDF's bytes.
+    pub fn finish(mut self) -> Vec<u8> {
+        use lopdf::{Object, dictionary};
+        let count = self.kids.len() as i64;
+        self.doc.objects.insert(
+            self.pages_id,
+            Object::Dictionary(
+                dictionary! { "Type" => "Pages", "Kids" => self.kids, "Count" => count },
+            ),
+        );
+        let catalog_id = self
+            .doc
+            .add_object(dictionary! { "Type" => "Catalog", "Pages" => self.pages_id });
+        self.doc.trailer.set("Root", catalog_id);
+        let mut out = Vec::new();
+        let _ = self.doc.save_to(&mut out);
+        out
+    }
 }
 
 #[cfg(test)]
@@ -139,5 +258,54 @@ mod tests {
         assert!(dark(100.0, 57.0), "grid top");
         assert!(dark(12.0, 150.0), "grid left");
         assert!(!dark(40.0, 66.0), "inside a cell");
+    }
+
+    #[test]
+    fn a_printed_sheet_should_carry_its_code_and_numbers_in_their_boxes() {
+        let form = FormTemplate::load("doko-a4-24x5").expect("form");
+        let code = TableCode {
+            tournament: TableCode::tag_of("Doko"),
+            form: form.id.clone(),
+            round: 3,
+            table: 12,
+            players: ["101", "0202", "303", "404", "505"]
+                .map(String::from)
+                .to_vec(),
+        };
+        let names = ["A", "Bärbel Huber-Oberndorfer von Moosach", "C", "D", "E"].map(String::from);
+        let page = render_printed(&form, &code, &names, 300.0);
+        let ink_in = |bx: MmBox| {
+            let px = |mm: f64| mm_to_px(mm, 300.0).round() as u32;
+            let mut n = 0;
+            for y in px(bx[1]) + 4..px(bx[1] + bx[3]) - 4 {
+                for x in px(bx[0]) + 4..px(bx[0] + bx[2]) - 4 {
+                    n += u32::from(page.get_pixel(x, y)[0] < 128);
+                }
+            }
+            n
+        };
+        let f = &form.fields;
+        assert!(ink_in(f.round) > 50 && ink_in(f.table) > 50);
+        assert!(
+            f.player_id
+                .iter()
+                .chain(&f.player_name)
+                .all(|&b| ink_in(b) > 50)
+        );
+        assert_eq!(
+            ink_in(f.abzug[0]),
+            0,
+            "nothing printed where the players write"
+        );
+        let [x, y, side, _] = form.code_box();
+        let crop = image::imageops::crop_imm(
+            &page,
+            mm_to_px(x - 3.0, 300.0) as u32,
+            mm_to_px(y - 3.0, 300.0) as u32,
+            mm_to_px(side + 6.0, 300.0) as u32,
+            mm_to_px(side + 6.0, 300.0) as u32,
+        )
+        .to_image();
+        assert_eq!(TableCode::find(&crop), Some(code));
     }
 }

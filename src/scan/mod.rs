@@ -21,10 +21,12 @@ use crate::sheet::{
 
 mod fields;
 mod locate;
+mod printed;
 mod second_look;
 
 pub use fields::*;
 pub use locate::*;
+use printed::*;
 use second_look::*;
 
 /// One page through the whole pipeline: locate the form, confirm it with the
@@ -49,7 +51,10 @@ pub fn scan_page(
         Err(why) => return unreadable(&source, page.number, seats, &why, lang),
     };
     let (title, title_ok, rows) = confirm(&aligned, printed);
-    let (mut read, readings) = read_sheet(&aligned, digits, &source, page.number, lang);
+    let (mut read, mut readings) = read_sheet(&aligned, digits, &source, page.number, lang);
+    if let Some(code) = read_code(&aligned) {
+        apply_code(&mut read, &mut readings, &code);
+    }
     if let Some(a) = &mut read.notes.alignment {
         a.title_read = Some(title);
         a.title_matches = Some(title_ok);

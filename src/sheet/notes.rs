@@ -119,17 +119,22 @@ pub struct SheetNotes {
     /// The digit reader's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reader: Option<String>,
+    /// Round, table and players came from the sheet's printed code.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub printed: bool,
     #[serde(flatten)]
     pub unparsed: Map<String, Value>,
 }
 
 impl Lenient for SheetNotes {
-    const FIELDS: &'static [&'static str] = &["alignment", "flags_if_read_as_is", "reader"];
+    const FIELDS: &'static [&'static str] =
+        &["alignment", "flags_if_read_as_is", "reader", "printed"];
     fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
         match key {
             "alignment" => self.alignment = typed(value)?,
             "flags_if_read_as_is" => self.flags_if_read_as_is = typed(value)?,
             "reader" => self.reader = typed(value)?,
+            "printed" => self.printed = typed(value)?,
             _ => return Err(value),
         }
         Ok(())

@@ -196,3 +196,81 @@ fn a_bad_list_or_count_should_be_refused_in_one_line_naming_it() {
         assert!(!seating.exists(), "{name}: no seating written");
     }
 }
+
+#[test]
+fn printed_sheets_should_scan_with_round_table_and_players_from_their_code() {
+    let dir = temp("print");
+    let list = list(&dir, "list.csv", 8, ',');
+    let seating = dir.join("seating.csv");
+    let pdf = dir.join("sheets.pdf");
+    let results = dir.join("results");
+    let s = |p: &Path| p.to_str().expect("path").to_string();
+    let steps: [Vec<String>; 3] = [
+        vec![
+            "draw".into(),
+            "--rules".into(),
+            "merkur".into(),
+            "--participants".into(),
+            list.clone(),
+            "--out".into(),
+            s(&seating),
+            "--seed".into(),
+            "4".into(),
+        ],
+        vec![
+            "print".into(),
+            "--rules".into(),
+            "merkur".into(),
+            "--seating".into(),
+            s(&seating),
+            "--participants".into(),
+            list,
+            "--out".into(),
+            s(&pdf),
+            "--round".into(),
+            "2".into(),
+            "--tournament".into(),
+            "Merkur-Turnier".into(),
+        ],
+        vec![
+            "scan".into(),
+            "--rules".into(),
+            "merkur".into(),
+            "--out".into(),
+            s(&results),
+            s(&pdf),
+        ],
+    ];
+    for args in steps {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = aufsicht_en(&args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let seated = tables(&seating);
+    for (page, table) in [(1, 1), (2, 2)] {
+        let json =
+            std::fs::read_to_string(results.join(format!("sheets-p{page}.json"))).expect("result");
+        let sheet: serde_json::Value = serde_json::from_str(&json).expect("json");
+        assert_eq!(sheet["printed"], true);
+        assert_eq!(sheet["round"], 2);
+        assert_eq!(sheet["table"], table);
+        let players: Vec<String> = sheet["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .map(|p| p.as_str().expect("number").to_string())
+            .collect();
+        assert_eq!(players, seated[&(2, table)]);
+        let asked: Vec<&serde_json::Value> = sheet["flags"]
+            .as_array()
+            .expect("flags")
+            .iter()
+            .filter(|f| f["code"] == "CELL_UNCERTAIN")
+            .collect();
+        assert!(asked.is_empty(), "{asked:?}");
+    }
+}

@@ -8,6 +8,7 @@ mod common;
 mod draw;
 mod evaluate;
 mod generate;
+mod print;
 mod render;
 mod review;
 mod scan;
@@ -45,6 +46,9 @@ enum Command {
     /// Draw every round's tables and seats for the registered players
     /// (seating CSV: round,table,seat,player).
     Draw(draw::DrawArgs),
+    /// Print one sheet per drawn table and round, with its players and a
+    /// code that `scan` reads (PDF at 300 dpi).
+    Print(print::PrintArgs),
     /// Rank the night's players from the sheet results in DIRs (CSV to stdout).
     Standings(standings::StandingsArgs),
     /// Write an archived night back out: one contract JSON per sheet and values.csv.
@@ -109,6 +113,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Scan(a) => scan::run(a, lang),
         Command::Verify(a) => verify::run(a, lang),
         Command::Draw(a) => draw::run(a, lang),
+        Command::Print(a) => print::run(a, lang),
         Command::Standings(a) => standings::run(a, lang),
         Command::Export(a) => archive::export_run(a, lang),
         Command::Correct(a) => archive::correct_run(a, lang),

@@ -1,0 +1,176 @@
+//! The seating: every round's tables, each its players in seat order, as
+//! `draw` writes it and `print` and `standings` read it (CSV
+//! `round,table,seat,player`, all from 1).
+
+use crate::error::SeatingError;
+
+/// One round's tables, each its players' numbers in seat order.
+pub type Round = Vec<Vec<String>>;
+
+/// Every round's tables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seating {
+    pub rounds: Vec<Round>,
+}
+
+impl Seating {
+    /// Meetings beyond the first, over all pairs of players.
+    pub fn repeats(&self) -> usize {
+        let mut pairs: std::collections::HashMap<(&str, &str), usize> = Default::default();
+        for t in self.rounds.iter().flatten() {
+            for (i, a) in t.iter().enumerate() {
+                for b in &t[i + 1..] {
+                    let key = if a < b { (a, b) } else { (b, a) };
+                    *pairs.entry((key.0.as_str(), key.1.as_str())).or_default() += 1;
+                }
+            }
+        }
+        pairs.values().map(|n| n - 1).sum()
+    }
+
+    /// The seating as CSV: `round,table,seat,player`, rounds, tables and
+    /// seats from 1.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("round,table,seat,player\n");
+        for (r, tables) in self.rounds.iter().enumerate() {
+            for (t, seats) in tables.iter().enumerate() {
+                for (s, player) in seats.iter().enumerate() {
+                    out.push_str(&format!("{},{},{},{}\n", r + 1, t + 1, s + 1, player));
+                }
+            }
+        }
+        out
+    }
+
+    /// A seating CSV read back: every row a seat; rounds, tables and seats
+    /// numbered from 1 without gaps, no seat taken twice, nobody seated
+    /// twice in a round.
+    pub fn from_csv(text: &str) -> Result<Seating, SeatingError> {
+        let mut lines = text.lines().enumerate();
+        match lines.next() {
+            Some((_, h)) if h.trim() == "round,table,seat,player" => {}
+            _ => return Err(SeatingError::Header),
+        }
+        let mut rounds: Vec<Vec<Vec<Option<String>>>> = Vec::new();
+        for (i, line) in lines {
+            let line_no = i + 1;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (round, table, seat, player) =
+                seat_row(line).ok_or(SeatingError::Row { line: line_no })?;
+            // Bounds far above any night, so a wrong file cannot ask for
+            // gigabytes.
+            if round > 50 || table > 1000 || seat > 10 {
+                return Err(SeatingError::Row { line: line_no });
+            }
+            if rounds.len() < round {
+                rounds.resize(round, Vec::new());
+            }
+            let tables = &mut rounds[round - 1];
+            if tables.len() < table {
+                tables.resize(table, Vec::new());
+            }
+            let seats = &mut tables[table - 1];
+            if seats.len() < seat {
+                seats.resize(seat, None);
+            }
+            let twice = tables
+                .iter()
+                .flatten()
+                .flatten()
+                .any(|p| crate::night::roster::same(p, &player));
+            let seats = &mut rounds[round - 1][table - 1];
+            if seats[seat - 1].is_some() || twice {
+                return Err(SeatingError::Twice { line: line_no });
+            }
+            seats[seat - 1] = Some(player);
+        }
+        let rounds: Option<Vec<Round>> = rounds
+            .into_iter()
+            .map(|tables| {
+                tables
+                    .into_iter()
+                    .map(|seats| {
+                        seats
+                            .into_iter()
+                            .collect::<Option<Vec<String>>>()
+                            .filter(|s| !s.is_empty())
+                    })
+                    .collect()
+            })
+            .collect();
+        match rounds {
+            Some(rounds) if !rounds.is_empty() && rounds.iter().all(|r| !r.is_empty()) => {
+                Ok(Seating { rounds })
+            }
+            _ => Err(SeatingError::Gap),
+        }
+    }
+}
+
+/// A row's round, table and seat (each from 1) and player number.
+fn seat_row(line: &str) -> Option<(usize, usize, usize, String)> {
+    let f: Vec<&str> = line.split(',').map(str::trim).collect();
+    let [round, table, seat, player] = f.as_slice() else {
+        return None;
+    };
+    let n = |s: &str| s.parse::<usize>().ok().filter(|&v| v >= 1);
+    let digits = !player.is_empty() && player.bytes().all(|b| b.is_ascii_digit());
+    Some((
+        n(round)?,
+        n(table)?,
+        n(seat)?,
+        digits.then(|| player.to_string())?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seating_csv_should_list_every_seat() {
+        let s = Seating {
+            rounds: vec![vec![vec!["7".into(), "12".into(), "3".into(), "44".into()]]],
+        };
+        assert_eq!(
+            s.to_csv(),
+            "round,table,seat,player\n1,1,1,7\n1,1,2,12\n1,1,3,3\n1,1,4,44\n"
+        );
+    }
+
+    #[test]
+    fn a_written_seating_should_read_back_as_itself() {
+        let s = Seating {
+            rounds: vec![
+                vec![vec!["7".into(), "12".into(), "3".into(), "44".into()]],
+                vec![vec!["44".into(), "3".into(), "0012".into(), "7".into()]],
+            ],
+        };
+        assert_eq!(Seating::from_csv(&s.to_csv()), Ok(s));
+    }
+
+    #[test]
+    fn a_broken_seating_should_be_refused_with_its_line() {
+        let head = "round,table,seat,player\n";
+        assert_eq!(Seating::from_csv("r,t,s,p\n"), Err(SeatingError::Header));
+        assert_eq!(
+            Seating::from_csv(&format!("{head}1,1,1,7\n1,x,2,8\n")),
+            Err(SeatingError::Row { line: 3 })
+        );
+        assert_eq!(
+            Seating::from_csv(&format!("{head}1,1,1,7\n1,1,1,8\n")),
+            Err(SeatingError::Twice { line: 3 })
+        );
+        assert_eq!(
+            Seating::from_csv(&format!("{head}1,1,1,7\n1,2,1,007\n")),
+            Err(SeatingError::Twice { line: 3 })
+        );
+        assert_eq!(
+            Seating::from_csv(&format!("{head}1,1,1,7\n1,1,3,8\n")),
+            Err(SeatingError::Gap)
+        );
+        assert_eq!(Seating::from_csv(head), Err(SeatingError::Gap));
+    }
+}
