@@ -6,8 +6,9 @@ use image::GrayImage;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
+use crate::page::code::TableCode;
 use crate::page::form::{FormTemplate, MmBox};
-use crate::page::render::{mm_to_px, render_form};
+use crate::page::render::{mm_to_px, render_form, render_printed};
 use crate::sheet::{Cell, SheetResult};
 
 use super::digits::Digits;
@@ -70,16 +71,23 @@ struct Style {
     dash_rate: f64,
 }
 
-/// Draws `sheet` by hand onto the blank form at `dpi`.
+/// Draws `sheet` by hand onto the blank form at `dpi`; onto the sheet
+/// `print` makes where `printed` (round, table and players are then in
+/// print, not written).
 pub fn draw(
     sheet: &SheetResult,
     form: &FormTemplate,
     digits: &Digits,
     hands: Hands,
+    printed: bool,
     dpi: f64,
     rng: &mut ChaCha8Rng,
 ) -> (GrayImage, Drawn) {
-    let mut page = render_form(form, dpi);
+    let mut page = if printed {
+        render_printed(form, &code_of(sheet, form), &[], dpi)
+    } else {
+        render_form(form, dpi)
+    };
     let (pen, style, own) = match hands {
         Hands::Tidy => tidy_writer(rng),
         Hands::Wide(ranges) => {
@@ -96,15 +104,17 @@ pub fn draw(
         rng,
     };
     let f = &form.fields;
-    if let Some(r) = sheet.round {
-        hand.write(&r.to_string(), f.round, Place::Inside);
-    }
-    if let Some(t) = sheet.table {
-        hand.write(&t.to_string(), f.table, Place::Inside);
-    }
-    for (s, id) in sheet.players.iter().enumerate() {
-        if let Some(id) = id {
-            hand.write(id, f.player_id[s], Place::Inside);
+    if !printed {
+        if let Some(r) = sheet.round {
+            hand.write(&r.to_string(), f.round, Place::Inside);
+        }
+        if let Some(t) = sheet.table {
+            hand.write(&t.to_string(), f.table, Place::Inside);
+        }
+        for (s, id) in sheet.players.iter().enumerate() {
+            if let Some(id) = id {
+                hand.write(id, f.player_id[s], Place::Inside);
+            }
         }
     }
     let mut drawn = hand.games(sheet, form);
@@ -119,6 +129,21 @@ pub fn draw(
         "overrun": style.overrun,
     });
     (page, drawn)
+}
+
+/// The code `print` would put on `sheet`'s table.
+fn code_of(sheet: &SheetResult, form: &FormTemplate) -> TableCode {
+    TableCode::new(
+        "generated",
+        &form.id,
+        sheet.round.unwrap_or(1),
+        sheet.table.unwrap_or(1),
+        sheet
+            .players
+            .iter()
+            .map(|p| p.clone().unwrap_or_default())
+            .collect(),
+    )
 }
 
 /// The writer of the tidy sets, drawn as they always were.

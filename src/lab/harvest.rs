@@ -131,7 +131,15 @@ pub fn drawn_sheet<'p>(
         .find(|&p| p <= form.seats)
         .unwrap_or(4);
     let sheet = synth::random_sheet(rules, form, players, &mut rng);
-    let (page, _) = synth::draw(&sheet, form, digits, synth::Hands::Tidy, 200.0, &mut rng);
+    let (page, _) = synth::draw(
+        &sheet,
+        form,
+        digits,
+        synth::Hands::Tidy,
+        false,
+        200.0,
+        &mut rng,
+    );
     let how = [Capture::Scanner, Capture::Scanner, Capture::Phone][i % 3];
     let (image, _) = synth::capture(&page, how, &mut rng);
     Some((sheet, form, image))

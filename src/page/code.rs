@@ -2,25 +2,30 @@
 //! [`TableCode`]), its drawing as a QR code, and its reading back from a
 //! page (rqrr, pure Rust).
 //!
-//! The text is QR's alphanumeric set (digits, capitals, ` $%*+-./:`), so
-//! the code stays small enough for the space beside the player block:
-//! `AUFSICHT1/<tournament tag>/<form>/<round>/<table>/<n1>.<n2>...`, the
-//! form's id in capitals and the tournament as the first 8 hex digits of
-//! its name's SHA-256 (a name may hold any character; the tag tells one
-//! night's sheets from another's).
+//! The text is digits only, so QR's numeric mode packs it into a version 2
+//! symbol (25 modules), whose modules stay large enough for a phone photo
+//! in the space beside the player block: `1`, the tournament's tag (6
+//! digits), the form's tag (4), the round (2), the table (3), then each
+//! seat's number as its length (1 digit, 0 for an empty seat) and its
+//! digits. A tag is a name's SHA-256 read as a number, its last digits:
+//! it tells one night's or form's sheets from another's.
 
 use image::{GrayImage, Luma};
 use sha2::{Digest, Sha256};
 
-/// The first field of every code of this layout.
-const MAGIC: &str = "AUFSICHT1";
+/// The first digit of every code of this layout.
+const LAYOUT: char = '1';
+
+/// Digits of a tournament's and of a form's tag.
+const TOURNAMENT_DIGITS: usize = 6;
+const FORM_DIGITS: usize = 4;
 
 /// What a printed sheet's code says about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableCode {
-    /// [`TableCode::tag_of`] the tournament's name.
+    /// The tag of the tournament's name ([`TableCode::tournament_tag`]).
     pub tournament: String,
-    /// The form's id (lower case, as the templates name it).
+    /// The tag of the form's id ([`TableCode::form_tag`]).
     pub form: String,
     pub round: u32,
     pub table: u32,
@@ -29,40 +34,68 @@ pub struct TableCode {
 }
 
 impl TableCode {
-    /// The tag a tournament's name is known by in codes.
-    pub fn tag_of(tournament: &str) -> String {
-        let hash = Sha256::digest(tournament.as_bytes());
-        hash.iter().take(4).map(|b| format!("{b:02X}")).collect()
+    /// The code of a table: the tournament's and form's names made tags.
+    pub fn new(tournament: &str, form: &str, round: u32, table: u32, players: Vec<String>) -> Self {
+        TableCode {
+            tournament: Self::tournament_tag(tournament),
+            form: Self::form_tag(form),
+            round,
+            table,
+            players,
+        }
     }
 
-    /// The code's text.
-    pub fn to_text(&self) -> String {
-        format!(
-            "{MAGIC}/{}/{}/{}/{}/{}",
-            self.tournament,
-            self.form.to_ascii_uppercase(),
-            self.round,
-            self.table,
-            self.players.join(".")
-        )
+    pub fn tournament_tag(name: &str) -> String {
+        tag(name, TOURNAMENT_DIGITS)
+    }
+
+    pub fn form_tag(id: &str) -> String {
+        tag(id, FORM_DIGITS)
+    }
+
+    /// The code's text; `None` where a number does not fit its digits.
+    pub fn to_text(&self) -> Option<String> {
+        let mut text = format!(
+            "{LAYOUT}{}{}{:02}{:03}",
+            self.tournament, self.form, self.round, self.table
+        );
+        for p in &self.players {
+            if p.len() > 9 || !p.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            text.push_str(&format!("{}{p}", p.len()));
+        }
+        let fits = self.round < 100 && self.table < 1000;
+        let tags = self.tournament.len() == TOURNAMENT_DIGITS && self.form.len() == FORM_DIGITS;
+        (fits && tags).then_some(text)
     }
 
     /// A code's text read back; `None` for any other text.
     pub fn parse(text: &str) -> Option<TableCode> {
-        let parts: Vec<&str> = text.trim().split('/').collect();
-        let [MAGIC, tournament, form, round, table, players] = parts.as_slice() else {
-            return None;
-        };
-        let number = |s: &&str| s.is_empty() || s.bytes().all(|b| b.is_ascii_digit());
-        let players: Vec<String> = players.split('.').map(str::to_string).collect();
-        if !players.iter().map(String::as_str).all(|p| number(&p)) {
+        let rest = text.strip_prefix(LAYOUT)?;
+        if !rest.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        Some(TableCode {
-            tournament: tournament.to_string(),
-            form: form.to_ascii_lowercase(),
-            round: round.parse().ok()?,
-            table: table.parse().ok()?,
+        let mut at = 0;
+        let mut take = |n: usize| {
+            let s = rest.get(at..at + n)?;
+            at += n;
+            Some(s.to_string())
+        };
+        let tournament = take(TOURNAMENT_DIGITS)?;
+        let form = take(FORM_DIGITS)?;
+        let round = take(2)?.parse().ok()?;
+        let table = take(3)?.parse().ok()?;
+        let mut players = Vec::new();
+        while let Some(len) = take(1) {
+            players.push(take(len.parse().ok()?)?);
+        }
+        // A table of nobody is no table.
+        (!players.is_empty()).then_some(TableCode {
+            tournament,
+            form,
+            round,
+            table,
             players,
         })
     }
@@ -72,15 +105,15 @@ impl TableCode {
     /// code or the side is too small for its modules.
     pub fn draw(&self, side: u32) -> Option<GrayImage> {
         let code = qrcode::QrCode::with_error_correction_level(
-            self.to_text().as_bytes(),
+            self.to_text()?.as_bytes(),
             qrcode::EcLevel::M,
         )
         .ok()?;
         let modules = code.width() as u32;
         let colors = code.to_colors();
-        // Two modules of quiet zone on each side: the paper around the
-        // code is blank beyond them.
-        let cell = side / (modules + 4);
+        // One module of quiet zone on each side: the paper around the code
+        // is blank beyond it, and the modules are as large as the box lets.
+        let cell = side / (modules + 2);
         if cell == 0 {
             return None;
         }
@@ -97,8 +130,22 @@ impl TableCode {
         }))
     }
 
-    /// The first code of this layout found in `image`.
+    /// The first code of this layout found in `image`, as it is or, where
+    /// a soft scan hides it from the detector's own thresholds, black and
+    /// white at its Otsu level.
     pub fn find(image: &GrayImage) -> Option<TableCode> {
+        Self::find_as_is(image).or_else(|| {
+            let level = imageproc::contrast::otsu_level(image);
+            let binary = imageproc::contrast::threshold(
+                image,
+                level,
+                imageproc::contrast::ThresholdType::Binary,
+            );
+            Self::find_as_is(&binary)
+        })
+    }
+
+    fn find_as_is(image: &GrayImage) -> Option<TableCode> {
         let mut prepared = rqrr::PreparedImage::prepare_from_greyscale(
             image.width() as usize,
             image.height() as usize,
@@ -112,38 +159,66 @@ impl TableCode {
     }
 }
 
+/// The last `digits` digits of `name`'s SHA-256 read as a number.
+fn tag(name: &str, digits: usize) -> String {
+    let hash = Sha256::digest(name.as_bytes());
+    let n = hash
+        .iter()
+        .take(8)
+        .fold(0u64, |a, &b| a << 8 | u64::from(b));
+    let full = format!("{n:020}");
+    full[full.len() - digits..].to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn example() -> TableCode {
-        TableCode {
-            tournament: TableCode::tag_of("Merkur-Turnier 2026 (Moosach)"),
-            form: "punkteliste-a4-32".into(),
-            round: 2,
-            table: 17,
-            players: vec!["0417".into(), "1203".into(), "".into(), "99".into()],
-        }
+        let players = ["0417", "1203", "", "99", "123456"]
+            .map(String::from)
+            .to_vec();
+        TableCode::new(
+            "Merkur-Turnier 2026 (Moosach)",
+            "punkteliste-a4-32",
+            2,
+            17,
+            players,
+        )
     }
 
     #[test]
     fn a_code_text_should_read_back_as_itself_and_nothing_else_should_read() {
         let code = example();
-        let text = code.to_text();
-        assert!(
-            text.bytes()
-                .all(|b| b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:".contains(&b)),
-            "{text}"
-        );
+        let text = code.to_text().expect("fits");
+        assert!(text.bytes().all(|b| b.is_ascii_digit()), "{text}");
         assert_eq!(TableCode::parse(&text), Some(code));
         for other in [
             "",
             "https://example.org",
-            "AUFSICHT1/AB/F/x/1/1.2",
-            "AUFSICHT1/AB/F/1/1/1a.2",
+            "2123",
+            "1123456123401017",
+            "112345612340101741",
         ] {
             assert_eq!(TableCode::parse(other), None, "{other}");
         }
+        assert_ne!(
+            TableCode::form_tag("punkteliste-a4-32"),
+            TableCode::form_tag("doko-a4-24x5")
+        );
+    }
+
+    #[test]
+    fn a_code_of_five_seats_should_fit_a_version_2_symbol() {
+        let players = ["1001", "1002", "1003", "1004", "1005"]
+            .map(String::from)
+            .to_vec();
+        let text = TableCode::new("x", "doko-a4-24x5", 3, 105, players)
+            .to_text()
+            .expect("fits");
+        let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M)
+            .expect("encodes");
+        assert_eq!(code.width(), 25, "{text}");
     }
 
     #[test]

@@ -99,8 +99,9 @@ pub struct FormTemplate {
 }
 
 impl FormTemplate {
-    /// The box of a printed sheet's code: the template's, or a 17 mm
-    /// square 2.5 mm right of the player block, level with its numbers.
+    /// The box of a printed sheet's code: the template's, or a 15 mm
+    /// square 1.5 mm right of the player block, level with its numbers
+    /// (away from the paper's edge, which a scanner may cut off).
     pub fn code_box(&self) -> MmBox {
         self.code.unwrap_or_else(|| {
             let right = self
@@ -110,7 +111,7 @@ impl FormTemplate {
                 .map(|b| b[0] + b[2])
                 .fold(0.0, f64::max);
             let top = self.fields.player_id.first().map_or(27.0, |b| b[1] - 6.0);
-            [right + 2.5, top, 17.0, 17.0]
+            [right + 1.5, top, 15.0, 15.0]
         })
     }
 

@@ -263,15 +263,10 @@ mod tests {
     #[test]
     fn a_printed_sheet_should_carry_its_code_and_numbers_in_their_boxes() {
         let form = FormTemplate::load("doko-a4-24x5").expect("form");
-        let code = TableCode {
-            tournament: TableCode::tag_of("Doko"),
-            form: form.id.clone(),
-            round: 3,
-            table: 12,
-            players: ["101", "0202", "303", "404", "505"]
-                .map(String::from)
-                .to_vec(),
-        };
+        let players = ["101", "0202", "303", "404", "505"]
+            .map(String::from)
+            .to_vec();
+        let code = TableCode::new("Doko", &form.id, 3, 12, players);
         let names = ["A", "Bärbel Huber-Oberndorfer von Moosach", "C", "D", "E"].map(String::from);
         let page = render_printed(&form, &code, &names, 300.0);
         let ink_in = |bx: MmBox| {

@@ -46,6 +46,10 @@ pub struct GenerateArgs {
     /// of 4) at tables of four in every round of the rule set, seated anew each round.
     #[arg(long)]
     pub night: Option<usize>,
+    /// Write on the sheets `print` makes: round, table and players printed
+    /// with the table's code, not written by hand.
+    #[arg(long)]
+    pub printed: bool,
     /// Which writers: tidy (the sets the model was tuned on) or wide (sizes,
     /// pens, loose rings, overruns and continental digits of real paper).
     #[arg(long, value_enum, default_value = "tidy")]
@@ -192,7 +196,15 @@ impl Drawing<'_> {
                 ring: a.ring_height,
             }),
         };
-        let (page, drawn) = synth::draw(&sheet, self.form, self.digits, hands, a.dpi, &mut rng);
+        let (page, drawn) = synth::draw(
+            &sheet,
+            self.form,
+            self.digits,
+            hands,
+            a.printed,
+            a.dpi,
+            &mut rng,
+        );
         let (image, mut facts) = synth::capture(&page, self.capture(i), &mut rng);
         let image = if a.landscape > 0.0 && rng.random_bool(a.landscape) {
             let clockwise = rng.random_bool(0.5);

@@ -55,7 +55,6 @@ pub fn run(a: PrintArgs, lang: Lang) -> Result<()> {
             .context(say(lang, "load-participants", &[]))?;
     let seating = load_seating(&a.seating, lang)?;
     let form = form_for(a.form.as_deref(), &rules, lang)?;
-    let tag = TableCode::tag_of(&a.tournament);
     let mut pdf = PdfPages::new();
     let mut printed = 0;
     for (r, tables) in seating.rounds.iter().enumerate() {
@@ -64,13 +63,7 @@ pub fn run(a: PrintArgs, lang: Lang) -> Result<()> {
             continue;
         }
         for (t, seats) in tables.iter().enumerate() {
-            let code = TableCode {
-                tournament: tag.clone(),
-                form: form.id.clone(),
-                round,
-                table: t as u32 + 1,
-                players: seats.clone(),
-            };
+            let code = TableCode::new(&a.tournament, &form.id, round, t as u32 + 1, seats.clone());
             let names = names_of(seats, &roster, &form, lang)?;
             pdf.add(&render_printed(&form, &code, &names, DPI), DPI);
             printed += 1;
