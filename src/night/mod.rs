@@ -11,6 +11,7 @@ pub mod participants;
 pub mod result_names;
 pub mod review;
 pub mod roster;
+pub mod seated;
 pub mod seating;
 pub mod standings;
 pub mod summary;

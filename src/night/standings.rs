@@ -56,6 +56,10 @@ pub enum NightCheckKind {
     PlayerNotRegistered,
     /// A registered participant on no sheet of the night.
     RegisteredWithoutSheet,
+    /// A table the draw seated that no sheet comes back for.
+    TableWithoutSheet,
+    /// A sheet whose players or seats are not the draw's for its table.
+    SeatingDiffers,
 }
 
 impl NightCheckKind {
@@ -69,6 +73,8 @@ impl NightCheckKind {
             Self::PlayerMissingRound => "PLAYER_MISSING_ROUND",
             Self::PlayerNotRegistered => "PLAYER_NOT_REGISTERED",
             Self::RegisteredWithoutSheet => "REGISTERED_WITHOUT_SHEET",
+            Self::TableWithoutSheet => "TABLE_WITHOUT_SHEET",
+            Self::SeatingDiffers => "SEATING_DIFFERS",
         }
     }
 }

@@ -198,65 +198,55 @@ fn a_bad_list_or_count_should_be_refused_in_one_line_naming_it() {
 }
 
 #[test]
-fn printed_sheets_should_scan_with_round_table_and_players_from_their_code() {
+fn a_drawn_night_should_come_back_from_its_printed_sheets_exactly() {
     let dir = temp("print");
     let list = list(&dir, "list.csv", 8, ',');
     let seating = dir.join("seating.csv");
     let pdf = dir.join("sheets.pdf");
     let results = dir.join("results");
+    let checks = dir.join("checks.csv");
     let s = |p: &Path| p.to_str().expect("path").to_string();
-    let steps: [Vec<String>; 3] = [
-        vec![
-            "draw".into(),
-            "--rules".into(),
-            "merkur".into(),
-            "--participants".into(),
-            list.clone(),
-            "--out".into(),
-            s(&seating),
-            "--seed".into(),
-            "4".into(),
-        ],
-        vec![
-            "print".into(),
-            "--rules".into(),
-            "merkur".into(),
-            "--seating".into(),
-            s(&seating),
-            "--participants".into(),
-            list,
-            "--out".into(),
-            s(&pdf),
-            "--round".into(),
-            "2".into(),
-            "--tournament".into(),
-            "Merkur-Turnier".into(),
-        ],
-        vec![
-            "scan".into(),
-            "--rules".into(),
-            "merkur".into(),
-            "--out".into(),
-            s(&results),
-            s(&pdf),
-        ],
-    ];
-    for args in steps {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = aufsicht_en(&args);
+    let run = |args: &[&str]| {
+        let out = aufsicht_en(args);
         assert!(
             out.status.success(),
             "{args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-    }
+        out
+    };
+    run(&[
+        "draw",
+        "--rules",
+        "merkur",
+        "--participants",
+        &list,
+        "--out",
+        &s(&seating),
+        "--seed",
+        "4",
+    ]);
+    run(&[
+        "print",
+        "--rules",
+        "merkur",
+        "--seating",
+        &s(&seating),
+        "--participants",
+        &list,
+        "--out",
+        &s(&pdf),
+        "--tournament",
+        "Merkur-Turnier",
+    ]);
+    run(&["scan", "--rules", "merkur", "--out", &s(&results), &s(&pdf)]);
     let seated = tables(&seating);
-    for (page, table) in [(1, 1), (2, 2)] {
+    for (page, (round, table)) in [(1, (1, 1)), (2, (1, 2)), (3, (2, 1)), (4, (2, 2))] {
         let json =
             std::fs::read_to_string(results.join(format!("sheets-p{page}.json"))).expect("result");
         let sheet: serde_json::Value = serde_json::from_str(&json).expect("json");
         assert_eq!(sheet["printed"], true);
-        assert_eq!(sheet["round"], 2);
+        assert_eq!(sheet["round"], round);
         assert_eq!(sheet["table"], table);
         let players: Vec<String> = sheet["players"]
             .as_array()
@@ -264,7 +254,7 @@ fn printed_sheets_should_scan_with_round_table_and_players_from_their_code() {
             .iter()
             .map(|p| p.as_str().expect("number").to_string())
             .collect();
-        assert_eq!(players, seated[&(2, table)]);
+        assert_eq!(players, seated[&(round, table)]);
         let asked: Vec<&serde_json::Value> = sheet["flags"]
             .as_array()
             .expect("flags")
@@ -273,4 +263,29 @@ fn printed_sheets_should_scan_with_round_table_and_players_from_their_code() {
             .collect();
         assert!(asked.is_empty(), "{asked:?}");
     }
+    let standings = |checks_of: &str| {
+        run(&[
+            "standings",
+            "--rules",
+            "merkur",
+            "--participants",
+            &list,
+            "--seating",
+            &s(&seating),
+            "--checks",
+            &s(&checks),
+            &s(&results),
+        ]);
+        let text = std::fs::read_to_string(&checks).expect("checks");
+        text.lines().filter(|l| l.starts_with(checks_of)).count()
+    };
+    assert_eq!(standings("TABLE_WITHOUT_SHEET"), 0);
+    assert_eq!(standings("SEATING_DIFFERS"), 0);
+    assert_eq!(standings("PLAYER_NOT_REGISTERED"), 0);
+    std::fs::remove_file(results.join("sheets-p3.json")).expect("remove");
+    assert_eq!(
+        standings("TABLE_WITHOUT_SHEET"),
+        1,
+        "round 2, table 1 has no sheet"
+    );
 }

@@ -105,3 +105,15 @@ pub fn open_archive(path: &Path, lang: Lang) -> Result<aufsicht::night::archive:
     }
     aufsicht::night::archive::Archive::open(path).told(lang)
 }
+
+/// The seating `draw` wrote, checked.
+pub fn load_seating(
+    path: &std::path::Path,
+    lang: Lang,
+) -> Result<aufsicht::night::seating::Seating> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))?;
+    aufsicht::night::seating::Seating::from_csv(&text)
+        .told(lang)
+        .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))
+}

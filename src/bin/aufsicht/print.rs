@@ -10,12 +10,11 @@ use aufsicht::Lang;
 use aufsicht::catalogue::say;
 use aufsicht::check::rules::{Family, RuleSet};
 use aufsicht::night::roster::Roster;
-use aufsicht::night::seating::Seating;
 use aufsicht::page::code::TableCode;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::page::render::{PdfPages, render_printed};
 
-use crate::common::{Told, load_rules};
+use crate::common::{Told, load_rules, load_seating};
 
 /// The resolution of the printed pages: the forms' own.
 const DPI: f64 = 300.0;
@@ -83,14 +82,6 @@ pub fn run(a: PrintArgs, lang: Lang) -> Result<()> {
         )
     );
     Ok(())
-}
-
-fn load_seating(path: &std::path::Path, lang: Lang) -> Result<Seating> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))?;
-    Seating::from_csv(&text)
-        .told(lang)
-        .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))
 }
 
 /// The form named, or the first built-in form of the rule set's game.

@@ -1,6 +1,6 @@
 //! `standings`: the night's ranking as CSV, night checks to stderr and a file.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
@@ -22,24 +22,28 @@ pub struct StandingsArgs {
     /// and registered players on no sheet become night checks.
     #[arg(long)]
     pub participants: Option<PathBuf>,
+    /// The night's seating (`draw`): drawn tables with no sheet, and sheets
+    /// whose players or seats are not the drawn ones, become night checks.
+    #[arg(long)]
+    pub seating: Option<PathBuf>,
     /// Folders of sheet results (*.json), e.g. one per round.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
 }
 
 pub fn run(a: StandingsArgs, lang: Lang) -> Result<()> {
-    standings(&a.rules, a.checks, a.participants.as_deref(), &a.dirs, lang)
+    standings(&a, lang)
 }
 
-fn standings(
-    rules: &str,
-    checks: Option<PathBuf>,
-    participants: Option<&Path>,
-    dirs: &[PathBuf],
-    lang: Lang,
-) -> Result<()> {
-    let rules = load_rules(rules, lang)?;
-    let participants = load_participants(participants, lang)?;
+fn standings(a: &StandingsArgs, lang: Lang) -> Result<()> {
+    let (checks, dirs) = (a.checks.clone(), &a.dirs);
+    let rules = load_rules(&a.rules, lang)?;
+    let participants = load_participants(a.participants.as_deref(), lang)?;
+    let seating = a
+        .seating
+        .as_deref()
+        .map(|p| crate::common::load_seating(p, lang))
+        .transpose()?;
     let results = sheet_results(dirs, lang)?;
     refuse_other_rules(&results, &rules.id, lang)?;
     let mut sheets = Vec::new();
@@ -57,7 +61,13 @@ fn standings(
             }
         }
     }
-    let table = aufsicht::night::standings::standings(&sheets, &rules, participants.as_ref(), lang);
+    let mut table =
+        aufsicht::night::standings::standings(&sheets, &rules, participants.as_ref(), lang);
+    if let Some(seating) = &seating {
+        table.checks.extend(aufsicht::night::seated::seating_checks(
+            seating, &sheets, lang,
+        ));
+    }
     let mut out = Vec::new();
     table.write_csv(&mut out)?;
     use std::io::Write;
