@@ -52,8 +52,12 @@ pub fn scan_page(
     };
     let (title, title_ok, rows) = confirm(&aligned, printed);
     let (mut read, mut readings) = read_sheet(&aligned, digits, &source, page.number, lang);
-    if let Some(code) = read_code(&aligned) {
-        apply_code(&mut read, &mut readings, &code);
+    match read_code(&aligned) {
+        CodeBox::Read(code) => apply_code(&mut read, &mut readings, &code),
+        CodeBox::Unread => {
+            take_printed_numbers(&aligned, printed, &mut read, &mut readings);
+        }
+        CodeBox::Blank => {}
     }
     if let Some(a) = &mut read.notes.alignment {
         a.title_read = Some(title);

@@ -122,19 +122,29 @@ pub struct SheetNotes {
     /// Round, table and players came from the sheet's printed code.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub printed: bool,
+    /// The code of a printed sheet was not read; the round, table or
+    /// numbers its print and the digit net agree on came from the print.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub numbers_from_print: bool,
     #[serde(flatten)]
     pub unparsed: Map<String, Value>,
 }
 
 impl Lenient for SheetNotes {
-    const FIELDS: &'static [&'static str] =
-        &["alignment", "flags_if_read_as_is", "reader", "printed"];
+    const FIELDS: &'static [&'static str] = &[
+        "alignment",
+        "flags_if_read_as_is",
+        "reader",
+        "printed",
+        "numbers_from_print",
+    ];
     fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
         match key {
             "alignment" => self.alignment = typed(value)?,
             "flags_if_read_as_is" => self.flags_if_read_as_is = typed(value)?,
             "reader" => self.reader = typed(value)?,
             "printed" => self.printed = typed(value)?,
+            "numbers_from_print" => self.numbers_from_print = typed(value)?,
             _ => return Err(value),
         }
         Ok(())

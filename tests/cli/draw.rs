@@ -289,3 +289,65 @@ fn a_drawn_night_should_come_back_from_its_printed_sheets_exactly() {
         "round 2, table 1 has no sheet"
     );
 }
+
+#[test]
+fn a_printed_sheet_whose_code_is_damaged_should_take_its_numbers_from_the_print() {
+    use aufsicht::page::code::TableCode;
+    use aufsicht::page::form::FormTemplate;
+    let dir = temp("print-damaged");
+    let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+    let players = ["0417", "1203", "77", "1999"].map(String::from).to_vec();
+    let code = TableCode::new("Nacht", &form.id, 2, 14, players.clone());
+    let names = ["A", "B", "C", "D"].map(String::from);
+    let mut page = aufsicht::page::render::render_printed(&form, &code, &names, 300.0);
+    // A coffee ring over the code's top half: ink there, no code to read.
+    let [x, y, side, _] = form.code_box();
+    let px = |mm: f64| (mm * 300.0 / 25.4) as u32;
+    for yy in px(y)..px(y + side / 2.0) {
+        for xx in px(x)..px(x + side) {
+            if (xx + yy) % 7 < 3 {
+                page.put_pixel(xx, yy, image::Luma([0]));
+            }
+        }
+    }
+    let scan = dir.join("damaged.png");
+    page.save(&scan).expect("save");
+    let results = dir.join("results");
+    let out = aufsicht_en(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        results.to_str().expect("path"),
+        scan.to_str().expect("path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = std::fs::read_to_string(results.join("damaged.json")).expect("result");
+    let sheet: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(
+        sheet["printed"],
+        serde_json::Value::Null,
+        "the code is not read"
+    );
+    assert_eq!(sheet["numbers_from_print"], true);
+    assert_eq!(sheet["round"], 2);
+    assert_eq!(sheet["table"], 14);
+    let read: Vec<&str> = sheet["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p.as_str().expect("number"))
+        .collect();
+    assert_eq!(read, players);
+    let asked = sheet["flags"]
+        .as_array()
+        .expect("flags")
+        .iter()
+        .filter(|f| f["code"] == "CELL_UNCERTAIN")
+        .count();
+    assert_eq!(asked, 0);
+}
