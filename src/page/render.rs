@@ -113,6 +113,21 @@ pub fn render_printed(
     page
 }
 
+/// The number `text` as `print` puts it in the box `bx`, alone on white, cut
+/// as `cells::cut_at` cuts a page (`margin` mm around the box, at
+/// `px_per_mm`): what the box holds where nothing was written over it.
+pub fn printed_number(bx: MmBox, text: &str, margin: f64, px_per_mm: f64) -> GrayImage {
+    let [_, _, w, h] = bx;
+    let side = |mm: f64| ((mm + 2.0 * margin) * px_per_mm).round().max(1.0) as u32;
+    let mut out = GrayImage::from_pixel(side(w), side(h), Luma([255]));
+    if let Ok(font) = FontRef::try_from_slice(REGULAR) {
+        let local = [margin, margin, w, h];
+        let t = centred_in(local, text, PRINTED_DIGITS, &font);
+        draw_text_mm(&mut out, &font, &t, px_per_mm * 25.4);
+    }
+    out
+}
+
 /// Cap height (mm) of the printed round, table and numbers: clear print,
 /// well inside a 7 mm box.
 const PRINTED_DIGITS: f64 = 3.2;

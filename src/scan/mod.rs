@@ -53,7 +53,10 @@ pub fn scan_page(
     let (title, title_ok, rows) = confirm(&aligned, printed);
     let (mut read, mut readings) = read_sheet(&aligned, digits, &source, page.number, lang);
     match read_code(&aligned) {
-        CodeBox::Read(code) => apply_code(&mut read, &mut readings, &code),
+        CodeBox::Read(code) => {
+            let over = written_over(&aligned, &code);
+            apply_code(&mut read, &mut readings, &code, &over, lang);
+        }
         CodeBox::Unread => {
             take_printed_numbers(&aligned, printed, &mut read, &mut readings);
         }

@@ -68,18 +68,39 @@ fn code_in_box(aligned: &AlignedSheet) -> Option<TableCode> {
 
 /// Puts the code's round, table and players into the sheet as read, and
 /// takes the readings of those fields out of what decoding weighs and
-/// flags.
-pub(super) fn apply_code(read: &mut SheetResult, readings: &mut CellReadings, code: &TableCode) {
+/// flags. A player field written over (`written_over`: a substitute, a
+/// correction) keeps what was read there, asked about with the printed
+/// number beside it.
+pub(super) fn apply_code(
+    read: &mut SheetResult,
+    readings: &mut CellReadings,
+    code: &TableCode,
+    written_over: &[usize],
+    lang: Lang,
+) {
     read.round = Some(code.round);
     read.table = Some(code.table);
-    for (i, seat) in read.players.iter_mut().enumerate() {
-        *seat = code.players.get(i).filter(|p| !p.is_empty()).cloned();
-    }
+    let as_read = read.players.clone();
     read.flags.retain(|f| {
         !(f.code == Code::CellUncertain
             && f.row.is_none()
             && matches!(f.field.as_deref(), Some("round" | "table" | "player_id")))
     });
+    for (i, seat) in read.players.iter_mut().enumerate() {
+        let printed = code.players.get(i).filter(|p| !p.is_empty()).cloned();
+        if !written_over.contains(&(i + 1)) {
+            *seat = printed;
+            continue;
+        }
+        let over = as_read.get(i).cloned().flatten();
+        read.flags.push(written_over_flag(
+            i + 1,
+            printed.as_deref(),
+            over.as_deref(),
+            lang,
+        ));
+        *seat = over.or(printed);
+    }
     readings
         .fields
         .retain(|fr| !matches!(fr.field, Field::Round | Field::Table));
@@ -174,3 +195,78 @@ fn print_of(aligned: &AlignedSheet, printed: &mut TesseractReader, bx: MmBox) ->
 /// Tesseract's own confidence (its mean word confidence, 0..1) below
 /// which its reading of a printed number is not used.
 const PRINT_SURE: f32 = 0.6;
+
+/// Ink (mm²) in a printed player field beyond its print (and 0.5 mm
+/// around it) from which something was written over the print.
+const WRITTEN_OVER_MM2: f64 = 1.5;
+
+/// How far (px at 10 px a mm) ink may lie from the expected print and
+/// still be print: the alignment's residual and the printer's spread.
+const PRINT_SPREAD_PX: u8 = 5;
+
+/// The seats (from 1) whose printed number has ink written over it.
+pub(super) fn written_over(aligned: &AlignedSheet, code: &TableCode) -> Vec<usize> {
+    let ppm = cells::PX_PER_MM;
+    // Inside the box, clear of its ruled lines.
+    let margin = -0.6;
+    let mut seats = Vec::new();
+    for (i, (&bx, number)) in aligned
+        .form
+        .fields
+        .player_id
+        .iter()
+        .zip(&code.players)
+        .enumerate()
+    {
+        let crop = cells::cut_at(aligned.page, &aligned.alignment, bx, margin, ppm);
+        let expected = crate::page::render::printed_number(bx, number, margin, ppm);
+        let print = image::GrayImage::from_fn(expected.width(), expected.height(), |x, y| {
+            image::Luma([if expected.get_pixel(x, y)[0] < 128 {
+                255
+            } else {
+                0
+            }])
+        });
+        let near_print = imageproc::morphology::dilate(
+            &print,
+            imageproc::distance_transform::Norm::LInf,
+            PRINT_SPREAD_PX,
+        );
+        let beyond = crop
+            .enumerate_pixels()
+            .filter(|(x, y, p)| {
+                p[0] < 128
+                    && near_print
+                        .get_pixel_checked(*x, *y)
+                        .is_none_or(|m| m[0] == 0)
+            })
+            .count();
+        if beyond as f64 / (ppm * ppm) > WRITTEN_OVER_MM2 {
+            seats.push(i + 1);
+        }
+    }
+    seats
+}
+
+fn written_over_flag(seat: usize, printed: Option<&str>, read: Option<&str>, lang: Lang) -> Flag {
+    let printed = printed.unwrap_or("-");
+    let shown = read.unwrap_or("?");
+    Flag {
+        code: Code::CellUncertain,
+        severity: Code::CellUncertain.severity(),
+        row: None,
+        seat: Some(seat),
+        field: Some("player_id".into()),
+        message: say(
+            lang,
+            "uncertain-written-over",
+            &[("seat", &seat), ("printed", &printed), ("read", &shown)],
+        ),
+        detail: crate::check::flags::FlagDetail {
+            alternatives: vec![(printed.to_string(), 0.0)],
+            reading: Some(shown.to_string()),
+            ..Default::default()
+        },
+        extra: Map::new(),
+    }
+}

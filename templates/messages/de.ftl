@@ -162,6 +162,7 @@ uncertain-doubted = { $what }: gelesen "{ $read }", aber Zeile und Gesamt ergebe
 uncertain-across-side = { $what }: die Zahl läuft über die Linie in die nächste Spalte; in welcher Spalte steht sie? Bitte prüfen.
 uncertain-listed = {" "}Nach der Teilnehmerliste eher { $number } ({ $probability }%).
 uncertain-not-listed = Platz { $seat }: Teilnehmer-Nr. gelesen "{ $number }", steht nicht in der Teilnehmerliste, bitte prüfen.
+uncertain-written-over = Platz { $seat }: gedruckt ist die Teilnehmernummer { $printed }, darüber geschrieben (gelesen „{ $read }“): Ersatzspieler oder Korrektur? Bitte prüfen.
 
 ## Warum eine Datei oder Seite nicht gelesen wird
 problem-not-found = Datei nicht gefunden

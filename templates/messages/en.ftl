@@ -152,6 +152,7 @@ uncertain-doubted = { $what }: read "{ $read }", but its row and its Gesamt both
 uncertain-across-side = { $what }: the number runs over the line into the next column; which column is it in? Please check.
 uncertain-listed = {" "}By the participant list more likely { $number } ({ $probability }%).
 uncertain-not-listed = Seat { $seat }: participant number read "{ $number }", not in the participant list, please check.
+uncertain-written-over = Seat { $seat }: participant number { $printed } is printed, something is written over it (read "{ $read }"): a substitute or a correction? Please check.
 
 ## Why a file or page is not read
 problem-not-found = file not found

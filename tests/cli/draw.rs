@@ -351,3 +351,74 @@ fn a_printed_sheet_whose_code_is_damaged_should_take_its_numbers_from_the_print(
         .count();
     assert_eq!(asked, 0);
 }
+
+#[test]
+fn a_number_written_over_a_printed_one_should_be_read_and_asked_about() {
+    use aufsicht::page::code::TableCode;
+    use aufsicht::page::form::FormTemplate;
+    let dir = temp("print-over");
+    let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+    let players = ["0417", "1203", "77", "1999"].map(String::from).to_vec();
+    let code = TableCode::new("Nacht", &form.id, 1, 3, players.clone());
+    let names = ["A", "B", "C", "D"].map(String::from);
+    let mut page = aufsicht::page::render::render_printed(&form, &code, &names, 300.0);
+    // A substitute at seat 2: the printed number struck through and a "17"
+    // written beside it, in pen strokes about 0.4 mm wide.
+    let [x, y, w, h] = form.fields.player_id[1];
+    let px = |mm: f64| (mm * 300.0 / 25.4) as f32;
+    let strokes = [
+        ((x + 4.0, y + h * 0.5), (x + w * 0.6, y + h * 0.45)),
+        ((x + w * 0.7, y + 1.5), (x + w * 0.7, y + h - 1.0)),
+        ((x + w * 0.78, y + 1.5), (x + w * 0.9, y + 1.5)),
+        ((x + w * 0.9, y + 1.5), (x + w * 0.8, y + h - 1.0)),
+    ];
+    for ((x0, y0), (x1, y1)) in strokes {
+        for d in 0..5 {
+            let o = d as f32 - 2.0;
+            imageproc::drawing::draw_line_segment_mut(
+                &mut page,
+                (px(x0) + o, px(y0) + o),
+                (px(x1) + o, px(y1) + o),
+                image::Luma([20]),
+            );
+        }
+    }
+    let scan = dir.join("over.png");
+    page.save(&scan).expect("save");
+    let results = dir.join("results");
+    let out = aufsicht_en(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        results.to_str().expect("path"),
+        scan.to_str().expect("path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = std::fs::read_to_string(results.join("over.json")).expect("result");
+    let sheet: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(sheet["printed"], true);
+    let asked: Vec<&serde_json::Value> = sheet["flags"]
+        .as_array()
+        .expect("flags")
+        .iter()
+        .filter(|f| f["code"] == "CELL_UNCERTAIN" && f["field"] == "player_id")
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0]["seat"], 2);
+    assert!(
+        asked[0]["message"]
+            .as_str()
+            .expect("message")
+            .contains("1203 is printed"),
+        "{}",
+        asked[0]["message"]
+    );
+    for seat in [0, 2, 3] {
+        assert_eq!(sheet["players"][seat], players[seat].as_str());
+    }
+}
