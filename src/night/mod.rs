@@ -7,6 +7,7 @@ pub mod archive;
 pub mod batch;
 pub mod draw;
 pub mod files;
+pub mod hall;
 pub mod participants;
 pub mod result_names;
 pub mod review;

@@ -9,8 +9,8 @@ use imageproc::rect::Rect;
 use crate::page::code::TableCode;
 use crate::page::form::{FormTemplate, MmBox, Text};
 
-static REGULAR: &[u8] = include_bytes!("../../templates/fonts/DejaVuSans.ttf");
-static BOLD: &[u8] = include_bytes!("../../templates/fonts/DejaVuSans-Bold.ttf");
+pub(crate) static REGULAR: &[u8] = include_bytes!("../../templates/fonts/DejaVuSans.ttf");
+pub(crate) static BOLD: &[u8] = include_bytes!("../../templates/fonts/DejaVuSans-Bold.ttf");
 
 pub fn mm_to_px(mm: f64, dpi: f64) -> f64 {
     mm * dpi / 25.4
@@ -45,7 +45,7 @@ pub fn render_form(form: &FormTemplate, dpi: f64) -> GrayImage {
 }
 
 /// Draws a form's text (`y` its line's middle, `size` its cap height) at `dpi`.
-fn draw_text_mm(page: &mut GrayImage, font: &FontRef, t: &Text, dpi: f64) {
+pub(crate) fn draw_text_mm(page: &mut GrayImage, font: &FontRef, t: &Text, dpi: f64) {
     let px = |mm: f64| mm_to_px(mm, dpi);
     // Cap height of DejaVu is about 0.73 of the em size.
     let scale = PxScale::from((px(t.size) / 0.73) as f32);

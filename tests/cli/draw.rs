@@ -64,6 +64,7 @@ fn a_merkur_night_of_32_should_meet_nobody_twice_in_its_two_rounds() {
     let dir = temp("draw-merkur");
     let list = list(&dir, "list.csv", 32, ',');
     let seating = dir.join("seating.csv");
+    let hall = dir.join("hall.pdf");
     let out = aufsicht_en(&[
         "draw",
         "--rules",
@@ -74,6 +75,8 @@ fn a_merkur_night_of_32_should_meet_nobody_twice_in_its_two_rounds() {
         seating.to_str().expect("path"),
         "--seed",
         "11",
+        "--hall",
+        hall.to_str().expect("path"),
     ]);
     assert!(
         out.status.success(),
@@ -90,6 +93,10 @@ fn a_merkur_night_of_32_should_meet_nobody_twice_in_its_two_rounds() {
         "numbers as listed"
     );
     assert_eq!(most_meetings(&t, 32), 1);
+    // The table list on one page, 16 slips a page for 32 players.
+    let pdf = std::fs::read(&hall).expect("hall papers");
+    assert!(pdf.starts_with(b"%PDF"));
+    assert!(String::from_utf8_lossy(&pdf).contains("/Count 3"));
 }
 
 #[test]

@@ -31,6 +31,13 @@ pub struct DrawArgs {
     /// The same seed gives the same draw (default: a new one, printed).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Also write the hall's papers (PDF): the table list of every round and
+    /// a slip per player with their table and seat in each round.
+    #[arg(long)]
+    pub hall: Option<PathBuf>,
+    /// The tournament's name, as the hall's papers head it.
+    #[arg(long, default_value = "")]
+    pub tournament: String,
 }
 
 pub fn run(a: DrawArgs, lang: Lang) -> Result<()> {
@@ -46,6 +53,17 @@ pub fn run(a: DrawArgs, lang: Lang) -> Result<()> {
     let seating = draw(&numbers, &allowed, rounds, seed).told(lang)?;
     aufsicht::night::files::write_whole(&a.out, seating.to_csv().as_bytes())
         .with_context(|| say(lang, "draw-write", &[("path", &a.out.display())]))?;
+    if let Some(hall) = &a.hall {
+        let mut pdf = aufsicht::page::render::PdfPages::new();
+        let hall_dpi = aufsicht::night::hall::DPI;
+        let list = aufsicht::night::hall::table_list(&seating, &roster, &a.tournament, lang);
+        let slips = aufsicht::night::hall::slips(&seating, &roster, &a.tournament, lang);
+        for page in list.iter().chain(&slips) {
+            pdf.add(page, hall_dpi);
+        }
+        aufsicht::night::files::write_whole(hall, &pdf.finish())
+            .with_context(|| say(lang, "hall-write", &[("path", &hall.display())]))?;
+    }
     let tables = seating.rounds.first().map_or(0, Vec::len);
     let fives = seating
         .rounds
