@@ -51,10 +51,11 @@ pub fn seating_checks(
     }
     for (fallback, sheet) in &read {
         let drawn = match (sheet.round, sheet.table) {
-            (Some(r), Some(t)) => seating
-                .rounds
-                .get(r as usize - 1)
-                .and_then(|tables| tables.get(t as usize - 1))
+            (Some(r), Some(t)) => (r as usize)
+                .checked_sub(1)
+                .and_then(|r| seating.rounds.get(r))
+                .zip((t as usize).checked_sub(1))
+                .and_then(|(tables, t)| tables.get(t))
                 .is_some(),
             _ => true,
         };
@@ -148,6 +149,7 @@ mod tests {
             sheet(1, 2, &["5", "6", "7", "8"]),
             sheet(2, 1, &["1", "5", "2", "6"]),
             sheet(2, 3, &["3", "7", "4", "8"]),
+            sheet(0, 0, &["1", "2", "3", "4"]),
         ];
         let checks = seating_checks(&seating(), &sheets, Lang::En);
         let kinds: Vec<NightCheckKind> = checks.iter().map(|c| c.kind).collect();
@@ -156,6 +158,7 @@ mod tests {
             [
                 NightCheckKind::SeatingDiffers,
                 NightCheckKind::TableWithoutSheet,
+                NightCheckKind::SeatingDiffers,
                 NightCheckKind::SeatingDiffers
             ]
         );
