@@ -57,9 +57,7 @@ pub fn scan_page(
             let over = written_over(&aligned, &code);
             apply_code(&mut read, &mut readings, &code, &over, lang);
         }
-        CodeBox::Unread => {
-            take_printed_numbers(&aligned, printed, &mut read, &mut readings);
-        }
+        CodeBox::Unread => take_printed_numbers(&aligned, printed, &mut read, &mut readings),
         CodeBox::Blank => {}
     }
     if let Some(a) = &mut read.notes.alignment {

@@ -113,13 +113,13 @@ pub(super) fn apply_code(
 /// and the digit net agree on it (the net's best or a listed alternative):
 /// it is not asked about, and the result says `numbers_from_print`. A
 /// field they disagree on (a number written over the print, a smudge)
-/// stays as read, asked about. True when any field was taken.
+/// stays as read, asked about.
 pub(super) fn take_printed_numbers(
     aligned: &AlignedSheet,
     printed: &mut TesseractReader,
     read: &mut SheetResult,
     readings: &mut CellReadings,
-) -> bool {
+) {
     let f = &aligned.form.fields;
     let mut taken = false;
     for (field, bx) in [(Field::Round, f.round), (Field::Table, f.table)] {
@@ -150,9 +150,7 @@ pub(super) fn take_printed_numbers(
         };
         let seat = s + 1;
         let flagged = read.flags.iter().position(|fl| {
-            fl.code == Code::CellUncertain
-                && fl.seat == Some(seat)
-                && fl.field.as_deref() == Some("player_id")
+            fl.code == Code::CellUncertain && fl.points_at_field(Some(seat), "player_id")
         });
         let agrees = match flagged {
             Some(i) => {
@@ -174,7 +172,6 @@ pub(super) fn take_printed_numbers(
         taken = true;
     }
     read.notes.numbers_from_print |= taken;
-    taken
 }
 
 /// The digits Tesseract reads in the printed box `bx`, where it reads

@@ -59,6 +59,74 @@ fn most_meetings(tables: &BTreeMap<(u32, u32), Vec<String>>, players: usize) -> 
     met.values().copied().max().unwrap_or(0)
 }
 
+/// A scan result as JSON.
+fn result(path: &Path) -> serde_json::Value {
+    let json = std::fs::read_to_string(path).expect("result");
+    serde_json::from_str(&json).expect("json")
+}
+
+/// A result's participant numbers, seat by seat (every seat filled).
+fn players_of(sheet: &serde_json::Value) -> Vec<String> {
+    sheet["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p.as_str().expect("number").to_string())
+        .collect()
+}
+
+/// A result's `CELL_UNCERTAIN` flags.
+fn uncertain(sheet: &serde_json::Value) -> Vec<&serde_json::Value> {
+    sheet["flags"]
+        .as_array()
+        .expect("flags")
+        .iter()
+        .filter(|f| f["code"] == "CELL_UNCERTAIN")
+        .collect()
+}
+
+/// The merkur sheet `print` makes for round and table (players 0417, 1203,
+/// 77, 1999), marked by `mark`, saved as a PNG and scanned: its result.
+fn scanned_printed_page(
+    name: &str,
+    (round, table): (u32, u32),
+    mark: impl FnOnce(&mut image::GrayImage, &aufsicht::page::form::FormTemplate),
+) -> serde_json::Value {
+    use aufsicht::page::code::TableCode;
+    let dir = temp(name);
+    let form = aufsicht::page::form::FormTemplate::load("punkteliste-a4-32").expect("form");
+    let code = TableCode::new("Nacht", &form.id, round, table, printed_players());
+    let names = ["A", "B", "C", "D"].map(String::from);
+    let mut page = aufsicht::page::render::render_printed(&form, &code, &names, 300.0);
+    mark(&mut page, &form);
+    let scan = dir.join(format!("{name}.png"));
+    page.save(&scan).expect("save");
+    let results = dir.join("results");
+    let out = aufsicht_en(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        results.to_str().expect("path"),
+        scan.to_str().expect("path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    result(&results.join(format!("{name}.json")))
+}
+
+fn printed_players() -> Vec<String> {
+    ["0417", "1203", "77", "1999"].map(String::from).to_vec()
+}
+
+/// Millimetres on a 300-dpi page, in pixels.
+fn px(mm: f64) -> f32 {
+    (mm * 300.0 / 25.4) as f32
+}
+
 #[test]
 fn a_merkur_night_of_32_should_meet_nobody_twice_in_its_two_rounds() {
     let dir = temp("draw-merkur");
@@ -249,25 +317,12 @@ fn a_drawn_night_should_come_back_from_its_printed_sheets_exactly() {
     run(&["scan", "--rules", "merkur", "--out", &s(&results), &s(&pdf)]);
     let seated = tables(&seating);
     for (page, (round, table)) in [(1, (1, 1)), (2, (1, 2)), (3, (2, 1)), (4, (2, 2))] {
-        let json =
-            std::fs::read_to_string(results.join(format!("sheets-p{page}.json"))).expect("result");
-        let sheet: serde_json::Value = serde_json::from_str(&json).expect("json");
+        let sheet = result(&results.join(format!("sheets-p{page}.json")));
         assert_eq!(sheet["printed"], true);
         assert_eq!(sheet["round"], round);
         assert_eq!(sheet["table"], table);
-        let players: Vec<String> = sheet["players"]
-            .as_array()
-            .expect("players")
-            .iter()
-            .map(|p| p.as_str().expect("number").to_string())
-            .collect();
-        assert_eq!(players, seated[&(round, table)]);
-        let asked: Vec<&serde_json::Value> = sheet["flags"]
-            .as_array()
-            .expect("flags")
-            .iter()
-            .filter(|f| f["code"] == "CELL_UNCERTAIN")
-            .collect();
+        assert_eq!(players_of(&sheet), seated[&(round, table)]);
+        let asked = uncertain(&sheet);
         assert!(asked.is_empty(), "{asked:?}");
     }
     let standings = |checks_of: &str| {
@@ -299,42 +354,17 @@ fn a_drawn_night_should_come_back_from_its_printed_sheets_exactly() {
 
 #[test]
 fn a_printed_sheet_whose_code_is_damaged_should_take_its_numbers_from_the_print() {
-    use aufsicht::page::code::TableCode;
-    use aufsicht::page::form::FormTemplate;
-    let dir = temp("print-damaged");
-    let form = FormTemplate::load("punkteliste-a4-32").expect("form");
-    let players = ["0417", "1203", "77", "1999"].map(String::from).to_vec();
-    let code = TableCode::new("Nacht", &form.id, 2, 14, players.clone());
-    let names = ["A", "B", "C", "D"].map(String::from);
-    let mut page = aufsicht::page::render::render_printed(&form, &code, &names, 300.0);
-    // A coffee ring over the code's top half: ink there, no code to read.
-    let [x, y, side, _] = form.code_box();
-    let px = |mm: f64| (mm * 300.0 / 25.4) as u32;
-    for yy in px(y)..px(y + side / 2.0) {
-        for xx in px(x)..px(x + side) {
-            if (xx + yy) % 7 < 3 {
-                page.put_pixel(xx, yy, image::Luma([0]));
+    let sheet = scanned_printed_page("damaged", (2, 14), |page, form| {
+        // A coffee ring over the code's top half: ink there, no code to read.
+        let [x, y, side, _] = form.code_box();
+        for yy in px(y) as u32..px(y + side / 2.0) as u32 {
+            for xx in px(x) as u32..px(x + side) as u32 {
+                if (xx + yy) % 7 < 3 {
+                    page.put_pixel(xx, yy, image::Luma([0]));
+                }
             }
         }
-    }
-    let scan = dir.join("damaged.png");
-    page.save(&scan).expect("save");
-    let results = dir.join("results");
-    let out = aufsicht_en(&[
-        "scan",
-        "--rules",
-        "merkur",
-        "--out",
-        results.to_str().expect("path"),
-        scan.to_str().expect("path"),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json = std::fs::read_to_string(results.join("damaged.json")).expect("result");
-    let sheet: serde_json::Value = serde_json::from_str(&json).expect("json");
+    });
     assert_eq!(
         sheet["printed"],
         serde_json::Value::Null,
@@ -343,77 +373,38 @@ fn a_printed_sheet_whose_code_is_damaged_should_take_its_numbers_from_the_print(
     assert_eq!(sheet["numbers_from_print"], true);
     assert_eq!(sheet["round"], 2);
     assert_eq!(sheet["table"], 14);
-    let read: Vec<&str> = sheet["players"]
-        .as_array()
-        .expect("players")
-        .iter()
-        .map(|p| p.as_str().expect("number"))
-        .collect();
-    assert_eq!(read, players);
-    let asked = sheet["flags"]
-        .as_array()
-        .expect("flags")
-        .iter()
-        .filter(|f| f["code"] == "CELL_UNCERTAIN")
-        .count();
-    assert_eq!(asked, 0);
+    assert_eq!(players_of(&sheet), printed_players());
+    assert_eq!(uncertain(&sheet).len(), 0);
 }
 
 #[test]
 fn a_number_written_over_a_printed_one_should_be_read_and_asked_about() {
-    use aufsicht::page::code::TableCode;
-    use aufsicht::page::form::FormTemplate;
-    let dir = temp("print-over");
-    let form = FormTemplate::load("punkteliste-a4-32").expect("form");
-    let players = ["0417", "1203", "77", "1999"].map(String::from).to_vec();
-    let code = TableCode::new("Nacht", &form.id, 1, 3, players.clone());
-    let names = ["A", "B", "C", "D"].map(String::from);
-    let mut page = aufsicht::page::render::render_printed(&form, &code, &names, 300.0);
-    // A substitute at seat 2: the printed number struck through and a "17"
-    // written beside it, in pen strokes about 0.4 mm wide.
-    let [x, y, w, h] = form.fields.player_id[1];
-    let px = |mm: f64| (mm * 300.0 / 25.4) as f32;
-    let strokes = [
-        ((x + 4.0, y + h * 0.5), (x + w * 0.6, y + h * 0.45)),
-        ((x + w * 0.7, y + 1.5), (x + w * 0.7, y + h - 1.0)),
-        ((x + w * 0.78, y + 1.5), (x + w * 0.9, y + 1.5)),
-        ((x + w * 0.9, y + 1.5), (x + w * 0.8, y + h - 1.0)),
-    ];
-    for ((x0, y0), (x1, y1)) in strokes {
-        for d in 0..5 {
-            let o = d as f32 - 2.0;
-            imageproc::drawing::draw_line_segment_mut(
-                &mut page,
-                (px(x0) + o, px(y0) + o),
-                (px(x1) + o, px(y1) + o),
-                image::Luma([20]),
-            );
+    let sheet = scanned_printed_page("over", (1, 3), |page, form| {
+        // A substitute at seat 2: the printed number struck through and a
+        // "17" written beside it, in pen strokes about 0.4 mm wide.
+        let [x, y, w, h] = form.fields.player_id[1];
+        let strokes = [
+            ((x + 4.0, y + h * 0.5), (x + w * 0.6, y + h * 0.45)),
+            ((x + w * 0.7, y + 1.5), (x + w * 0.7, y + h - 1.0)),
+            ((x + w * 0.78, y + 1.5), (x + w * 0.9, y + 1.5)),
+            ((x + w * 0.9, y + 1.5), (x + w * 0.8, y + h - 1.0)),
+        ];
+        for ((x0, y0), (x1, y1)) in strokes {
+            for d in 0..5 {
+                let o = d as f32 - 2.0;
+                imageproc::drawing::draw_line_segment_mut(
+                    page,
+                    (px(x0) + o, px(y0) + o),
+                    (px(x1) + o, px(y1) + o),
+                    image::Luma([20]),
+                );
+            }
         }
-    }
-    let scan = dir.join("over.png");
-    page.save(&scan).expect("save");
-    let results = dir.join("results");
-    let out = aufsicht_en(&[
-        "scan",
-        "--rules",
-        "merkur",
-        "--out",
-        results.to_str().expect("path"),
-        scan.to_str().expect("path"),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json = std::fs::read_to_string(results.join("over.json")).expect("result");
-    let sheet: serde_json::Value = serde_json::from_str(&json).expect("json");
+    });
     assert_eq!(sheet["printed"], true);
-    let asked: Vec<&serde_json::Value> = sheet["flags"]
-        .as_array()
-        .expect("flags")
-        .iter()
-        .filter(|f| f["code"] == "CELL_UNCERTAIN" && f["field"] == "player_id")
+    let asked: Vec<&serde_json::Value> = uncertain(&sheet)
+        .into_iter()
+        .filter(|f| f["field"] == "player_id")
         .collect();
     assert_eq!(asked.len(), 1, "{asked:?}");
     assert_eq!(asked[0]["seat"], 2);
@@ -425,6 +416,7 @@ fn a_number_written_over_a_printed_one_should_be_read_and_asked_about() {
         "{}",
         asked[0]["message"]
     );
+    let players = printed_players();
     for seat in [0, 2, 3] {
         assert_eq!(sheet["players"][seat], players[seat].as_str());
     }
