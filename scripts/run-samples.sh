@@ -21,11 +21,12 @@ for sheet in samples/sheets/*.json; do
   $bin verify --rules "$rules" "$sheet" > "out/samples/sheets/$name.json"
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[1]+":", d["status"], ", ".join(f["code"] for f in d["flags"]) or "-")' "out/samples/sheets/$name.json"
 done
-echo "== a generated night (32 players, two rounds): scan, standings, review page"
-$bin generate --rules merkur --form punkteliste-a4-32 --night 32 --seed 7 --capture scanner --out out/samples/night
+echo "== a drawn night (32 players, two rounds), played on the printed sheets: scan, standings, review page"
+$bin generate --rules merkur --form punkteliste-a4-32 --night 32 --printed --seed 7 --capture scanner --out out/samples/night
+night="--participants out/samples/night/participants.csv --seating out/samples/night/seating.csv"
 $bin scan --rules merkur --tournament "sample night" --out out/samples/night/results out/samples/night/scans
-$bin standings --rules merkur --checks out/samples/night/checks-typed.csv out/samples/night/truth > out/samples/night/standings-typed.csv
-$bin standings --rules merkur out/samples/night/results > out/samples/night/standings-scanned.csv
+$bin standings --rules merkur $night --checks out/samples/night/checks-typed.csv out/samples/night/truth > out/samples/night/standings-typed.csv
+$bin standings --rules merkur $night --checks out/samples/night/checks.csv out/samples/night/results > out/samples/night/standings-scanned.csv
 $bin review --title "sample night" --out out/samples/night/review.html out/samples/night/results
 echo "standings from the typed sheets: out/samples/night/standings-typed.csv"
 echo "standings from the scans:        out/samples/night/standings-scanned.csv"

@@ -421,3 +421,121 @@ fn a_number_written_over_a_printed_one_should_be_read_and_asked_about() {
         assert_eq!(sheet["players"][seat], players[seat].as_str());
     }
 }
+
+/// standings CSV → player → (total, sheets to review).
+fn standings_rows(csv: &str) -> BTreeMap<String, (String, String)> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (player, total, review) = (col("player"), col("total"), col("review"));
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let review = f.get(review).copied().unwrap_or_default();
+            (
+                f[player].to_string(),
+                (f[total].to_string(), review.to_string()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_night_should_run_from_the_list_through_the_played_sheets_to_the_standings() {
+    let dir = temp("night-flow");
+    let list = list(&dir, "list.csv", 8, ';');
+    let s = |p: &Path| p.to_str().expect("path").to_string();
+    let (seating, played, results) = (
+        dir.join("seating.csv"),
+        dir.join("played"),
+        dir.join("results"),
+    );
+    let run = |args: &[&str]| {
+        let out = aufsicht_en(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    run(&[
+        "draw",
+        "--rules",
+        "merkur",
+        "--participants",
+        &list,
+        "--out",
+        &s(&seating),
+        "--seed",
+        "9",
+    ]);
+    // The players fill in the printed sheets by hand; the office scans them.
+    run(&[
+        "generate",
+        "--rules",
+        "merkur",
+        "--form",
+        "punkteliste-a4-32",
+        "--seating",
+        &s(&seating),
+        "--printed",
+        "--capture",
+        "scanner",
+        "--seed",
+        "9",
+        "--out",
+        &s(&played),
+    ]);
+    run(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        &s(&results),
+        &s(&played.join("scans")),
+    ]);
+    let seated = tables(&seating);
+    assert_eq!(seated.len(), 4, "two tables in each of two rounds");
+    for (round, table) in seated.keys() {
+        let sheet = result(&results.join(format!("merkur-r{round}-t{table:02}.json")));
+        assert_eq!(
+            (sheet["round"].as_u64(), sheet["table"].as_u64()),
+            (Some(u64::from(*round)), Some(u64::from(*table)))
+        );
+        assert_eq!(players_of(&sheet), seated[&(*round, *table)]);
+        let on_numbers: Vec<_> = uncertain(&sheet)
+            .into_iter()
+            .filter(|f| f["row"].is_null())
+            .filter(|f| matches!(f["field"].as_str(), Some("round" | "table" | "player_id")))
+            .collect();
+        assert!(on_numbers.is_empty(), "{on_numbers:?}");
+    }
+    let standings = |sheets: &Path, checks: &Path| {
+        let csv = run(&[
+            "standings",
+            "--rules",
+            "merkur",
+            "--participants",
+            &list,
+            "--seating",
+            &s(&seating),
+            "--checks",
+            &s(checks),
+            &s(sheets),
+        ]);
+        let checks = std::fs::read_to_string(checks).expect("checks");
+        (standings_rows(&csv), checks.lines().count())
+    };
+    let (typed, _) = standings(&played.join("truth"), &dir.join("checks-typed.csv"));
+    let (scanned, night_checks) = standings(&results, &dir.join("checks.csv"));
+    assert_eq!(
+        night_checks, 1,
+        "only the header: no table without a sheet, no stranger"
+    );
+    assert_eq!(scanned.len(), 8, "every registered player, nobody else");
+    for (player, (total, _)) in &typed {
+        let (read, review) = &scanned[player];
+        assert!(
+            read == total || !review.is_empty(),
+            "player {player}: {read} read, {total} written, and no sheet named for review"
+        );
+    }
+}

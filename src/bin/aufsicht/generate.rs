@@ -9,6 +9,7 @@ use rand::RngExt;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, RuleSet, lab::synth};
 
+use crate::common::Told;
 use crate::render::write_page;
 
 /// The arguments of `generate`.
@@ -42,10 +43,15 @@ pub struct GenerateArgs {
     /// Share of sheets on which the writer makes one mistake (0..1).
     #[arg(long, default_value_t = 0.3)]
     pub writer_errors: f64,
-    /// A whole night instead of --count sheets: this many players (a multiple
-    /// of 4) at tables of four in every round of the rule set, seated anew each round.
-    #[arg(long)]
+    /// A whole night instead of --count sheets: this many players, drawn by
+    /// `draw` into every round of the rule set (its participants.csv and
+    /// seating.csv are written beside the scans).
+    #[arg(long, conflicts_with = "seating")]
     pub night: Option<usize>,
+    /// A night already drawn (the CSV `draw` writes): a sheet for every
+    /// table of every round, its players seated as drawn.
+    #[arg(long)]
+    pub seating: Option<PathBuf>,
     /// Write on the sheets `print` makes: round, table and players printed
     /// with the table's code, not written by hand.
     #[arg(long)]
@@ -131,19 +137,11 @@ pub fn run(a: GenerateArgs, lang: Lang) -> Result<()> {
     let (scans, truths) = (a.out.join("scans"), a.out.join("truth"));
     std::fs::create_dir_all(&scans)?;
     std::fs::create_dir_all(&truths)?;
-    let seating = match a.night {
-        Some(n) => {
-            if n == 0 || n % 4 != 0 || n / 4 > 99 {
-                bail!("--night {n}: give a multiple of 4 players (tables of four), at most 396");
-            }
-            night_seating(n, rules.rounds.max(1), a.seed)
-        }
-        None => Vec::new(),
-    };
-    let count = if a.night.is_some() {
-        seating.len()
-    } else {
+    let seating = night_tables(&a, &rules, lang)?;
+    let count = if seating.is_empty() {
         a.count
+    } else {
+        seating.len()
     };
     let drawing = Drawing {
         rules: &rules,
@@ -265,16 +263,19 @@ impl Drawing<'_> {
         seat: Option<&(u32, u32, Vec<String>)>,
         rng: &mut rand_chacha::ChaCha8Rng,
     ) -> aufsicht::SheetResult {
-        let table = seat.map(|_| 4).or(self.args.players).unwrap_or_else(|| {
-            let sizes: Vec<usize> = self
-                .rules
-                .tables
-                .iter()
-                .map(|t| t.players)
-                .filter(|&p| p <= self.form.seats)
-                .collect();
-            sizes.get(i % sizes.len().max(1)).copied().unwrap_or(4)
-        });
+        let table = seat
+            .map(|(_, _, ids)| ids.len())
+            .or(self.args.players)
+            .unwrap_or_else(|| {
+                let sizes: Vec<usize> = self
+                    .rules
+                    .tables
+                    .iter()
+                    .map(|t| t.players)
+                    .filter(|&p| p <= self.form.seats)
+                    .collect();
+                sizes.get(i % sizes.len().max(1)).copied().unwrap_or(4)
+            });
         let mut sheet = synth::random_sheet(self.rules, self.form, table, rng);
         if let Some((round, table, ids)) = seat {
             sheet.round = Some(*round);
@@ -301,32 +302,58 @@ impl Drawing<'_> {
     }
 }
 
-/// A night's seating: for each round and table (from 1) the participant
-/// numbers of its four seats; every player plays every round, seated anew.
-fn night_seating(players: usize, rounds: u32, seed: u64) -> Vec<(u32, u32, Vec<String>)> {
+/// The night's tables, each (round, table, its players in seat order):
+/// from `--seating`, or drawn for `--night` players (whose list and
+/// seating are written to `--out`); none without either.
+fn night_tables(
+    a: &GenerateArgs,
+    rules: &RuleSet,
+    lang: Lang,
+) -> Result<Vec<(u32, u32, Vec<String>)>> {
+    let seating = if let Some(path) = &a.seating {
+        crate::common::load_seating(path, lang)?
+    } else if let Some(players) = a.night {
+        let numbers = night_numbers(players, a.seed);
+        let allowed: Vec<usize> = rules.tables.iter().map(|t| t.players).collect();
+        let seating = aufsicht::night::draw::draw(&numbers, &allowed, rules.rounds.max(1), a.seed)
+            .told(lang)?;
+        let list: String = numbers
+            .iter()
+            .map(|n| format!("{n},Spieler {n}\n"))
+            .collect();
+        std::fs::write(
+            a.out.join("participants.csv"),
+            format!("number,name\n{list}"),
+        )?;
+        std::fs::write(a.out.join("seating.csv"), seating.to_csv())?;
+        seating
+    } else {
+        return Ok(Vec::new());
+    };
+    Ok(seating
+        .rounds
+        .into_iter()
+        .enumerate()
+        .flat_map(|(r, tables)| {
+            tables
+                .into_iter()
+                .enumerate()
+                .map(move |(t, seats)| (r as u32 + 1, t as u32 + 1, seats))
+        })
+        .collect())
+}
+
+/// `players` distinct participant numbers (1 to 1999) drawn from `seed`.
+fn night_numbers(players: usize, seed: u64) -> Vec<String> {
     let mut rng = synth::rng(seed ^ 0x5eed_2a11);
     let mut ids: Vec<u32> = Vec::new();
-    while ids.len() < players {
+    while ids.len() < players.min(1999) {
         let id = rng.random_range(1..2000u32);
         if !ids.contains(&id) {
             ids.push(id);
         }
     }
-    let mut out = Vec::new();
-    for round in 1..=rounds {
-        let mut order = ids.clone();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.random_range(0..=i));
-        }
-        for (t, chunk) in order.chunks(4).enumerate() {
-            out.push((
-                round,
-                t as u32 + 1,
-                chunk.iter().map(u32::to_string).collect(),
-            ));
-        }
-    }
-    out
+    ids.iter().map(u32::to_string).collect()
 }
 
 #[cfg(test)]
