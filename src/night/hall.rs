@@ -23,48 +23,65 @@ const LINES_A_PAGE: usize = 43;
 /// Slips a page holds: 2 across, 8 down, each 95 × 34 mm.
 const SLIPS: (usize, usize) = (2, 8);
 
-/// The table list's pages: a heading per round, then a line per table.
+/// Where the table list's seats start, and how far apart (mm): five
+/// seats fit the page's width.
+const SEAT_COLUMNS: (f64, f64) = (30.0, 35.0);
+
+/// The characters of a seat on the table list before its name is cut
+/// short (2.4 mm text in a 35 mm column).
+const SEAT_CHARS: usize = 24;
+
+/// A line of the table list.
+enum Line {
+    Round(String),
+    Table(String, Vec<String>),
+}
+
+/// The table list's pages: a heading per round, then a line per table,
+/// its seats in columns.
 pub fn table_list(seating: &Seating, roster: &Roster, title: &str, lang: Lang) -> Vec<GrayImage> {
-    let mut lines: Vec<(String, bool)> = Vec::new();
+    let mut lines: Vec<Line> = Vec::new();
     for (r, tables) in seating.rounds.iter().enumerate() {
-        lines.push((
-            say(
-                lang,
-                "hall-round",
-                &[("title", &title), ("round", &(r + 1))],
-            ),
-            true,
-        ));
+        let round = [
+            ("title", &title as &dyn std::fmt::Display),
+            ("round", &(r + 1)),
+        ];
+        lines.push(Line::Round(say(lang, "hall-round", &round)));
         for (t, seats) in tables.iter().enumerate() {
-            let who: Vec<String> = seats.iter().map(|n| named(n, roster)).collect();
-            lines.push((
-                format!(
-                    "{} {}: {}",
-                    say(lang, "hall-table", &[]),
-                    t + 1,
-                    who.join(" · ")
-                ),
-                false,
-            ));
+            let label = format!("{} {}", say(lang, "hall-table", &[]), t + 1);
+            let who = seats.iter().map(|n| cut_short(&named(n, roster))).collect();
+            lines.push(Line::Table(label, who));
         }
     }
     lines
         .chunks(LINES_A_PAGE)
         .map(|chunk| {
             let mut page = blank();
-            for (i, (text, bold)) in chunk.iter().enumerate() {
-                write(
-                    &mut page,
-                    text,
-                    12.0,
-                    20.0 + 6.0 * i as f64,
-                    if *bold { 3.2 } else { 2.4 },
-                    *bold,
-                );
+            for (i, line) in chunk.iter().enumerate() {
+                let y = 20.0 + 6.0 * i as f64;
+                match line {
+                    Line::Round(text) => write(&mut page, text, 12.0, y, 3.2, true),
+                    Line::Table(label, seats) => {
+                        write(&mut page, label, 12.0, y, 2.4, true);
+                        for (s, who) in seats.iter().enumerate() {
+                            let x = SEAT_COLUMNS.0 + SEAT_COLUMNS.1 * s as f64;
+                            write(&mut page, who, x, y, 2.4, false);
+                        }
+                    }
+                }
             }
             page
         })
         .collect()
+}
+
+/// `text`, cut to what a table list's seat column holds.
+fn cut_short(text: &str) -> String {
+    if text.chars().count() <= SEAT_CHARS {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(SEAT_CHARS - 1).collect();
+    format!("{}…", kept.trim_end())
 }
 
 /// A slip per registered player who is seated, in the list's order.
@@ -197,6 +214,14 @@ mod tests {
         let (seating, _) = night();
         assert_eq!(seats_of(&seating, "3"), [Some((1, 3)), Some((1, 2))]);
         assert_eq!(seats_of(&seating, "5"), [None, None]);
+    }
+
+    #[test]
+    fn a_long_name_should_be_cut_short_to_its_column() {
+        assert_eq!(cut_short("7 Anna"), "7 Anna");
+        let long = cut_short("1234 Maximiliane Wilhelmine von Hohenzollern");
+        assert_eq!(long.chars().count(), SEAT_CHARS);
+        assert!(long.starts_with("1234 Maximiliane") && long.ends_with('…'));
     }
 
     #[test]
