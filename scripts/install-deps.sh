@@ -3,7 +3,7 @@
 # running aufsicht. Idempotent: does nothing when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pkgs=(libtesseract-dev libleptonica-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip chromium)
+pkgs=(libtesseract-dev libleptonica-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip chromium chromium-driver)
 need=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")

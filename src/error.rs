@@ -194,6 +194,8 @@ pub enum ArchiveError {
     SeveralTournaments(String),
     NoSuchSheet(i64),
     Csv(String),
+    /// An edit of version `yours` of a sheet that is at version `now`.
+    Stale { id: i64, now: i64, yours: i64 },
 }
 
 impl From<rusqlite::Error> for ArchiveError {
@@ -228,6 +230,11 @@ impl Tell for ArchiveError {
                 say(lang, "archive-several", &[("names", names)])
             }
             ArchiveError::NoSuchSheet(id) => say(lang, "archive-no-such-sheet", &[("id", id)]),
+            ArchiveError::Stale { id, now, yours } => say(
+                lang,
+                "edit-stale",
+                &[("id", id), ("now", now), ("yours", yours)],
+            ),
             ArchiveError::Csv(m) => say(lang, "archive-csv", &[("message", m)]),
         }
     }
@@ -385,6 +392,56 @@ impl Tell for SeatingError {
             SeatingError::Row { line } => say(lang, "seating-row", &[("line", line)]),
             SeatingError::Twice { line } => say(lang, "seating-twice", &[("line", line)]),
             SeatingError::Gap => say(lang, "seating-gap", &[]),
+        }
+    }
+}
+
+/// An edit the review desk refuses: nothing is stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum EditError {
+    /// Not a path the contract names.
+    Path(String),
+    /// A seat the sheet does not have.
+    Seat { path: String, seats: usize },
+    /// A value that cannot stand there: `wanted` says what can.
+    Value {
+        path: String,
+        value: String,
+        wanted: ValueKind,
+    },
+}
+
+/// What a value path takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A number from 0 (game and footer cells; round and table from 1).
+    Unsigned,
+    /// A number with its sign (the Endergebnis).
+    Signed,
+    /// A participant number: 1 to 6 digits.
+    Digits,
+}
+
+impl Tell for EditError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            EditError::Path(path) => say(lang, "edit-bad-path", &[("path", path)]),
+            EditError::Seat { path, seats } => {
+                say(lang, "edit-bad-seat", &[("path", path), ("seats", seats)])
+            }
+            EditError::Value {
+                path,
+                value,
+                wanted,
+            } => {
+                let id = match wanted {
+                    ValueKind::Signed => "edit-bad-signed",
+                    ValueKind::Digits => "edit-bad-digits",
+                    ValueKind::Unsigned => "edit-bad-unsigned",
+                };
+                say(lang, id, &[("path", path), ("value", value)])
+            }
         }
     }
 }

@@ -127,6 +127,17 @@ pub struct Correction {
     pub new: Option<String>,
 }
 
+/// A person's edit of one stored sheet.
+pub struct Edit<'a> {
+    /// The sheet as corrected and verified again.
+    pub corrected: &'a SheetResult,
+    pub who: &'a str,
+    /// The archive fields looked at and kept as written.
+    pub looked_at: &'a [String],
+    /// The version the person edited; `None` takes any.
+    pub version: Option<i64>,
+}
+
 /// A stored sheet: its archive id, image hash and result.
 #[derive(Debug, Clone)]
 pub struct StoredSheet {
@@ -174,6 +185,15 @@ impl Archive {
         )?;
         if !has_result_file {
             tx.execute_batch("ALTER TABLE sheets ADD COLUMN result_file TEXT")?;
+        }
+        let has_version: bool = tx.query_row(
+            "SELECT count(*) FROM pragma_table_info('sheets') WHERE name = 'version'",
+            [],
+            |r| r.get::<_, i64>(0).map(|n| n > 0),
+        )?;
+        // Counts the corrections stored: an edit made on an older version is refused.
+        if !has_version {
+            tx.execute_batch("ALTER TABLE sheets ADD COLUMN version INTEGER NOT NULL DEFAULT 0")?;
         }
         tx.commit()?;
         Ok(())
@@ -359,25 +379,86 @@ impl Archive {
         corrected: &SheetResult,
         who: &str,
     ) -> Result<Vec<Correction>, ArchiveError> {
-        let tx = self.write()?;
-        let old: String = tx
+        let edit = Edit {
+            corrected,
+            who,
+            looked_at: &[],
+            version: None,
+        };
+        Ok(self.review(sheet_id, &edit)?.0)
+    }
+
+    /// A stored sheet and its version (the corrections it has had).
+    pub fn sheet(&self, sheet_id: i64) -> Result<Option<(StoredSheet, i64)>, ArchiveError> {
+        let row = self
+            .conn
             .query_row(
-                "SELECT result_json FROM sheets WHERE id = ?1",
+                "SELECT sha256, result_json, result_file, version FROM sheets WHERE id = ?1",
                 params![sheet_id],
-                |r| r.get(0),
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, Option<String>>(2)?,
+                        r.get::<_, i64>(3)?,
+                    ))
+                },
+            )
+            .optional()?;
+        row.map(|(sha256, json, result_file, version)| {
+            let stored = StoredSheet {
+                id: sheet_id,
+                sha256,
+                result: parse(&json)?,
+                result_file,
+            };
+            Ok((stored, version))
+        })
+        .transpose()
+    }
+
+    /// Stores a person's edit of a sheet in one transaction: every value
+    /// that changed, and every value looked at and kept (old = new), with
+    /// who; the sheet's new version. An edit of an older version than the
+    /// stored one is refused, nothing stored.
+    pub fn review(&mut self, sheet_id: i64, edit: &Edit) -> Result<(Vec<Correction>, i64), ArchiveError> {
+        let tx = self.write()?;
+        let (old, version): (String, i64) = tx
+            .query_row(
+                "SELECT result_json, version FROM sheets WHERE id = ?1",
+                params![sheet_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?
             .ok_or(ArchiveError::NoSuchSheet(sheet_id))?;
+        if let Some(yours) = edit.version.filter(|&v| v != version) {
+            return Err(ArchiveError::Stale {
+                id: sheet_id,
+                now: version,
+                yours,
+            });
+        }
         let old = parse(&old)?;
-        let changes = diff(&old, corrected);
+        let mut changes = diff(&old, edit.corrected);
+        for field in edit.looked_at {
+            if !changes.iter().any(|c| &c.field == field) {
+                let kept = values_by_field(edit.corrected, field);
+                changes.push(Correction {
+                    field: field.clone(),
+                    old: kept.clone(),
+                    new: kept,
+                });
+            }
+        }
         for c in &changes {
             tx.execute(
                 "INSERT INTO corrections (sheet_id, field, old_value, new_value, who) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![sheet_id, c.field, c.old, c.new, who],
+                params![sheet_id, c.field, c.old, c.new, edit.who],
             )?;
         }
+        let corrected = edit.corrected;
         tx.execute(
-            "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4 WHERE id = ?1",
+            "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4, version = version + 1 WHERE id = ?1",
             params![
                 sheet_id,
                 status_str(corrected),
@@ -393,7 +474,7 @@ impl Archive {
         }
         write_details(&tx, sheet_id, corrected)?;
         tx.commit()?;
-        Ok(changes)
+        Ok((changes, version + 1))
     }
 
     /// The correction trail of a sheet: (field, old, new, who, when), oldest first.
@@ -524,6 +605,18 @@ pub fn values(sheet: &SheetResult) -> Vec<(String, Option<i64>)> {
         out.push((format!("endergebnis.{}", s + 1), *e));
     }
     out
+}
+
+/// One field's value (as the trail writes it) by its archive name.
+fn values_by_field(sheet: &SheetResult, field: &str) -> Option<String> {
+    if let Some(seat) = field.strip_prefix("player.") {
+        let i = seat.parse::<usize>().ok()?.checked_sub(1)?;
+        return sheet.players.get(i).cloned().flatten();
+    }
+    values(sheet)
+        .into_iter()
+        .find(|(f, _)| f == field)
+        .and_then(|(_, v)| v.map(|v| v.to_string()))
 }
 
 /// What changed between two versions of a sheet: numbers, participant

@@ -5,6 +5,7 @@
 
 pub mod archive;
 pub mod batch;
+pub mod desk;
 pub mod draw;
 pub mod files;
 pub mod hall;

@@ -1,0 +1,426 @@
+//! The review desk's edits: a value named by its path on the sheet
+//! (`games/<no>/<seat>/plus`, `gesamt/<seat>/minus`, `abzug/<seat>`,
+//! `endergebnis/<seat>`, `players/<seat>`, `round`, `table`; seats from 1)
+//! set to what a person read on the paper.
+//!
+//! A person who sets a value has looked at it: the `CELL_UNCERTAIN` on
+//! that cell goes, whether the value changed or was kept as written. The
+//! rule flags are the verifier's to raise again.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use crate::check::flags::{Code, Flag};
+use crate::error::{EditError, ValueKind};
+use crate::sheet::{Cell, GameRow, Gesamt, SheetResult};
+
+/// The largest number a game or footer cell holds.
+const MAX_CELL: i64 = 99_999;
+
+/// A game or Gesamt column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    Plus,
+    Minus,
+}
+
+impl Column {
+    fn name(self) -> &'static str {
+        match self {
+            Column::Plus => "plus",
+            Column::Minus => "minus",
+        }
+    }
+}
+
+/// Where a value sits on a sheet (seats from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValuePath {
+    Game { no: u32, seat: usize, column: Column },
+    Gesamt { seat: usize, column: Column },
+    Abzug(usize),
+    Endergebnis(usize),
+    Player(usize),
+    Round,
+    Table,
+}
+
+impl FromStr for ValuePath {
+    type Err = EditError;
+
+    fn from_str(text: &str) -> Result<Self, EditError> {
+        let bad = || EditError::Path(text.to_string());
+        let parts: Vec<&str> = text.split('/').collect();
+        let number = |s: &str| s.parse::<usize>().ok().filter(|&n| (1..=999).contains(&n));
+        let column = |s: &str| match s {
+            "plus" => Some(Column::Plus),
+            "minus" => Some(Column::Minus),
+            _ => None,
+        };
+        let path = match parts.as_slice() {
+            ["round"] => Some(ValuePath::Round),
+            ["table"] => Some(ValuePath::Table),
+            ["games", no, seat, col] => number(no).zip(number(seat)).zip(column(col)).map(
+                |((no, seat), column)| ValuePath::Game {
+                    no: no as u32,
+                    seat,
+                    column,
+                },
+            ),
+            ["gesamt", seat, col] => number(seat)
+                .zip(column(col))
+                .map(|(seat, column)| ValuePath::Gesamt { seat, column }),
+            ["abzug", seat] => number(seat).map(ValuePath::Abzug),
+            ["endergebnis", seat] => number(seat).map(ValuePath::Endergebnis),
+            ["players", seat] => number(seat).map(ValuePath::Player),
+            _ => None,
+        };
+        path.ok_or_else(bad)
+    }
+}
+
+impl fmt::Display for ValuePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValuePath::Game { no, seat, column } => {
+                write!(f, "games/{no}/{seat}/{}", column.name())
+            }
+            ValuePath::Gesamt { seat, column } => write!(f, "gesamt/{seat}/{}", column.name()),
+            ValuePath::Abzug(s) => write!(f, "abzug/{s}"),
+            ValuePath::Endergebnis(s) => write!(f, "endergebnis/{s}"),
+            ValuePath::Player(s) => write!(f, "players/{s}"),
+            ValuePath::Round => f.write_str("round"),
+            ValuePath::Table => f.write_str("table"),
+        }
+    }
+}
+
+impl ValuePath {
+    /// The seat the path names, if any.
+    fn seat(&self) -> Option<usize> {
+        match *self {
+            ValuePath::Game { seat, .. } | ValuePath::Gesamt { seat, .. } => Some(seat),
+            ValuePath::Abzug(s) | ValuePath::Endergebnis(s) | ValuePath::Player(s) => Some(s),
+            ValuePath::Round | ValuePath::Table => None,
+        }
+    }
+
+    /// Whether `flag` is the reading flag of this very cell.
+    pub fn is_cell_of(&self, flag: &Flag) -> bool {
+        let field = flag.field.as_deref();
+        match *self {
+            ValuePath::Game { no, seat, column } => {
+                flag.row == Some(no) && flag.seat == Some(seat) && field == Some(column.name())
+            }
+            ValuePath::Gesamt { seat, column } => {
+                flag.row.is_none() && flag.seat == Some(seat) && field == Some(column.name())
+            }
+            ValuePath::Abzug(s) => {
+                flag.row.is_none() && flag.seat == Some(s) && field == Some("abzug")
+            }
+            ValuePath::Endergebnis(s) => {
+                flag.row.is_none() && flag.seat == Some(s) && field == Some("endergebnis")
+            }
+            ValuePath::Player(s) => {
+                flag.row.is_none() && flag.seat == Some(s) && field == Some("player_id")
+            }
+            ValuePath::Round => flag.row.is_none() && field == Some("round"),
+            ValuePath::Table => flag.row.is_none() && field == Some("table"),
+        }
+    }
+
+    /// The contract path of the cell a reading flag names, if it names one.
+    pub fn of_flag(flag: &Flag) -> Option<ValuePath> {
+        let column = match flag.field.as_deref() {
+            Some("plus") => Some(Column::Plus),
+            Some("minus") => Some(Column::Minus),
+            _ => None,
+        };
+        Some(match (flag.row, flag.seat, flag.field.as_deref()) {
+            (Some(no), Some(seat), _) => ValuePath::Game {
+                no,
+                seat,
+                column: column?,
+            },
+            (None, Some(seat), Some("abzug")) => ValuePath::Abzug(seat),
+            (None, Some(seat), Some("endergebnis")) => ValuePath::Endergebnis(seat),
+            (None, Some(seat), Some("player_id")) => ValuePath::Player(seat),
+            (None, Some(seat), Some(_)) => ValuePath::Gesamt {
+                seat,
+                column: column?,
+            },
+            (None, None, Some("round")) => ValuePath::Round,
+            (None, None, Some("table")) => ValuePath::Table,
+            _ => return None,
+        })
+    }
+}
+
+/// Sets the value at `path` (a number, a digit string for a player, or
+/// null for blank) and takes the cell's `CELL_UNCERTAIN` away. Returns
+/// whether the value changed. Nothing changes where it is refused.
+pub fn set(sheet: &mut SheetResult, path: ValuePath, value: &Value) -> Result<bool, EditError> {
+    let bad = |wanted: ValueKind| EditError::Value {
+        path: path.to_string(),
+        value: value.to_string(),
+        wanted,
+    };
+    if let Some(seat) = path.seat()
+        && seat > sheet.players.len()
+    {
+        return Err(EditError::Seat {
+            path: path.to_string(),
+            seats: sheet.players.len(),
+        });
+    }
+    let changed = match path {
+        ValuePath::Player(seat) => {
+            let number = match value {
+                Value::Null => None,
+                Value::String(s) if (1..=6).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()) => {
+                    Some(s.clone())
+                }
+                Value::Number(n) if n.as_u64().is_some_and(|n| n < 1_000_000) => {
+                    Some(n.to_string())
+                }
+                _ => return Err(bad(ValueKind::Digits)),
+            };
+            replace(&mut sheet.players[seat - 1], number)
+        }
+        ValuePath::Endergebnis(seat) => {
+            let v = number(value, -MAX_CELL..=MAX_CELL).ok_or_else(|| bad(ValueKind::Signed))?;
+            if sheet.endergebnis.len() < seat {
+                sheet.endergebnis.resize(sheet.players.len(), None);
+            }
+            replace(&mut sheet.endergebnis[seat - 1], v)
+        }
+        _ => {
+            let range = match path {
+                ValuePath::Round | ValuePath::Table => 1..=999,
+                _ => 0..=MAX_CELL,
+            };
+            let v = number(value, range)
+                .ok_or_else(|| bad(ValueKind::Unsigned))?
+                .map(|v| v as u32);
+            let slot = unsigned_slot(sheet, path);
+            replace(slot, v)
+        }
+    };
+    sheet
+        .flags
+        .retain(|f| !(f.code == Code::CellUncertain && path.is_cell_of(f)));
+    Ok(changed)
+}
+
+/// `value` as a number in `range`, or blank; `None` where it is neither.
+fn number(value: &Value, range: std::ops::RangeInclusive<i64>) -> Option<Option<i64>> {
+    match value {
+        Value::Null => Some(None),
+        Value::Number(n) => n.as_i64().filter(|v| range.contains(v)).map(Some),
+        _ => None,
+    }
+}
+
+fn replace<T: PartialEq>(slot: &mut Option<T>, value: Option<T>) -> bool {
+    let changed = *slot != value;
+    *slot = value;
+    changed
+}
+
+/// The place of an unsigned value (a game column, Gesamt, Abzug, round
+/// or table), made where the sheet has no row or footer for it yet.
+fn unsigned_slot(sheet: &mut SheetResult, path: ValuePath) -> &mut Option<u32> {
+    let seats = sheet.players.len();
+    match path {
+        ValuePath::Round => &mut sheet.round,
+        ValuePath::Table => &mut sheet.table,
+        ValuePath::Abzug(seat) => {
+            if sheet.abzug.len() < seats {
+                sheet.abzug.resize(seats, None);
+            }
+            &mut sheet.abzug[seat - 1]
+        }
+        ValuePath::Gesamt { seat, column } => {
+            if sheet.gesamt.len() < seats {
+                sheet.gesamt.resize(seats, None);
+            }
+            let g = sheet.gesamt[seat - 1].get_or_insert_with(Gesamt::default);
+            match column {
+                Column::Plus => &mut g.plus,
+                Column::Minus => &mut g.minus,
+            }
+        }
+        ValuePath::Game { no, seat, column } => {
+            let i = match sheet.games.iter().position(|g| g.no >= no) {
+                Some(i) if sheet.games[i].no == no => i,
+                found => {
+                    let i = found.unwrap_or(sheet.games.len());
+                    sheet.games.insert(i, empty_row(no, seats));
+                    i
+                }
+            };
+            let cells = &mut sheet.games[i].cells;
+            if cells.len() < seats {
+                cells.resize(seats, Cell::default());
+            }
+            let cell = &mut cells[seat - 1];
+            match column {
+                Column::Plus => &mut cell.plus,
+                Column::Minus => &mut cell.minus,
+            }
+        }
+        ValuePath::Endergebnis(_) | ValuePath::Player(_) => {
+            unreachable!("signed and text values are set apart")
+        }
+    }
+}
+
+fn empty_row(no: u32, seats: usize) -> GameRow {
+    GameRow {
+        no,
+        cells: vec![Cell::default(); seats],
+        initials: false,
+        class: None,
+        extra: Default::default(),
+    }
+}
+
+/// A sheet's current value at `path`, as JSON (null for blank).
+pub fn get(sheet: &SheetResult, path: ValuePath) -> Value {
+    let seat = path.seat().map(|s| s - 1);
+    let at = |i: Option<usize>| i.unwrap_or(usize::MAX);
+    match path {
+        ValuePath::Round => sheet.round.into(),
+        ValuePath::Table => sheet.table.into(),
+        ValuePath::Player(_) => sheet.players.get(at(seat)).cloned().flatten().into(),
+        ValuePath::Endergebnis(_) => sheet.endergebnis.get(at(seat)).copied().flatten().into(),
+        ValuePath::Abzug(_) => sheet.abzug.get(at(seat)).copied().flatten().into(),
+        ValuePath::Gesamt { column, .. } => {
+            let g = sheet.gesamt.get(at(seat)).copied().flatten();
+            g.and_then(|g| match column {
+                Column::Plus => g.plus,
+                Column::Minus => g.minus,
+            })
+            .into()
+        }
+        ValuePath::Game { no, column, .. } => {
+            let cell = sheet
+                .games
+                .iter()
+                .find(|g| g.no == no)
+                .and_then(|g| g.cells.get(at(seat)));
+            cell.and_then(|c| match column {
+                Column::Plus => c.plus,
+                Column::Minus => c.minus,
+            })
+            .into()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sheet() -> SheetResult {
+        crate::sheet::example::one_row_sheet(1)
+    }
+
+    #[test]
+    fn every_contract_path_should_read_back_as_written() {
+        for text in [
+            "games/3/2/plus",
+            "games/24/4/minus",
+            "gesamt/1/minus",
+            "abzug/4",
+            "endergebnis/2",
+            "players/3",
+            "round",
+            "table",
+        ] {
+            let path: ValuePath = text.parse().expect(text);
+            assert_eq!(path.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn a_path_off_the_sheet_should_be_refused() {
+        for text in ["games/0/1/plus", "games/1/1/sum", "gesamt/1", "abzug/x", "../etc", "", "round/1"] {
+            assert!(matches!(text.parse::<ValuePath>(), Err(EditError::Path(_))), "{text}");
+        }
+        let mut s = sheet();
+        let seats = s.players.len();
+        let beyond: ValuePath = format!("abzug/{}", seats + 1).parse().expect("path");
+        assert!(matches!(set(&mut s, beyond, &json!(3)), Err(EditError::Seat { .. })));
+    }
+
+    #[test]
+    fn a_set_value_should_land_in_its_cell_and_only_there() {
+        let mut s = sheet();
+        let before = s.clone();
+        let path: ValuePath = "games/5/2/minus".parse().expect("path");
+        assert_eq!(set(&mut s, path, &json!(12)), Ok(true));
+        assert_eq!(get(&s, path), json!(12));
+        assert_eq!(set(&mut s, path, &json!(12)), Ok(false), "the same again");
+        let changed = crate::night::archive::diff(&before, &s);
+        assert_eq!(changed.len(), 1, "{changed:?}");
+        assert_eq!(changed[0].field, "game.5.seat.2.minus");
+        let end: ValuePath = "endergebnis/1".parse().expect("path");
+        assert_eq!(set(&mut s, end, &json!(-42)), Ok(true));
+        assert_eq!(s.endergebnis[0], Some(-42));
+        let player: ValuePath = "players/2".parse().expect("path");
+        assert_eq!(set(&mut s, player, &json!("0417")), Ok(true));
+        assert_eq!(s.players[1].as_deref(), Some("0417"));
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_kind_should_be_refused_and_change_nothing() {
+        let mut s = sheet();
+        let before = s.clone();
+        for (path, value) in [
+            ("games/1/1/plus", json!(-3)),
+            ("games/1/1/plus", json!("7")),
+            ("abzug/1", json!(1.5)),
+            ("round", json!(0)),
+            ("players/1", json!("12a")),
+            ("players/1", json!("1234567")),
+        ] {
+            let p: ValuePath = path.parse().expect(path);
+            assert!(matches!(set(&mut s, p, &value), Err(EditError::Value { .. })), "{path} {value}");
+        }
+        assert_eq!(s, before);
+    }
+
+    #[test]
+    fn a_looked_at_cell_should_lose_its_uncertain_flag_and_keep_the_others() {
+        let mut s = sheet();
+        let uncertain = |row: Option<u32>, seat: Option<usize>, field: &str| Flag {
+            code: Code::CellUncertain,
+            severity: Code::CellUncertain.severity(),
+            row,
+            seat,
+            field: Some(field.into()),
+            message: String::new(),
+            detail: Default::default(),
+            extra: Default::default(),
+        };
+        s.flags = vec![
+            uncertain(Some(1), Some(2), "plus"),
+            uncertain(Some(1), Some(2), "minus"),
+            uncertain(None, Some(2), "plus"),
+        ];
+        let path: ValuePath = "games/1/2/plus".parse().expect("path");
+        assert_eq!(ValuePath::of_flag(&s.flags[0]), Some(path));
+        let kept = get(&s, path);
+        set(&mut s, path, &kept).expect("kept as written");
+        assert_eq!(s.flags.len(), 2);
+        assert!(s.flags.iter().all(|f| !path.is_cell_of(f)));
+        assert_eq!(
+            ValuePath::of_flag(&s.flags[1]),
+            Some(ValuePath::Gesamt { seat: 2, column: Column::Plus })
+        );
+    }
+}
