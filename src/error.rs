@@ -195,7 +195,11 @@ pub enum ArchiveError {
     NoSuchSheet(i64),
     Csv(String),
     /// An edit of version `yours` of a sheet that is at version `now`.
-    Stale { id: i64, now: i64, yours: i64 },
+    Stale {
+        id: i64,
+        now: i64,
+        yours: i64,
+    },
 }
 
 impl From<rusqlite::Error> for ArchiveError {

@@ -147,6 +147,8 @@ pub struct StoredSheet {
     /// The name of the result file the scan wrote (archives of older
     /// versions do not know it).
     pub result_file: Option<String>,
+    /// How many corrections it has had: an edit names the version it changed.
+    pub version: i64,
 }
 
 pub struct Archive {
@@ -331,7 +333,7 @@ impl Archive {
     /// Every stored sheet of the tournament, in the order they were stored.
     pub fn sheets(&self, tournament: i64) -> Result<Vec<StoredSheet>, ArchiveError> {
         let mut stmt = self.conn.prepare(
-            "SELECT id, sha256, result_json, result_file FROM sheets WHERE tournament_id = ?1 ORDER BY id",
+            "SELECT id, sha256, result_json, result_file, version FROM sheets WHERE tournament_id = ?1 ORDER BY id",
         )?;
         let rows = stmt.query_map(params![tournament], |r| {
             Ok((
@@ -339,16 +341,18 @@ impl Archive {
                 r.get::<_, String>(1)?,
                 r.get::<_, String>(2)?,
                 r.get::<_, Option<String>>(3)?,
+                r.get::<_, i64>(4)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, sha256, json, result_file) = row?;
+            let (id, sha256, json, result_file, version) = row?;
             out.push(StoredSheet {
                 id,
                 sha256,
                 result: parse(&json)?,
                 result_file,
+                version,
             });
         }
         Ok(out)
@@ -388,13 +392,17 @@ impl Archive {
         Ok(self.review(sheet_id, &edit)?.0)
     }
 
-    /// A stored sheet and its version (the corrections it has had).
-    pub fn sheet(&self, sheet_id: i64) -> Result<Option<(StoredSheet, i64)>, ArchiveError> {
+    /// A stored sheet of the tournament, by its archive id.
+    pub fn sheet(
+        &self,
+        tournament: i64,
+        sheet_id: i64,
+    ) -> Result<Option<StoredSheet>, ArchiveError> {
         let row = self
             .conn
             .query_row(
-                "SELECT sha256, result_json, result_file, version FROM sheets WHERE id = ?1",
-                params![sheet_id],
+                "SELECT sha256, result_json, result_file, version FROM sheets WHERE id = ?1 AND tournament_id = ?2",
+                params![sheet_id, tournament],
                 |r| {
                     Ok((
                         r.get::<_, String>(0)?,
@@ -406,13 +414,13 @@ impl Archive {
             )
             .optional()?;
         row.map(|(sha256, json, result_file, version)| {
-            let stored = StoredSheet {
+            Ok(StoredSheet {
                 id: sheet_id,
                 sha256,
                 result: parse(&json)?,
                 result_file,
-            };
-            Ok((stored, version))
+                version,
+            })
         })
         .transpose()
     }
@@ -421,7 +429,11 @@ impl Archive {
     /// that changed, and every value looked at and kept (old = new), with
     /// who; the sheet's new version. An edit of an older version than the
     /// stored one is refused, nothing stored.
-    pub fn review(&mut self, sheet_id: i64, edit: &Edit) -> Result<(Vec<Correction>, i64), ArchiveError> {
+    pub fn review(
+        &mut self,
+        sheet_id: i64,
+        edit: &Edit,
+    ) -> Result<(Vec<Correction>, i64), ArchiveError> {
         let tx = self.write()?;
         let (old, version): (String, i64) = tx
             .query_row(

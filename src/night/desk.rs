@@ -38,8 +38,15 @@ impl Column {
 /// Where a value sits on a sheet (seats from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValuePath {
-    Game { no: u32, seat: usize, column: Column },
-    Gesamt { seat: usize, column: Column },
+    Game {
+        no: u32,
+        seat: usize,
+        column: Column,
+    },
+    Gesamt {
+        seat: usize,
+        column: Column,
+    },
     Abzug(usize),
     Endergebnis(usize),
     Player(usize),
@@ -62,13 +69,16 @@ impl FromStr for ValuePath {
         let path = match parts.as_slice() {
             ["round"] => Some(ValuePath::Round),
             ["table"] => Some(ValuePath::Table),
-            ["games", no, seat, col] => number(no).zip(number(seat)).zip(column(col)).map(
-                |((no, seat), column)| ValuePath::Game {
-                    no: no as u32,
-                    seat,
-                    column,
-                },
-            ),
+            ["games", no, seat, col] => {
+                number(no)
+                    .zip(number(seat))
+                    .zip(column(col))
+                    .map(|((no, seat), column)| ValuePath::Game {
+                        no: no as u32,
+                        seat,
+                        column,
+                    })
+            }
             ["gesamt", seat, col] => number(seat)
                 .zip(column(col))
                 .map(|(seat, column)| ValuePath::Gesamt { seat, column }),
@@ -104,6 +114,49 @@ impl ValuePath {
             ValuePath::Game { seat, .. } | ValuePath::Gesamt { seat, .. } => Some(seat),
             ValuePath::Abzug(s) | ValuePath::Endergebnis(s) | ValuePath::Player(s) => Some(s),
             ValuePath::Round | ValuePath::Table => None,
+        }
+    }
+
+    /// The field's name in the archive's values and trail.
+    pub fn archive_field(&self) -> String {
+        match self {
+            ValuePath::Game { no, seat, column } => {
+                format!("game.{no}.seat.{seat}.{}", column.name())
+            }
+            ValuePath::Gesamt { seat, column } => format!("gesamt.{seat}.{}", column.name()),
+            ValuePath::Abzug(s) => format!("abzug.{s}"),
+            ValuePath::Endergebnis(s) => format!("endergebnis.{s}"),
+            ValuePath::Player(s) => format!("player.{s}"),
+            ValuePath::Round => "round".into(),
+            ValuePath::Table => "table".into(),
+        }
+    }
+
+    /// The path of a value named by its place in the result JSON (keys
+    /// and indices, as the review page names a flag's cells).
+    pub fn of_json(json: &[Value], sheet: &SheetResult) -> Option<ValuePath> {
+        let index = |v: &Value| v.as_u64().map(|i| i as usize);
+        let column = |v: &Value| match v.as_str() {
+            Some("plus") => Some(Column::Plus),
+            Some("minus") => Some(Column::Minus),
+            _ => None,
+        };
+        match json {
+            [k, i, c, s, col] if k == "games" && c == "cells" => Some(ValuePath::Game {
+                no: sheet.games.get(index(i)?)?.no,
+                seat: index(s)? + 1,
+                column: column(col)?,
+            }),
+            [k, i, col] if k == "gesamt" => Some(ValuePath::Gesamt {
+                seat: index(i)? + 1,
+                column: column(col)?,
+            }),
+            [k, i] if k == "abzug" => Some(ValuePath::Abzug(index(i)? + 1)),
+            [k, i] if k == "endergebnis" => Some(ValuePath::Endergebnis(index(i)? + 1)),
+            [k, i] if k == "players" => Some(ValuePath::Player(index(i)? + 1)),
+            [k] if k == "round" => Some(ValuePath::Round),
+            [k] if k == "table" => Some(ValuePath::Table),
+            _ => None,
         }
     }
 
@@ -179,7 +232,9 @@ pub fn set(sheet: &mut SheetResult, path: ValuePath, value: &Value) -> Result<bo
         ValuePath::Player(seat) => {
             let number = match value {
                 Value::Null => None,
-                Value::String(s) if (1..=6).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()) => {
+                Value::String(s)
+                    if (1..=6).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()) =>
+                {
                     Some(s.clone())
                 }
                 Value::Number(n) if n.as_u64().is_some_and(|n| n < 1_000_000) => {
@@ -331,6 +386,32 @@ mod tests {
 
     #[test]
     fn every_contract_path_should_read_back_as_written() {
+        let sheet = sheet();
+        let json = |j: Value| ValuePath::of_json(j.as_array().expect("array"), &sheet);
+        let no = sheet.games[0].no;
+        assert_eq!(
+            json(json!(["games", 0, "cells", 1, "minus"])),
+            Some(ValuePath::Game {
+                no,
+                seat: 2,
+                column: Column::Minus
+            })
+        );
+        assert_eq!(
+            json(json!(["endergebnis", 3])),
+            Some(ValuePath::Endergebnis(4))
+        );
+        assert_eq!(
+            json(json!(["games", 9, "cells", 1, "minus"])),
+            None,
+            "no such row"
+        );
+        assert_eq!(
+            "games/7/1/plus"
+                .parse::<ValuePath>()
+                .map(|p| p.archive_field()),
+            Ok("game.7.seat.1.plus".to_string())
+        );
         for text in [
             "games/3/2/plus",
             "games/24/4/minus",
@@ -348,13 +429,27 @@ mod tests {
 
     #[test]
     fn a_path_off_the_sheet_should_be_refused() {
-        for text in ["games/0/1/plus", "games/1/1/sum", "gesamt/1", "abzug/x", "../etc", "", "round/1"] {
-            assert!(matches!(text.parse::<ValuePath>(), Err(EditError::Path(_))), "{text}");
+        for text in [
+            "games/0/1/plus",
+            "games/1/1/sum",
+            "gesamt/1",
+            "abzug/x",
+            "../etc",
+            "",
+            "round/1",
+        ] {
+            assert!(
+                matches!(text.parse::<ValuePath>(), Err(EditError::Path(_))),
+                "{text}"
+            );
         }
         let mut s = sheet();
         let seats = s.players.len();
         let beyond: ValuePath = format!("abzug/{}", seats + 1).parse().expect("path");
-        assert!(matches!(set(&mut s, beyond, &json!(3)), Err(EditError::Seat { .. })));
+        assert!(matches!(
+            set(&mut s, beyond, &json!(3)),
+            Err(EditError::Seat { .. })
+        ));
     }
 
     #[test]
@@ -389,7 +484,10 @@ mod tests {
             ("players/1", json!("1234567")),
         ] {
             let p: ValuePath = path.parse().expect(path);
-            assert!(matches!(set(&mut s, p, &value), Err(EditError::Value { .. })), "{path} {value}");
+            assert!(
+                matches!(set(&mut s, p, &value), Err(EditError::Value { .. })),
+                "{path} {value}"
+            );
         }
         assert_eq!(s, before);
     }
@@ -420,7 +518,10 @@ mod tests {
         assert!(s.flags.iter().all(|f| !path.is_cell_of(f)));
         assert_eq!(
             ValuePath::of_flag(&s.flags[1]),
-            Some(ValuePath::Gesamt { seat: 2, column: Column::Plus })
+            Some(ValuePath::Gesamt {
+                seat: 2,
+                column: Column::Plus
+            })
         );
     }
 }

@@ -24,7 +24,7 @@ use crate::page::geometry::Homography;
 use crate::sheet::{SheetResult, Status};
 
 /// Crops at 6 px per mm, the overview at 3.
-const CROP_PX_PER_MM: f64 = 6.0;
+pub const CROP_PX_PER_MM: f64 = 6.0;
 const OVERVIEW_PX_PER_MM: f64 = 3.0;
 
 /// One sheet for the page: its result, and its image and alignment when they could be found.
@@ -226,7 +226,7 @@ fn sheet_cells(
     }
 }
 
-fn data_uri_png(img: &GrayImage) -> String {
+pub fn data_uri_png(img: &GrayImage) -> String {
     let mut bytes = Vec::new();
     let _ = img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png);
     format!(
@@ -235,7 +235,7 @@ fn data_uri_png(img: &GrayImage) -> String {
     )
 }
 
-fn data_uri_jpeg(img: &RgbImage) -> String {
+pub fn data_uri_jpeg(img: &RgbImage) -> String {
     let mut bytes = Vec::new();
     let _ = img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Jpeg);
     format!(
@@ -252,7 +252,12 @@ fn esc(s: &str) -> String {
 }
 
 /// The whole form area, straightened, with the named cells outlined.
-fn overview(img: &GrayImage, align: &Alignment, form: &FormTemplate, boxes: &[MmBox]) -> RgbImage {
+pub fn overview(
+    img: &GrayImage,
+    align: &Alignment,
+    form: &FormTemplate,
+    boxes: &[MmBox],
+) -> RgbImage {
     let [w, h] = form.page_mm;
     let gray = cut_at(img, align, [0.0, 0.0, w, h], 0.0, OVERVIEW_PX_PER_MM);
     let mut rgb = RgbImage::from_fn(gray.width(), gray.height(), |x, y| {

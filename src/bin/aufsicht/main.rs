@@ -12,6 +12,7 @@ mod print;
 mod render;
 mod review;
 mod scan;
+mod serve;
 mod standings;
 mod train;
 mod verify;

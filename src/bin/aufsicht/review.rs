@@ -13,19 +13,57 @@ use crate::common::sheet_results;
 /// The arguments of `review`.
 #[derive(clap::Args)]
 pub struct ReviewArgs {
-    /// The HTML file to write.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// The HTML file to write (the offline page).
+    #[arg(long, required_unless_present = "serve")]
+    pub out: Option<PathBuf>,
     /// The page's title.
     #[arg(long, default_value = "aufsicht review")]
     pub title: String,
+    /// Serve the review desk over the archive instead: a local web
+    /// application whose corrections land in the archive at once.
+    #[arg(long, requires_all = ["archive", "rules"], conflicts_with = "out")]
+    pub serve: bool,
+    /// Where the desk listens: this computer only unless told otherwise
+    /// (another address needs the token it prints).
+    #[arg(long, default_value = "127.0.0.1:8377", requires = "serve")]
+    pub listen: std::net::SocketAddr,
+    /// The night's archive (what `scan --archive` filled).
+    #[arg(long, requires = "serve")]
+    pub archive: Option<PathBuf>,
+    /// Rule set id or the path of a rule file, to verify corrected sheets.
+    #[arg(long, requires = "serve")]
+    pub rules: Option<String>,
+    /// The night's registered participants, for the standings' checks.
+    #[arg(long, requires = "serve")]
+    pub participants: Option<PathBuf>,
+    /// The night's seating (`draw`), for the standings' checks.
+    #[arg(long, requires = "serve")]
+    pub seating: Option<PathBuf>,
+    /// The tournament's name; may be left out when the archive holds one.
+    #[arg(long, requires = "serve")]
+    pub tournament: Option<String>,
     /// Folders of sheet results (*.json) whose scans are still where they were read.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "serve", conflicts_with = "serve")]
     pub dirs: Vec<PathBuf>,
 }
 
 pub fn run(a: ReviewArgs, lang: Lang) -> Result<()> {
-    review(&a.out, &a.title, &a.dirs, lang)
+    match (a.serve, a.archive, a.rules, a.out) {
+        (true, Some(archive), Some(rules), _) => crate::serve::run(
+            crate::serve::ServeOptions {
+                listen: a.listen,
+                archive,
+                rules,
+                participants: a.participants,
+                seating: a.seating,
+                tournament: a.tournament,
+                title: a.title,
+            },
+            lang,
+        ),
+        (_, _, _, Some(out)) => review(&out, &a.title, &a.dirs, lang),
+        _ => unreachable!("clap requires --out, or --serve with --archive and --rules"),
+    }
 }
 
 fn review(out: &Path, title: &str, dirs: &[PathBuf], lang: Lang) -> Result<()> {

@@ -1,0 +1,275 @@
+//! The desk's JSON endpoints (docs/contract.md, "The review service").
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use aufsicht::catalogue::{Tell, say};
+use aufsicht::error::ArchiveError;
+use aufsicht::night::archive::{Edit, StoredSheet};
+use aufsicht::night::desk::{self, ValuePath};
+use aufsicht::{SheetResult, Status};
+
+use super::Desk;
+
+/// A request the desk refuses or cannot answer: a status and one line.
+pub struct Problem(StatusCode, String);
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        let mime = [(header::CONTENT_TYPE, "text/plain; charset=utf-8")];
+        (self.0, mime, self.1).into_response()
+    }
+}
+
+type Reply = Result<Response, Problem>;
+
+impl Desk {
+    fn problem(&self, e: ArchiveError) -> Problem {
+        let status = match e {
+            ArchiveError::NoSuchSheet(_) => StatusCode::NOT_FOUND,
+            ArchiveError::Stale { .. } => StatusCode::CONFLICT,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        Problem(status, e.tell(self.lang))
+    }
+
+    pub(super) fn stored(&self, id: i64) -> Result<StoredSheet, Problem> {
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        archive
+            .sheet(self.tournament, id)
+            .map_err(|e| self.problem(e))?
+            .ok_or_else(|| {
+                Problem(
+                    StatusCode::NOT_FOUND,
+                    say(self.lang, "serve-no-sheet", &[("id", &id)]),
+                )
+            })
+    }
+
+    fn all(&self) -> Result<Vec<StoredSheet>, Problem> {
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        archive.sheets(self.tournament).map_err(|e| self.problem(e))
+    }
+
+    /// The sheet verified again with the rules (and the list) of the night.
+    fn verified(&self, sheet: SheetResult) -> Result<SheetResult, Problem> {
+        let mut checked = aufsicht::verify(sheet, &self.rules, self.lang)
+            .map_err(|e| Problem(StatusCode::UNPROCESSABLE_ENTITY, e.tell(self.lang)))?;
+        if let Some(list) = &self.participants {
+            list.check(&mut checked, self.lang);
+        }
+        Ok(checked)
+    }
+}
+
+/// Runs the archive and image work off the async threads.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    tokio::task::spawn_blocking(work)
+        .await
+        .expect("a desk task panicked")
+}
+
+fn status_rank(s: Status) -> u8 {
+    match s {
+        Status::Flagged => 0,
+        Status::Unreadable => 1,
+        Status::Ok => 2,
+    }
+}
+
+/// `GET /api/sheets`: every sheet, flagged first.
+pub async fn sheets(State(desk): State<Arc<Desk>>) -> Reply {
+    blocking(move || {
+        let mut all = desk.all()?;
+        all.sort_by_key(|s| (status_rank(s.result.status), s.id));
+        let list: Vec<Value> = all
+            .iter()
+            .map(|s| {
+                json!({
+                    "id": s.id,
+                    "source": s.result.source,
+                    "round": s.result.round,
+                    "table": s.result.table,
+                    "status": s.result.status,
+                    "flags": s.result.flags.len(),
+                    "version": s.version,
+                })
+            })
+            .collect();
+        Ok(Json(list).into_response())
+    })
+    .await
+}
+
+fn with_version(sheet: &SheetResult, version: i64) -> Response {
+    let mut response = (
+        [(header::CONTENT_TYPE, "application/json")],
+        sheet.to_json_pretty(),
+    )
+        .into_response();
+    if let Ok(tag) = format!("\"{version}\"").parse() {
+        response.headers_mut().insert(header::ETAG, tag);
+    }
+    response
+}
+
+/// `GET /api/sheets/{id}`: the sheet's result JSON, its version as ETag.
+pub async fn sheet(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply {
+    blocking(move || {
+        let stored = desk.stored(id)?;
+        Ok(with_version(&stored.result, stored.version))
+    })
+    .await
+}
+
+/// `GET /api/sheets/{id}/view`: what the desk shows of a sheet: its flags
+/// with their cells' crops, readings and suggestions, and the whole page.
+pub async fn view(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply {
+    blocking(move || {
+        let stored = desk.stored(id)?;
+        Ok(Json(super::view::view(&desk, &stored)).into_response())
+    })
+    .await
+}
+
+/// `GET /api/sheets/{id}/trail`: who changed or confirmed what, when.
+pub async fn trail(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply {
+    blocking(move || {
+        desk.stored(id)?;
+        let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let rows = archive.corrections(id).map_err(|e| desk.problem(e))?;
+        let trail: Vec<Value> = rows
+            .iter()
+            .map(|[field, old, new, by, at]| {
+                json!({"field": field, "old": old, "new": new, "by": by, "at": at})
+            })
+            .collect();
+        Ok(Json(trail).into_response())
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ValuesBody {
+    by: String,
+    values: Vec<PathValue>,
+    /// The version edited (or the `If-Match` header); none takes any.
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PathValue {
+    path: String,
+    value: Value,
+}
+
+/// `POST /api/sheets/{id}/values`: sets the values, verifies the sheet
+/// again and stores it with its trail, all or nothing.
+pub async fn values(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Reply {
+    blocking(move || {
+        let lang = desk.lang;
+        let bad = |text: String| Problem(StatusCode::BAD_REQUEST, text);
+        let body: ValuesBody = serde_json::from_slice(&body)
+            .map_err(|e| bad(say(lang, "edit-bad-body", &[("problem", &e)])))?;
+        if body.by.trim().is_empty() {
+            return Err(bad(say(lang, "desk-name-first", &[])));
+        }
+        if body.values.is_empty() {
+            return Err(bad(say(lang, "edit-no-values", &[])));
+        }
+        let if_match = headers
+            .get(header::IF_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().trim_matches('"').parse::<i64>().ok());
+        let stored = desk.stored(id)?;
+        let mut sheet = stored.result.clone();
+        let mut looked_at = Vec::new();
+        for pv in &body.values {
+            let path: ValuePath = pv
+                .path
+                .parse()
+                .map_err(|e: aufsicht::error::EditError| bad(e.tell(lang)))?;
+            desk::set(&mut sheet, path, &pv.value).map_err(|e| bad(e.tell(lang)))?;
+            looked_at.push(path.archive_field());
+        }
+        let checked = desk.verified(sheet)?;
+        let edit = Edit {
+            corrected: &checked,
+            who: body.by.trim(),
+            looked_at: &looked_at,
+            version: body.version.or(if_match),
+        };
+        let mut archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let (_, version) = archive.review(id, &edit).map_err(|e| desk.problem(e))?;
+        Ok(with_version(&checked, version))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct StandingsQuery {
+    #[serde(default)]
+    download: Option<u8>,
+}
+
+/// `GET /api/standings`: the standings CSV from the archive as it stands.
+pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQuery>) -> Reply {
+    blocking(move || {
+        let sheets: Vec<(String, SheetResult)> = desk
+            .all()?
+            .into_iter()
+            .map(|s| {
+                let name = s
+                    .result
+                    .source
+                    .clone()
+                    .unwrap_or_else(|| format!("sheet-{}", s.id));
+                // Flags are recomputed, as `standings` does: a corrected value counts.
+                let checked = desk.verified(s.result.clone()).unwrap_or(s.result);
+                (name, checked)
+            })
+            .collect();
+        let lang = desk.lang;
+        let mut table = aufsicht::night::standings::standings(
+            &sheets,
+            &desk.rules,
+            desk.participants.as_ref(),
+            lang,
+        );
+        if let Some(seating) = &desk.seating {
+            table.checks.extend(aufsicht::night::seated::seating_checks(
+                seating, &sheets, lang,
+            ));
+        }
+        let mut csv = Vec::new();
+        table
+            .write_csv(&mut csv)
+            .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        let mut response =
+            ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response();
+        if q.download == Some(1) {
+            let disposition = "attachment; filename=\"standings.csv\"";
+            response.headers_mut().insert(
+                header::CONTENT_DISPOSITION,
+                header::HeaderValue::from_static(disposition),
+            );
+        }
+        Ok(response)
+    })
+    .await
+}

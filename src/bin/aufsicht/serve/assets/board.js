@@ -1,0 +1,31 @@
+// The standings from /api/standings as a table; polled every `every` ms (0: once).
+"use strict";
+function board(every) {
+  const token = new URLSearchParams(location.search).get("token");
+  const headers = token ? { "x-aufsicht-token": token } : {};
+  const csv = document.getElementById("csv");
+  if (csv && token) csv.href += "&token=" + encodeURIComponent(token);
+  const names = document.body.dataset;
+  async function load() {
+    const r = await fetch("/api/standings", { headers });
+    if (!r.ok) return;
+    const lines = (await r.text()).trim().split("\n").map(l => l.split(","));
+    const head = lines.shift();
+    const col = n => head.indexOf(n);
+    const [rank, player, total] = [col("rank"), col("player"), col("total")];
+    const table = document.getElementById("board");
+    table.replaceChildren();
+    const tr = table.insertRow();
+    for (const h of [names.rank, names.player, names.total]) {
+      const th = document.createElement("th"); th.textContent = h; tr.appendChild(th);
+    }
+    for (const l of lines) {
+      const row = table.insertRow();
+      row.dataset.player = l[player];
+      for (const v of [l[rank], l[player], l[total]]) row.insertCell().textContent = v;
+    }
+    document.body.dataset.loaded = String(Date.now());
+  }
+  load();
+  if (every > 0) setInterval(load, every);
+}

@@ -1,0 +1,193 @@
+// The review desk: the queue of sheets, flagged first; each flag with its
+// crops, reading, alternatives and suggestion; every correction stored at once.
+"use strict";
+const texts = document.body.dataset;
+const token = new URLSearchParams(location.search).get("token");
+const auth = token ? { "x-aufsicht-token": token } : {};
+const by = document.getElementById("by");
+by.value = localStorage.getItem("aufsicht-by") || "";
+by.addEventListener("change", () => localStorage.setItem("aufsicht-by", by.value.trim()));
+
+// What a test or the organiser can read off: keys pressed in value boxes,
+// cells stored, and keypress-to-verified-sheet-on-screen times (ms).
+window.deskStats = { keys: 0, cells: 0, latencies: [] };
+
+let queue = [];
+let sheet = null;     // the view of the open sheet
+let current = 0;      // the flag in hand
+const handled = new Set();
+
+const key = (f) => `${sheet.id}|${f.code}|${f.path}`;
+
+function say(text, error) {
+  const s = document.getElementById("status");
+  s.textContent = text;
+  s.className = error ? "error" : "";
+}
+
+async function get(url) {
+  const r = await fetch(url, { headers: auth });
+  if (!r.ok) throw new Error(await r.text());
+  return r.json();
+}
+
+async function loadQueue() {
+  queue = await get("/api/sheets");
+  const list = document.getElementById("queue");
+  list.replaceChildren();
+  for (const s of queue) {
+    const li = document.createElement("li");
+    const name = (s.source || "").split("/").pop();
+    li.textContent = `R${s.round ?? "?"} T${s.table ?? "?"} · ${name} · ${s.flags}`;
+    li.dataset.id = s.id;
+    li.className = s.status === "ok" ? "" : "flagged";
+    if (sheet && sheet.id === s.id) li.classList.add("current");
+    li.onclick = () => open(s.id, 0);
+    list.appendChild(li);
+  }
+}
+
+async function open(id, at) {
+  sheet = await get(`/api/sheets/${id}/view`);
+  current = Math.max(0, Math.min(at, sheet.flags.length - 1));
+  render();
+  for (const li of document.querySelectorAll("#queue li"))
+    li.classList.toggle("current", Number(li.dataset.id) === id);
+}
+
+function line(label, value) {
+  const p = document.createElement("div");
+  p.textContent = `${label}: ${value}`;
+  return p;
+}
+
+function render() {
+  const box = document.getElementById("flags");
+  box.replaceChildren();
+  document.getElementById("page").src = sheet.page || "";
+  if (sheet.flags.length === 0) { say(texts.noflags); return; }
+  sheet.flags.forEach((f, i) => {
+    const div = document.createElement("div");
+    div.className = "flag" + (handled.has(key(f)) ? " done" : "");
+    div.id = `flag-${i}`;
+    const code = document.createElement("span");
+    code.className = "code";
+    code.textContent = f.code + " ";
+    div.append(code, document.createTextNode(f.message));
+    const crops = document.createElement("div");
+    for (const c of f.cells) {
+      if (!c.crop) continue;
+      const img = document.createElement("img");
+      img.src = c.crop; img.title = c.label; img.className = "crop";
+      crops.appendChild(img);
+    }
+    div.appendChild(crops);
+    if (f.reading != null) div.appendChild(line(texts.reading, f.reading || "–"));
+    if (f.alternatives && f.alternatives.length)
+      div.appendChild(line(texts.alternatives,
+        f.alternatives.map(([v, p]) => `${v} (${Math.round(p * 100)}%)`).join(", ")));
+    if (f.suggestion != null) div.appendChild(line(texts.suggestion, f.suggestion));
+    const input = document.createElement("input");
+    input.id = `value-${i}`;
+    input.placeholder = f.suggestion != null ? String(f.suggestion) : (f.value ?? "");
+    input.dataset.index = i;
+    input.addEventListener("keydown", onKey);
+    input.addEventListener("focus", () => mark(i));
+    div.appendChild(input);
+    box.appendChild(div);
+  });
+  focus(current);
+}
+
+function mark(i) {
+  current = i;
+  document.querySelectorAll(".flag").forEach((d, j) => d.classList.toggle("current", j === i));
+}
+
+function focus(i) {
+  const input = document.getElementById(`value-${i}`);
+  if (input) { input.focus(); mark(i); }
+}
+
+function next() {
+  if (current + 1 < sheet.flags.length) { focus(current + 1); return; }
+  const at = queue.findIndex(s => s.id === sheet.id);
+  const after = queue.slice(at + 1).find(s => s.status !== "ok");
+  if (after) open(after.id, 0); else say(texts.alldone);
+}
+
+function onKey(e) {
+  if (["Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
+  window.deskStats.keys += 1;
+  const f = sheet.flags[current];
+  if (e.key === "Tab" || e.key === "ArrowDown") {
+    e.preventDefault();
+    if (e.shiftKey) focus(Math.max(0, current - 1)); else next();
+  } else if (e.key === "ArrowUp") {
+    e.preventDefault(); focus(Math.max(0, current - 1));
+  } else if (e.key === "PageDown" || e.key === "PageUp") {
+    e.preventDefault();
+    const at = queue.findIndex(s => s.id === sheet.id) + (e.key === "PageDown" ? 1 : -1);
+    if (queue[at]) open(queue[at].id, 0);
+  } else if (e.key === "z" || e.key === "Z") {
+    e.preventDefault(); zoom();
+  } else if (e.key === "k" || e.key === "K") {
+    e.preventDefault(); store(f, f.value, true, performance.now());
+  } else if (e.key === "Enter") {
+    e.preventDefault();
+    const typed = e.target.value.trim();
+    if (typed === "" && f.suggestion == null) { handled.add(key(f)); next(); return; }
+    const value = typed === "" ? f.suggestion : parse(typed, f.path);
+    store(f, value, false, performance.now());
+  }
+}
+
+function parse(typed, path) {
+  if (path && path.startsWith("players/")) return typed;
+  const n = Number(typed);
+  return Number.isInteger(n) ? n : typed;
+}
+
+function zoom() {
+  const page = document.getElementById("page");
+  page.style.transform = page.style.transform ? "" : "scale(2)";
+}
+document.getElementById("page").addEventListener("click", zoom);
+
+async function store(f, value, kept, pressed) {
+  if (!f.path) { handled.add(key(f)); next(); return; }
+  const name = by.value.trim();
+  if (!name) { say(texts.namefirst, true); by.focus(); return; }
+  localStorage.setItem("aufsicht-by", name);
+  const r = await fetch(`/api/sheets/${sheet.id}/values`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json", "if-match": `"${sheet.version}"` },
+    body: JSON.stringify({ by: name, values: [{ path: f.path, value }] }),
+  });
+  if (!r.ok) {
+    say(await r.text(), true);
+    if (r.status === 409) await open(sheet.id, current);
+    return;
+  }
+  handled.add(key(f));
+  const was = current;
+  const mine = key(f);
+  await open(sheet.id, was);
+  window.deskStats.cells += 1;
+  window.deskStats.latencies.push(performance.now() - pressed);
+  say(kept ? texts.kept : texts.saved);
+  loadQueue();
+  const still = sheet.flags.findIndex(g => key(g) === mine);
+  if (still >= 0) { current = still; next(); }
+  else if (sheet.flags.length === 0 || was >= sheet.flags.length) { current = sheet.flags.length - 1; next(); }
+  else focus(was);
+}
+
+(async function start() {
+  const began = performance.now();
+  await loadQueue();
+  const first = queue.find(s => s.status !== "ok") || queue[0];
+  if (first) await open(first.id, 0);
+  window.deskReady = performance.now() - began;
+  document.body.dataset.ready = "1";
+})().catch(e => say(String(e), true));

@@ -1,0 +1,153 @@
+//! `review --serve`: the review desk, a local web application over the
+//! night's archive. Pages, script and styles are compiled in (it works
+//! offline); every correction is stored at once with its trail and the
+//! sheet verified again.
+
+mod api;
+mod guard;
+mod pages;
+mod view;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context, Result};
+use axum::Router;
+use axum::routing::{get, post};
+
+use aufsicht::catalogue::say;
+use aufsicht::night::archive::Archive;
+use aufsicht::night::participants::Participants;
+use aufsicht::night::seating::Seating;
+use aufsicht::page::form::FormTemplate;
+use aufsicht::{Lang, RuleSet};
+
+use crate::common::{Told, load_participants, load_rules, open_archive};
+
+/// What `review --serve` is started with.
+pub struct ServeOptions {
+    pub listen: SocketAddr,
+    pub archive: PathBuf,
+    pub rules: String,
+    pub participants: Option<PathBuf>,
+    pub seating: Option<PathBuf>,
+    pub tournament: Option<String>,
+    pub title: String,
+}
+
+/// Everything the desk's requests share.
+pub struct Desk {
+    archive: Mutex<Archive>,
+    tournament: i64,
+    rules: RuleSet,
+    participants: Option<Participants>,
+    seating: Option<Seating>,
+    forms: Vec<FormTemplate>,
+    images: view::Images,
+    /// The archive's folder: scans named relative to it are found there.
+    archive_dir: PathBuf,
+    lang: Lang,
+    token: String,
+    title: String,
+}
+
+pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
+    let rules = load_rules(&o.rules, lang)?;
+    let participants = load_participants(o.participants.as_deref(), lang)?;
+    let seating = o
+        .seating
+        .as_deref()
+        .map(|p| crate::common::load_seating(p, lang))
+        .transpose()?;
+    let archive = open_archive(&o.archive, lang)?;
+    let tournament = archive
+        .pick_tournament(o.tournament.as_deref())
+        .told(lang)?;
+    let desk = Arc::new(Desk {
+        archive: Mutex::new(archive),
+        tournament,
+        rules,
+        participants,
+        seating,
+        forms: FormTemplate::builtins(),
+        images: view::Images::default(),
+        archive_dir: o
+            .archive
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
+        lang,
+        token: guard::new_token(),
+        title: o.title,
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(serve(desk, o.listen, o.archive))
+}
+
+fn router(desk: Arc<Desk>) -> Router {
+    Router::new()
+        .route("/", get(pages::desk))
+        .route("/standings", get(pages::standings))
+        .route("/ranking", get(pages::ranking))
+        .route("/assets/{name}", get(pages::asset))
+        .route("/api/sheets", get(api::sheets))
+        .route("/api/sheets/{id}", get(api::sheet))
+        .route("/api/sheets/{id}/view", get(api::view))
+        .route("/api/sheets/{id}/trail", get(api::trail))
+        .route("/api/sheets/{id}/values", post(api::values))
+        .route("/api/standings", get(api::standings))
+        .layer(axum::middleware::from_fn_with_state(
+            desk.clone(),
+            guard::guard,
+        ))
+        .with_state(desk)
+}
+
+async fn serve(desk: Arc<Desk>, listen: SocketAddr, archive: PathBuf) -> Result<()> {
+    let lang = desk.lang;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| {
+            let args: [(&str, &dyn std::fmt::Display); 2] = [("addr", &listen), ("problem", &"")];
+            say(lang, "serve-bind", &args)
+        })?;
+    let bound = listener.local_addr()?;
+    let shown = if bound.ip().is_unspecified() {
+        SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), bound.port())
+    } else {
+        bound
+    };
+    let url = format!("http://{shown}/");
+    // The address first, alone on stdout: scripts and tests read it.
+    crate::common::stdout_line(&url);
+    eprintln!(
+        "aufsicht: {}",
+        say(lang, "serve-listening", &[("url", &url)])
+    );
+    if !bound.ip().is_loopback() {
+        let remote = format!("http://{bound}/?token={}", desk.token);
+        eprintln!(
+            "aufsicht: {}",
+            say(lang, "serve-loopback-only", &[("addr", &bound)])
+        );
+        eprintln!(
+            "aufsicht: {}",
+            say(lang, "serve-token", &[("url", &remote)])
+        );
+    }
+    let app = router(desk).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    eprintln!(
+        "aufsicht: {}",
+        say(lang, "serve-stopped", &[("path", &archive.display())])
+    );
+    Ok(())
+}
