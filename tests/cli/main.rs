@@ -3,6 +3,7 @@
 
 mod common;
 
+mod desk;
 mod draw;
 mod hostile;
 mod night;

@@ -1,0 +1,262 @@
+//! The review desk (`review --serve`): its JSON endpoints as a script uses
+//! them, and the desk in headless Chromium driven through WebDriver as a
+//! person uses it, keyboard only; the archive checked after each.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::common::{aufsicht, root, temp};
+
+/// The two flagged samples scanned into an archive: its path.
+fn night_archive(dir: &Path) -> PathBuf {
+    let out = dir.join("out");
+    let scans = root().join("samples/scans");
+    let scan = aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        out.to_str().expect("utf8"),
+        scans.join("merkur-scanner.jpg").to_str().expect("utf8"),
+        scans.join("merkur-fax.tif").to_str().expect("utf8"),
+    ]);
+    let err = String::from_utf8_lossy(&scan.stderr);
+    assert!(scan.status.success(), "{err}");
+    out.join("aufsicht.sqlite")
+}
+
+/// A running desk, stopped when dropped.
+struct Desk {
+    child: Child,
+    /// `http://127.0.0.1:PORT/`, as it printed first.
+    url: String,
+}
+
+impl Desk {
+    fn start(archive: &Path) -> Desk {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_aufsicht"))
+            .args([
+                "--lang",
+                "en",
+                "review",
+                "--serve",
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .args(["--rules", "merkur", "--title", "Test night", "--archive"])
+            .arg(archive)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the desk");
+        let mut first = String::new();
+        let stdout = child.stdout.take().expect("stdout");
+        BufReader::new(stdout)
+            .read_line(&mut first)
+            .expect("address");
+        let url = first.trim().to_string();
+        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+        Desk { child, url }
+    }
+
+    /// A request as a script sends it: (status, ETag, body).
+    fn call(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> (u16, String, String) {
+        let host = self.url.trim_start_matches("http://").trim_end_matches('/');
+        let mut stream = TcpStream::connect(host).expect("connect");
+        let mut request =
+            format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+        for (k, v) in headers {
+            request.push_str(&format!("{k}: {v}\r\n"));
+        }
+        request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+        stream.write_all(request.as_bytes()).expect("send");
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).expect("answer");
+        let text = String::from_utf8_lossy(&raw).to_string();
+        let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .expect("status");
+        let etag = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("etag: ")
+                    .map(str::to_string)
+            })
+            .unwrap_or_default();
+        (status, etag, body.to_string())
+    }
+
+    fn json(&self, path: &str) -> Value {
+        let (status, _, body) = self.call("GET", path, &[], "");
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str(&body).expect("json")
+    }
+
+    fn post(&self, id: i64, version: &str, body: &Value) -> (u16, String, String) {
+        let headers = [("Content-Type", "application/json"), ("If-Match", version)];
+        self.call(
+            "POST",
+            &format!("/api/sheets/{id}/values"),
+            &headers,
+            &body.to_string(),
+        )
+    }
+}
+
+impl Drop for Desk {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The first flagged sheet's id and its view.
+fn flagged_view(desk: &Desk) -> (i64, Value) {
+    let sheets = desk.json("/api/sheets");
+    let list = sheets.as_array().expect("list");
+    assert!(!list.is_empty());
+    let ranks: Vec<bool> = list.iter().map(|s| s["status"] == "ok").collect();
+    assert!(
+        ranks.windows(2).all(|w| w[0] <= w[1]),
+        "flagged first: {sheets}"
+    );
+    let id = list[0]["id"].as_i64().expect("id");
+    (id, desk.json(&format!("/api/sheets/{id}/view")))
+}
+
+/// A flag of the view with one value to type (and a suggestion, if asked).
+fn typable(view: &Value, suggested: bool) -> (usize, Value) {
+    view["flags"]
+        .as_array()
+        .expect("flags")
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f["path"].is_string() && (!suggested || !f["suggestion"].is_null()))
+        .map(|(i, f)| (i, f.clone()))
+        .expect("a flag with a value to type")
+}
+
+/// The value at a contract path of a sheet result.
+fn value_at(sheet: &Value, path: &str) -> Value {
+    let p: Vec<&str> = path.split('/').collect();
+    let seat = |s: &str| s.parse::<usize>().expect("seat") - 1;
+    match p.as_slice() {
+        ["games", no, s, col] => sheet["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .find(|g| g["no"].to_string() == *no)
+            .map_or(Value::Null, |g| g["cells"][seat(s)][col].clone()),
+        ["gesamt", s, col] => sheet["gesamt"][seat(s)][col].clone(),
+        ["players", s] => sheet["players"][seat(s)].clone(),
+        [k, s] => sheet[k][seat(s)].clone(),
+        [k] => sheet[k].clone(),
+        _ => Value::Null,
+    }
+}
+
+#[test]
+fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
+    let dir = temp("desk-api");
+    let archive = night_archive(&dir);
+    let desk = Desk::start(&archive);
+    let (id, view) = flagged_view(&desk);
+    let (_, flag) = typable(&view, false);
+    let path = flag["path"].as_str().expect("path").to_string();
+    let (status, etag, _) = desk.call("GET", &format!("/api/sheets/{id}"), &[], "");
+    assert_eq!((status, etag.as_str()), (200, "\"0\""));
+
+    let body = json!({"by": "AB", "values": [{"path": path, "value": 17}]});
+    let (status, etag, text) = desk.post(id, "\"0\"", &body);
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(etag, "\"1\"");
+    let after: Value = serde_json::from_str(&text).expect("sheet");
+    assert_eq!(value_at(&after, &path), json!(17));
+    let stored = desk.json(&format!("/api/sheets/{id}"));
+    assert_eq!(value_at(&stored, &path), json!(17), "in the archive");
+    let trail = desk.json(&format!("/api/sheets/{id}/trail"));
+    assert_eq!(trail[0]["by"], "AB");
+    assert_eq!(trail[0]["new"], "17");
+
+    // Another reviewer's edit of the version before: refused, nothing stored.
+    let late = json!({"by": "CD", "values": [{"path": path, "value": 18}]});
+    let (status, _, text) = desk.post(id, "\"0\"", &late);
+    assert_eq!(status, 409, "{text}");
+    assert!(text.contains("changed meanwhile"), "{text}");
+    for (body, why) in [
+        (
+            json!({"by": "CD", "values": [{"path": "games/1/9/plus", "value": 3}]}),
+            "seat",
+        ),
+        (
+            json!({"by": "CD", "values": [{"path": "../../etc/passwd", "value": 3}]}),
+            "path",
+        ),
+        (
+            json!({"by": "CD", "values": [{"path": path, "value": "x"}]}),
+            "value",
+        ),
+        (
+            json!({"by": "", "values": [{"path": path, "value": 3}]}),
+            "who",
+        ),
+        (json!({"values": 3}), "shape"),
+    ] {
+        let (status, _, text) = desk.post(id, "\"1\"", &body);
+        assert_eq!(status, 400, "{why}: {text}");
+        assert_eq!(text.lines().count(), 1, "{why}: one line: {text}");
+    }
+    let foreign = [
+        ("Content-Type", "application/json"),
+        ("Origin", "http://evil.example"),
+    ];
+    let (status, _, _) = desk.call(
+        "POST",
+        &format!("/api/sheets/{id}/values"),
+        &foreign,
+        &late.to_string(),
+    );
+    assert_eq!(status, 403);
+    let (status, etag, _) = desk.call("GET", &format!("/api/sheets/{id}"), &[], "");
+    assert_eq!(
+        (status, etag.as_str()),
+        (200, "\"1\""),
+        "nothing refused was stored"
+    );
+    assert_eq!(desk.call("GET", "/api/sheets/99999", &[], "").0, 404);
+
+    let (status, _, csv) = desk.call("GET", "/api/standings", &[], "");
+    assert_eq!(status, 200);
+    assert!(csv.starts_with("rank,player,total"), "{csv}");
+    drop(desk);
+    // What the desk stored is what the archive gives back to other tools.
+    let export = dir.join("export");
+    let out = aufsicht(&[
+        "export",
+        "--archive",
+        archive.to_str().expect("utf8"),
+        "--out",
+        export.to_str().expect("utf8"),
+    ]);
+    assert!(out.status.success());
+    let values = std::fs::read_to_string(export.join("values.csv")).expect("values");
+    let field = aufsicht::night::desk::ValuePath::archive_field(&path.parse().expect("path"));
+    assert!(
+        values.lines().any(|l| l.ends_with(&format!(",{field},17"))),
+        "{field} = 17 exported"
+    );
+}
