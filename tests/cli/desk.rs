@@ -159,7 +159,7 @@ fn value_at(sheet: &Value, path: &str) -> Value {
             .as_array()
             .expect("games")
             .iter()
-            .find(|g| g["no"].to_string() == *no)
+            .find(|g| g["no"].as_u64().map(|n| n.to_string()).as_deref() == Some(*no))
             .map_or(Value::Null, |g| g["cells"][seat(s)][col].clone()),
         ["gesamt", s, col] => sheet["gesamt"][seat(s)][col].clone(),
         ["players", s] => sheet["players"][seat(s)].clone(),
@@ -259,4 +259,210 @@ fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
         values.lines().any(|l| l.ends_with(&format!(",{field},17"))),
         "{field} = 17 exported"
     );
+}
+
+/// A free port on loopback.
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    l.local_addr().expect("addr").port()
+}
+
+/// ChromeDriver on its own port, stopped when dropped.
+struct Driver(Child, u16);
+
+impl Driver {
+    fn start() -> Driver {
+        let port = free_port();
+        let mut child = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver must be installed for this test: run scripts/install-deps.sh");
+        for _ in 0..100 {
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Driver(child, port);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("chromedriver did not listen on {port}");
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+const ENTER: &str = "\u{E007}";
+
+/// Headless Chromium through WebDriver, quiet on this closed network.
+async fn browser(driver: &Driver, profile: &Path) -> fantoccini::Client {
+    let mut caps = serde_json::Map::new();
+    let args = [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1400,1000",
+    ];
+    let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    caps.insert("goog:chromeOptions".into(), json!({ "args": args }));
+    fantoccini::ClientBuilder::rustls()
+        .expect("tls")
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.1))
+        .await
+        .expect("a Chromium session")
+}
+
+/// Waits until `script` returns true in the page.
+async fn until(client: &fantoccini::Client, script: &str) {
+    for _ in 0..200 {
+        let done = client.execute(script, vec![]).await.expect("script");
+        if done == json!(true) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("never true: {script}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reviewer_should_correct_a_night_by_keyboard_in_chromium() {
+    use fantoccini::Locator::Css;
+    let dir = temp("desk-browser");
+    let archive = night_archive(&dir);
+    let desk = Desk::start(&archive);
+    let (id, view) = flagged_view(&desk);
+    let (first, flag) = typable(&view, true);
+    let path = flag["path"].as_str().expect("path").to_string();
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    client.goto(&desk.url).await.expect("open the desk");
+    until(&client, "return document.body.dataset.ready === '1'").await;
+    let ready: f64 = serde_json::from_value(
+        client
+            .execute("return window.deskReady", vec![])
+            .await
+            .expect("ready"),
+    )
+    .expect("ms");
+
+    // Who reviews, then the flag with a suggestion: Enter takes it.
+    client
+        .find(Css("#by"))
+        .await
+        .expect("name box")
+        .send_keys("Tester")
+        .await
+        .expect("type");
+    let input = client
+        .find(Css(&format!("#value-{first}")))
+        .await
+        .expect("the flag's box");
+    input.click().await.expect("focus");
+    input.send_keys(ENTER).await.expect("Enter");
+    until(&client, "return window.deskStats.cells === 1").await;
+    let stored = desk.json(&format!("/api/sheets/{id}"));
+    assert_eq!(
+        value_at(&stored, &path),
+        flag["suggestion"],
+        "{path}: the suggestion stored"
+    );
+    let trail = desk.json(&format!("/api/sheets/{id}/trail"));
+    assert!(
+        trail
+            .as_array()
+            .expect("trail")
+            .iter()
+            .any(|t| t["by"] == "Tester"
+                && t["field"]
+                    == aufsicht::night::desk::ValuePath::archive_field(
+                        &path.parse().expect("path")
+                    )),
+        "{trail}"
+    );
+
+    // The next flag with a value: digits, then Enter.
+    let view = desk.json(&format!("/api/sheets/{id}/view"));
+    let (next, flag) = typable(&view, false);
+    let path = flag["path"].as_str().expect("path").to_string();
+    let typed = if path.starts_with("players/") {
+        json!("4711")
+    } else {
+        json!(42)
+    };
+    let input = client
+        .find(Css(&format!("#value-{next}")))
+        .await
+        .expect("the next box");
+    input.click().await.expect("focus");
+    let keys = format!(
+        "{}{ENTER}",
+        typed.as_str().map_or(typed.to_string(), str::to_string)
+    );
+    input.send_keys(&keys).await.expect("type");
+    until(&client, "return window.deskStats.cells === 2").await;
+    let stored = desk.json(&format!("/api/sheets/{id}"));
+    assert_eq!(
+        value_at(&stored, &path),
+        typed,
+        "{path}: the typed value stored"
+    );
+
+    // The crops render: a crop's screenshot has ink and paper.
+    let crop = client.find(Css("img.crop")).await.expect("a crop");
+    let png = crop.screenshot().await.expect("screenshot");
+    let shot = image::load_from_memory(&png).expect("png").to_luma8();
+    let dark = shot.pixels().filter(|p| p[0] < 100).count();
+    let light = shot.pixels().filter(|p| p[0] > 200).count();
+    assert!(
+        shot.width() > 20 && dark > 20 && light > dark,
+        "{}x{}: {dark} dark, {light} light",
+        shot.width(),
+        shot.height()
+    );
+
+    let stats = client
+        .execute("return window.deskStats", vec![])
+        .await
+        .expect("stats");
+    let cells = stats["cells"].as_f64().expect("cells");
+    let keys = stats["keys"].as_f64().expect("keys");
+    let latencies: Vec<f64> =
+        serde_json::from_value(stats["latencies"].clone()).expect("latencies");
+    println!(
+        "desk: {keys} keys for {cells} cells ({:.1} a cell); keypress to verified sheet on screen {:?} ms; queue ready in {ready:.0} ms",
+        keys / cells,
+        latencies.iter().map(|l| l.round()).collect::<Vec<_>>()
+    );
+
+    // The projector's standings show every player of the archive.
+    client
+        .goto(&format!("{}standings", desk.url))
+        .await
+        .expect("standings");
+    until(
+        &client,
+        "return document.querySelectorAll('#board tr').length > 1",
+    )
+    .await;
+    let rows = client.find_all(Css("#board tr")).await.expect("rows").len();
+    let (_, _, csv) = desk.call("GET", "/api/standings", &[], "");
+    assert_eq!(
+        rows,
+        csv.trim().lines().count(),
+        "a row per player and the heading"
+    );
+    client.close().await.expect("close");
 }
