@@ -63,7 +63,7 @@ impl Desk {
         Desk { child, url }
     }
 
-    /// A request as a script sends it: (status, ETag, body).
+    /// A request as a script sends it: (status, head in lower case, body).
     fn call(
         &self,
         method: &str,
@@ -89,15 +89,7 @@ impl Desk {
             .nth(1)
             .and_then(|s| s.parse().ok())
             .expect("status");
-        let etag = head
-            .lines()
-            .find_map(|l| {
-                l.to_ascii_lowercase()
-                    .strip_prefix("etag: ")
-                    .map(str::to_string)
-            })
-            .unwrap_or_default();
-        (status, etag, body.to_string())
+        (status, head.to_ascii_lowercase(), body.to_string())
     }
 
     fn json(&self, path: &str) -> Value {
@@ -122,6 +114,13 @@ impl Drop for Desk {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The ETag in a response's head.
+fn etag(head: &str) -> &str {
+    head.lines()
+        .find_map(|l| l.strip_prefix("etag: "))
+        .unwrap_or_default()
 }
 
 /// The first flagged sheet's id and its view.
@@ -177,13 +176,13 @@ fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
     let (id, view) = flagged_view(&desk);
     let (_, flag) = typable(&view, false);
     let path = flag["path"].as_str().expect("path").to_string();
-    let (status, etag, _) = desk.call("GET", &format!("/api/sheets/{id}"), &[], "");
-    assert_eq!((status, etag.as_str()), (200, "\"0\""));
+    let (status, head, _) = desk.call("GET", &format!("/api/sheets/{id}"), &[], "");
+    assert_eq!((status, etag(&head)), (200, "\"0\""));
 
     let body = json!({"by": "AB", "values": [{"path": path, "value": 17}]});
-    let (status, etag, text) = desk.post(id, "\"0\"", &body);
+    let (status, head, text) = desk.post(id, "\"0\"", &body);
     assert_eq!(status, 200, "{text}");
-    assert_eq!(etag, "\"1\"");
+    assert_eq!(etag(&head), "\"1\"");
     let after: Value = serde_json::from_str(&text).expect("sheet");
     assert_eq!(value_at(&after, &path), json!(17));
     let stored = desk.json(&format!("/api/sheets/{id}"));
@@ -231,9 +230,9 @@ fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
         &late.to_string(),
     );
     assert_eq!(status, 403);
-    let (status, etag, _) = desk.call("GET", &format!("/api/sheets/{id}"), &[], "");
+    let (status, head, _) = desk.call("GET", &format!("/api/sheets/{id}"), &[], "");
     assert_eq!(
-        (status, etag.as_str()),
+        (status, etag(&head)),
         (200, "\"1\""),
         "nothing refused was stored"
     );
@@ -242,6 +241,16 @@ fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
     let (status, _, csv) = desk.call("GET", "/api/standings", &[], "");
     assert_eq!(status, 200);
     assert!(csv.starts_with("rank,player,total"), "{csv}");
+    let (status, head, _) = desk.call("GET", "/api/standings?download=1", &[], "");
+    assert!(
+        status == 200 && head.contains("content-disposition: attachment"),
+        "{head}"
+    );
+    let (status, _, page) = desk.call("GET", "/ranking", &[], "");
+    assert!(
+        status == 200 && page.contains("Final ranking: Test night"),
+        "{page}"
+    );
     drop(desk);
     // What the desk stored is what the archive gives back to other tools.
     let export = dir.join("export");
