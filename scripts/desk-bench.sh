@@ -22,6 +22,10 @@ queue=$(time_of "${url}api/sheets")
 first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["id"])' "$dir/last")
 view=$(time_of "${url}api/sheets/$first/view")
 path=$(python3 -c 'import json,sys; print(next((f["path"] for f in json.load(open(sys.argv[1]))["flags"] if f["path"]), ""))' "$dir/last")
-post=$(time_of -X POST -H 'content-type: application/json' -d "{\"by\":\"bench\",\"values\":[{\"path\":\"$path\",\"value\":3}]}" "${url}api/sheets/$first/values")
+post=$(curl -s -o "$dir/last" -w '%{http_code} %{time_total}' -X POST -H 'content-type: application/json' \
+  -d "{\"by\":\"bench\",\"values\":[{\"path\":\"$path\",\"value\":3}]}" "${url}api/sheets/$first/values")
+[ "${post%% *}" = 200 ] || { echo "the correction was refused: $post $(cat "$dir/last")" >&2; exit 1; }
+post=${post#* }
+again=$(time_of "${url}api/sheets/$first/view")
 standings=$(time_of "${url}api/standings")
-echo "desk on $n sheets: queue $queue s, first sheet's view $view s, correction re-verified $post s, standings $standings s"
+echo "desk on $n sheets: queue $queue s, first sheet's view $view s, correction re-verified $post s, the sheet shown again $again s, standings $standings s"
