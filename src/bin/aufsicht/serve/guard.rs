@@ -28,16 +28,18 @@ pub enum Refusal {
 }
 
 /// The rules: a client not on loopback shows the token (header
-/// `x-aufsicht-token` or `?token=`); a write's `Origin`, where sent, is
+/// `x-aufsicht-token` or `?token=`) for the archive's data (`/api/`; the
+/// pages, script and styles hold none); a write's `Origin`, where sent, is
 /// this very host.
 pub fn judge(
     peer: SocketAddr,
+    path: &str,
     method: &Method,
     headers: &HeaderMap,
     query: Option<&str>,
     token: &str,
 ) -> Result<(), Refusal> {
-    if !peer.ip().is_loopback() {
+    if !peer.ip().is_loopback() && path.starts_with("/api/") {
         let header = headers
             .get("x-aufsicht-token")
             .and_then(|v| v.to_str().ok());
@@ -74,6 +76,7 @@ pub async fn guard(
 ) -> Response {
     let verdict = judge(
         peer,
+        request.uri().path(),
         request.method(),
         request.headers(),
         request.uri().query(),
@@ -111,21 +114,46 @@ mod tests {
         let here: SocketAddr = "127.0.0.1:5000".parse().expect("addr");
         let there: SocketAddr = "192.168.1.20:5000".parse().expect("addr");
         let none = headers(&[]);
-        assert_eq!(judge(here, &Method::GET, &none, None, "t0k"), Ok(()));
         assert_eq!(
-            judge(there, &Method::GET, &none, None, "t0k"),
-            Err(Refusal::TokenNeeded)
-        );
-        assert_eq!(
-            judge(there, &Method::GET, &none, Some("token=wrong"), "t0k"),
-            Err(Refusal::TokenNeeded)
-        );
-        assert_eq!(
-            judge(there, &Method::GET, &none, Some("a=1&token=t0k"), "t0k"),
+            judge(here, "/api/sheets", &Method::GET, &none, None, "t0k"),
             Ok(())
         );
+        assert_eq!(
+            judge(there, "/api/sheets", &Method::GET, &none, None, "t0k"),
+            Err(Refusal::TokenNeeded)
+        );
+        assert_eq!(
+            judge(
+                there,
+                "/api/sheets",
+                &Method::GET,
+                &none,
+                Some("token=wrong"),
+                "t0k"
+            ),
+            Err(Refusal::TokenNeeded)
+        );
+        assert_eq!(
+            judge(
+                there,
+                "/api/sheets",
+                &Method::GET,
+                &none,
+                Some("a=1&token=t0k"),
+                "t0k"
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            judge(there, "/assets/desk.js", &Method::GET, &none, None, "t0k"),
+            Ok(()),
+            "no data"
+        );
         let with = headers(&[("x-aufsicht-token", "t0k")]);
-        assert_eq!(judge(there, &Method::POST, &with, None, "t0k"), Ok(()));
+        assert_eq!(
+            judge(there, "/api/sheets", &Method::POST, &with, None, "t0k"),
+            Ok(())
+        );
     }
 
     #[test]
@@ -136,11 +164,11 @@ mod tests {
             ("host", "127.0.0.1:5000"),
         ]);
         assert_eq!(
-            judge(here, &Method::POST, &evil, None, "t"),
+            judge(here, "/api/sheets", &Method::POST, &evil, None, "t"),
             Err(Refusal::OtherOrigin("http://evil.example".into()))
         );
         assert_eq!(
-            judge(here, &Method::GET, &evil, None, "t"),
+            judge(here, "/api/sheets", &Method::GET, &evil, None, "t"),
             Ok(()),
             "reads are not writes"
         );
@@ -148,9 +176,12 @@ mod tests {
             ("origin", "http://127.0.0.1:5000"),
             ("host", "127.0.0.1:5000"),
         ]);
-        assert_eq!(judge(here, &Method::POST, &ours, None, "t"), Ok(()));
         assert_eq!(
-            judge(here, &Method::POST, &headers(&[]), None, "t"),
+            judge(here, "/api/sheets", &Method::POST, &ours, None, "t"),
+            Ok(())
+        );
+        assert_eq!(
+            judge(here, "/api/sheets", &Method::POST, &headers(&[]), None, "t"),
             Ok(()),
             "a script"
         );

@@ -4,6 +4,8 @@
 const texts = document.body.dataset;
 const token = new URLSearchParams(location.search).get("token");
 const auth = token ? { "x-aufsicht-token": token } : {};
+if (token)
+  for (const a of document.querySelectorAll("nav a")) a.href += "?token=" + encodeURIComponent(token);
 const by = document.getElementById("by");
 by.value = localStorage.getItem("aufsicht-by") || "";
 by.addEventListener("change", () => localStorage.setItem("aufsicht-by", by.value.trim()));
