@@ -129,7 +129,7 @@ async fn serve(desk: Arc<Desk>, listen: SocketAddr, archive: PathBuf) -> Result<
         say(lang, "serve-listening", &[("url", &url)])
     );
     if !bound.ip().is_loopback() {
-        let remote = format!("http://{bound}/?token={}", desk.token);
+        let remote = format!("http://{}/?token={}", lan_address(bound), desk.token);
         eprintln!(
             "aufsicht: {}",
             say(lang, "serve-loopback-only", &[("addr", &bound)])
@@ -150,4 +150,19 @@ async fn serve(desk: Arc<Desk>, listen: SocketAddr, archive: PathBuf) -> Result<
         say(lang, "serve-stopped", &[("path", &archive.display())])
     );
     Ok(())
+}
+
+/// The address another computer reaches: where the desk listens on all
+/// interfaces, this computer's address on the network (the route a
+/// datagram would take; nothing is sent).
+fn lan_address(bound: SocketAddr) -> SocketAddr {
+    if !bound.ip().is_unspecified() {
+        return bound;
+    }
+    let local = std::net::UdpSocket::bind("0.0.0.0:0")
+        .and_then(|s| s.connect("192.0.2.1:9").and_then(|()| s.local_addr()));
+    match local {
+        Ok(addr) if !addr.ip().is_unspecified() => SocketAddr::new(addr.ip(), bound.port()),
+        _ => bound,
+    }
 }
