@@ -233,3 +233,8 @@ desk-flags = Markierungen
 desk-rank = Platz
 desk-player = Spieler
 desk-total = Punkte
+
+## scan --watch
+watch-start = beobachte { $path }: jeder Scan wird gelesen, sobald er ankommt; Strg-C beendet
+watch-file = { $file }: { $sheets } Blätter, { $flagged } markiert oder unlesbar
+watch-stopping = beende: die angefangenen Dateien werden noch fertig gelesen (nochmals Strg-C beendet sofort)

@@ -223,3 +223,8 @@ desk-flags = flags
 desk-rank = rank
 desk-player = player
 desk-total = total
+
+## scan --watch
+watch-start = watching { $path }: each scan is read as it arrives; Ctrl-C stops
+watch-file = { $file }: { $sheets } sheets, { $flagged } flagged or unreadable
+watch-stopping = stopping: the files in hand are finished first (Ctrl-C again stops at once)

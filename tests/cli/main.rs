@@ -13,3 +13,4 @@ mod scan;
 mod standings;
 mod train;
 mod verify;
+mod watch;

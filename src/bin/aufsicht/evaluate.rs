@@ -48,7 +48,13 @@ pub fn run(a: EvaluateArgs, lang: Lang) -> Result<()> {
                 reader,
                 participants: participants.as_deref(),
             };
-            crate::scan::scan(&setup, &results, &[scans], lang, None)?;
+            crate::scan::scan(
+                &setup,
+                &results,
+                crate::scan::Inputs::Files(&[scans]),
+                lang,
+                None,
+            )?;
             Some((start.elapsed().as_secs_f64(), peak_memory_mb()))
         }
         _ => None,

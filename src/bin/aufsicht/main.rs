@@ -16,6 +16,7 @@ mod serve;
 mod standings;
 mod train;
 mod verify;
+mod watch;
 
 use std::process::ExitCode;
 

@@ -40,7 +40,11 @@ pub struct ScanArgs {
     /// with them in the first column): participant numbers are checked against it.
     #[arg(long)]
     pub participants: Option<PathBuf>,
-    #[arg(required = true)]
+    /// Read each file as the scanner drops it into this folder, until
+    /// Ctrl-C (the file being read is finished first).
+    #[arg(long, conflicts_with = "inputs")]
+    pub watch: Option<PathBuf>,
+    #[arg(required_unless_present = "watch")]
     pub inputs: Vec<PathBuf>,
 }
 
@@ -63,7 +67,17 @@ pub fn run(a: ScanArgs, lang: Lang) -> Result<()> {
         file: a.archive,
         tournament: a.tournament,
     });
-    scan(&setup, &a.out, &a.inputs, lang, archive)
+    match &a.watch {
+        Some(dir) => scan(&setup, &a.out, Inputs::Watch(dir), lang, archive),
+        None => scan(&setup, &a.out, Inputs::Files(&a.inputs), lang, archive),
+    }
+}
+
+/// What a scan reads: the files and folders given, or each file the
+/// scanner drops into a watched folder.
+pub enum Inputs<'a> {
+    Files(&'a [PathBuf]),
+    Watch(&'a Path),
 }
 
 /// Where and under which name a scan archives its sheets.
@@ -84,7 +98,7 @@ pub struct Setup<'a> {
 pub fn scan(
     setup: &Setup,
     out: &Path,
-    inputs: &[PathBuf],
+    inputs: Inputs,
     lang: Lang,
     archive: Option<ArchiveArg>,
 ) -> Result<()> {
@@ -100,7 +114,11 @@ pub fn scan(
         ],
         None => FormTemplate::builtins(),
     };
-    for input in inputs {
+    let given: Vec<&Path> = match &inputs {
+        Inputs::Files(files) => files.iter().map(PathBuf::as_path).collect(),
+        Inputs::Watch(dir) => vec![dir],
+    };
+    for input in given {
         if std::fs::symlink_metadata(input).is_err() {
             bail!(say(lang, "input-missing", &[("path", &input.display())]));
         }
@@ -108,19 +126,6 @@ pub fn scan(
     std::fs::create_dir_all(out)
         .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
     let _only_scan_here = lock_folder(out, lang)?;
-    let found = input::collect(inputs);
-    for (path, why) in &found.passed_over {
-        eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
-    }
-    let files: Vec<(PathBuf, bool)> = found
-        .files
-        .iter()
-        .map(|f| (f.clone(), input::paged(f)))
-        .collect();
-    let jobs = aufsicht::night::result_names::name_all(
-        &files,
-        &mut aufsicht::night::result_names::Existing::in_dir(out),
-    );
     let archive = match archive {
         Some(a) => Some(open_scan_archive(a, out, &rules.id, lang)?),
         None => None,
@@ -137,8 +142,48 @@ pub fn scan(
         archive,
         participants: participants.as_ref(),
     };
-    let outcomes = run_with_progress(&batch, &jobs, lang)?;
-    report_scan(out, &jobs, outcomes, &found.passed_over, lang)
+    let read = match inputs {
+        Inputs::Files(files) => read_files(&batch, files, out, lang)?,
+        Inputs::Watch(dir) => crate::watch::watch(&batch, dir, out, lang)?,
+    };
+    report_scan(out, &read.jobs, read.outcomes, &read.passed_over, lang)
+}
+
+/// What a scan read: the files with their result names, each one's
+/// outcome, and what it passed over (with why).
+pub struct Read {
+    pub jobs: Vec<aufsicht::night::batch::Job>,
+    pub outcomes: Outcomes,
+    pub passed_over: Vec<(PathBuf, input::PassedOver)>,
+}
+
+/// Reads the files and folders given, with a progress bar.
+fn read_files(
+    batch: &aufsicht::night::batch::Batch,
+    inputs: &[PathBuf],
+    out: &Path,
+    lang: Lang,
+) -> Result<Read> {
+    let found = input::collect(inputs);
+    for (path, why) in &found.passed_over {
+        eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
+    }
+    let jobs = name_jobs(&found.files, out);
+    let outcomes = run_with_progress(batch, &jobs, lang)?;
+    Ok(Read {
+        jobs,
+        outcomes,
+        passed_over: found.passed_over,
+    })
+}
+
+/// Result names for `files`, beside the results already in `out`.
+pub fn name_jobs(files: &[PathBuf], out: &Path) -> Vec<aufsicht::night::batch::Job> {
+    let files: Vec<(PathBuf, bool)> = files.iter().map(|f| (f.clone(), input::paged(f))).collect();
+    aufsicht::night::result_names::name_all(
+        &files,
+        &mut aufsicht::night::result_names::Existing::in_dir(out),
+    )
 }
 
 /// Holds the output folder for this run: a second scan into it waits,
@@ -173,7 +218,8 @@ fn open_scan_archive(
     Ok((std::sync::Mutex::new(db), id))
 }
 
-type Outcomes = Vec<Result<aufsicht::night::batch::FileDone, aufsicht::night::batch::BatchError>>;
+pub type Outcomes =
+    Vec<Result<aufsicht::night::batch::FileDone, aufsicht::night::batch::BatchError>>;
 
 fn run_with_progress(
     batch: &aufsicht::night::batch::Batch,
