@@ -15,12 +15,13 @@ use crate::catalogue::{Tell, say};
 use crate::check::messages::Lang;
 use crate::check::rules::RuleSet;
 use crate::night::archive::{Archive, sha256_file};
+use crate::night::summary::Row;
 use crate::page::form::FormTemplate;
 use crate::page::input;
 use crate::page::unreadable::{FileProblem, Unreadable};
 use crate::read::{DigitReader, ReaderError, TesseractReader};
 use crate::scan::scan_page;
-use crate::sheet::SheetResult;
+use crate::sheet::{SheetResult, Status};
 
 /// Which reader reads the handwritten digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,16 +51,37 @@ fn readers(kind: ReaderKind) -> Result<Readers, ReaderError> {
 /// One input file of the batch and the base of its result files.
 pub type Job = crate::night::result_names::Named;
 
-/// What became of one input file.
+/// What became of one input file. The results themselves are on disk
+/// (and in the archive): a batch of any size keeps only these lines.
 #[derive(Debug)]
 pub struct FileDone {
     pub file: PathBuf,
-    /// (result file, result) per page.
-    pub sheets: Vec<(PathBuf, SheetResult)>,
+    /// Per page: its result file, status and summary line.
+    pub sheets: Vec<SheetDone>,
     /// Taken from the archive instead of read again.
     pub from_archive: bool,
     /// The file could not be read from the disk (its result says why).
     pub file_problem: bool,
+}
+
+/// One page's result, as the run's summary needs it.
+#[derive(Debug)]
+pub struct SheetDone {
+    pub path: PathBuf,
+    pub status: Status,
+    pub row: Row,
+}
+
+impl SheetDone {
+    fn of(file: &Path, path: PathBuf, sheet: &SheetResult) -> Self {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let row = Row::sheet(file, &name, sheet);
+        SheetDone {
+            status: sheet.status,
+            row,
+            path,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -152,7 +174,7 @@ impl Batch<'_> {
                 for s in stored {
                     let path = name(s.page.unwrap_or(1));
                     write_whole(&path, &s)?;
-                    sheets.push((path, s));
+                    sheets.push(SheetDone::of(&job.file, path, &s));
                 }
                 return Ok(FileDone {
                     file: job.file.clone(),
@@ -166,6 +188,8 @@ impl Batch<'_> {
             .as_mut()
             .map_err(|e| BatchError::Readers(e.clone()))?;
         let mut sheets = Vec::new();
+        // Each page's result, for the archive: one file's pages at a time.
+        let mut pages: Vec<(String, SheetResult)> = Vec::new();
         let mut bug = false;
         let mut file_problem = false;
         for page in input::load(&job.file) {
@@ -204,13 +228,10 @@ impl Batch<'_> {
             }
             let path = name(page.number);
             write_whole(&path, &result)?;
-            sheets.push((path, result));
+            sheets.push(SheetDone::of(&job.file, path.clone(), &result));
+            pages.push((file_name(&path), result));
         }
         if let (Some((archive, tournament)), Some(sha), false) = (&self.archive, &sha, bug) {
-            let pages: Vec<(String, SheetResult)> = sheets
-                .iter()
-                .map(|(path, s)| (file_name(path), s.clone()))
-                .collect();
             lock(archive).store_file(*tournament, sha, &pages)?;
         }
         Ok(FileDone {

@@ -40,18 +40,59 @@ pub fn scan_page(
     printed: &mut TesseractReader,
     lang: Lang,
 ) -> SheetResult {
+    let mut times = StageTimes::default();
+    scan_page_timed(page, forms, rules, digits, printed, lang, &mut times)
+}
+
+/// How long each stage of [`scan_page`] took on one page (what the
+/// stage benchmark adds up; nothing else reads it).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StageTimes {
+    /// Finding the form: the ruled lines, the homography.
+    pub locate: std::time::Duration,
+    /// The printed title and row numbers read (Tesseract).
+    pub confirm: std::time::Duration,
+    /// Every field cut from the page and read (ink, rings, digits).
+    pub read: std::time::Duration,
+    /// The printed code looked for (and, where unread, the printed numbers).
+    pub code: std::time::Duration,
+    /// The readings decoded against the rule set's legal rows.
+    pub decode: std::time::Duration,
+    /// The rules checked, with the second looks where a flag stands.
+    pub verify: std::time::Duration,
+}
+
+/// [`scan_page`], adding each stage's time to `times`.
+#[allow(clippy::too_many_arguments)]
+pub fn scan_page_timed(
+    page: &crate::page::input::Page,
+    forms: &[FormTemplate],
+    rules: &crate::check::rules::RuleSet,
+    digits: &mut dyn DigitReader,
+    printed: &mut TesseractReader,
+    lang: Lang,
+    times: &mut StageTimes,
+) -> SheetResult {
     let source = page.source.display().to_string();
     let seats = forms.first().map_or(4, |f| f.seats);
     let img = match &page.image {
         Ok(img) => img,
         Err(why) => return unreadable(&source, page.number, seats, why, lang),
     };
-    let aligned = match locate(img, forms) {
+    let clock = std::time::Instant::now();
+    let located = locate(img, forms);
+    times.locate += clock.elapsed();
+    let aligned = match located {
         Ok(a) => a,
         Err(why) => return unreadable(&source, page.number, seats, &why, lang),
     };
+    let clock = std::time::Instant::now();
     let (title, title_ok, rows) = confirm(&aligned, printed);
+    times.confirm += clock.elapsed();
+    let clock = std::time::Instant::now();
     let (mut read, mut readings) = read_sheet(&aligned, digits, &source, page.number, lang);
+    times.read += clock.elapsed();
+    let clock = std::time::Instant::now();
     match read_code(&aligned) {
         CodeBox::Read(code) => {
             let over = written_over(&aligned, &code);
@@ -60,12 +101,16 @@ pub fn scan_page(
         CodeBox::Unread => take_printed_numbers(&aligned, printed, &mut read, &mut readings),
         CodeBox::Blank => {}
     }
+    times.code += clock.elapsed();
     if let Some(a) = &mut read.notes.alignment {
         a.title_read = Some(title);
         a.title_matches = Some(title_ok);
         a.row_numbers_read = Some(rows);
     }
+    let clock = std::time::Instant::now();
     let decoded = decode::decode(read.clone(), &readings, rules, lang);
+    times.decode += clock.elapsed();
+    let clock = std::time::Instant::now();
     let (mut read, mut readings) = (read, readings);
     let verified = crate::check::verify::verify(decoded, rules, lang).and_then(|sheet| {
         let asked =
@@ -82,6 +127,7 @@ pub fn scan_page(
             Ok(sheet)
         }
     });
+    times.verify += clock.elapsed();
     verified.unwrap_or_else(|e| {
         unreadable(
             &source,

@@ -4,6 +4,7 @@
 //! (generate, train-*, evaluate) make and measure test data.
 
 mod archive;
+mod bench;
 mod common;
 mod draw;
 mod evaluate;
@@ -72,6 +73,8 @@ enum Command {
     /// Compare scan results with the generator's truth and print the rates.
     /// With --scans, scan them first (into --results) and time it.
     Evaluate(evaluate::EvaluateArgs),
+    /// Time each stage of reading a sheet on one core, beside decoding its image.
+    BenchStages(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -125,5 +128,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::TrainDigits(a) => train::digits(a),
         Command::TrainPairs(a) => train::pairs(a),
         Command::Evaluate(a) => evaluate::run(a, lang),
+        Command::BenchStages(a) => bench::run(a, lang),
     }
 }

@@ -237,7 +237,7 @@ fn run_with_progress(
         let flagged = d
             .sheets
             .iter()
-            .filter(|(_, s)| s.status != aufsicht::Status::Ok)
+            .filter(|s| s.status != aufsicht::Status::Ok)
             .count();
         let n = sheets_done.fetch_add(d.sheets.len(), Ordering::Relaxed) + d.sheets.len();
         let f = flagged_so_far.fetch_add(flagged, Ordering::Relaxed) + flagged;
@@ -267,10 +267,9 @@ fn report_scan(
             Ok(done) => {
                 resumed += usize::from(done.from_archive);
                 file_problems += usize::from(done.file_problem);
-                for (path, s) in &done.sheets {
+                for s in done.sheets {
                     count[s.status as usize] += 1;
-                    let name = path.file_name().unwrap_or_default().to_string_lossy();
-                    rows.push(Row::sheet(&job.file, &name, s));
+                    rows.push(s.row);
                 }
             }
             Err(e) => {

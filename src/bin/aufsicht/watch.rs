@@ -100,7 +100,7 @@ fn tell_done(d: &FileDone, lang: Lang) {
     let flagged = d
         .sheets
         .iter()
-        .filter(|(_, s)| s.status != aufsicht::Status::Ok)
+        .filter(|s| s.status != aufsicht::Status::Ok)
         .count();
     let file = d.file.display();
     let args: [(&str, &dyn std::fmt::Display); 3] = [

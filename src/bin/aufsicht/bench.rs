@@ -1,0 +1,121 @@
+//! `bench-stages`: what each stage of reading a sheet costs on one core,
+//! beside the time just to decode its image (a developer's measurement).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+
+use aufsicht::page::form::FormTemplate;
+use aufsicht::page::input;
+use aufsicht::read::TesseractReader;
+use aufsicht::read::cnn::CnnReader;
+use aufsicht::scan::{StageTimes, scan_page_timed};
+use aufsicht::{Lang, RuleSet};
+
+/// The arguments of `bench-stages`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Rule set id or the path of a rule file.
+    #[arg(long)]
+    pub rules: String,
+    /// Passes over the files; only the last is counted (the first warms
+    /// the engines and the disk cache).
+    #[arg(long, default_value_t = 2)]
+    pub passes: usize,
+    /// Scans: images, PDFs, folders.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+}
+
+/// The stages in the order a page goes through them.
+const STAGES: [&str; 8] = [
+    "decode the image",
+    "locate the form",
+    "confirm the title",
+    "cut and read the fields",
+    "printed code",
+    "decode against the rules",
+    "verify, second looks",
+    "write the result",
+];
+
+pub fn run(a: BenchArgs, lang: Lang) -> Result<()> {
+    let rules = RuleSet::load(&a.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let forms = FormTemplate::builtins();
+    let files = input::collect(&a.inputs).files;
+    if files.is_empty() {
+        bail!("no scans among the inputs");
+    }
+    let mut digits = CnnReader::new()?;
+    let mut printed = TesseractReader::printed()?;
+    let out = std::env::temp_dir().join(format!("aufsicht-bench-{}.json", std::process::id()));
+    let mut pages: Vec<[Duration; 8]> = Vec::new();
+    for pass in 0..a.passes.max(1) {
+        pages.clear();
+        for file in &files {
+            let mut loaded = input::load(file);
+            loop {
+                let clock = Instant::now();
+                let Some(page) = loaded.next() else { break };
+                let decode = clock.elapsed();
+                let mut t = StageTimes::default();
+                let result = scan_page_timed(
+                    &page,
+                    &forms,
+                    &rules,
+                    &mut digits,
+                    &mut printed,
+                    lang,
+                    &mut t,
+                );
+                let clock = Instant::now();
+                aufsicht::night::files::write_whole(&out, result.to_json_pretty().as_bytes())?;
+                let write = clock.elapsed();
+                pages.push([
+                    decode, t.locate, t.confirm, t.read, t.code, t.decode, t.verify, write,
+                ]);
+            }
+        }
+        eprintln!(
+            "aufsicht: pass {} of {}: {} pages",
+            pass + 1,
+            a.passes.max(1),
+            pages.len()
+        );
+    }
+    let _ = std::fs::remove_file(&out);
+    report(&pages);
+    Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// A table of each stage's median and mean, and the whole against the decode.
+fn report(pages: &[[Duration; 8]]) {
+    let n = pages.len().max(1) as f64;
+    let total: f64 = pages.iter().flatten().map(|d| ms(*d)).sum();
+    println!("| stage | median ms | mean ms | share |");
+    println!("|---|---|---|---|");
+    for (i, name) in STAGES.iter().enumerate() {
+        let mut column: Vec<f64> = pages.iter().map(|p| ms(p[i])).collect();
+        column.sort_by(f64::total_cmp);
+        let median = column.get(column.len() / 2).copied().unwrap_or(0.0);
+        let sum: f64 = column.iter().sum();
+        println!(
+            "| {name} | {median:.1} | {:.1} | {:.0}% |",
+            sum / n,
+            100.0 * sum / total.max(1e-9)
+        );
+    }
+    let decode: f64 = pages.iter().map(|p| ms(p[0])).sum();
+    println!(
+        "{} pages on one core: {:.0} ms a page, {:.2} pages/s; the whole is {:.1} times the decode",
+        pages.len(),
+        total / n,
+        1e3 * n / total.max(1e-9),
+        total / decode.max(1e-9)
+    );
+}
