@@ -178,6 +178,10 @@ impl TesseractReader {
                     .set_variable("tessedit_char_whitelist", self.whitelist)
                     .ok()?
                     .set_variable("debug_file", "/dev/null")
+                    .ok()?
+                    // No adaptive learning from page to page: a reading must
+                    // not depend on which pages this engine read before.
+                    .set_variable("classify_enable_learning", "0")
                     .ok()?;
             self.api = Some(api);
         }
