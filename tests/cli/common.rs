@@ -232,3 +232,20 @@ pub fn temp(name: &str) -> Scratch {
             .expect("temp dir"),
     )
 }
+
+/// The two flagged samples (office scan, fax) scanned as merkur into `out`,
+/// with its archive.
+pub fn scan_flagged_samples(out: &Path) {
+    let scans = root().join("samples/scans");
+    let scan = aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        out.to_str().expect("utf8"),
+        scans.join("merkur-scanner.jpg").to_str().expect("utf8"),
+        scans.join("merkur-fax.tif").to_str().expect("utf8"),
+    ]);
+    let err = String::from_utf8_lossy(&scan.stderr);
+    assert!(scan.status.success(), "{err}");
+}

@@ -9,23 +9,12 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::common::{aufsicht, root, temp};
+use crate::common::{aufsicht, scan_flagged_samples, temp};
 
 /// The two flagged samples scanned into an archive: its path.
 fn night_archive(dir: &Path) -> PathBuf {
     let out = dir.join("out");
-    let scans = root().join("samples/scans");
-    let scan = aufsicht(&[
-        "scan",
-        "--rules",
-        "merkur",
-        "--out",
-        out.to_str().expect("utf8"),
-        scans.join("merkur-scanner.jpg").to_str().expect("utf8"),
-        scans.join("merkur-fax.tif").to_str().expect("utf8"),
-    ]);
-    let err = String::from_utf8_lossy(&scan.stderr);
-    assert!(scan.status.success(), "{err}");
+    scan_flagged_samples(&out);
     out.join("aufsicht.sqlite")
 }
 

@@ -20,6 +20,14 @@ fn list(dir: &Path, name: &str, players: usize, sep: char) -> String {
     path.display().to_string()
 }
 
+/// Runs the binary (English), which must succeed: its stdout.
+fn run(args: &[&str]) -> String {
+    let out = aufsicht_en(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {err}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// The seating file's rows: (round, table) → its players in seat order.
 fn tables(seating: &Path) -> BTreeMap<(u32, u32), Vec<String>> {
     let text = std::fs::read_to_string(seating).expect("seating");
@@ -281,15 +289,6 @@ fn a_drawn_night_should_come_back_from_its_printed_sheets_exactly() {
     let results = dir.join("results");
     let checks = dir.join("checks.csv");
     let s = |p: &Path| p.to_str().expect("path").to_string();
-    let run = |args: &[&str]| {
-        let out = aufsicht_en(args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
-    };
     run(&[
         "draw",
         "--rules",
@@ -450,12 +449,6 @@ fn a_night_should_run_from_the_list_through_the_played_sheets_to_the_standings()
         dir.join("played"),
         dir.join("results"),
     );
-    let run = |args: &[&str]| {
-        let out = aufsicht_en(args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{args:?}: {err}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
     run(&[
         "draw",
         "--rules",

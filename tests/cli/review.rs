@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::{aufsicht, root, temp};
+use crate::common::{aufsicht, scan_flagged_samples, temp};
 
 use aufsicht::SheetResult;
 use aufsicht::night::review::named_cells;
@@ -49,21 +49,7 @@ fn flags_with_cells(out: &Path) -> usize {
 fn the_review_page_should_show_every_flags_crops_and_save_edits_in_chromium() {
     let dir = temp("review");
     let out = dir.join("out");
-    let scans = root().join("samples/scans");
-    let scan = aufsicht(&[
-        "scan",
-        "--rules",
-        "merkur",
-        "--out",
-        out.to_str().expect("utf8"),
-        scans.join("merkur-scanner.jpg").to_str().expect("utf8"),
-        scans.join("merkur-fax.tif").to_str().expect("utf8"),
-    ]);
-    assert!(
-        scan.status.success(),
-        "{}",
-        String::from_utf8_lossy(&scan.stderr)
-    );
+    scan_flagged_samples(&out);
     let html = dir.join("review.html");
     let review = aufsicht(&[
         "review",
