@@ -238,3 +238,4 @@ desk-total = Punkte
 watch-start = beobachte { $path }: jeder Scan wird gelesen, sobald er ankommt; Strg-C beendet
 watch-file = { $file }: { $sheets } Blätter, { $flagged } markiert oder unlesbar
 watch-stopping = beende: die angefangenen Dateien werden noch fertig gelesen (nochmals Strg-C beendet sofort)
+watch-not-folder = --watch { $path }: kein Ordner: den Ordner angeben, in den der Scanner schreibt

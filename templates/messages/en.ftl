@@ -228,3 +228,4 @@ desk-total = total
 watch-start = watching { $path }: each scan is read as it arrives; Ctrl-C stops
 watch-file = { $file }: { $sheets } sheets, { $flagged } flagged or unreadable
 watch-stopping = stopping: the files in hand are finished first (Ctrl-C again stops at once)
+watch-not-folder = --watch { $path }: not a folder: give the folder the scanner writes into

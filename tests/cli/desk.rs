@@ -464,3 +464,27 @@ async fn a_reviewer_should_correct_a_night_by_keyboard_in_chromium() {
     );
     client.close().await.expect("close");
 }
+
+#[test]
+fn a_desk_on_a_taken_port_should_say_so_in_one_line() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = taken.local_addr().expect("addr").to_string();
+    let dir = temp("desk-port");
+    let archive = night_archive(&dir);
+    let run = crate::common::aufsicht_en(&[
+        "review",
+        "--serve",
+        "--listen",
+        &addr,
+        "--archive",
+        archive.to_str().expect("utf8"),
+        "--rules",
+        "merkur",
+    ]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&addr) && err.trim().lines().count() == 1,
+        "{err}"
+    );
+}

@@ -90,3 +90,26 @@ fn a_watched_folder_should_be_read_as_the_scanner_fills_it_until_ctrl_c() {
     assert!(parts.is_empty(), "no result half-written: {parts:?}");
     assert_eq!(said().matches("1 sheets").count(), 2, "{}", said());
 }
+
+#[test]
+fn watching_a_file_or_nothing_should_be_refused_in_one_line() {
+    let dir = temp("watch-bad");
+    let out = dir.join("out");
+    let file = root().join("README.md");
+    let missing = dir.join("no-such-folder");
+    for (what, watched) in [("a file", &file), ("nothing", &missing)] {
+        let run = crate::common::aufsicht_en(&[
+            "scan",
+            "--rules",
+            "merkur",
+            "--watch",
+            watched.to_str().expect("utf8"),
+            "--out",
+            out.to_str().expect("utf8"),
+        ]);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{what}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{what}: {err}");
+    }
+    assert!(!out.exists(), "nothing written");
+}

@@ -123,6 +123,11 @@ pub fn scan(
             bail!(say(lang, "input-missing", &[("path", &input.display())]));
         }
     }
+    if let Inputs::Watch(dir) = &inputs
+        && !dir.is_dir()
+    {
+        bail!(say(lang, "watch-not-folder", &[("path", &dir.display())]));
+    }
     std::fs::create_dir_all(out)
         .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
     let _only_scan_here = lock_folder(out, lang)?;

@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use axum::Router;
 use axum::routing::{get, post};
 
@@ -109,12 +109,10 @@ fn router(desk: Arc<Desk>) -> Router {
 
 async fn serve(desk: Arc<Desk>, listen: SocketAddr, archive: PathBuf) -> Result<()> {
     let lang = desk.lang;
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .with_context(|| {
-            let args: [(&str, &dyn std::fmt::Display); 2] = [("addr", &listen), ("problem", &"")];
-            say(lang, "serve-bind", &args)
-        })?;
+    let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| {
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("addr", &listen), ("problem", &e)];
+        anyhow::anyhow!(say(lang, "serve-bind", &args))
+    })?;
     let bound = listener.local_addr()?;
     let shown = if bound.ip().is_unspecified() {
         SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), bound.port())
