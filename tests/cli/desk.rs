@@ -138,6 +138,59 @@ fn typable(view: &Value, suggested: bool) -> (usize, Value) {
         .expect("a flag with a value to type")
 }
 
+/// A flagged sheet and its flag with a number to type (not a participant
+/// number, which the archive's values do not hold).
+fn numeric_flag(desk: &Desk) -> (i64, Value) {
+    let sheets = desk.json("/api/sheets");
+    for sheet in sheets
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter(|s| s["status"] != "ok")
+    {
+        let id = sheet["id"].as_i64().expect("id");
+        let view = desk.json(&format!("/api/sheets/{id}/view"));
+        let found = view["flags"].as_array().expect("flags").iter().find(|f| {
+            f["path"]
+                .as_str()
+                .is_some_and(|p| !p.starts_with("players/"))
+        });
+        if let Some(flag) = found {
+            return (id, flag.clone());
+        }
+    }
+    panic!("no flagged sheet with a number to type: {sheets}");
+}
+
+/// A flagged sheet with at least `n` flags that have a value to type, one
+/// of them with a suggestion: its id and view.
+fn sheet_with_values(desk: &Desk, n: usize) -> (i64, Value) {
+    let sheets = desk.json("/api/sheets");
+    for sheet in sheets
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter(|s| s["status"] != "ok")
+    {
+        let id = sheet["id"].as_i64().expect("id");
+        let view = desk.json(&format!("/api/sheets/{id}/view"));
+        let flags = view["flags"].as_array().expect("flags");
+        let typable = flags.iter().filter(|f| f["path"].is_string()).count();
+        let suggested = flags
+            .iter()
+            .any(|f| f["path"].is_string() && !f["suggestion"].is_null());
+        if typable >= n && suggested {
+            return (id, view);
+        }
+    }
+    panic!("no flagged sheet with {n} values to type: {sheets}");
+}
+
+/// A value as text: a participant number is a string, a cell a number.
+fn text_of(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
 /// The value at a contract path of a sheet result.
 fn value_at(sheet: &Value, path: &str) -> Value {
     let p: Vec<&str> = path.split('/').collect();
@@ -162,8 +215,8 @@ fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
     let dir = temp("desk-api");
     let archive = night_archive(&dir);
     let desk = Desk::start(&archive);
-    let (id, view) = flagged_view(&desk);
-    let (_, flag) = typable(&view, false);
+    flagged_view(&desk);
+    let (id, flag) = numeric_flag(&desk);
     let path = flag["path"].as_str().expect("path").to_string();
     let (status, head, _) = desk.call("GET", &format!("/api/sheets/{id}"), &[], "");
     assert_eq!((status, etag(&head)), (200, "\"0\""));
@@ -341,13 +394,26 @@ async fn a_reviewer_should_correct_a_night_by_keyboard_in_chromium() {
     let dir = temp("desk-browser");
     let archive = night_archive(&dir);
     let desk = Desk::start(&archive);
-    let (id, view) = flagged_view(&desk);
+    flagged_view(&desk);
+    let (id, view) = sheet_with_values(&desk, 2);
     let (first, flag) = typable(&view, true);
     let path = flag["path"].as_str().expect("path").to_string();
     let driver = Driver::start();
     let client = browser(&driver, &dir.join("profile")).await;
     client.goto(&desk.url).await.expect("open the desk");
     until(&client, "return document.body.dataset.ready === '1'").await;
+    // The sheet with two values to type, opened from the queue.
+    let entry = format!("#queue li[data-id='{id}']");
+    client
+        .find(Css(&entry))
+        .await
+        .expect("in the queue")
+        .click()
+        .await
+        .expect("open");
+    let opened =
+        format!("return document.querySelector('#queue li.current')?.dataset.id === '{id}'");
+    until(&client, &opened).await;
     let ready: f64 = serde_json::from_value(
         client
             .execute("return window.deskReady", vec![])
@@ -373,8 +439,8 @@ async fn a_reviewer_should_correct_a_night_by_keyboard_in_chromium() {
     until(&client, "return window.deskStats.cells === 1").await;
     let stored = desk.json(&format!("/api/sheets/{id}"));
     assert_eq!(
-        value_at(&stored, &path),
-        flag["suggestion"],
+        text_of(&value_at(&stored, &path)),
+        text_of(&flag["suggestion"]),
         "{path}: the suggestion stored"
     );
     let trail = desk.json(&format!("/api/sheets/{id}/trail"));
