@@ -127,6 +127,19 @@ pub struct Correction {
     pub new: Option<String>,
 }
 
+/// A sheet as the review queue lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct QueueEntry {
+    pub id: i64,
+    pub source: String,
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+    /// `ok`, `flagged` or `unreadable`, as the result says.
+    pub status: String,
+    pub flags: i64,
+    pub version: i64,
+}
+
 /// A person's edit of one stored sheet.
 pub struct Edit<'a> {
     /// The sheet as corrected and verified again.
@@ -279,20 +292,7 @@ impl Archive {
     ) -> Result<(), ArchiveError> {
         let tx = self.write()?;
         for (result_file, sheet) in pages {
-            let round_id = match sheet.round {
-                Some(n) => {
-                    tx.execute(
-                        "INSERT OR IGNORE INTO rounds (tournament_id, number) VALUES (?1, ?2)",
-                        params![tournament, n],
-                    )?;
-                    Some(tx.query_row(
-                        "SELECT id FROM rounds WHERE tournament_id = ?1 AND number = ?2",
-                        params![tournament, n],
-                        |r| r.get::<_, i64>(0),
-                    )?)
-                }
-                None => None,
-            };
+            let round_id = round_id(&tx, tournament, sheet.round)?;
             let fit = sheet.notes.alignment.as_ref().map(|a| a.fit);
             let old: Option<i64> = tx
                 .query_row(
@@ -392,6 +392,31 @@ impl Archive {
         Ok(self.review(sheet_id, &edit)?.0)
     }
 
+    /// The tournament's sheets as a review queue lists them, read from
+    /// the archive's columns (no result is parsed): flagged first, then
+    /// unreadable, then ok, each in the order stored.
+    pub fn queue(&self, tournament: i64) -> Result<Vec<QueueEntry>, ArchiveError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.id, s.source, r.number, s.table_no, s.status, s.version,
+                    (SELECT count(*) FROM flags f WHERE f.sheet_id = s.id)
+             FROM sheets s LEFT JOIN rounds r ON r.id = s.round_id
+             WHERE s.tournament_id = ?1
+             ORDER BY CASE s.status WHEN 'flagged' THEN 0 WHEN 'unreadable' THEN 1 ELSE 2 END, s.id",
+        )?;
+        let rows = stmt.query_map(params![tournament], |r| {
+            Ok(QueueEntry {
+                id: r.get(0)?,
+                source: r.get(1)?,
+                round: r.get(2)?,
+                table: r.get(3)?,
+                status: r.get(4)?,
+                version: r.get(5)?,
+                flags: r.get(6)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// A stored sheet of the tournament, by its archive id.
     pub fn sheet(
         &self,
@@ -435,11 +460,11 @@ impl Archive {
         edit: &Edit,
     ) -> Result<(Vec<Correction>, i64), ArchiveError> {
         let tx = self.write()?;
-        let (old, version): (String, i64) = tx
+        let (old, version, tournament): (String, i64, i64) = tx
             .query_row(
-                "SELECT result_json, version FROM sheets WHERE id = ?1",
+                "SELECT result_json, version, tournament_id FROM sheets WHERE id = ?1",
                 params![sheet_id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?
             .ok_or(ArchiveError::NoSuchSheet(sheet_id))?;
@@ -469,13 +494,16 @@ impl Archive {
             )?;
         }
         let corrected = edit.corrected;
+        // A corrected round moves the sheet to that round.
+        let round_id = round_id(&tx, tournament, corrected.round)?;
         tx.execute(
-            "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4, version = version + 1 WHERE id = ?1",
+            "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4, round_id = ?5, version = version + 1 WHERE id = ?1",
             params![
                 sheet_id,
                 status_str(corrected),
                 corrected.table,
-                corrected.to_json_pretty()
+                corrected.to_json_pretty(),
+                round_id
             ],
         )?;
         for table in ["players", "sheet_values", "flags"] {
@@ -538,6 +566,26 @@ fn opt(v: Option<i64>) -> String {
 
 fn parse(json: &str) -> Result<SheetResult, ArchiveError> {
     SheetResult::from_json("archive", json).map_err(|e| ArchiveError::Corrupt(e.to_string()))
+}
+
+/// The id of the tournament's round `number`, made on first use.
+fn round_id(
+    tx: &rusqlite::Transaction,
+    tournament: i64,
+    number: Option<u32>,
+) -> Result<Option<i64>, ArchiveError> {
+    let Some(n) = number else {
+        return Ok(None);
+    };
+    tx.execute(
+        "INSERT OR IGNORE INTO rounds (tournament_id, number) VALUES (?1, ?2)",
+        params![tournament, n],
+    )?;
+    Ok(Some(tx.query_row(
+        "SELECT id FROM rounds WHERE tournament_id = ?1 AND number = ?2",
+        params![tournament, n],
+        |r| r.get::<_, i64>(0),
+    )?))
 }
 
 fn status_str(sheet: &SheetResult) -> String {
@@ -807,6 +855,39 @@ mod tests {
         a.write_values_csv(t, &mut csv).expect("csv");
         let csv = String::from_utf8(csv).expect("utf8");
         assert!(csv.contains("a.png,1,1,1,endergebnis.1,1"), "{csv}");
+    }
+
+    #[test]
+    fn a_corrected_round_should_move_the_sheet_and_the_queue_list_it_flagged_first() {
+        let (_dir, path) = temp("queue");
+        let mut a = Archive::open(&path).expect("open");
+        let t = a.tournament("night", "merkur").expect("tournament");
+        let mut flagged = sheet(5);
+        flagged.source = Some("b.png".into());
+        flagged.status = crate::sheet::Status::Flagged;
+        a.store_file(t, "abc", &[("a.json".into(), sheet(5))])
+            .expect("store");
+        a.store_file(t, "def", &[("b.json".into(), flagged)])
+            .expect("store");
+        let queue = a.queue(t).expect("queue");
+        let order: Vec<(&str, &str)> = queue
+            .iter()
+            .map(|e| (e.source.as_str(), e.status.as_str()))
+            .collect();
+        assert_eq!(order, [("b.png", "flagged"), ("a.png", "ok")]);
+        let id = queue[1].id;
+        let mut moved = sheet(5);
+        moved.round = Some(2);
+        a.correct(id, &moved, "Anna").expect("correct");
+        let entry = a.queue(t).expect("queue").into_iter().find(|e| e.id == id);
+        assert_eq!(entry.map(|e| (e.round, e.version)), Some((Some(2), 1)));
+        let mut csv = Vec::new();
+        a.write_values_csv(t, &mut csv).expect("csv");
+        let csv = String::from_utf8(csv).expect("utf8");
+        assert!(
+            csv.contains("a.png,1,2,"),
+            "the values name the new round: {csv}"
+        );
     }
 
     #[test]

@@ -10,11 +10,11 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use aufsicht::SheetResult;
 use aufsicht::catalogue::{Tell, say};
 use aufsicht::error::ArchiveError;
 use aufsicht::night::archive::{Edit, StoredSheet};
 use aufsicht::night::desk::{self, ValuePath};
-use aufsicht::{SheetResult, Status};
 
 use super::Desk;
 
@@ -76,34 +76,14 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) 
         .expect("a desk task panicked")
 }
 
-fn status_rank(s: Status) -> u8 {
-    match s {
-        Status::Flagged => 0,
-        Status::Unreadable => 1,
-        Status::Ok => 2,
-    }
-}
-
 /// `GET /api/sheets`: every sheet, flagged first.
 pub async fn sheets(State(desk): State<Arc<Desk>>) -> Reply {
     blocking(move || {
-        let mut all = desk.all()?;
-        all.sort_by_key(|s| (status_rank(s.result.status), s.id));
-        let list: Vec<Value> = all
-            .iter()
-            .map(|s| {
-                json!({
-                    "id": s.id,
-                    "source": s.result.source,
-                    "round": s.result.round,
-                    "table": s.result.table,
-                    "status": s.result.status,
-                    "flags": s.result.flags.len(),
-                    "version": s.version,
-                })
-            })
-            .collect();
-        Ok(Json(list).into_response())
+        let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let queue = archive
+            .queue(desk.tournament)
+            .map_err(|e| desk.problem(e))?;
+        Ok(Json(queue).into_response())
     })
     .await
 }
@@ -233,15 +213,10 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
         let sheets: Vec<(String, SheetResult)> = desk
             .all()?
             .into_iter()
+            // Stored results were verified when stored (scan, correction).
             .map(|s| {
-                let name = s
-                    .result
-                    .source
-                    .clone()
-                    .unwrap_or_else(|| format!("sheet-{}", s.id));
-                // Flags are recomputed, as `standings` does: a corrected value counts.
-                let checked = desk.verified(s.result.clone()).unwrap_or(s.result);
-                (name, checked)
+                let name = s.result.source.clone();
+                (name.unwrap_or_else(|| format!("sheet-{}", s.id)), s.result)
             })
             .collect();
         let lang = desk.lang;
