@@ -9,28 +9,12 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::common::{aufsicht, root, temp};
+use crate::common::{aufsicht, scan_flagged_samples, temp};
 
 /// The two flagged samples scanned into an archive: its path.
 fn night_archive(dir: &Path) -> PathBuf {
     let out = dir.join("out");
-    // One at a time, so the archive's order (its ids) is always the same.
-    for sample in ["merkur-fax.tif", "merkur-scanner.jpg"] {
-        let scan = aufsicht(&[
-            "scan",
-            "--rules",
-            "merkur",
-            "--out",
-            out.to_str().expect("utf8"),
-            root()
-                .join("samples/scans")
-                .join(sample)
-                .to_str()
-                .expect("utf8"),
-        ]);
-        let err = String::from_utf8_lossy(&scan.stderr);
-        assert!(scan.status.success(), "{err}");
-    }
+    scan_flagged_samples(&out);
     out.join("aufsicht.sqlite")
 }
 
@@ -154,52 +138,49 @@ fn typable(view: &Value, suggested: bool) -> (usize, Value) {
         .expect("a flag with a value to type")
 }
 
-/// A flagged sheet and its flag with a number to type (not a participant
-/// number, which the archive's values do not hold).
-fn numeric_flag(desk: &Desk) -> (i64, Value) {
+/// Every flagged sheet's id and view, in the queue's order.
+fn flagged_views(desk: &Desk) -> Vec<(i64, Value)> {
     let sheets = desk.json("/api/sheets");
-    for sheet in sheets
+    sheets
         .as_array()
         .expect("list")
         .iter()
         .filter(|s| s["status"] != "ok")
-    {
-        let id = sheet["id"].as_i64().expect("id");
-        let view = desk.json(&format!("/api/sheets/{id}/view"));
-        let found = view["flags"].as_array().expect("flags").iter().find(|f| {
-            f["path"]
-                .as_str()
-                .is_some_and(|p| !p.starts_with("players/"))
-        });
-        if let Some(flag) = found {
-            return (id, flag.clone());
-        }
-    }
-    panic!("no flagged sheet with a number to type: {sheets}");
+        .map(|s| {
+            let id = s["id"].as_i64().expect("id");
+            (id, desk.json(&format!("/api/sheets/{id}/view")))
+        })
+        .collect()
+}
+
+/// A flagged sheet and its flag with a number to type (not a participant
+/// number, which the archive's values do not hold).
+fn numeric_flag(desk: &Desk) -> (i64, Value) {
+    flagged_views(desk)
+        .into_iter()
+        .find_map(|(id, view)| {
+            let flags = view["flags"].as_array()?;
+            let number = |f: &&Value| {
+                f["path"]
+                    .as_str()
+                    .is_some_and(|p| !p.starts_with("players/"))
+            };
+            flags.iter().find(number).map(|f| (id, f.clone()))
+        })
+        .expect("a flagged sheet with a number to type")
 }
 
 /// A flagged sheet with at least `n` flags that have a value to type, one
 /// of them with a suggestion: its id and view.
 fn sheet_with_values(desk: &Desk, n: usize) -> (i64, Value) {
-    let sheets = desk.json("/api/sheets");
-    for sheet in sheets
-        .as_array()
-        .expect("list")
-        .iter()
-        .filter(|s| s["status"] != "ok")
-    {
-        let id = sheet["id"].as_i64().expect("id");
-        let view = desk.json(&format!("/api/sheets/{id}/view"));
-        let flags = view["flags"].as_array().expect("flags");
-        let typable = flags.iter().filter(|f| f["path"].is_string()).count();
-        let suggested = flags
-            .iter()
-            .any(|f| f["path"].is_string() && !f["suggestion"].is_null());
-        if typable >= n && suggested {
-            return (id, view);
-        }
-    }
-    panic!("no flagged sheet with {n} values to type: {sheets}");
+    flagged_views(desk)
+        .into_iter()
+        .find(|(_, view)| {
+            let flags = view["flags"].as_array().map_or(&[][..], Vec::as_slice);
+            let typable = flags.iter().filter(|f| f["path"].is_string());
+            typable.clone().count() >= n && typable.clone().any(|f| !f["suggestion"].is_null())
+        })
+        .unwrap_or_else(|| panic!("no flagged sheet with {n} values to type"))
 }
 
 /// A value as text: a participant number is a string, a cell a number.
