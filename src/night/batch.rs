@@ -131,23 +131,14 @@ impl Batch<'_> {
         // Fail early, once, when the readers cannot be made at all; that
         // first set is the pool's first worker.
         let first = readers(self.reader).map_err(BatchError::Readers)?;
-        let pool = Mutex::new(vec![Worker {
+        let pool = Pool(Mutex::new(vec![Worker {
             readers: Ok(first),
             form_hint: 0,
-        }]);
+        }]));
         Ok(jobs
             .par_iter()
             .map(|job| {
-                // Engines take a while to start (Tesseract's legacy model
-                // most): one set per thread, reused across the batch, not one
-                // per piece of work rayon splits off.
-                let taken = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
-                let mut worker = taken.unwrap_or_else(|| Worker {
-                    readers: readers(self.reader),
-                    form_hint: 0,
-                });
-                let out = self.file(&mut worker.readers, &mut worker.form_hint, job);
-                pool.lock().unwrap_or_else(|e| e.into_inner()).push(worker);
+                let out = self.file(&pool, job);
                 if let Ok(d) = &out {
                     done(d);
                 }
@@ -156,80 +147,30 @@ impl Batch<'_> {
             .collect())
     }
 
-    /// One file. `form_hint` is the form this worker found last: a night's
-    /// sheets are mostly one form, and it is tried first.
-    fn file(
-        &self,
-        readers: &mut Result<Readers, ReaderError>,
-        form_hint: &mut usize,
-        job: &Job,
-    ) -> Result<FileDone, BatchError> {
-        let name = |page: u32| self.out.join(job.result_name(page));
+    /// One file, its pages on all cores (a scanner's PDF may hold the whole
+    /// night). Pages are decoded one at a time as a core is free for one.
+    fn file(&self, pool: &Pool, job: &Job) -> Result<FileDone, BatchError> {
         // An unreadable file has no hash; it is read (and reported) each time.
         let sha = sha256_file(&job.file).ok();
         if let (Some((archive, tournament)), Some(sha)) = (&self.archive, &sha) {
             let stored = lock(archive).find(*tournament, sha)?;
             if !stored.is_empty() {
-                let mut sheets = Vec::new();
-                for s in stored {
-                    let path = name(s.page.unwrap_or(1));
-                    write_whole(&path, &s)?;
-                    sheets.push(SheetDone::of(&job.file, path, &s));
-                }
-                return Ok(FileDone {
-                    file: job.file.clone(),
-                    sheets,
-                    from_archive: true,
-                    file_problem: false,
-                });
+                return self.stored(job, stored);
             }
         }
-        let (digits, printed) = readers
-            .as_mut()
-            .map_err(|e| BatchError::Readers(e.clone()))?;
+        let mut read: Vec<PageDone> = input::load(&job.file)
+            .par_bridge()
+            .map(|page| pool.with(self.reader, |worker| self.page(worker, job, &page)))
+            .collect::<Result<_, _>>()?;
+        read.sort_by_key(|p| p.number);
+        let bug = read.iter().any(|p| p.bug);
+        let file_problem = read.iter().any(|p| p.file_problem);
         let mut sheets = Vec::new();
         // Each page's result, for the archive: one file's pages at a time.
         let mut pages: Vec<(String, SheetResult)> = Vec::new();
-        let mut bug = false;
-        let mut file_problem = false;
-        for page in input::load(&job.file) {
-            file_problem |= page.image.as_ref().is_err_and(Unreadable::is_file_problem);
-            let forms: std::borrow::Cow<[FormTemplate]> = match *form_hint {
-                0 => self.forms.into(),
-                i => {
-                    let mut v = self.forms.to_vec();
-                    let end = (i + 1).min(v.len());
-                    v[..end].rotate_right(1);
-                    v.into()
-                }
-            };
-            let seats = forms.first().map_or(4, |f| f.seats);
-            let (mut result, failed) = guarded(&page, seats, self.lang, || {
-                scan_page(
-                    &page,
-                    &forms,
-                    self.rules,
-                    digits.as_mut(),
-                    printed,
-                    self.lang,
-                )
-            });
-            // Not archived: a mended version reads the file again.
-            bug |= failed;
-            if let Some(list) = self.participants {
-                list.check(&mut result, self.lang);
-            }
-            if let Some(i) = self
-                .forms
-                .iter()
-                .position(|f| result.form.as_deref() == Some(f.id.as_str()))
-            {
-                *form_hint = i;
-            }
-            let path = name(page.number);
-            write_whole(&path, &result)?;
-            sheets.push(SheetDone::of(&job.file, path.clone(), &result));
-            pages.push((file_name(&path), result));
+        for p in read {
+            sheets.push(SheetDone::of(&job.file, p.path.clone(), &p.result));
+            pages.push((file_name(&p.path), p.result));
         }
         if let (Some((archive, tournament)), Some(sha), false) = (&self.archive, &sha, bug) {
             lock(archive).store_file(*tournament, sha, &pages)?;
@@ -240,6 +181,110 @@ impl Batch<'_> {
             from_archive: false,
             file_problem,
         })
+    }
+
+    /// A file read before: its stored results written out again.
+    fn stored(&self, job: &Job, stored: Vec<SheetResult>) -> Result<FileDone, BatchError> {
+        let mut sheets = Vec::new();
+        for s in stored {
+            let path = self.out.join(job.result_name(s.page.unwrap_or(1)));
+            write_whole(&path, &s)?;
+            sheets.push(SheetDone::of(&job.file, path, &s));
+        }
+        Ok(FileDone {
+            file: job.file.clone(),
+            sheets,
+            from_archive: true,
+            file_problem: false,
+        })
+    }
+
+    /// One page read with `worker`'s engines and its result file written.
+    /// The worker's form hint (the form it found last: a night's sheets
+    /// are mostly one form) is tried first.
+    fn page(
+        &self,
+        worker: &mut Worker,
+        job: &Job,
+        page: &input::Page,
+    ) -> Result<PageDone, BatchError> {
+        let file_problem = page.image.as_ref().is_err_and(Unreadable::is_file_problem);
+        let (digits, printed) = worker
+            .readers
+            .as_mut()
+            .map_err(|e| BatchError::Readers(e.clone()))?;
+        let forms: std::borrow::Cow<[FormTemplate]> = match worker.form_hint {
+            0 => self.forms.into(),
+            i => {
+                let mut v = self.forms.to_vec();
+                let end = (i + 1).min(v.len());
+                v[..end].rotate_right(1);
+                v.into()
+            }
+        };
+        let seats = forms.first().map_or(4, |f| f.seats);
+        let (mut result, bug) = guarded(page, seats, self.lang, || {
+            scan_page(
+                page,
+                &forms,
+                self.rules,
+                digits.as_mut(),
+                printed,
+                self.lang,
+            )
+        });
+        if let Some(list) = self.participants {
+            list.check(&mut result, self.lang);
+        }
+        if let Some(i) = self
+            .forms
+            .iter()
+            .position(|f| result.form.as_deref() == Some(f.id.as_str()))
+        {
+            worker.form_hint = i;
+        }
+        let path = self.out.join(job.result_name(page.number));
+        write_whole(&path, &result)?;
+        Ok(PageDone {
+            number: page.number,
+            path,
+            result,
+            // Not archived: a mended version reads the file again.
+            bug,
+            file_problem,
+        })
+    }
+}
+
+/// One page read, its result written.
+struct PageDone {
+    number: u32,
+    path: PathBuf,
+    result: SheetResult,
+    /// Reading it panicked.
+    bug: bool,
+    file_problem: bool,
+}
+
+/// The threads' engines. Engines take a while to start (Tesseract's legacy
+/// model most): one set per thread, reused across the batch, not one per
+/// piece of work rayon splits off.
+struct Pool(Mutex<Vec<Worker>>);
+
+impl Pool {
+    /// `work` done with a worker from the pool (a new one where none is free).
+    fn with<T>(&self, kind: ReaderKind, work: impl FnOnce(&mut Worker) -> T) -> T {
+        let taken = self.0.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut worker = taken.unwrap_or_else(|| Worker {
+            readers: readers(kind),
+            form_hint: 0,
+        });
+        let out = work(&mut worker);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(worker);
+        out
     }
 }
 

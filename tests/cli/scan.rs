@@ -289,7 +289,9 @@ fn a_multi_page_pdf_should_give_one_result_per_page() {
         .expect("sample")
         .to_luma8();
     let blank = image::GrayImage::from_pixel(page.width(), page.height(), image::Luma([250]));
-    let pdf = aufsicht::page::render::pdf_of_pages(&[page, blank], 150.0);
+    // Pages are read on all cores: the sheet (slow) first, the blank
+    // page (fast) second; results and summary still follow the pages.
+    let pdf = aufsicht::page::render::pdf_of_pages(&[page, blank.clone(), blank], 150.0);
     std::fs::write(dir.join("night.pdf"), pdf).expect("pdf");
     let out = dir.join("out");
     ok(&aufsicht(&[
@@ -301,7 +303,21 @@ fn a_multi_page_pdf_should_give_one_result_per_page() {
         dir.join("night.pdf").to_str().expect("p"),
     ]));
     assert_eq!(result(&out.join("night-p1.json"))["status"], "flagged");
-    assert_eq!(result(&out.join("night-p2.json"))["status"], "unreadable");
+    assert_eq!(result(&out.join("night-p1.json"))["page"], 1);
+    for p in [2, 3] {
+        let r = result(&out.join(format!("night-p{p}.json")));
+        assert_eq!(
+            (r["status"].as_str(), r["page"].as_u64()),
+            (Some("unreadable"), Some(p))
+        );
+    }
+    let summary = std::fs::read_to_string(out.join("summary.csv")).expect("summary");
+    let pages: Vec<&str> = summary
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap_or(""))
+        .collect();
+    assert_eq!(pages, ["night-p1.json", "night-p2.json", "night-p3.json"]);
 }
 
 #[test]

@@ -18,6 +18,9 @@ pub struct Inference {
     f2: Layer,
 }
 
+/// How many inputs go through the layers together (see [`Inference::forward`]).
+const CHUNK: usize = 16;
+
 /// One layer's product: `w` is inputs × outputs, row-major.
 struct Layer {
     w: Vec<f32>,
@@ -46,6 +49,18 @@ impl Inference {
 
     /// Logits for `n` inputs of the net's shape (row-major, one after another).
     pub fn forward(&self, inputs: &[f32], n: usize) -> Vec<f32> {
+        // A few inputs at a time: the second layer's windows of a whole
+        // sheet's batch (tens of megabytes) would leave the cache between
+        // being written and read; a chunk's stay in it.
+        let size = self.shape.height * self.shape.width;
+        let mut logits = Vec::with_capacity(n * self.f2.outputs);
+        for chunk in inputs[..n * size].chunks(CHUNK * size) {
+            logits.extend(self.forward_chunk(chunk, chunk.len() / size));
+        }
+        logits
+    }
+
+    fn forward_chunk(&self, inputs: &[f32], n: usize) -> Vec<f32> {
         // The small digit net: 28×28×1 → conv 24×24×32 → pool 12×12×32 →
         // conv 8×8×64 → pool 4×4×64 (the pair net's 28×40 ends at 4×7×64).
         let (mut h, mut w, mut c) = (self.shape.height, self.shape.width, 1);
