@@ -180,7 +180,7 @@ impl Iterator for Pages {
             },
             Inner::Pdf { doc, ids } => {
                 let id = *ids.get(self.next as usize)?;
-                pdf_page(doc, id)
+                pdf_page(doc, id, &self.source)
             }
         };
         self.next += 1;
@@ -294,7 +294,8 @@ fn decode_bounded<R: std::io::BufRead + std::io::Seek>(
 
 fn open_pdf(path: &Path) -> Result<lopdf::Document, Unreadable> {
     std::fs::File::open(path)?;
-    let options = lopdf::LoadOptions::with_max_decompressed_size(MAX_PDF_STREAM);
+    let mut options = lopdf::LoadOptions::with_max_decompressed_size(MAX_PDF_STREAM);
+    options.filter = Some(image_data_left_on_disk);
     lopdf::Document::load_with_options(path, options).map_err(|e| match e {
         lopdf::Error::IO(io) => io.into(),
         lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. }) => {
@@ -306,16 +307,128 @@ fn open_pdf(path: &Path) -> Result<lopdf::Document, Unreadable> {
     })
 }
 
+/// The dictionary key under which an image's data left on disk notes its
+/// length (its position is the stream's own).
+const BYTES_ON_DISK: &[u8] = b"AufsichtBytesOnDisk";
+
+/// A load filter: an image's data is dropped once read (its length
+/// noted), and read again from the file when its page is read. A scanner's
+/// PDF of a whole night is hundreds of megabytes of page images; only the
+/// pages being read are in memory.
+fn image_data_left_on_disk(
+    id: lopdf::ObjectId,
+    object: &mut lopdf::Object,
+) -> Option<(lopdf::ObjectId, lopdf::Object)> {
+    if let lopdf::Object::Stream(stream) = object {
+        let image = stream
+            .dict
+            .get(b"Subtype")
+            .and_then(lopdf::Object::as_name)
+            .is_ok_and(|n| n == b"Image");
+        if image && !stream.content.is_empty() {
+            let bytes = std::mem::take(&mut stream.content).len();
+            stream.dict.set(BYTES_ON_DISK, bytes as i64);
+        }
+    }
+    // lopdf keeps the object changed in place, or (inside an object
+    // stream, where no image is) the one returned.
+    Some((id, object.clone()))
+}
+
 /// The largest image on a PDF page (a scanned PDF holds one per page).
-fn pdf_page(doc: &lopdf::Document, page_id: lopdf::ObjectId) -> Result<GrayImage, Unreadable> {
+fn pdf_page(
+    doc: &lopdf::Document,
+    page_id: lopdf::ObjectId,
+    path: &Path,
+) -> Result<GrayImage, Unreadable> {
     let images = doc.get_page_images(page_id).unwrap_or_default();
     let best = images
         .into_iter()
         .max_by_key(|i| i.width.saturating_mul(i.height));
-    match best {
-        Some(img) => decode_pdf_image(doc, &img),
-        None => Err(Unreadable::PdfPageWithoutImage),
+    let Some(mut img) = best else {
+        return Err(Unreadable::PdfPageWithoutImage);
+    };
+    let on_disk = image_data_from_disk(doc, &img, path)?;
+    if let Some(data) = &on_disk {
+        img.content = data;
     }
+    decode_pdf_image(doc, &img)
+}
+
+/// The image's data, where loading left it on disk ([`image_data_left_on_disk`]).
+fn image_data_from_disk(
+    doc: &lopdf::Document,
+    img: &lopdf::xobject::PdfImage,
+    path: &Path,
+) -> Result<Option<Vec<u8>>, Unreadable> {
+    use std::io::{Read, Seek};
+    let Ok(bytes) = img
+        .origin_dict
+        .get(BYTES_ON_DISK)
+        .and_then(lopdf::Object::as_i64)
+    else {
+        return Ok(None);
+    };
+    let bytes = usize::try_from(bytes).map_err(|_| Unreadable::PdfImageBroken)?;
+    let Some(lopdf::xref::XrefEntry::Normal { offset, .. }) = doc.reference_table.get(img.id.0)
+    else {
+        return Err(Unreadable::PdfImageBroken);
+    };
+    let mut file = std::fs::File::open(path)?;
+    file.seek(std::io::SeekFrom::Start(u64::from(*offset)))?;
+    let mut head = Vec::new();
+    file.by_ref().take(STREAM_HEAD).read_to_end(&mut head)?;
+    let mut data = vec![0u8; bytes + END_STREAM_BYTES];
+    for start in stream_starts(&head) {
+        file.seek(std::io::SeekFrom::Start(u64::from(*offset) + start as u64))?;
+        let read = read_up_to(&mut file, &mut data)?;
+        if read >= bytes && ends_stream(&data[bytes..read]) {
+            data.truncate(bytes);
+            return Ok(Some(data));
+        }
+    }
+    Err(Unreadable::PdfImageBroken)
+}
+
+/// How far into an image object its data starts at most (its dictionary).
+const STREAM_HEAD: u64 = 64 << 10;
+
+/// What is read past a stream's data to see it ends there: an end of line
+/// and `endstream`.
+const END_STREAM_BYTES: usize = 11;
+
+/// Where a stream's data may start in its object's first bytes: after each
+/// `stream` keyword and its end of line.
+fn stream_starts(head: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    head.windows(6)
+        .enumerate()
+        .filter(|(_, w)| *w == b"stream")
+        .filter_map(|(i, _)| match head.get(i + 6..i + 8) {
+            Some([b'\r', b'\n']) => Some(i + 8),
+            Some([b'\n', _]) | Some([b'\r', _]) => Some(i + 7),
+            _ => None,
+        })
+}
+
+/// Whether `tail` (what follows a stream's data) is its end: an optional end
+/// of line, then `endstream`.
+fn ends_stream(tail: &[u8]) -> bool {
+    let tail = tail.strip_prefix(b"\r").unwrap_or(tail);
+    let tail = tail.strip_prefix(b"\n").unwrap_or(tail);
+    tail.starts_with(b"endstream")
+}
+
+/// Reads until `buf` is full or the file ends: how much was read.
+fn read_up_to(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    use std::io::Read;
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
 }
 
 /// Inflates at most `limit` bytes; more is a stream that is not the image it claims.
@@ -509,5 +622,34 @@ mod tests {
         let page = load_image(&path).expect("read");
         assert_eq!(page.dimensions(), (30, 60));
         assert!(page.get_pixel(15, 10)[0] < 60 && page.get_pixel(15, 50)[0] > 200);
+    }
+
+    #[test]
+    fn pages_of_a_pdf_are_read_from_the_disk_each_whole() {
+        // Three pages of distinct noise: each page's data, read back from
+        // its place in the file, is that page's and no other's.
+        let pages: Vec<GrayImage> = (0..3u32)
+            .map(|p| {
+                GrayImage::from_fn(40, 30, |x, y| {
+                    Luma([((x * 7 + y * 13 + p * 91) % 251) as u8])
+                })
+            })
+            .collect();
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("night.pdf");
+        std::fs::write(&path, crate::page::render::pdf_of_pages(&pages, 150.0)).expect("write");
+        let read: Vec<GrayImage> = load(&path).map(|p| p.image.expect("page")).collect();
+        assert_eq!(read, pages);
+    }
+
+    #[test]
+    fn a_stream_starts_after_its_keyword_and_end_of_line() {
+        let head = b"5 0 obj << /Length 3 >> stream\r\nabc\r\nendstream";
+        let starts: Vec<usize> = stream_starts(head).collect();
+        assert_eq!(starts, [32]);
+        assert_eq!(&head[32..35], b"abc");
+        assert!(ends_stream(&head[35..]));
+        assert!(!ends_stream(b"xyz endstream"));
+        assert_eq!(stream_starts(b"<< >>stream\nabc").collect::<Vec<_>>(), [12]);
     }
 }
