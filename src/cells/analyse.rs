@@ -127,26 +127,7 @@ impl FieldInk {
         );
 
         let labels = connected_components(&ink, Connectivity::Eight, Luma([0u8]));
-        let mut comps: std::collections::BTreeMap<u32, Component> = Default::default();
-        for (x, y, l) in labels.enumerate_pixels() {
-            let l = l[0];
-            if l == 0 {
-                continue;
-            }
-            let c = comps.entry(l).or_insert(Component {
-                x0: x,
-                y0: y,
-                x1: x,
-                y1: y,
-                area: 0,
-                label: l,
-            });
-            c.x0 = c.x0.min(x);
-            c.y0 = c.y0.min(y);
-            c.x1 = c.x1.max(x);
-            c.y1 = c.y1.max(y);
-            c.area += 1;
-        }
+        let comps = components(&labels);
         let min_area = (0.12 * PX_PER_MM * PX_PER_MM) as u32;
         // Ink that only reaches in over an edge (a neighbour's circle, a long
         // stroke from the row above) is not this cell's: it hugs that edge.
@@ -165,7 +146,7 @@ impl FieldInk {
                 || (sliver && (c.x0 <= m + sliver_gap || c.x1 + sliver_gap >= w - m))
         };
         let kept: Vec<Component> = comps
-            .into_values()
+            .into_iter()
             .filter(|c| {
                 c.area >= min_area
                     && c.x1 >= ix0
@@ -189,16 +170,61 @@ impl FieldInk {
 
     /// The kept pieces' ink, white on black.
     pub(super) fn clean(&self) -> GrayImage {
-        let keep = self.keep();
+        let top = self.kept.iter().map(|c| c.label).max().unwrap_or(0) as usize;
+        let mut kept = vec![false; top + 1];
+        for c in &self.kept {
+            kept[c.label as usize] = true;
+        }
         let (w, h) = self.labels.dimensions();
-        GrayImage::from_fn(w, h, |x, y| {
-            Luma([if keep.contains(&self.labels.get_pixel(x, y)[0]) {
-                255
-            } else {
-                0
-            }])
-        })
+        let pixels = self
+            .labels
+            .as_raw()
+            .iter()
+            .map(|&l| {
+                if kept.get(l as usize) == Some(&true) {
+                    255
+                } else {
+                    0
+                }
+            })
+            .collect();
+        GrayImage::from_raw(w, h, pixels).unwrap_or_else(|| GrayImage::new(w, h))
     }
+}
+
+/// Each label's piece, in label order (labels run from 1 without gaps).
+fn components(labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>) -> Vec<Component> {
+    let mut comps: Vec<Component> = Vec::new();
+    for (x, y, l) in labels.enumerate_pixels() {
+        let l = l[0];
+        if l == 0 {
+            continue;
+        }
+        let i = l as usize - 1;
+        if i >= comps.len() {
+            comps.resize(
+                i + 1,
+                Component {
+                    x0: u32::MAX,
+                    y0: u32::MAX,
+                    x1: 0,
+                    y1: 0,
+                    area: 0,
+                    label: 0,
+                },
+            );
+        }
+        let c = &mut comps[i];
+        c.label = l;
+        c.x0 = c.x0.min(x);
+        c.y0 = c.y0.min(y);
+        c.x1 = c.x1.max(x);
+        c.y1 = c.y1.max(y);
+        c.area += 1;
+    }
+    // A label without pixels (none, as imageproc numbers them) is no piece.
+    comps.retain(|c| c.area > 0);
+    comps
 }
 
 pub(super) fn analyse_at(

@@ -130,13 +130,12 @@ impl Layer {
 /// k·c values.
 fn windows(x: &[f32], n: usize, (h, wd): (usize, usize), c: usize, k: usize) -> Vec<f32> {
     let (oh, ow) = (h + 1 - k, wd + 1 - k);
-    let row = k * k * c;
-    let mut w = vec![0f32; n * oh * ow * row];
-    for (i, dst) in w.chunks_exact_mut(row).enumerate() {
+    // Filled by appending: no pass to zero it first.
+    let mut w = Vec::with_capacity(n * oh * ow * k * k * c);
+    for i in 0..n * oh * ow {
         let (b, y, x0) = (i / (oh * ow), i / ow % oh, i % ow);
         for dy in 0..k {
-            let src = &x[((b * h + y + dy) * wd + x0) * c..][..k * c];
-            dst[dy * k * c..][..k * c].copy_from_slice(src);
+            w.extend_from_slice(&x[((b * h + y + dy) * wd + x0) * c..][..k * c]);
         }
     }
     w
