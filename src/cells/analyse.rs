@@ -2,14 +2,15 @@
 
 use super::*;
 
+/// A labelled piece of ink: its box (inclusive), area and label.
 #[derive(Clone, Copy)]
-pub(super) struct Component {
-    x0: u32,
-    y0: u32,
-    x1: u32,
-    y1: u32,
-    pub(super) area: u32,
-    pub(super) label: u32,
+pub(crate) struct Component {
+    pub(crate) x0: u32,
+    pub(crate) y0: u32,
+    pub(crate) x1: u32,
+    pub(crate) y1: u32,
+    pub(crate) area: u32,
+    pub(crate) label: u32,
 }
 
 /// The box around all of `cs`: (x0, y0, x1, y1).
@@ -192,8 +193,8 @@ impl FieldInk {
     }
 }
 
-/// Each label's piece, in label order (labels run from 1 without gaps).
-fn components(labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>) -> Vec<Component> {
+/// Each label's piece, in label order (what `connected_components` labels).
+pub(crate) fn components(labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>) -> Vec<Component> {
     let mut comps: Vec<Component> = Vec::new();
     for (x, y, l) in labels.enumerate_pixels() {
         let l = l[0];
@@ -222,7 +223,7 @@ fn components(labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>) -> Vec<Component
         c.y1 = c.y1.max(y);
         c.area += 1;
     }
-    // A label without pixels (none, as imageproc numbers them) is no piece.
+    // Labels run from 1 without gaps; should one have no pixels, it is no piece.
     comps.retain(|c| c.area > 0);
     comps
 }

@@ -378,11 +378,12 @@ fn image_data_from_disk(
     file.seek(std::io::SeekFrom::Start(u64::from(*offset)))?;
     let mut head = Vec::new();
     file.by_ref().take(STREAM_HEAD).read_to_end(&mut head)?;
-    let mut data = vec![0u8; bytes + END_STREAM_BYTES];
     for start in stream_starts(&head) {
         file.seek(std::io::SeekFrom::Start(u64::from(*offset) + start as u64))?;
-        let read = read_up_to(&mut file, &mut data)?;
-        if read >= bytes && ends_stream(&data[bytes..read]) {
+        let mut data = Vec::with_capacity(bytes + END_STREAM_BYTES);
+        let wanted = (bytes + END_STREAM_BYTES) as u64;
+        file.by_ref().take(wanted).read_to_end(&mut data)?;
+        if data.len() >= bytes && ends_stream(&data[bytes..]) {
             data.truncate(bytes);
             return Ok(Some(data));
         }
@@ -416,19 +417,6 @@ fn ends_stream(tail: &[u8]) -> bool {
     let tail = tail.strip_prefix(b"\r").unwrap_or(tail);
     let tail = tail.strip_prefix(b"\n").unwrap_or(tail);
     tail.starts_with(b"endstream")
-}
-
-/// Reads until `buf` is full or the file ends: how much was read.
-fn read_up_to(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
-    use std::io::Read;
-    let mut n = 0;
-    while n < buf.len() {
-        match file.read(&mut buf[n..])? {
-            0 => break,
-            k => n += k,
-        }
-    }
-    Ok(n)
 }
 
 /// Inflates at most `limit` bytes; more is a stream that is not the image it claims.

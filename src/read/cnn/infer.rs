@@ -50,8 +50,7 @@ impl Inference {
     /// Logits for `n` inputs of the net's shape (row-major, one after another).
     pub fn forward(&self, inputs: &[f32], n: usize) -> Vec<f32> {
         // A few inputs at a time: the second layer's windows of a whole
-        // sheet's batch (tens of megabytes) would leave the cache between
-        // being written and read; a chunk's stay in it.
+        // sheet's batch are tens of megabytes a thread; a chunk's about three.
         let size = self.shape.height * self.shape.width;
         let mut logits = Vec::with_capacity(n * self.f2.outputs);
         for chunk in inputs[..n * size].chunks(CHUNK * size) {

@@ -112,15 +112,11 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
 /// Groups of labels with their box: pieces (all but specks) overlapping in
 /// x by more than half are merged.
 fn overlapping_pieces(labels: &image::ImageBuffer<Luma<u32>, Vec<u32>>) -> Vec<(Bounds, Vec<u32>)> {
-    let mut boxes: std::collections::BTreeMap<u32, Bounds> = Default::default();
-    for (x, y, l) in labels.enumerate_pixels() {
-        if l[0] == 0 {
-            continue;
-        }
-        let b = boxes.entry(l[0]).or_insert((x, y, x, y, 0));
-        *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y), b.4 + 1);
-    }
-    let total: u32 = boxes.values().map(|b| b.4).sum();
+    let boxes: Vec<(u32, Bounds)> = crate::cells::components(labels)
+        .into_iter()
+        .map(|c| (c.label, (c.x0, c.y0, c.x1, c.y1, c.area)))
+        .collect();
+    let total: u32 = boxes.iter().map(|(_, b)| b.4).sum();
     let mut groups: Vec<(Bounds, Vec<u32>)> = Vec::new();
     let mut list: Vec<(u32, Bounds)> = boxes
         .into_iter()
