@@ -1,7 +1,7 @@
 //! The night: the batch over all inputs ([`batch`], result names unique by
 //! construction in [`result_names`], files written whole by [`files`],
 //! [`summary`]), the SQLite [`archive`], the night's [`participants`] from its [`roster`], the
-//! [`standings`], and the [`review`] page.
+//! [`standings`] (one [`ranking`] for every place that shows it), and the [`review`] page.
 
 pub mod archive;
 pub mod batch;
@@ -10,6 +10,7 @@ pub mod draw;
 pub mod files;
 pub mod hall;
 pub mod participants;
+pub mod ranking;
 pub mod result_names;
 pub mod review;
 pub mod roster;

@@ -309,6 +309,198 @@ fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
     );
 }
 
+/// A game row of four seats from signed values.
+fn game(no: u32, values: [i64; 4], initials: bool) -> aufsicht::sheet::GameRow {
+    use aufsicht::sheet::Cell;
+    let cells = values
+        .iter()
+        .map(|&v| match u32::try_from(v) {
+            Ok(p) => Cell::plus(p),
+            Err(_) => Cell::minus(v.unsigned_abs() as u32),
+        })
+        .collect();
+    aufsicht::sheet::GameRow {
+        no,
+        cells,
+        initials,
+        class: None,
+        extra: Default::default(),
+    }
+}
+
+/// A solo of `seat` (units as the tariff: 2 Solo, 8 tout), won or lost.
+fn solo(seat: usize, units: i64, won: bool) -> [i64; 4] {
+    let sign = if won { 1 } else { -1 };
+    std::array::from_fn(|s| {
+        if s == seat {
+            3 * units * sign
+        } else {
+            -units * sign
+        }
+    })
+}
+
+/// A Rufspiel of `units` won by the two `winners`.
+fn call_game(winners: [usize; 2], units: i64) -> [i64; 4] {
+    std::array::from_fn(|s| if winners.contains(&s) { units } else { -units })
+}
+
+/// One merkur table of 32 games: `games` after a first Rufspiel, then
+/// Rufspiele that cancel out. Seats 1 and 2 are the pair the games tie.
+fn tie_sheet(table: u32, players: [&str; 4], games: &[[i64; 4]]) -> aufsicht::SheetResult {
+    let mut rows = vec![game(1, call_game([2, 3], 1), false)];
+    let mut values: Vec<[i64; 4]> = vec![call_game([0, 1], 1)];
+    values.extend_from_slice(games);
+    if values.len() % 2 == 0 {
+        // Both of the pair lose one more: the tie stays, the pads pair up.
+        values.push(call_game([2, 3], 1));
+    }
+    for (i, v) in values.iter().enumerate() {
+        let tout = v.iter().any(|x| x.abs() == 24);
+        rows.push(game(i as u32 + 2, *v, tout));
+    }
+    while rows.len() < 32 {
+        let no = rows.len() as u32 + 1;
+        let winners = if no % 2 == 0 { [0, 2] } else { [1, 3] };
+        rows.push(game(no, call_game(winners, 1), false));
+    }
+    let players = players.iter().map(|p| Some(p.to_string())).collect();
+    let mut sheet = aufsicht::sheet::finished_sheet("merkur", rows, players);
+    sheet.table = Some(table);
+    sheet.source = Some(format!("tisch{table}.png"));
+    sheet
+}
+
+/// A night whose level pairs are told apart by each tie-break in turn:
+/// a won tout (11 before 12), a played tout (21 before 22), a won solo
+/// (31 before 32), a played solo (41 before 42).
+fn tie_night() -> Vec<aufsicht::SheetResult> {
+    let both_lose = |u| call_game([2, 3], u);
+    vec![
+        // 11: +24 -4 -4; 12: -8 +12 +12.
+        tie_sheet(
+            1,
+            ["11", "12", "13", "14"],
+            &[solo(0, 8, true), solo(1, 4, true), solo(1, 4, true)],
+        ),
+        // 21: -24 +3·5 +1; 22: +8 -3·5 -1.
+        tie_sheet(2, ["21", "22", "23", "24"], &{
+            let mut g = vec![solo(0, 8, false)];
+            g.extend(std::iter::repeat_n(call_game([0, 3], 3), 5));
+            g.push(call_game([0, 3], 1));
+            g
+        }),
+        // 31: +6 -3 -1; 32: -2 +3 +1.
+        tie_sheet(
+            3,
+            ["31", "32", "33", "34"],
+            &[solo(0, 2, true), call_game([1, 2], 3), call_game([1, 2], 1)],
+        ),
+        // 41: -6 +3 +1; 42: +2 -3 -1.
+        tie_sheet(
+            4,
+            ["41", "42", "43", "44"],
+            &[
+                solo(0, 2, false),
+                call_game([0, 3], 3),
+                call_game([0, 3], 1),
+                both_lose(1),
+            ],
+        ),
+    ]
+}
+
+/// The CSV's (rank, player) pairs, in order.
+fn ranks(csv: &str) -> Vec<(String, String)> {
+    csv.lines()
+        .skip(1)
+        .map(|l| {
+            let mut cells = l.split(',');
+            let rank = cells.next().unwrap_or_default().to_string();
+            (rank, cells.next().unwrap_or_default().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_desk_should_rank_exactly_as_standings_does_tie_breaks_included() {
+    let dir = temp("ties");
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    let (sheets, night) = (dir.join("sheets"), dir.join("night.sqlite"));
+    std::fs::create_dir_all(&sheets).expect("dir");
+    let mut archive = aufsicht::night::archive::Archive::open(&night).expect("archive");
+    let tournament = archive.tournament("Ties", "merkur").expect("tournament");
+    for (i, sheet) in tie_night().into_iter().enumerate() {
+        let sheet = aufsicht::verify(sheet, &rules, aufsicht::Lang::En).expect("verify");
+        let name = format!("tisch{}.json", i + 1);
+        std::fs::write(sheets.join(&name), sheet.to_json_pretty()).expect("write");
+        let sha = format!("{i:064x}");
+        archive
+            .store_file(tournament, &sha, &[(name, sheet)])
+            .expect("store");
+    }
+    drop(archive);
+    let standings = |dir: &Path| {
+        let out = aufsicht(&[
+            "standings",
+            "--rules",
+            "merkur",
+            dir.to_str().expect("utf8"),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf8")
+    };
+    let cli = standings(&sheets);
+    let order: Vec<&str> = ["11", "12", "21", "22", "31", "32", "41", "42"].to_vec();
+    let ranked = ranks(&cli);
+    for pair in order.chunks(2) {
+        let at = |p: &str| ranked.iter().position(|r| r.1 == p).expect("listed");
+        let (a, b) = (at(pair[0]), at(pair[1]));
+        assert!(
+            a < b && ranked[a].0 != ranked[b].0,
+            "{pair:?} told apart: {cli}"
+        );
+    }
+    assert!(
+        cli.contains(",tout_won,tout_played,solo_won,solo_played,"),
+        "{cli}"
+    );
+
+    let desk = Desk::start(&night);
+    let (status, _, served) = desk.call("GET", "/api/standings", &[], "");
+    assert_eq!(status, 200);
+    assert_eq!(served, cli, "the desk's standings are standings' own");
+
+    // A correction through the desk: its standings and those over the
+    // archive's export stay one.
+    let queue = desk.json("/api/sheets");
+    let id = queue[0]["id"].as_i64().expect("id");
+    let body = json!({"by": "Test", "values": [{"path": "endergebnis/2", "value": 20}]});
+    let (status, _, answer) = desk.post(id, "\"0\"", &body);
+    assert_eq!(status, 200, "{answer}");
+    let (_, _, served) = desk.call("GET", "/api/standings?download=1", &[], "");
+    drop(desk);
+    let export = dir.join("export");
+    let out = aufsicht(&[
+        "export",
+        "--archive",
+        night.to_str().expect("utf8"),
+        "--out",
+        export.to_str().expect("utf8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(served, cli, "the correction moved the standings");
+    assert_eq!(served, standings(&export));
+}
+
 /// A free port on loopback.
 fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");

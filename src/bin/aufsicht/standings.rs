@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 use aufsicht::catalogue::{Tell, say};
+use aufsicht::night::ranking::{NightRules, rank};
 use aufsicht::{Lang, SheetResult};
 
 use crate::common::{load_participants, load_rules, sheet_results};
@@ -46,28 +47,22 @@ fn standings(a: &StandingsArgs, lang: Lang) -> Result<()> {
         .transpose()?;
     let results = sheet_results(dirs, lang)?;
     refuse_other_rules(&results, &rules.id, lang)?;
-    let mut sheets = Vec::new();
-    for (_, file, sheet) in results {
-        let name = file.display().to_string();
-        // Flags are recomputed: a corrected value must count, a stale flag must not.
-        match aufsicht::verify(sheet.clone(), &rules, lang) {
-            Ok(checked) => sheets.push((name, checked)),
-            Err(e) => {
-                let error = e.tell(lang);
-                let args: [(&str, &dyn std::fmt::Display); 2] =
-                    [("file", &name), ("error", &error)];
-                eprintln!("aufsicht: {}", say(lang, "standings-verify-failed", &args));
-                sheets.push((name, sheet));
-            }
-        }
+    let sheets = results
+        .into_iter()
+        .map(|(_, file, sheet)| (file.display().to_string(), sheet))
+        .collect();
+    let night = NightRules {
+        rules: &rules,
+        participants: participants.as_ref(),
+        seating: seating.as_ref(),
+    };
+    let ranked = rank(sheets, night, lang);
+    for (name, e) in &ranked.unverified {
+        let error = e.tell(lang);
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("file", name), ("error", &error)];
+        eprintln!("aufsicht: {}", say(lang, "standings-verify-failed", &args));
     }
-    let mut table =
-        aufsicht::night::standings::standings(&sheets, &rules, participants.as_ref(), lang);
-    if let Some(seating) = &seating {
-        table.checks.extend(aufsicht::night::seated::seating_checks(
-            seating, &sheets, lang,
-        ));
-    }
+    let table = &ranked.standings;
     let mut out = Vec::new();
     table.write_csv(&mut out)?;
     use std::io::Write;
@@ -88,7 +83,7 @@ fn standings(a: &StandingsArgs, lang: Lang) -> Result<()> {
     let (players, path) = (table.players.len(), checks_path.display());
     let args: [(&str, &dyn std::fmt::Display); 5] = [
         ("players", &players),
-        ("sheets", &sheets.len()),
+        ("sheets", &ranked.sheets.len()),
         ("checks", &table.checks.len()),
         ("path", &path),
         ("review", &review),

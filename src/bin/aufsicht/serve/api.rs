@@ -15,6 +15,7 @@ use aufsicht::catalogue::{Tell, say};
 use aufsicht::error::ArchiveError;
 use aufsicht::night::archive::{Edit, StoredSheet};
 use aufsicht::night::desk::{self, ValuePath};
+use aufsicht::night::ranking::{NightRules, rank};
 
 use super::Desk;
 
@@ -210,27 +211,20 @@ pub struct StandingsQuery {
 /// `GET /api/standings`: the standings CSV from the archive as it stands.
 pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQuery>) -> Reply {
     blocking(move || {
-        let sheets: Vec<(String, SheetResult)> = desk
+        let sheets = desk
             .all()?
             .into_iter()
-            // Stored results were verified when stored (scan, correction).
             .map(|s| {
                 let name = s.result.source.clone();
                 (name.unwrap_or_else(|| format!("sheet-{}", s.id)), s.result)
             })
             .collect();
-        let lang = desk.lang;
-        let mut table = aufsicht::night::standings::standings(
-            &sheets,
-            &desk.rules,
-            desk.participants.as_ref(),
-            lang,
-        );
-        if let Some(seating) = &desk.seating {
-            table.checks.extend(aufsicht::night::seated::seating_checks(
-                seating, &sheets, lang,
-            ));
-        }
+        let night = NightRules {
+            rules: &desk.rules,
+            participants: desk.participants.as_ref(),
+            seating: desk.seating.as_ref(),
+        };
+        let table = rank(sheets, night, desk.lang).standings;
         let mut csv = Vec::new();
         table
             .write_csv(&mut csv)
