@@ -351,7 +351,7 @@ fn tie_sheet(table: u32, players: [&str; 4], games: &[[i64; 4]]) -> aufsicht::Sh
     let mut rows = vec![game(1, call_game([2, 3], 1), false)];
     let mut values: Vec<[i64; 4]> = vec![call_game([0, 1], 1)];
     values.extend_from_slice(games);
-    if values.len() % 2 == 0 {
+    if values.len().is_multiple_of(2) {
         // Both of the pair lose one more: the tie stays, the pads pair up.
         values.push(call_game([2, 3], 1));
     }
@@ -361,7 +361,7 @@ fn tie_sheet(table: u32, players: [&str; 4], games: &[[i64; 4]]) -> aufsicht::Sh
     }
     while rows.len() < 32 {
         let no = rows.len() as u32 + 1;
-        let winners = if no % 2 == 0 { [0, 2] } else { [1, 3] };
+        let winners = if no.is_multiple_of(2) { [0, 2] } else { [1, 3] };
         rows.push(game(no, call_game(winners, 1), false));
     }
     let players = players.iter().map(|p| Some(p.to_string())).collect();
