@@ -6,7 +6,7 @@ use image::GrayImage;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::page::code::TableCode;
+use crate::page::code::{PRINT_DPI, TableCode};
 use crate::page::form::{FormTemplate, MmBox};
 use crate::page::render::{mm_to_px, render_form, render_printed};
 use crate::sheet::{Cell, SheetResult};
@@ -71,6 +71,18 @@ struct Style {
     dash_rate: f64,
 }
 
+/// The sheet as `print` makes it, at its resolution (a code's modules are
+/// whole pixels there), then brought to `dpi` as the printer and scanner do.
+fn printed_page(form: &FormTemplate, code: &TableCode, dpi: f64) -> GrayImage {
+    let page = render_printed(form, code, &[], PRINT_DPI);
+    if (dpi - PRINT_DPI).abs() < 1e-9 {
+        return page;
+    }
+    let to = |side: u32| (f64::from(side) * dpi / PRINT_DPI).round().max(1.0) as u32;
+    let (w, h) = (to(page.width()), to(page.height()));
+    image::imageops::resize(&page, w, h, image::imageops::FilterType::Triangle)
+}
+
 /// Draws `sheet` by hand onto the blank form at `dpi`; onto the sheet
 /// `print` makes where `printed` (round, table and players are then in
 /// print, not written).
@@ -84,7 +96,7 @@ pub fn draw(
     rng: &mut ChaCha8Rng,
 ) -> (GrayImage, Drawn) {
     let mut page = if printed {
-        render_printed(form, &code_of(sheet, form), &[], dpi)
+        printed_page(form, &code_of(sheet, form), dpi)
     } else {
         render_form(form, dpi)
     };

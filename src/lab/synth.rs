@@ -253,6 +253,9 @@ pub enum Capture {
     Scanner,
     /// A phone photo: perspective, uneven light, blur.
     Phone,
+    /// An office scanner set to black and white: its scan cut at one
+    /// fixed level, so thin lines and faint strokes break up.
+    Bilevel,
 }
 
 /// Digitises a drawn page; returns the image and what was done (for the truth file).
@@ -265,7 +268,20 @@ pub fn capture(
         Capture::Clean => (page.clone(), json!({"capture": "clean"})),
         Capture::Scanner => scanned(page, rng),
         Capture::Phone => photographed(page, rng),
+        Capture::Bilevel => black_and_white(page, rng),
     }
+}
+
+/// A scanner's black-and-white mode: the scan cut at a fixed level (the
+/// scanner's, not the page's: no adaptive threshold).
+fn black_and_white(page: &GrayImage, rng: &mut ChaCha8Rng) -> (GrayImage, serde_json::Value) {
+    let (grey, mut facts) = scanned(page, rng);
+    let level: u8 = rng.random_range(110..170);
+    let out =
+        imageproc::contrast::threshold(&grey, level, imageproc::contrast::ThresholdType::Binary);
+    facts["capture"] = json!("bilevel");
+    facts["level"] = json!(level);
+    (out, facts)
 }
 
 /// An office scanner's capture: turned, scaled and shifted a little, on a

@@ -270,6 +270,36 @@ pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, Unreadab
     best.ok_or(Unreadable::TableMismatch)
 }
 
+/// The search radii from a seed that lies right near one spot of the page
+/// and drifts away from it (a printed code's 15 mm): wider first passes.
+const SEEDED_RADII_MM: [f64; 7] = [5.0, 3.5, 2.4, 1.6, 1.0, 0.7, 0.7];
+
+/// Fits `form` onto the prepared page from `seed` (form mm → original px),
+/// a start found by other means than the ruled lines (the printed code).
+/// The fit says how many line points were found; `None` where the lines
+/// could not be followed at all.
+pub fn align_from(prep: &Prepared, form: &FormTemplate, seed: &Homography) -> Option<Alignment> {
+    let to_work = Homography::scale_translate(prep.scale, prep.scale, 0.0, 0.0);
+    let samples = line_samples(form);
+    let (fit, h, residual_mm) = refine(prep, &samples, seed.then(&to_work), &SEEDED_RADII_MM)?;
+    let back = Homography::scale_translate(1.0 / prep.scale, 1.0 / prep.scale, 0.0, 0.0);
+    let to_image = h.then(&back);
+    Some(Alignment {
+        quarter_turns: quarter_turns(&to_image),
+        to_image,
+        fit,
+        residual_mm,
+    })
+}
+
+/// How far the form's x axis is turned on the page, in quarter turns clockwise.
+pub fn quarter_turns(to_image: &Homography) -> u8 {
+    let (a, b) = (to_image.apply((0.0, 0.0)), to_image.apply((100.0, 0.0)));
+    let angle = (b.1 - a.1).atan2(b.0 - a.0);
+    let quarters = (angle / std::f64::consts::FRAC_PI_2).round() as i64;
+    quarters.rem_euclid(4) as u8
+}
+
 /// The four corners (clockwise from top-left, in working px) of the largest
 /// connected structures of ruled lines: one of them is the game table (the
 /// edge of a dark scanner bed or a table top can be larger). A structure

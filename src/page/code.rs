@@ -13,6 +13,10 @@
 use image::{GrayImage, Luma};
 use sha2::{Digest, Sha256};
 
+/// The resolution `print` draws its pages at: a symbol's module size
+/// follows from it ([`TableCode::draw`] takes whole pixels a module).
+pub const PRINT_DPI: f64 = 300.0;
+
 /// The first digit of every code of this layout.
 const LAYOUT: char = '1';
 
@@ -134,28 +138,74 @@ impl TableCode {
     /// a soft scan hides it from the detector's own thresholds, black and
     /// white at its Otsu level.
     pub fn find(image: &GrayImage) -> Option<TableCode> {
-        Self::find_as_is(image).or_else(|| {
+        FoundCode::on(image).map(|f| f.code)
+    }
+}
+
+/// The side (mm) of a symbol of `modules` that `print` draws into a
+/// square of `box_side` mm: whole pixels a module at [`PRINT_DPI`], one
+/// module of quiet zone each side; the symbol centred in the square.
+pub fn printed_symbol_side(box_side: f64, modules: usize) -> f64 {
+    let side_px = (box_side * PRINT_DPI / 25.4).round();
+    let cell_px = (side_px / (modules as f64 + 2.0)).floor();
+    cell_px * modules as f64 * 25.4 / PRINT_DPI
+}
+
+/// A code found on a page: what it says and where its symbol lies.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoundCode {
+    pub code: TableCode,
+    /// The symbol's corners in image px, in its own reading order:
+    /// top-left, top-right, bottom-right, bottom-left of the module grid.
+    pub corners: [(f64, f64); 4],
+    /// Modules on a side (21 for version 1, 25 for version 2, ...).
+    pub modules: usize,
+}
+
+impl FoundCode {
+    /// [`TableCode::find`], keeping where the symbol was.
+    pub fn on(image: &GrayImage) -> Option<FoundCode> {
+        Self::on_as_is(image).or_else(|| {
             let level = imageproc::contrast::otsu_level(image);
             let binary = imageproc::contrast::threshold(
                 image,
                 level,
                 imageproc::contrast::ThresholdType::Binary,
             );
-            Self::find_as_is(&binary)
+            Self::on_as_is(&binary)
         })
     }
 
-    fn find_as_is(image: &GrayImage) -> Option<TableCode> {
+    fn on_as_is(image: &GrayImage) -> Option<FoundCode> {
         let mut prepared = rqrr::PreparedImage::prepare_from_greyscale(
             image.width() as usize,
             image.height() as usize,
             |x, y| image.get_pixel(x as u32, y as u32)[0],
         );
-        prepared
-            .detect_grids()
-            .iter()
-            .filter_map(|g| g.decode().ok())
-            .find_map(|(_, text)| TableCode::parse(&text))
+        prepared.detect_grids().iter().find_map(|g| {
+            let (meta, text) = g.decode().ok()?;
+            let code = TableCode::parse(&text)?;
+            let modules = 17 + 4 * meta.version.0;
+            let bounds = g.bounds.map(|p| (f64::from(p.x), f64::from(p.y)));
+            // The detector's bounds lie one module beyond the last one
+            // (its grid runs to size + 1): the symbol's own corners are
+            // that share in from the first.
+            let f = modules as f64 / (modules as f64 + 1.0);
+            let at = |u: f64, v: f64| {
+                let [tl, tr, br, bl] = bounds;
+                let top = (tl.0 + (tr.0 - tl.0) * u, tl.1 + (tr.1 - tl.1) * u);
+                let bottom = (bl.0 + (br.0 - bl.0) * u, bl.1 + (br.1 - bl.1) * u);
+                (
+                    top.0 + (bottom.0 - top.0) * v,
+                    top.1 + (bottom.1 - top.1) * v,
+                )
+            };
+            Some(FoundCode {
+                code,
+                corners: [at(0.0, 0.0), at(f, 0.0), at(f, f), at(0.0, f)],
+                modules,
+            })
+        })
     }
 }
 
@@ -219,6 +269,24 @@ mod tests {
         let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M)
             .expect("encodes");
         assert_eq!(code.width(), 25, "{text}");
+    }
+
+    #[test]
+    fn a_found_code_should_say_where_its_modules_lie() {
+        let code = example();
+        let symbol = code.draw(200).expect("drawn");
+        let mut page = GrayImage::from_pixel(600, 400, Luma([255]));
+        image::imageops::overlay(&mut page, &symbol, 350, 100);
+        // A version 2 symbol of 25 modules at 7 px, 12 px inside its square.
+        let found = FoundCode::on(&page).expect("found");
+        assert_eq!(found.modules, 25);
+        let (lo, hi) = (350.0 + 12.0, 350.0 + 12.0 + 175.0);
+        let (top, bottom) = (100.0 + 12.0, 100.0 + 12.0 + 175.0);
+        let expected = [(lo, top), (hi, top), (hi, bottom), (lo, bottom)];
+        for (got, want) in found.corners.iter().zip(expected) {
+            let off = (got.0 - want.0).hypot(got.1 - want.1);
+            assert!(off <= 3.5, "{:?} against {expected:?}", found.corners);
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The form found on the page and confirmed by its printed title.
 
 use super::*;
+use crate::page::code::{FoundCode, TableCode, printed_symbol_side};
+use crate::page::geometry::Homography;
 
 /// A fit from which the other forms are not tried.
 pub(super) const SURE_FIT: f64 = 0.95;
@@ -26,36 +28,148 @@ pub fn locate<'a>(
     }
     let mut best: Option<(usize, Alignment)> = None;
     let mut why = Unreadable::NoTable;
+    let mut prep = None;
     // Strong perspective bends the lines apart: then look along several slopes.
     for slopes in [&[0.0][..], &[-6.0, -3.0, 0.0, 3.0, 6.0][..]] {
         if best.as_ref().is_some_and(|b| b.1.fit >= MIN_FIT) {
             break;
         }
-        let prep = align::prepare_with(page, slopes);
+        let prepared = prep.insert(align::prepare_with(page, slopes));
         for (i, form) in forms.iter().enumerate() {
             // Nearly every ruled line of a form in place: no other form fits better.
             if best.as_ref().is_some_and(|b| b.1.fit >= SURE_FIT) {
                 break;
             }
-            match align::align(&prep, form) {
+            match align::align(prepared, form) {
                 Ok(a) if best.as_ref().is_none_or(|b| a.fit > b.1.fit) => best = Some((i, a)),
                 Ok(_) => {}
                 Err(e) => why = e,
             }
         }
     }
-    match best {
-        Some((i, a)) if a.fit >= MIN_FIT => Ok(AlignedSheet {
-            page,
-            form: &forms[i],
-            alignment: a,
-        }),
-        Some((i, a)) => Err(Unreadable::OtherForm {
-            form: forms[i].id.clone(),
+    let found = match &best {
+        Some((i, a)) if a.fit >= MIN_FIT => {
+            return Ok(AlignedSheet {
+                page,
+                form: &forms[*i],
+                alignment: a.clone(),
+            });
+        }
+        Some((i, a)) => Unreadable::OtherForm {
+            form: forms[*i].id.clone(),
             percent: (a.fit * 100.0).round() as u32,
-        }),
-        None => Err(why),
+        },
+        None => why,
+    };
+    let lines = best.map(|(i, a)| (&forms[i], a));
+    match prep {
+        Some(prep) => by_code(page, forms, &prep, lines).ok_or(found),
+        None => Err(found),
     }
+}
+
+/// A page whose ruled lines were not found well enough, read by its
+/// printed code: the code names the form, and where its symbol lies
+/// decides between the lines' own best fit (`lines`) and one the code
+/// seeds, each kept only where it puts the code where it was found. Where
+/// neither does, the code's position alone stands (a fit of nought says
+/// so). `None` where the page holds no code of one of `forms`.
+fn by_code<'a>(
+    page: &'a GrayImage,
+    forms: &'a [FormTemplate],
+    prep: &align::Prepared,
+    lines: Option<(&FormTemplate, Alignment)>,
+) -> Option<AlignedSheet<'a>> {
+    let found = FoundCode::on(page).or_else(|| code_enlarged(page))?;
+    let form = forms
+        .iter()
+        .find(|f| TableCode::form_tag(&f.id) == found.code.form)?;
+    let (seed, symbol) = code_seed(form, &found)?;
+    let agrees = |a: &Alignment| {
+        symbol.iter().zip(&found.corners).all(|(&mm, &px)| {
+            let at = a.to_image.apply(mm);
+            (at.0 - px.0).hypot(at.1 - px.1) <= CODE_AGREES_PX
+        })
+    };
+    let own = lines.filter(|(f, _)| f.id == form.id).map(|(_, a)| a);
+    let alignment = [own, align::align_from(prep, form, &seed)]
+        .into_iter()
+        .flatten()
+        .filter(agrees)
+        .max_by(|a, b| a.fit.total_cmp(&b.fit))
+        .unwrap_or_else(|| Alignment {
+            quarter_turns: align::quarter_turns(&seed),
+            to_image: seed,
+            fit: 0.0,
+            residual_mm: 0.0,
+        });
+    Some(AlignedSheet {
+        page,
+        form,
+        alignment,
+    })
+}
+
+/// The code looked for on the page at twice its size: at 150 dpi its
+/// modules are 3 px, too few for the detector's finder search once a
+/// black-and-white scan has eaten their edges.
+fn code_enlarged(page: &GrayImage) -> Option<FoundCode> {
+    let (w, h) = page.dimensions();
+    let big = image::imageops::resize(page, w * 2, h * 2, image::imageops::FilterType::Triangle);
+    let mut found = FoundCode::on(&big)?;
+    found.corners = found.corners.map(|(x, y)| (x / 2.0, y / 2.0));
+    Some(found)
+}
+
+/// How far (px) a fitted alignment may put the code's corners from where
+/// they were found: a module or two at office resolutions.
+const CODE_AGREES_PX: f64 = 12.0;
+
+/// The map (form mm → image px) the found symbol gives, from its corners
+/// as `print` placed them, and those corners in mm.
+fn code_seed(form: &FormTemplate, found: &FoundCode) -> Option<(Homography, [(f64, f64); 4])> {
+    let [x, y, side, _] = form.code_box();
+    let half = printed_symbol_side(side, found.modules) / 2.0;
+    let (cx, cy) = (x + side / 2.0, y + side / 2.0);
+    let symbol = [
+        (cx - half, cy - half),
+        (cx + half, cy - half),
+        (cx + half, cy + half),
+        (cx - half, cy + half),
+    ];
+    // A similarity, not a homography: four points 13 mm apart say little
+    // about perspective across a page 30 cm long.
+    let [tl, tr, br, bl] = found.corners;
+    let across = (
+        (tr.0 - tl.0 + br.0 - bl.0) / 2.0,
+        (tr.1 - tl.1 + br.1 - bl.1) / 2.0,
+    );
+    let down = (
+        (bl.0 - tl.0 + br.0 - tr.0) / 2.0,
+        (bl.1 - tl.1 + br.1 - tr.1) / 2.0,
+    );
+    let scale = (across.0.hypot(across.1) + down.0.hypot(down.1)) / (4.0 * half);
+    let angle = across.1.atan2(across.0);
+    let centre = (
+        (tl.0 + tr.0 + br.0 + bl.0) / 4.0,
+        (tl.1 + tr.1 + br.1 + bl.1) / 4.0,
+    );
+    if !(scale.is_finite() && scale > 0.0) {
+        return None;
+    }
+    let (c, s) = (angle.cos() * scale, angle.sin() * scale);
+    let seed = Homography(nalgebra::Matrix3::new(
+        c,
+        -s,
+        centre.0 - (c * cx - s * cy),
+        s,
+        c,
+        centre.1 - (s * cx + c * cy),
+        0.0,
+        0.0,
+        1.0,
+    ));
+    Some((seed, symbol))
 }
 
 /// Reads the printed title and three printed row numbers through the

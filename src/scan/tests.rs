@@ -475,3 +475,62 @@ fn a_peeled_reading_should_be_in_doubt_where_as_drawn_it_reads_surely_as_another
     assert!(!peeling_in_doubt(&four, &reading("4", 0.99, &[])));
     assert!(!peeling_in_doubt(&four, &reading("9", 0.6, &[("4", 0.3)])));
 }
+
+#[test]
+fn a_printed_sheet_whose_lines_are_lost_should_be_placed_by_its_code() {
+    use crate::page::code::TableCode;
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let players = ["11", "12", "13", "14"].map(String::from).to_vec();
+    let code = TableCode::new("Test", &form.id, 1, 3, players);
+    // Printed as `print` prints, scanned at 150 dpi.
+    let dpi = 150.0;
+    let print_dpi = crate::page::code::PRINT_DPI;
+    let printed = crate::page::render::render_printed(form, &code, &[], print_dpi);
+    let (pw, ph) = printed.dimensions();
+    let scanned = |side: u32| (f64::from(side) * dpi / print_dpi).round() as u32;
+    let printed = image::imageops::resize(
+        &printed,
+        scanned(pw),
+        scanned(ph),
+        image::imageops::FilterType::Triangle,
+    );
+    let px = dpi / 25.4;
+    // Every ruled line and every printed word lost; the code alone is left.
+    let [x, y, side, _] = form.code_box();
+    let (x0, y0, w) = ((x - 1.0) * px, (y - 1.0) * px, (side + 2.0) * px);
+    let (width, height) = printed.dimensions();
+    let mut page = GrayImage::from_pixel(width, height, image::Luma([255]));
+    let code_only = image::imageops::crop_imm(&printed, x0 as u32, y0 as u32, w as u32, w as u32);
+    image::imageops::replace(&mut page, &code_only.to_image(), x0 as i64, y0 as i64);
+    let blank = GrayImage::from_pixel(width, height, image::Luma([255]));
+    assert!(
+        locate(&blank, &forms).is_err(),
+        "no lines, no code: unreadable"
+    );
+    for turned in [false, true] {
+        let page = if turned {
+            image::imageops::rotate180(&page)
+        } else {
+            page.clone()
+        };
+        let aligned = locate(&page, &forms).expect("placed by its code");
+        assert_eq!(aligned.form.id, form.id);
+        assert_eq!(aligned.alignment.quarter_turns, if turned { 2 } else { 0 });
+        let [gx, gy, gw, gh] = form.grid();
+        for corner in [(gx, gy), (gx + gw, gy + gh)] {
+            let (tx, ty) = (corner.0 * px, corner.1 * px);
+            let truth = if turned {
+                (f64::from(width) - tx, f64::from(height) - ty)
+            } else {
+                (tx, ty)
+            };
+            let at = aligned.alignment.to_image.apply(corner);
+            let off_mm = (at.0 - truth.0).hypot(at.1 - truth.1) / px;
+            assert!(
+                off_mm <= 2.0,
+                "{corner:?} {off_mm:.2} mm off (turned: {turned})"
+            );
+        }
+    }
+}

@@ -99,6 +99,8 @@ pub enum CaptureArg {
     Clean,
     Scanner,
     Phone,
+    /// The office scanner in black-and-white mode.
+    Bilevel,
     Mixed,
 }
 
@@ -293,6 +295,7 @@ impl Drawing<'_> {
             CaptureArg::Clean => synth::Capture::Clean,
             CaptureArg::Scanner => synth::Capture::Scanner,
             CaptureArg::Phone => synth::Capture::Phone,
+            CaptureArg::Bilevel => synth::Capture::Bilevel,
             CaptureArg::Mixed => [
                 synth::Capture::Scanner,
                 synth::Capture::Scanner,

@@ -17,7 +17,7 @@ use aufsicht::page::render::{PdfPages, render_printed};
 use crate::common::{Told, load_rules, load_seating};
 
 /// The resolution of the printed pages: the forms' own.
-const DPI: f64 = 300.0;
+const DPI: f64 = aufsicht::page::code::PRINT_DPI;
 
 /// The arguments of `print`.
 #[derive(clap::Args)]
