@@ -110,11 +110,19 @@ fn by_code<'a>(
     })
 }
 
+/// The longest page side (px) looked at twice enlarged for its code.
+const ENLARGE_UP_TO_PX: u32 = 2600;
+
 /// The code looked for on the page at twice its size: at 150 dpi its
 /// modules are 3 px, too few for the detector's finder search once a
 /// black-and-white scan has eaten their edges.
 fn code_enlarged(page: &GrayImage) -> Option<FoundCode> {
     let (w, h) = page.dimensions();
+    // From about 220 dpi on (A4) the modules are large enough as they are,
+    // and twice the page would cost hundreds of MB.
+    if w.max(h) > ENLARGE_UP_TO_PX {
+        return None;
+    }
     let big = image::imageops::resize(page, w * 2, h * 2, image::imageops::FilterType::Triangle);
     let mut found = FoundCode::on(&big)?;
     found.corners = found.corners.map(|(x, y)| (x / 2.0, y / 2.0));
