@@ -48,6 +48,14 @@ pub struct Alignment {
     pub quarter_turns: u8,
 }
 
+impl Prepared {
+    /// A map into working px made a map into the original image's px.
+    fn to_original(&self, working: &Homography) -> Homography {
+        let back = 1.0 / self.scale;
+        working.then(&Homography::scale_translate(back, back, 0.0, 0.0))
+    }
+}
+
 pub fn prepare(page: &GrayImage) -> Prepared {
     prepare_with(page, &[0.0])
 }
@@ -253,12 +261,7 @@ pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, Unreadab
             continue;
         };
         if best.as_ref().is_none_or(|b| fitted.0 > b.fit) {
-            let to_image = fitted.1.then(&Homography::scale_translate(
-                1.0 / prep.scale,
-                1.0 / prep.scale,
-                0.0,
-                0.0,
-            ));
+            let to_image = prep.to_original(&fitted.1);
             best = Some(Alignment {
                 to_image,
                 fit: fitted.0,
@@ -282,8 +285,7 @@ pub fn align_from(prep: &Prepared, form: &FormTemplate, seed: &Homography) -> Op
     let to_work = Homography::scale_translate(prep.scale, prep.scale, 0.0, 0.0);
     let samples = line_samples(form);
     let (fit, h, residual_mm) = refine(prep, &samples, seed.then(&to_work), &SEEDED_RADII_MM)?;
-    let back = Homography::scale_translate(1.0 / prep.scale, 1.0 / prep.scale, 0.0, 0.0);
-    let to_image = h.then(&back);
+    let to_image = prep.to_original(&h);
     Some(Alignment {
         quarter_turns: quarter_turns(&to_image),
         to_image,

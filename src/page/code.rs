@@ -115,9 +115,7 @@ impl TableCode {
         .ok()?;
         let modules = code.width() as u32;
         let colors = code.to_colors();
-        // One module of quiet zone on each side: the paper around the code
-        // is blank beyond it, and the modules are as large as the box lets.
-        let cell = side / (modules + 2);
+        let cell = module_px(side, modules);
         if cell == 0 {
             return None;
         }
@@ -146,9 +144,16 @@ impl TableCode {
 /// square of `box_side` mm: whole pixels a module at [`PRINT_DPI`], one
 /// module of quiet zone each side; the symbol centred in the square.
 pub fn printed_symbol_side(box_side: f64, modules: usize) -> f64 {
-    let side_px = (box_side * PRINT_DPI / 25.4).round();
-    let cell_px = (side_px / (modules as f64 + 2.0)).floor();
-    cell_px * modules as f64 * 25.4 / PRINT_DPI
+    let side_px = (box_side * PRINT_DPI / 25.4).round() as u32;
+    let modules = u32::try_from(modules).unwrap_or(u32::MAX);
+    f64::from(module_px(side_px, modules) * modules) * 25.4 / PRINT_DPI
+}
+
+/// Whole pixels a module in a square of `side` px: one module of quiet
+/// zone on each side (the paper around the code is blank beyond it), and
+/// the modules as large as the square lets.
+fn module_px(side: u32, modules: u32) -> u32 {
+    side / modules.saturating_add(2)
 }
 
 /// A code found on a page: what it says and where its symbol lies.
