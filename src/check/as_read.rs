@@ -19,19 +19,22 @@ pub const EXPLAIN_MIN: f64 = 0.05;
 /// Doppelkopf, phone; 80 sheets) writer-error recall fell from 100%, 94%
 /// and 100% to 88%, 94% and 100% with alternatives from 0.3 likely, to
 /// 76%, 69% and 86% with all, while the false flags of the wide hands'
-/// sets fell by 6% only. `check` recomputes a sheet's flags.
+/// sets fell by 6% only. `check` recomputes a sheet's flags. Returns, for
+/// each flag of `reading`, the indices in `flags` of those it would clear.
 pub(crate) fn explain_by_alternatives(
     sheet: &SheetResult,
     flags: &[Flag],
     as_read: &[Flag],
     reading: &mut [Flag],
     mut check: impl FnMut(&mut SheetResult) -> Vec<Flag>,
-) {
-    let flags: Vec<&Flag> = flags
+) -> Vec<Vec<usize>> {
+    let flags: Vec<(usize, &Flag)> = flags
         .iter()
-        .filter(|f| as_read.iter().any(|a| a.same_finding(f)))
+        .enumerate()
+        .filter(|(_, f)| as_read.iter().any(|a| a.same_finding(f)))
         .collect();
-    for u in reading.iter_mut() {
+    let mut clears = vec![Vec::new(); reading.len()];
+    for (u, cleared) in reading.iter_mut().zip(&mut clears) {
         u.detail.explains.clear();
         // With no flag to explain, no alternative is checked.
         if u.code != Code::CellUncertain || flags.is_empty() {
@@ -43,14 +46,20 @@ pub(crate) fn explain_by_alternatives(
                 continue;
             }
             let then = check(&mut other);
-            for f in &flags {
-                let clears = !then.iter().any(|t| t.same_finding(f));
-                if clears && !u.detail.explains.contains(&f.code) {
+            for &(i, f) in &flags {
+                if then.iter().any(|t| t.same_finding(f)) {
+                    continue;
+                }
+                if !u.detail.explains.contains(&f.code) {
                     u.detail.explains.push(f.code);
+                }
+                if !cleared.contains(&i) {
+                    cleared.push(i);
                 }
             }
         }
     }
+    clears
 }
 
 /// The values a `CELL_UNCERTAIN` lists besides the reading: its

@@ -103,6 +103,14 @@ pub struct FlagDetail {
     pub alternatives: Vec<(String, f64)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confidence: Option<f64>,
+    /// The footer or Pflichtsolo flags this reading alone would explain,
+    /// folded into its look (one look for one cause); the message says them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub consequences: Vec<Flag>,
+    /// What the message says of the consequences, so that verifying again
+    /// says it once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consequences_said: Option<String>,
     /// The row and column sums doubt a value read surely.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub doubted: bool,
@@ -130,6 +138,8 @@ impl Lenient for FlagDetail {
     const FIELDS: &'static [&'static str] = &[
         "alternatives",
         "confidence",
+        "consequences",
+        "consequences_said",
         "doubted",
         "explains",
         "not_in_participant_list",
@@ -142,6 +152,8 @@ impl Lenient for FlagDetail {
         match key {
             "alternatives" => self.alternatives = typed(value)?,
             "confidence" => self.confidence = typed(value)?,
+            "consequences" => self.consequences = typed(value)?,
+            "consequences_said" => self.consequences_said = typed(value)?,
             "doubted" => self.doubted = typed(value)?,
             "explains" => self.explains = typed(value)?,
             "not_in_participant_list" => self.not_in_participant_list = typed(value)?,
@@ -165,6 +177,12 @@ impl<'de> Deserialize<'de> for FlagDetail {
 }
 
 impl Flag {
+    /// True for an error, and for a look that carries one folded into it
+    /// (`consequences`): the sheet needs a person either way.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error || self.detail.consequences.iter().any(Flag::is_error)
+    }
+
     /// True when this flag names the given game cell (its row) for the
     /// contract's "pointed at" rule.
     pub fn points_at_row(&self, row: u32) -> bool {

@@ -7,5 +7,6 @@ pub mod as_read;
 pub mod classify;
 pub mod flags;
 pub mod messages;
+mod one_look;
 pub mod rules;
 pub mod verify;

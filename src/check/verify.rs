@@ -1,11 +1,11 @@
 //! The rule checker: recomputes every flag that follows from a sheet's
 //! values. It never changes a value: what is written stays written.
 
-use crate::check::as_read;
 use crate::check::classify::{Candidate, candidates};
 use crate::check::flags::{Code, Flag};
 use crate::check::messages::{Lang, Msg, row_values};
 use crate::check::rules::{RuleSet, TableSize};
+use crate::check::{as_read, one_look};
 use crate::error::SheetError;
 use crate::sheet::{Cell, GameRow, SheetResult, Status};
 
@@ -23,6 +23,7 @@ pub fn verify(
         .drain(..)
         .filter(|f| f.code.is_from_reading())
         .collect();
+    one_look::unfold(&mut reading);
     sheet.rules = Some(rules.id.clone());
     if sheet.status == Status::Unreadable || reading.iter().any(|f| f.code == Code::SheetUnreadable)
     {
@@ -70,7 +71,9 @@ pub fn verify(
     }
     // Each uncertain cell names the raised flags its alternatives would clear.
     let recheck = |s: &mut SheetResult| check(s, rules, table, lang);
-    as_read::explain_by_alternatives(&sheet, &flags, &as_read_flags, &mut reading, recheck);
+    let clears =
+        as_read::explain_by_alternatives(&sheet, &flags, &as_read_flags, &mut reading, recheck);
+    one_look::fold(&mut flags, &mut reading, &clears, lang);
     flags.extend(reading);
     flags.sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
     sheet.status = if flags.is_empty() {
@@ -635,6 +638,81 @@ mod tests {
         assert_eq!(gesamt, vec![(Some(3), Some("plus"))], "{:?}", out.flags);
         let aside = serde_json::to_string(&out.notes.flags_if_read_as_is).expect("json");
         assert!(aside.contains("GESAMT_MISMATCH"), "{aside}");
+    }
+
+    /// Seat 3's Gesamt Minus (its column gives 1) read "7" unsure, "1"
+    /// only 30% likely: not enough to keep its flags aside.
+    fn gesamt_minus_read_7() -> SheetResult {
+        let mut sheet = crate::sheet::example::one_row_sheet(1);
+        let g = sheet.gesamt[2].as_mut().expect("seat 3's Gesamt");
+        assert_eq!(g.minus, Some(1), "the column's sum");
+        g.minus = Some(7);
+        let mut u = seat_3_minus_suggests_1(None, "7", 0.3);
+        u.detail.alternatives = vec![("7".into(), 0.6), ("1".into(), 0.3)];
+        sheet.flags.push(u);
+        sheet
+    }
+
+    #[test]
+    fn the_footer_flags_one_unsure_footer_value_explains_should_be_its_one_look() {
+        let rules = RuleSet::load("merkur").expect("rules");
+        let out = verify(gesamt_minus_read_7(), &rules, Lang::En).expect("verify");
+        assert_eq!(
+            codes(&out),
+            vec![Code::GameCount, Code::CellUncertain],
+            "{:?}",
+            out.flags
+        );
+        let look = &out.flags[1];
+        let folded: Vec<(Code, Option<usize>)> = look
+            .detail
+            .consequences
+            .iter()
+            .map(|f| (f.code, f.seat))
+            .collect();
+        assert_eq!(
+            folded,
+            vec![
+                (Code::GesamtMismatch, Some(3)),
+                (Code::EndergebnisMismatch, Some(3))
+            ]
+        );
+        for f in &look.detail.consequences {
+            assert!(look.message.contains(&f.message), "{}", look.message);
+        }
+        assert!(
+            look.is_error(),
+            "the errors it carries keep the sheet in review"
+        );
+        // Verified again (as after a look at another cell): said once.
+        let text = out.to_json_pretty();
+        let again = SheetResult::from_json("again.json", &text).expect("parse");
+        let again = verify(again, &rules, Lang::En).expect("verify");
+        assert_eq!(again.to_json_pretty(), text);
+        // Set to what the column gives: nothing is left to say.
+        let mut fixed = again;
+        fixed.gesamt[2].as_mut().expect("Gesamt").minus = Some(1);
+        let fixed = verify(fixed, &rules, Lang::En).expect("verify");
+        let look = &fixed.flags[1];
+        assert!(look.detail.consequences.is_empty(), "{look:?}");
+        assert!(!look.is_error());
+        assert!(!look.message.contains("Gesamt minus is 7"), "{look:?}");
+    }
+
+    #[test]
+    fn a_footer_flag_should_stay_raised_where_only_a_game_cell_explains_it() {
+        // Seat 3's game minus read "4" unsure ("1" 30%): its Gesamt
+        // mismatch points at the seat's footer, the look at row 1.
+        let rules = RuleSet::load("merkur").expect("rules");
+        let mut sheet = misread_sheet(4, "4", 0.3);
+        sheet.flags[0].detail.alternatives = vec![("4".into(), 0.6), ("1".into(), 0.3)];
+        let out = verify(sheet, &rules, Lang::En).expect("verify");
+        assert!(
+            codes(&out).contains(&Code::GesamtMismatch),
+            "{:?}",
+            out.flags
+        );
+        assert!(out.flags.iter().all(|f| f.detail.consequences.is_empty()));
     }
 
     #[test]

@@ -21,8 +21,15 @@ pub struct Report {
     pub silent: usize,
     /// Wrong values in all.
     pub wrong: usize,
-    /// The truth's flags (the writer's mistakes as the verifier sees them) and how many the result has.
+    /// The truth's flags (the writer's mistakes as the verifier sees them) and how many the result has,
+    /// raised or folded into a reading's look (`consequences`).
     pub writer_flags: (usize, usize),
+    /// Of those found, the ones raised as flags of their own.
+    pub writer_flags_raised: usize,
+    /// Folded flags (`consequences`) the truth does not have.
+    pub false_folded: usize,
+    /// False flags by their code.
+    pub false_by_code: BTreeMap<&'static str, usize>,
     /// Flags of the result the truth does not have (`CELL_UNCERTAIN` aside).
     pub false_flags: usize,
     /// Of those, the ones on a row or seat a `CELL_UNCERTAIN` also points at
@@ -111,6 +118,22 @@ impl Report {
             self.false_flags_at_uncertain,
             self.sheets_with_false_flags,
             per_sheet(self.sheets_with_false_flags)
+        ));
+        out.push(format!(
+            "writer-error recall by raised flags alone {:.4} ({}/{all})  folded into a look: {} found, {} false",
+            self.writer_flags_raised as f64 / all.max(1) as f64,
+            self.writer_flags_raised,
+            found - self.writer_flags_raised,
+            self.false_folded
+        ));
+        let by_code: Vec<String> = self
+            .false_by_code
+            .iter()
+            .map(|(code, n)| format!("{code} {:.3}", per_sheet(*n)))
+            .collect();
+        out.push(format!(
+            "false flags per sheet by code: {}",
+            by_code.join(", ")
         ));
         let (clean, unflagged) = self.writer_clean;
         let [game, footer, number, round_table] = self.uncertain_by_field.map(per_sheet);
@@ -241,10 +264,21 @@ fn compare_flags(truth: &SheetResult, result: &SheetResult, report: &mut Report)
         report.writer_clean.0 += 1;
         report.writer_clean.1 += usize::from(result.flags.is_empty());
     }
+    let folded: Vec<&crate::Flag> = result
+        .flags
+        .iter()
+        .flat_map(|f| &f.detail.consequences)
+        .collect();
     for t in truth.flags.iter().filter(checked) {
+        let raised = result.flags.iter().any(|r| t.same_finding(r));
         report.writer_flags.1 += 1;
-        report.writer_flags.0 += usize::from(result.flags.iter().any(|r| t.same_finding(r)));
+        report.writer_flags.0 += usize::from(raised || folded.iter().any(|r| t.same_finding(r)));
+        report.writer_flags_raised += usize::from(raised);
     }
+    report.false_folded += folded
+        .iter()
+        .filter(|r| !truth.flags.iter().any(|t| t.same_finding(r)))
+        .count();
     let uncertain_at = |f: &crate::Flag| {
         result.flags.iter().any(|u| {
             u.code == crate::Code::CellUncertain
@@ -264,6 +298,7 @@ fn compare_flags(truth: &SheetResult, result: &SheetResult, report: &mut Report)
     {
         report.false_flags += 1;
         report.false_flags_at_uncertain += usize::from(uncertain_at(f));
+        *report.false_by_code.entry(f.code.as_str()).or_default() += 1;
         any_false = true;
     }
     report.sheets_with_false_flags += usize::from(any_false);
@@ -506,6 +541,32 @@ mod tests {
         compare(&truth, &truth, &mut report);
         assert_eq!(report.counts["corrected: new value read"], (2, 2));
         assert_eq!(report.counts["corrected: marked corrected"], (1, 2));
+    }
+
+    #[test]
+    fn a_writers_mistake_folded_into_a_look_should_count_found_but_not_raised() {
+        let mut truth = crate::sheet::example::one_row_sheet(1);
+        let mistake = |seat| Flag {
+            code: Code::GesamtMismatch,
+            severity: Code::GesamtMismatch.severity(),
+            row: None,
+            seat: Some(seat),
+            field: Some("plus".into()),
+            message: String::new(),
+            detail: Default::default(),
+            extra: Default::default(),
+        };
+        truth.flags.push(mistake(1));
+        let mut read = truth.clone();
+        read.flags.clear();
+        let mut look = uncertain(Some(1), "plus");
+        look.detail.consequences = vec![mistake(1), mistake(2)];
+        read.flags.push(look);
+        let mut report = Report::default();
+        compare(&truth, &read, &mut report);
+        assert_eq!(report.writer_flags, (1, 1));
+        assert_eq!(report.writer_flags_raised, 0);
+        assert_eq!((report.false_folded, report.false_flags), (1, 0));
     }
 
     #[test]

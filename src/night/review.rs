@@ -17,7 +17,7 @@ use nalgebra::Matrix3;
 use serde_json::Value;
 
 use crate::cells::cut_at;
-use crate::check::flags::{Flag, Severity};
+use crate::check::flags::Flag;
 use crate::page::align::Alignment;
 use crate::page::form::{FormTemplate, MmBox};
 use crate::page::geometry::Homography;
@@ -390,12 +390,7 @@ pub fn page(title: &str, sheets: &[ReviewSheet]) -> String {
         Status::Unreadable => 1,
         Status::Ok => 2,
     };
-    let errors = |s: &SheetResult| {
-        s.flags
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .count()
-    };
+    let errors = |s: &SheetResult| s.flags.iter().filter(|f| f.is_error()).count();
     order.sort_by_key(|&i| {
         (
             rank(sheets[i].result),
@@ -432,11 +427,7 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
     let mut outlined = Vec::new();
     let mut editable = 0;
     for flag in &r.flags {
-        let sev = if flag.severity == Severity::Error {
-            "error"
-        } else {
-            "warning"
-        };
+        let sev = if flag.is_error() { "error" } else { "warning" };
         let _ = write!(
             html,
             "<div class=\"flag {sev}\"><b>{}</b> {}",

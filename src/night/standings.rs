@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalogue::say;
-use crate::check::flags::{Code, Severity};
+use crate::check::flags::Code;
 use crate::check::messages::Lang;
 use crate::check::rules::{RuleSet, TieBreakBy};
 use crate::night::participants::Participants;
@@ -124,7 +124,7 @@ fn player_key(id: &str) -> String {
 /// or in a game row.
 fn needs_review(sheet: &SheetResult, seat: usize) -> bool {
     sheet.flags.iter().any(|f| {
-        f.severity == Severity::Error
+        f.is_error()
             || (f.code == Code::CellUncertain
                 && (f.seat.is_none_or(|s| s == seat) || f.row.is_some()))
     })

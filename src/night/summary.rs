@@ -112,11 +112,7 @@ impl Row {
 
 /// Counts of errors and warnings on a sheet.
 pub fn flag_counts(sheet: &SheetResult) -> (usize, usize) {
-    let errors = sheet
-        .flags
-        .iter()
-        .filter(|f| f.severity == crate::check::flags::Severity::Error)
-        .count();
+    let errors = sheet.flags.iter().filter(|f| f.is_error()).count();
     (errors, sheet.flags.len() - errors)
 }
 

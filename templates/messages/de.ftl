@@ -164,6 +164,7 @@ uncertain = { $what }: gelesen "{ $read }" ({ $percent }%), bitte prüfen.
 uncertain-suggested = { $what }: gelesen "{ $read }" ({ $percent }%), nach Tarif und Spaltensumme eher { $value } ({ $probability }%), bitte prüfen.
 uncertain-taken = { $what }: gelesen "{ $read }" ({ $percent }%), nach Tarif und Summen als { $value } übernommen, bitte prüfen.
 uncertain-doubted = { $what }: gelesen "{ $read }", aber Zeile und Gesamt ergeben beide { $value } ({ $probability }%): verlesen oder nach dem Zusammenzählen geändert, bitte prüfen.
+uncertain-consequences = So gelesen heißt das auch: { $flags }
 uncertain-across-side = { $what }: die Zahl läuft über die Linie in die nächste Spalte; in welcher Spalte steht sie? Bitte prüfen.
 uncertain-listed = {" "}Nach der Teilnehmerliste eher { $number } ({ $probability }%).
 uncertain-not-listed = Platz { $seat }: Teilnehmer-Nr. gelesen "{ $number }", steht nicht in der Teilnehmerliste, bitte prüfen.

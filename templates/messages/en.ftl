@@ -154,6 +154,7 @@ uncertain = { $what }: read "{ $read }" ({ $percent }%), please check.
 uncertain-suggested = { $what }: read "{ $read }" ({ $percent }%), by the tariff and column sum more likely { $value } ({ $probability }%), please check.
 uncertain-taken = { $what }: read "{ $read }" ({ $percent }%), taken as { $value } by the tariff and the sums, please check.
 uncertain-doubted = { $what }: read "{ $read }", but its row and its Gesamt both make it { $value } ({ $probability }%): misread, or changed after the sum was added up, please check.
+uncertain-consequences = As read, it also means: { $flags }
 uncertain-across-side = { $what }: the number runs over the line into the next column; which column is it in? Please check.
 uncertain-listed = {" "}By the participant list more likely { $number } ({ $probability }%).
 uncertain-not-listed = Seat { $seat }: participant number read "{ $number }", not in the participant list, please check.
