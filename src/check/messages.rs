@@ -35,6 +35,8 @@ pub enum Msg {
     CorrectionNotInitialled {
         row: u32,
         seat: usize,
+        /// The value struck out and the one written, where both are known.
+        change: Option<(u32, u32)>,
     },
     SoloNotCircled {
         row: u32,
@@ -121,10 +123,23 @@ impl Msg {
                 "flag-tout-not-initialled",
                 &[("row", row), ("game", game)],
             ),
-            CorrectionNotInitialled { row, seat } => say(
+            CorrectionNotInitialled {
+                row,
+                seat,
+                change: None,
+            } => say(
                 lang,
                 "flag-correction-not-initialled",
                 &[("row", row), ("seat", seat)],
+            ),
+            CorrectionNotInitialled {
+                row,
+                seat,
+                change: Some((was, now)),
+            } => say(
+                lang,
+                "flag-correction-not-initialled-struck",
+                &[("row", row), ("seat", seat), ("was", was), ("now", now)],
             ),
             SoloNotCircled { row, seat, game } => say(
                 lang,

@@ -187,9 +187,11 @@ impl<'r> Checker<'r> {
         let no = row.no;
         for (s, cell) in row.cells[..self.table.players].iter().enumerate() {
             if cell.corrected && !row.initials {
+                let was = cell.notes.struck.and_then(|x| x.value);
                 let msg = Msg::CorrectionNotInitialled {
                     row: no,
                     seat: s + 1,
+                    change: was.zip(cell.plus.or(cell.minus)),
                 };
                 self.flag(
                     Code::CorrectionNotInitialled,

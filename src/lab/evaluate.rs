@@ -370,10 +370,18 @@ fn compare_rows(truth: &SheetResult, result: &SheetResult, report: &mut Report) 
                     let tc = t.is_some_and(|g| g.cells[s].circled);
                     let rc = r.is_some_and(|g| g.cells[s].circled);
                     report.count("circle", tc == rc);
-                    if t.is_some_and(|g| g.cells[s].corrected) {
+                    let marked = r.is_some_and(|g| g.cells[s].corrected);
+                    if let Some(tc) = t.map(|g| &g.cells[s]).filter(|c| c.corrected) {
                         report.count("corrected: new value read", rv == Some(tv));
-                        let marked = r.is_some_and(|g| g.cells[s].corrected);
                         report.count("corrected: marked corrected", marked);
+                        let struck = |c: &crate::sheet::Cell| c.notes.struck.and_then(|x| x.value);
+                        let read = r.and_then(|g| struck(&g.cells[s]));
+                        report.count(
+                            "corrected: struck value read",
+                            read.is_some() && read == struck(tc),
+                        );
+                    } else {
+                        report.count("not corrected: not marked", !marked);
                     }
                 }
             }
@@ -534,13 +542,21 @@ mod tests {
             .position(|c| c.value().is_some())
             .expect("a value");
         truth.games[0].cells[seat].corrected = true;
+        truth.games[0].cells[seat].notes.struck = Some(crate::sheet::notes::Struck {
+            minus: false,
+            value: Some(3),
+        });
         let mut read = truth.clone();
         read.games[0].cells[seat].corrected = false;
+        read.games[0].cells[seat].notes.struck = None;
         let mut report = Report::default();
         compare(&truth, &read, &mut report);
         compare(&truth, &truth, &mut report);
         assert_eq!(report.counts["corrected: new value read"], (2, 2));
         assert_eq!(report.counts["corrected: marked corrected"], (1, 2));
+        // The truth's struck value, read so in the second.
+        assert_eq!(report.counts["corrected: struck value read"], (1, 2));
+        assert!(report.counts["not corrected: not marked"].1 > 0);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::page::render::{mm_to_px, render_form, render_printed};
 use crate::sheet::{Cell, SheetResult};
 
 use super::digits::Digits;
-use super::strokes::{self, InkBox, NO_INK, Pen, Strike, union};
+use super::strokes::{self, InkBox, Mend, NO_INK, Pen, Strike, union};
 
 /// What the generator drew besides the values: for measuring the reader.
 #[derive(Debug, Clone, Default)]
@@ -209,6 +209,15 @@ fn wide_writer(ranges: &WideRanges, rng: &mut ChaCha8Rng) -> (Pen, Style) {
     (pen, style)
 }
 
+/// Where a number's digits are drawn (px).
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    digit_px: f64,
+    gap: f64,
+    left: f64,
+    top: f64,
+}
+
 /// Where a number goes in its box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Place {
@@ -264,11 +273,8 @@ impl Hand<'_> {
     /// A game value in its cell: struck and rewritten where the cell is
     /// corrected, ringed where it is a solo's.
     fn value(&mut self, v: u32, c: &Cell, bx: MmBox, plus: bool) {
-        if let Some((struck, how)) = struck(c) {
-            let [x, y, w, h] = bx;
-            let old = self.write(&struck.to_string(), [x, y, w * 0.5, h], Place::Inside);
-            strokes::strike(self.page, old, how, self.pen, self.dpi, self.rng);
-            self.write(&v.to_string(), [x + w * 0.5, y, w * 0.5, h], Place::Inside);
+        if let Some((struck, how, mend)) = struck(c) {
+            self.mended(v, struck, how, mend, bx);
             return;
         }
         let over = self.style.overrun > 0.0 && self.rng.random_bool(self.style.overrun);
@@ -289,6 +295,31 @@ impl Hand<'_> {
             }
         };
         strokes::ring(self.page, &ring, self.pen, self.dpi);
+    }
+
+    /// A value `struck` out (`how`) and `v` written `mend` it: beside it,
+    /// above it (the old value low in the box, the new one high, touching
+    /// the line above), or over its digits (nothing struck: the new
+    /// digits written on the old ones, a little bolder where the pen
+    /// went twice).
+    fn mended(&mut self, v: u32, struck: u32, how: Strike, mend: Mend, bx: MmBox) {
+        let [x, y, w, h] = bx;
+        let (old_box, new_box) = match mend {
+            Mend::Beside => ([x, y, w * 0.5, h], [x + w * 0.5, y, w * 0.5, h]),
+            Mend::Above => (
+                [x, y + h * 0.35, w * 0.6, h * 0.65],
+                [x + w * 0.3, y - h * 0.1, w * 0.7, h * 0.8],
+            ),
+            Mend::Over => {
+                let at = self.layout(&struck.to_string(), bx, Place::Inside);
+                self.write_at(&struck.to_string(), at);
+                self.write_at(&v.to_string(), at);
+                return;
+            }
+        };
+        let old = self.write(&struck.to_string(), old_box, Place::Inside);
+        strokes::strike(self.page, old, how, self.pen, self.dpi, self.rng);
+        self.write(&v.to_string(), new_box, Place::Inside);
     }
 
     /// Seat `s`'s footer: Gesamt, Abzug, the signed Endergebnis, the signature.
@@ -319,6 +350,13 @@ impl Hand<'_> {
 
     /// Writes a number in a box with handwritten digits; returns the ink's box in px.
     fn write(&mut self, text: &str, bx: MmBox, place: Place) -> InkBox {
+        let at = self.layout(text, bx, place);
+        self.write_at(text, at)
+    }
+
+    /// Where `text` goes in `bx`: its digits' height, its first digit's
+    /// left edge, its top.
+    fn layout(&mut self, text: &str, bx: MmBox, place: Place) -> Layout {
         let dpi = self.dpi;
         let px = |mm: f64| mm_to_px(mm, dpi);
         let [x, y, w, h] = bx;
@@ -332,12 +370,31 @@ impl Hand<'_> {
         let n = text.chars().count() as f64;
         let total = n * char_w + (n - 1.0) * gap;
         let free = (px(w) - total).max(0.0);
-        let mut cx = match place {
+        let left = match place {
             Place::Inside => px(x) + free * self.rng.random_range(0.2..0.8),
             Place::OverRight => px(x + w) - total + char_w * self.rng.random_range(0.3..0.8),
             Place::OverLeft => px(x) - char_w * self.rng.random_range(0.3..0.8),
         };
         let top = px(y) + (px(h) - digit_px) * self.rng.random_range(0.2..0.8);
+        Layout {
+            digit_px,
+            gap,
+            left,
+            top,
+        }
+    }
+
+    fn write_at(&mut self, text: &str, at: Layout) -> InkBox {
+        let dpi = self.dpi;
+        let px = |mm: f64| mm_to_px(mm, dpi);
+        let Layout {
+            digit_px,
+            gap,
+            left,
+            top,
+        } = at;
+        let char_w = digit_px * 0.75;
+        let mut cx = left;
         let mut ink = NO_INK;
         for ch in text.chars() {
             let jitter = px(self.rng.random_range(-0.3..0.3));
@@ -383,17 +440,17 @@ impl Hand<'_> {
     }
 }
 
-/// The value a corrected cell had before, and how it was struck out (the
-/// truth's `struck` and `strike`).
-fn struck(c: &Cell) -> Option<(u64, Strike)> {
+/// The value a corrected cell had before, how it was struck out and where
+/// the new one went (the truth's `struck`, `strike` and `mend`).
+fn struck(c: &Cell) -> Option<(u32, Strike, Mend)> {
     if !c.corrected {
         return None;
     }
-    let value = c.extra.get("struck")?.as_u64()?;
-    let name = c.extra.get("strike").and_then(|s| s.as_str());
-    let how = Strike::ALL
-        .into_iter()
-        .find(|s| Some(s.name()) == name)
+    let value = c.notes.struck?.value?;
+    let named = |key: &str| c.extra.get(key).and_then(|s| s.as_str());
+    let how = named("strike")
+        .and_then(Strike::named)
         .unwrap_or(Strike::One);
-    Some((value, how))
+    let mend = named("mend").and_then(Mend::named).unwrap_or(Mend::Beside);
+    Some((value, how, mend))
 }

@@ -9,5 +9,6 @@ pub mod hand;
 pub mod harvest;
 pub mod pair_training;
 pub mod strokes;
+pub mod struck_training;
 pub mod synth;
 pub mod training;

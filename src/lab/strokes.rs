@@ -269,10 +269,21 @@ pub enum Strike {
     Two,
     Cross,
     Zigzag,
+    /// Blacked out: strokes so dense that nothing of the value shows.
+    Blackout,
 }
 
 impl Strike {
+    /// The strikes of the sets drawn so far.
     pub const ALL: [Strike; 4] = [Strike::One, Strike::Two, Strike::Cross, Strike::Zigzag];
+    /// Every strike real paper shows.
+    pub const WIDE: [Strike; 5] = [
+        Strike::One,
+        Strike::Two,
+        Strike::Cross,
+        Strike::Zigzag,
+        Strike::Blackout,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -280,7 +291,39 @@ impl Strike {
             Strike::Two => "two strokes",
             Strike::Cross => "cross",
             Strike::Zigzag => "zigzag",
+            Strike::Blackout => "blacked out",
         }
+    }
+
+    pub fn named(name: &str) -> Option<Strike> {
+        Strike::WIDE.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// Where the new value goes beside the one struck out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mend {
+    /// The old value in the box's left half, the new one in its right.
+    Beside,
+    /// The old value low in the box, the new one above it, over the line.
+    Above,
+    /// The new digits written over the old ones, nothing struck.
+    Over,
+}
+
+impl Mend {
+    pub const ALL: [Mend; 3] = [Mend::Beside, Mend::Above, Mend::Over];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mend::Beside => "beside",
+            Mend::Above => "above",
+            Mend::Over => "over",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<Mend> {
+        Mend::ALL.into_iter().find(|m| m.name() == name)
     }
 }
 
@@ -308,6 +351,16 @@ pub(super) fn strike(
         Strike::Cross => {
             line(page, (l, at(0.1)), (r, at(0.9)), pen, dpi);
             line(page, (l, at(0.9)), (r, at(0.1)), pen, dpi);
+        }
+        Strike::Blackout => {
+            // Lines a pen's width apart, to and fro over the whole value.
+            let step = mm_to_px(0.3, dpi).max(1.0);
+            let n = (((y1 - y0) / step).ceil() as usize).max(2);
+            for i in 0..=n {
+                let y = y0 + (y1 - y0) * i as f64 / n as f64;
+                let dy = step * rng.random_range(-0.5..0.5);
+                line(page, (l, y), (r, y + dy), pen, dpi);
+            }
         }
         Strike::Zigzag => {
             let n = rng.random_range(3..6);

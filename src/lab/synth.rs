@@ -16,7 +16,7 @@ use crate::sheet::{Cell, GameRow, SheetResult, finished_sheet};
 
 pub use super::digits::Digits;
 pub use super::hand::{Drawn, Hands, WideRanges, draw};
-pub use super::strokes::Strike;
+pub use super::strokes::{Mend, Strike};
 
 /// `games` rows drawn from the rule set's legal `rows`: Rufspiele and
 /// normal games most, solos half as often, nothing beyond 36 points, the
@@ -209,7 +209,22 @@ fn slip(v: u32, steps: &[u32], rng: &mut ChaCha8Rng) -> u32 {
 /// writer mends a slip: the cell is `corrected`, the value struck out is
 /// the truth's `struck` (how: `strike`). Half of those rows the supervisor
 /// initials; the others are the writer's mistake the seeds name.
-pub fn corrections(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) {
+/// With `every_kind`, also blacked out values, new values written above
+/// the old and digits written over digits (the truth's `mend`); without,
+/// one to four kinds of strike and the new value beside, as the sets drawn
+/// so far.
+pub fn corrections(sheet: &mut SheetResult, every_kind: bool, rng: &mut ChaCha8Rng) {
+    corrections_of(sheet, 1..=2, every_kind, rng);
+}
+
+/// Strikes a number of game values in `count` through and writes them
+/// anew, as [`corrections`] does.
+pub fn corrections_of(
+    sheet: &mut SheetResult,
+    count: std::ops::RangeInclusive<usize>,
+    every_kind: bool,
+    rng: &mut ChaCha8Rng,
+) {
     let mut cells: Vec<(usize, usize)> = sheet
         .games
         .iter()
@@ -223,16 +238,29 @@ pub fn corrections(sheet: &mut SheetResult, rng: &mut ChaCha8Rng) {
         })
         .collect();
     shuffle(&mut cells, rng);
-    for &(i, s) in cells.iter().take(rng.random_range(1..=2)) {
+    for &(i, s) in cells.iter().take(rng.random_range(count)) {
         let initialled = rng.random_bool(0.5);
         let row = &mut sheet.games[i];
         row.initials |= initialled;
         let cell = &mut row.cells[s];
         let value = cell.plus.or(cell.minus).unwrap_or(0);
         let struck = slip(value, &[10, 1, 2, 5, 20], rng);
-        let how = Strike::ALL[rng.random_range(0..Strike::ALL.len())];
+        let how = if every_kind {
+            Strike::WIDE[rng.random_range(0..Strike::WIDE.len())]
+        } else {
+            Strike::ALL[rng.random_range(0..Strike::ALL.len())]
+        };
+        if every_kind {
+            // Beside half the time; above, or over the old digits, else.
+            let mend =
+                [Mend::Beside, Mend::Beside, Mend::Above, Mend::Over][rng.random_range(0..4)];
+            cell.extra.insert("mend".into(), json!(mend.name()));
+        }
         cell.corrected = true;
-        cell.extra.insert("struck".into(), json!(struck));
+        cell.notes.struck = Some(crate::sheet::notes::Struck {
+            minus: cell.minus.is_some(),
+            value: Some(struck),
+        });
         cell.extra.insert("strike".into(), json!(how.name()));
     }
 }
@@ -387,6 +415,35 @@ mod tests {
     use crate::{Lang, verify};
 
     #[test]
+    fn corrections_of_every_kind_should_draw_each_mend_and_strike() {
+        let rules = RuleSet::load("merkur").expect("rules");
+        let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let mut kinds = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            let mut r = rng(seed);
+            let mut sheet = random_sheet(&rules, &form, 4, &mut r);
+            corrections(&mut sheet, true, &mut r);
+            for c in sheet
+                .games
+                .iter()
+                .flat_map(|g| &g.cells)
+                .filter(|c| c.corrected)
+            {
+                for key in ["mend", "strike"] {
+                    let name = c.extra[key].as_str().expect("named").to_string();
+                    kinds.insert(name);
+                }
+            }
+        }
+        for mend in Mend::ALL {
+            assert!(kinds.contains(mend.name()), "{kinds:?}");
+        }
+        for strike in Strike::WIDE {
+            assert!(kinds.contains(strike.name()), "{kinds:?}");
+        }
+    }
+
+    #[test]
     fn corrections_strike_other_values_and_only_uninitialled_rows_are_flagged() {
         let rules = RuleSet::load("merkur").expect("rules");
         let form = FormTemplate::load("punkteliste-a4-32").expect("form");
@@ -394,7 +451,7 @@ mod tests {
         for seed in 0..20 {
             let mut r = rng(seed);
             let mut sheet = random_sheet(&rules, &form, 4, &mut r);
-            corrections(&mut sheet, &mut r);
+            corrections(&mut sheet, false, &mut r);
             let corrected: Vec<(u32, bool, &Cell)> = sheet
                 .games
                 .iter()
@@ -403,8 +460,9 @@ mod tests {
                 .collect();
             assert!((1..=2).contains(&corrected.len()), "seed {seed}");
             for (_, _, c) in &corrected {
-                let struck = c.extra["struck"].as_u64().expect("struck");
-                assert_ne!(Some(struck), c.plus.or(c.minus).map(u64::from));
+                let struck = c.notes.struck.expect("struck");
+                assert_ne!(struck.value, c.plus.or(c.minus));
+                assert_eq!(struck.minus, c.minus.is_some());
             }
             let bare: Vec<u32> = corrected
                 .iter()

@@ -13,6 +13,10 @@ pub(super) struct Reader<'r> {
     pub(super) pending: Vec<Pending>,
     /// The game fields found circled (once read: whose ring was no digits).
     pub(super) ringed: std::collections::BTreeSet<Field>,
+    /// The game fields found corrected: the ink struck out, until read;
+    /// then the value struck out, as read.
+    pub(super) struck: std::collections::BTreeMap<Field, GrayImage>,
+    pub(super) struck_values: std::collections::BTreeMap<Field, Option<u32>>,
 }
 
 /// A number field with ink, waiting to be read with the sheet's others.
@@ -24,6 +28,8 @@ pub(super) struct Pending {
     pub(super) circle: bool,
     /// Of a circled field, its ink with the ring.
     pub(super) unpeeled: Option<GrayImage>,
+    /// Whether a value was found struck out in it (its re-cuts leave it out too).
+    pub(super) corrected: bool,
 }
 
 /// Whether a field found circled was digits and no ring: as drawn, ring
@@ -125,7 +131,13 @@ impl Reader<'_> {
 
     /// The field's digits cut again at each of [`RECUT_MM`], and at a cut
     /// near the pen's core (those with ink).
-    fn recuts(&self, bx: MmBox, circle: bool, sign: bool) -> impl Iterator<Item = GrayImage> {
+    fn recuts(
+        &self,
+        bx: MmBox,
+        circle: bool,
+        sign: bool,
+        corrected: bool,
+    ) -> impl Iterator<Item = GrayImage> {
         let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
         let close = cells::analyse_near_core(&crop, circle, sign);
         RECUT_MM
@@ -136,24 +148,27 @@ impl Reader<'_> {
                 cells::analyse(&crop, circle, sign)
             })
             .chain(std::iter::once(close))
-            .filter_map(|c| (c.mark == Mark::Ink).then_some(c.digits))
+            .filter(|c| c.mark == Mark::Ink)
+            .filter_map(move |c| super::struck::writing_of(c.digits, corrected))
     }
 
     /// A single field's reading, steadied as [`Reader::steady`] does.
     fn read_one(&mut self, digits: &GrayImage, bx: MmBox, sign: bool) -> Reading {
         let mut r = vec![self.digits.read(digits)];
-        self.steady(&mut r, &[(bx, false, sign)]);
+        self.steady(&mut r, &[(bx, false, sign, false)]);
         r.pop().unwrap_or_else(Reading::none)
     }
 
     /// Each reading below [`CONFIDENT`] becomes the mean of it and its
-    /// field's re-cuts' readings (`fields`: box, circle, sign; one a reading).
-    fn steady(&mut self, readings: &mut [Reading], fields: &[(MmBox, bool, bool)]) {
+    /// field's re-cuts' readings (`fields`: box, circle, sign, corrected;
+    /// one a reading).
+    fn steady(&mut self, readings: &mut [Reading], fields: &[(MmBox, bool, bool, bool)]) {
         let recut: Vec<(usize, GrayImage)> = (0..readings.len())
             .filter(|&i| readings[i].confidence < CONFIDENT)
             .flat_map(|i| {
-                let (bx, circle, sign) = fields[i];
-                self.recuts(bx, circle, sign).map(move |d| (i, d))
+                let (bx, circle, sign, corrected) = fields[i];
+                self.recuts(bx, circle, sign, corrected)
+                    .map(move |d| (i, d))
             })
             .collect();
         let images: Vec<&GrayImage> = recut.iter().map(|r| &r.1).collect();
@@ -184,9 +199,16 @@ impl Reader<'_> {
             self.readings.across_side.push(field);
         }
         if c.mark == Mark::Ink {
-            let digits = std::mem::replace(&mut c.digits, GrayImage::new(1, 1));
+            let mut digits = std::mem::replace(&mut c.digits, GrayImage::new(1, 1));
             if c.circled {
                 self.ringed.insert(field);
+            }
+            let parted = matches!(field, Field::Game(..)) && !c.circled;
+            let parted = parted.then(|| super::struck::part(&digits)).flatten();
+            let corrected = parted.is_some();
+            if let Some(parted) = parted {
+                digits = parted.writing;
+                self.struck.insert(field, parted.struck);
             }
             self.pending.push(Pending {
                 field,
@@ -195,6 +217,7 @@ impl Reader<'_> {
                 bx,
                 circle,
                 unpeeled: c.unpeeled.take(),
+                corrected,
             });
         }
         c
@@ -227,9 +250,12 @@ impl Reader<'_> {
                 }
             }
         }
-        let fields: Vec<(MmBox, bool, bool)> =
-            pending.iter().map(|p| (p.bx, p.circle, false)).collect();
+        let fields: Vec<(MmBox, bool, bool, bool)> = pending
+            .iter()
+            .map(|p| (p.bx, p.circle, false, p.corrected))
+            .collect();
         self.steady(&mut readings, &fields);
+        self.read_struck();
         let mut values = std::collections::BTreeMap::new();
         for (Pending { field, what, .. }, reading) in pending.into_iter().zip(readings) {
             if let Some(v) = reading.value() {
@@ -242,6 +268,20 @@ impl Reader<'_> {
             });
         }
         values
+    }
+
+    /// The values struck out, each read as it is (strike and all): a
+    /// reading below [`super::struck::STRUCK_READ`] gives none.
+    fn read_struck(&mut self) {
+        let struck = std::mem::take(&mut self.struck);
+        let images: Vec<&GrayImage> = struck.values().collect();
+        let readings = self.digits.read_batch(&images);
+        for (field, r) in struck.keys().zip(readings) {
+            let value = r
+                .value()
+                .filter(|_| r.confidence >= super::struck::STRUCK_READ);
+            self.struck_values.insert(*field, value);
+        }
     }
 
     fn digits_text(
@@ -316,6 +356,8 @@ pub fn read_sheet(
         readings: CellReadings::default(),
         pending: Vec::new(),
         ringed: Default::default(),
+        struck: Default::default(),
+        struck_values: Default::default(),
     };
     let what = say(r.lang, "field-round", &[]);
     r.number(f.round, false, Field::Round, &what);
@@ -338,6 +380,7 @@ pub fn read_sheet(
     let values = r.read_numbers();
     let value = |field: Field| values.get(&field).copied();
     fill_game_cells(&mut games, &values, &r.ringed);
+    mark_corrections(&mut games, &r.struck_values);
     let gesamt = (0..seats)
         .map(|s| {
             let plus = value(Field::Gesamt(s + 1, false));
@@ -411,6 +454,27 @@ fn fill_game_cells(
             c.minus = values.get(&minus).copied();
             c.circled = ringed.contains(&plus) || ringed.contains(&minus);
         }
+    }
+}
+
+/// The game cells found corrected, with the value struck out.
+fn mark_corrections(
+    games: &mut [GameRow],
+    struck: &std::collections::BTreeMap<Field, Option<u32>>,
+) {
+    for (&field, &value) in struck {
+        let Field::Game(no, seat, minus) = field else {
+            continue;
+        };
+        let Some(cell) = games
+            .iter_mut()
+            .find(|g| g.no == no)
+            .and_then(|g| g.cells.get_mut(seat - 1))
+        else {
+            continue;
+        };
+        cell.corrected = true;
+        cell.notes.struck = Some(crate::sheet::notes::Struck { minus, value });
     }
 }
 

@@ -23,6 +23,7 @@ mod fields;
 mod locate;
 mod printed;
 mod second_look;
+mod struck;
 
 pub use fields::*;
 pub use locate::*;

@@ -82,9 +82,16 @@ pub(super) fn second_opinion_where_flagged(
         let sign = matches!(field, Field::Endergebnis(_));
         let crop = cells::cut(aligned.page, &aligned.alignment, bx);
         let c = cells::analyse(&crop, game, sign);
+        let corrected = match field {
+            Field::Game(no, s, _) => read.cell_mut(no, s - 1).is_some_and(|c| c.corrected),
+            _ => false,
+        };
         if c.mark == Mark::Ink && !c.circled {
+            let Some(writing) = super::struck::writing_of(c.digits, corrected) else {
+                continue;
+            };
             fields.push(field);
-            images.push(c.digits);
+            images.push(writing);
         }
     }
     if fields.is_empty() {

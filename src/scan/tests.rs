@@ -534,3 +534,45 @@ fn a_printed_sheet_whose_lines_are_lost_should_be_placed_by_its_code() {
         }
     }
 }
+
+#[test]
+fn values_struck_out_and_written_anew_should_read_as_the_new_ones_marked_corrected() {
+    use crate::lab::synth;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let digits = synth::Digits::from_dir(&root.join("samples/digits")).expect("bundled digits");
+    let rules = crate::check::rules::RuleSet::load("merkur").expect("rules");
+    let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+    let mut rng = synth::rng(5);
+    let mut truth = synth::random_sheet(&rules, &form, 4, &mut rng);
+    synth::corrections_of(&mut truth, 10..=10, false, &mut rng);
+    let (page, _) = synth::draw(
+        &truth,
+        &form,
+        &digits,
+        synth::Hands::Tidy,
+        false,
+        200.0,
+        &mut rng,
+    );
+    let found = locate(&page, std::slice::from_ref(&form)).expect("the form is found");
+    let mut reader = crate::read::cnn::CnnReader::new().expect("the digit model");
+    let (read, _) = read_sheet(&found, &mut reader, "struck.png", 1, Lang::En);
+    let (mut found_right, mut false_marks) = (0, 0);
+    for g in &truth.games {
+        for (s, t) in g.cells.iter().enumerate() {
+            let r = read.cell(g.no, s).expect("every written row is read");
+            if t.corrected {
+                let same = (r.plus, r.minus) == (t.plus, t.minus);
+                let column = r.notes.struck.map(|x| x.minus) == Some(t.minus.is_some());
+                found_right += usize::from(r.corrected && same && column);
+            } else {
+                false_marks += usize::from(r.corrected);
+            }
+        }
+    }
+    assert!(found_right >= 8, "{found_right} of 10 corrections read");
+    assert!(
+        false_marks <= 1,
+        "{false_marks} cells marked corrected wrongly"
+    );
+}

@@ -139,6 +139,14 @@ impl SheetResult {
     }
 
     /// The cell of game `no` at `seat` (from 0), where the sheet has that row.
+    pub fn cell(&self, no: u32, seat: usize) -> Option<&Cell> {
+        self.games
+            .iter()
+            .find(|g| g.no == no)
+            .and_then(|g| g.cells.get(seat))
+    }
+
+    /// The cell of game `no` at `seat` (from 0), where the sheet has that row.
     pub fn cell_mut(&mut self, no: u32, seat: usize) -> Option<&mut Cell> {
         self.games
             .iter_mut()

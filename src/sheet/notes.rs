@@ -33,6 +33,9 @@ pub struct CellNotes {
     /// What looked like a ring read better as digits.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ring_was_digits: bool,
+    /// Of a corrected cell, the value struck out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub struck: Option<Struck>,
     #[serde(flatten)]
     pub unparsed: Map<String, Value>,
 }
@@ -63,6 +66,7 @@ impl Lenient for CellNotes {
         "plus_reading",
         "ring_second_look",
         "ring_was_digits",
+        "struck",
     ];
     fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
         match key {
@@ -71,6 +75,7 @@ impl Lenient for CellNotes {
             "plus_reading" => self.plus_reading = typed(value)?,
             "ring_second_look" => self.ring_second_look = typed(value)?,
             "ring_was_digits" => self.ring_was_digits = typed(value)?,
+            "struck" => self.struck = typed(value)?,
             _ => return Err(value),
         }
         Ok(())
@@ -83,6 +88,39 @@ impl Lenient for CellNotes {
 impl<'de> Deserialize<'de> for CellNotes {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         read_lenient(d)
+    }
+}
+
+/// The value struck out of a corrected cell, in its column: `{"plus": N}`
+/// or `{"minus": N}`, N null where it cannot be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Struck {
+    pub minus: bool,
+    pub value: Option<u32>,
+}
+
+impl Serialize for Struck {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry(if self.minus { "minus" } else { "plus" }, &self.value)?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Struck {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = std::collections::BTreeMap::<String, Option<u32>>::deserialize(d)?;
+        match (map.len(), map.get("plus"), map.get("minus")) {
+            (1, Some(&value), None) => Ok(Struck {
+                minus: false,
+                value,
+            }),
+            (1, None, Some(&value)) => Ok(Struck { minus: true, value }),
+            _ => Err(serde::de::Error::custom(
+                "struck: {\"plus\": N} or {\"minus\": N}",
+            )),
+        }
     }
 }
 

@@ -131,6 +131,7 @@ flag-row-seat-empty = Spiel { $row }: bei Platz { $seat } fehlt der Eintrag.
 flag-first-game-restricted = Spiel { $row }: { $game } ist im ersten Spiel einer Runde nicht erlaubt.
 flag-tout-not-initialled = Spiel { $row }: { $game } ohne Abzeichnung der Aufsicht.
 flag-correction-not-initialled = Spiel { $row }: Änderung bei Platz { $seat } ohne Abzeichnung der Aufsicht.
+flag-correction-not-initialled-struck = Spiel { $row }: Änderung bei Platz { $seat } ({ $was } gestrichen, { $now } geschrieben) ohne Abzeichnung der Aufsicht.
 flag-solo-not-circled = Spiel { $row }: { $game } von Platz { $seat } ist nicht eingekreist.
 flag-circle-not-solo = Spiel { $row }: Kreis bei Platz { $seat }, aber Platz { $seat } spielt kein Solo.
 flag-gesamt-mismatch = Platz { $seat }: Gesamt { $column ->

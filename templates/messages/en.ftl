@@ -130,6 +130,7 @@ flag-row-seat-empty = Game { $row }: seat { $seat } has no value.
 flag-first-game-restricted = Game { $row }: { $game } is not allowed in the first game of a round.
 flag-tout-not-initialled = Game { $row }: { $game } without the supervisor's initials.
 flag-correction-not-initialled = Game { $row }: correction at seat { $seat } without the supervisor's initials.
+flag-correction-not-initialled-struck = Game { $row }: correction at seat { $seat } ({ $was } struck out, { $now } written) without the supervisor's initials.
 flag-solo-not-circled = Game { $row }: the { $game } of seat { $seat } is not circled.
 flag-circle-not-solo = Game { $row }: seat { $seat } is circled but played no solo.
 flag-gesamt-mismatch = Seat { $seat }: Gesamt { $column } is { $written }, the column adds up to { $sum }.

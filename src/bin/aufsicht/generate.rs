@@ -12,6 +12,13 @@ use aufsicht::{Lang, RuleSet, lab::synth};
 use crate::common::Told;
 use crate::render::write_page;
 
+/// Which kinds of correction `generate` draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CorrectionKinds {
+    Beside,
+    Every,
+}
+
 /// The arguments of `generate`.
 #[derive(clap::Args)]
 pub struct GenerateArgs {
@@ -64,6 +71,11 @@ pub struct GenerateArgs {
     /// (half of those rows initialled by the supervisor).
     #[arg(long, default_value_t = 0.0)]
     pub corrections: f64,
+    /// Which corrections: `beside` (struck by one or two strokes, a cross or
+    /// a zigzag, the new value beside) or `every` (also blacked out, the new
+    /// value above, digits written over digits).
+    #[arg(long, value_enum, default_value = "beside")]
+    pub correction_kinds: CorrectionKinds,
     /// Share of sheets scanned turned a quarter (landscape).
     #[arg(long, default_value_t = 0.0)]
     pub landscape: f64,
@@ -187,7 +199,11 @@ impl Drawing<'_> {
         // Drawn only when asked for, so the sets drawn without them stay as they were.
         let corrected = a.corrections > 0.0 && rng.random_bool(a.corrections);
         if corrected {
-            synth::corrections(&mut sheet, &mut rng);
+            synth::corrections(
+                &mut sheet,
+                a.correction_kinds == CorrectionKinds::Every,
+                &mut rng,
+            );
         }
         let hands = match a.hands {
             HandsArg::Tidy => synth::Hands::Tidy,

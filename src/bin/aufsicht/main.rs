@@ -70,6 +70,9 @@ enum Command {
     /// Train the pair model (two touching digits read whole) on the MNIST
     /// training split (writes a .safetensors file).
     TrainPairs(train::TrainPairsArgs),
+    /// Train the struck-ink model (a value struck out, told from writing)
+    /// on sheets drawn with corrections (writes a .safetensors file).
+    TrainStruck(train::TrainStruckArgs),
     /// Compare scan results with the generator's truth and print the rates.
     /// With --scans, scan them first (into --results) and time it.
     Evaluate(evaluate::EvaluateArgs),
@@ -127,6 +130,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Generate(a) => generate::run(a, lang),
         Command::TrainDigits(a) => train::digits(a),
         Command::TrainPairs(a) => train::pairs(a),
+        Command::TrainStruck(a) => train::struck(a),
         Command::Evaluate(a) => evaluate::run(a, lang),
         Command::BenchStages(a) => bench::run(a, lang),
     }

@@ -1,5 +1,6 @@
-//! `train-digits` and `train-pairs`: the reader's nets trained on the
-//! MNIST training split and on digits cut from drawn sheets (a lab tool).
+//! `train-digits`, `train-pairs` and `train-struck`: the reader's nets
+//! trained on the MNIST training split and on digits and pieces cut from
+//! drawn sheets (a lab tool).
 
 use std::path::{Path, PathBuf};
 
@@ -54,6 +55,63 @@ pub struct TrainPairsArgs {
     pub fresh: usize,
     #[command(flatten)]
     pub go_on: GoOn,
+}
+
+/// The arguments of `train-struck`.
+#[derive(clap::Args)]
+pub struct TrainStruckArgs {
+    /// Folder with train-images.idx3-ubyte and train-labels.idx1-ubyte.
+    #[arg(long, default_value = "data/mnist")]
+    pub mnist: PathBuf,
+    #[arg(long, default_value = "models/struck.safetensors")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 4)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Sheets drawn from the training digits with four to eight values
+    /// struck out and written anew each, cut by the pipeline.
+    #[arg(long, default_value_t = 300)]
+    pub sheets: usize,
+    #[command(flatten)]
+    pub go_on: GoOn,
+}
+
+pub fn struck(a: TrainStruckArgs) -> Result<()> {
+    use aufsicht::lab::struck_training::{harvest_struck, train_struck};
+    let schedule = a.go_on.schedule(a.epochs)?;
+    let digits = synth::Digits::from_dir(&a.mnist).map_err(anyhow::Error::msg)?;
+    let forms = training_forms()?;
+    let held = aufsicht::read::cnn::HELD_BACK;
+    let seed = a.seed.wrapping_mul(1000) + 7;
+    let report = |h: &aufsicht::lab::struck_training::StruckHarvest, what: &str| {
+        let struck = h
+            .samples
+            .iter()
+            .filter(|s| s.1 == aufsicht::read::cnn::struck::STRUCK_CLASS)
+            .count();
+        eprintln!(
+            "aufsicht: {} pieces ({struck} struck; {} of {} corrected cells labelled) from {} sheets drawn with {what}, {} not found",
+            h.samples.len(),
+            h.corrected.1,
+            h.corrected.0,
+            h.sheets,
+            h.lost_sheets
+        );
+    };
+    let training = harvest_struck(&forms, &digits.clone().without_last(held), a.sheets, seed);
+    report(&training, "the training digits");
+    let held_back = harvest_struck(&forms, &digits.last(held), a.sheets.div_ceil(6), seed + 1);
+    report(&held_back, "the held-back digits");
+    let model = train_struck(
+        &training.samples,
+        &held_back.samples,
+        &schedule,
+        a.seed,
+        &mut |line| eprintln!("aufsicht: {line}"),
+    )
+    .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
+    save_model(&model, &a.out)
 }
 
 pub fn digits(a: TrainDigitsArgs) -> Result<()> {

@@ -24,6 +24,7 @@ mod net;
 pub mod pair;
 mod reader;
 mod segment;
+pub mod struck;
 
 pub use net::*;
 pub use reader::*;

@@ -80,6 +80,11 @@ pub(super) fn merge_group(groups: &mut Vec<(Bounds, Vec<u32>)>, i: usize, j: usi
 /// a broken stroke merged, arc ends of a circle above or below the writing
 /// dropped. A piece may still hold touching digits (see [`splits`]).
 pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
+    segment_placed(ink).into_iter().map(|p| p.0).collect()
+}
+
+/// The pieces of [`segment`], each with its top left corner in `ink`.
+pub fn segment_placed(ink: &GrayImage) -> Vec<(GrayImage, u32, u32)> {
     let (w, h) = ink.dimensions();
     let inv = GrayImage::from_fn(w, h, |x, y| {
         Luma([if ink.get_pixel(x, y)[0] < 128 { 255 } else { 0 }])
@@ -98,13 +103,14 @@ pub fn segment(ink: &GrayImage) -> Vec<GrayImage> {
     groups
         .into_iter()
         .map(|((x0, y0, x1, y1, _), ls)| {
-            GrayImage::from_fn(x1 - x0 + 1, y1 - y0 + 1, |x, y| {
+            let piece = GrayImage::from_fn(x1 - x0 + 1, y1 - y0 + 1, |x, y| {
                 Luma([if ls.contains(&labels.get_pixel(x + x0, y + y0)[0]) {
                     0
                 } else {
                     255
                 }])
-            })
+            });
+            (piece, x0, y0)
         })
         .collect()
 }
