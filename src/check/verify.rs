@@ -691,6 +691,21 @@ mod tests {
         let again = SheetResult::from_json("again.json", &text).expect("parse");
         let again = verify(again, &rules, Lang::En).expect("verify");
         assert_eq!(again.to_json_pretty(), text);
+        // Kept as read by a person (the desk drops the look): the
+        // consequences stand as the writer's own flags.
+        let mut kept = again.clone();
+        kept.flags.retain(|f| f.code != Code::CellUncertain);
+        let kept = verify(kept, &rules, Lang::En).expect("verify");
+        assert_eq!(
+            codes(&kept),
+            vec![
+                Code::GameCount,
+                Code::GesamtMismatch,
+                Code::EndergebnisMismatch
+            ],
+            "{:?}",
+            kept.flags
+        );
         // Set to what the column gives: nothing is left to say.
         let mut fixed = again;
         fixed.gesamt[2].as_mut().expect("Gesamt").minus = Some(1);

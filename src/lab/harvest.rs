@@ -124,12 +124,7 @@ pub fn drawn_sheet<'p>(
 ) -> Option<(SheetResult, &'p FormTemplate, GrayImage)> {
     let (rules, form) = pairs.get(i % pairs.len().max(1))?;
     let mut rng = synth::rng(seed.wrapping_mul(7_919).wrapping_add(i as u64));
-    let players = rules
-        .tables
-        .iter()
-        .map(|t| t.players)
-        .find(|&p| p <= form.seats)
-        .unwrap_or(4);
+    let players = synth::players_at(rules, form);
     let sheet = synth::random_sheet(rules, form, players, &mut rng);
     let (page, _) = synth::draw(
         &sheet,

@@ -12,7 +12,7 @@ use crate::lab::synth::{self, Capture, Digits, Hands, Mend, WideRanges};
 use crate::lab::training::{Lessons, Sample, Schedule, fit};
 use crate::page::form::FormTemplate;
 use crate::read::cnn::segment_placed;
-use crate::read::cnn::struck::{STRUCK, STRUCK_CLASS, WRITING, input};
+use crate::read::cnn::struck::{OVER, STRUCK, STRUCK_CLASS, WRITING, input};
 use crate::sheet::{Cell, SheetResult};
 
 /// What the harvest of struck and written pieces found.
@@ -61,12 +61,7 @@ fn drawn_sheet<'p>(
 ) -> (SheetResult, &'p FormTemplate, image::GrayImage) {
     let (rules, form) = &pairs[i % pairs.len()];
     let mut rng = synth::rng(seed.wrapping_mul(7_919).wrapping_add(i as u64));
-    let players = rules
-        .tables
-        .iter()
-        .map(|t| t.players)
-        .find(|&p| p <= form.seats)
-        .unwrap_or(4);
+    let players = synth::players_at(rules, form);
     let mut sheet = synth::random_sheet(rules, form, players, &mut rng);
     synth::corrections_of(&mut sheet, 4..=8, (i / 3).is_multiple_of(2), &mut rng);
     let hands = if i.is_multiple_of(2) {
@@ -87,9 +82,9 @@ fn drawn_sheet<'p>(
 /// A game cell's pieces labelled: in a corrected cell whose pieces are
 /// the struck value (one piece, the strike joins its digits) and one piece
 /// per digit of the new one, the struck one is the first (the new value
-/// beside) or the lowest (the new value above); in any other cell with one
-/// piece per digit, each is writing. Digits written over digits make one
-/// piece: they are left out.
+/// beside) or the lowest (the new value above); one digit written over
+/// another is one piece of both; in any other cell with one piece per
+/// digit, each is writing.
 fn one_sheet(sheet: &SheetResult, form: &FormTemplate, image: &image::GrayImage) -> StruckHarvest {
     let mut h = StruckHarvest {
         sheets: 1,
@@ -133,7 +128,13 @@ fn labels(c: &Cell, v: u32, pieces: &[(image::GrayImage, u32, u32)]) -> Option<V
     }
     let mend = c.extra.get("mend").and_then(|m| m.as_str());
     let mend = mend.and_then(Mend::named).unwrap_or(Mend::Beside);
-    if pieces.len() != digits + 1 || mend == Mend::Over {
+    if mend == Mend::Over {
+        // One digit over one: one piece, both inks.
+        let one = |v: Option<u32>| v.is_some_and(|v| v < 10);
+        let old = c.notes.struck.and_then(|s| s.value);
+        return (pieces.len() == 1 && one(Some(v)) && one(old)).then(|| vec![OVER]);
+    }
+    if pieces.len() != digits + 1 {
         return None;
     }
     let low = |p: &(image::GrayImage, u32, u32)| p.2 * 2 + p.0.height();
@@ -149,8 +150,8 @@ fn labels(c: &Cell, v: u32, pieces: &[(image::GrayImage, u32, u32)]) -> Option<V
 }
 
 /// Trains the struck-ink net on `cut` (pieces from drawn sheets; the
-/// struck ones, about one in twenty, repeated to weigh half as much as
-/// the writing, at most tenfold), reporting on `held`
+/// struck and written-over ones, about one in twenty, repeated to weigh
+/// half as much as the writing, at most tenfold), reporting on `held`
 /// (drawn from digits the training never saw), which fits its temperature.
 pub fn train_struck(
     cut: &[Sample],
@@ -159,12 +160,12 @@ pub fn train_struck(
     seed: u64,
     log: &mut dyn FnMut(String),
 ) -> candle_core::Result<candle_nn::VarMap> {
-    let struck = cut.iter().filter(|s| s.1 == STRUCK_CLASS).count().max(1);
-    let repeat = ((cut.len() - struck) / struck / 2).clamp(1, 10);
+    let mended = cut.iter().filter(|s| s.1 != WRITING).count().max(1);
+    let repeat = ((cut.len() - mended) / mended / 2).clamp(1, 10);
     let balanced: Vec<Sample> = cut
         .iter()
         .flat_map(|s| {
-            let n = if s.1 == STRUCK_CLASS { repeat } else { 1 };
+            let n = if s.1 == WRITING { 1 } else { repeat };
             std::iter::repeat_n(s.clone(), n)
         })
         .collect();
@@ -175,7 +176,55 @@ pub fn train_struck(
         fresh: 0,
         draw: &none,
         fixed: &balanced,
-        held: &[("held-back pieces (struck last)", held)],
+        held: &[("held-back pieces (written over last)", held)],
     };
     fit(&lessons, schedule, &mut rng, log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_struck_out_and_written_anew_should_read_as_the_new_ones_marked_corrected() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let digits = synth::Digits::from_dir(&root.join("samples/digits")).expect("bundled digits");
+        let rules = crate::check::rules::RuleSet::load("merkur").expect("rules");
+        let form = FormTemplate::load("punkteliste-a4-32").expect("form");
+        let mut rng = synth::rng(5);
+        let mut truth = synth::random_sheet(&rules, &form, 4, &mut rng);
+        synth::corrections_of(&mut truth, 10..=10, false, &mut rng);
+        let (page, _) = synth::draw(
+            &truth,
+            &form,
+            &digits,
+            synth::Hands::Tidy,
+            false,
+            200.0,
+            &mut rng,
+        );
+        let found =
+            crate::scan::locate(&page, std::slice::from_ref(&form)).expect("the form is found");
+        let mut reader = crate::read::cnn::CnnReader::new().expect("the digit model");
+        let (read, _) =
+            crate::scan::read_sheet(&found, &mut reader, "struck.png", 1, crate::Lang::En);
+        let (mut found_right, mut false_marks) = (0, 0);
+        for g in &truth.games {
+            for (s, t) in g.cells.iter().enumerate() {
+                let r = read.cell(g.no, s).expect("every written row is read");
+                if t.corrected {
+                    let same = (r.plus, r.minus) == (t.plus, t.minus);
+                    let column = r.notes.struck.map(|x| x.minus) == Some(t.minus.is_some());
+                    found_right += usize::from(r.corrected && same && column);
+                } else {
+                    false_marks += usize::from(r.corrected);
+                }
+            }
+        }
+        assert!(found_right >= 8, "{found_right} of 10 corrections read");
+        assert!(
+            false_marks <= 1,
+            "{false_marks} cells marked corrected wrongly"
+        );
+    }
 }

@@ -44,6 +44,17 @@ fn choose_games(rows: &[LegalRow], games: usize, rng: &mut ChaCha8Rng) -> Vec<Le
     chosen
 }
 
+/// How many players sit at a drawn sheet of `rules` on `form`: the rule
+/// set's first table that the form seats.
+pub fn players_at(rules: &RuleSet, form: &FormTemplate) -> usize {
+    rules
+        .tables
+        .iter()
+        .map(|t| t.players)
+        .find(|&p| p <= form.seats)
+        .unwrap_or(4)
+}
+
 /// A random legal sheet of `rules` at a table of `players` on `form`.
 pub fn random_sheet(
     rules: &RuleSet,

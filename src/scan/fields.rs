@@ -199,16 +199,9 @@ impl Reader<'_> {
             self.readings.across_side.push(field);
         }
         if c.mark == Mark::Ink {
-            let mut digits = std::mem::replace(&mut c.digits, GrayImage::new(1, 1));
+            let digits = std::mem::replace(&mut c.digits, GrayImage::new(1, 1));
             if c.circled {
                 self.ringed.insert(field);
-            }
-            let parted = matches!(field, Field::Game(..)) && !c.circled;
-            let parted = parted.then(|| super::struck::part(&digits)).flatten();
-            let corrected = parted.is_some();
-            if let Some(parted) = parted {
-                digits = parted.writing;
-                self.struck.insert(field, parted.struck);
             }
             self.pending.push(Pending {
                 field,
@@ -217,7 +210,7 @@ impl Reader<'_> {
                 bx,
                 circle,
                 unpeeled: c.unpeeled.take(),
-                corrected,
+                corrected: false,
             });
         }
         c
@@ -225,7 +218,8 @@ impl Reader<'_> {
 
     /// Reads every pending number field at once: the values as read.
     fn read_numbers(&mut self) -> std::collections::BTreeMap<Field, u32> {
-        let pending = std::mem::take(&mut self.pending);
+        let mut pending = std::mem::take(&mut self.pending);
+        let over = self.find_corrections(&mut pending);
         let images: Vec<&GrayImage> = pending.iter().map(|p| &p.digits).collect();
         let mut readings = self.digits.read_batch(&images);
         // Every circled field is read as drawn too, ring and all. A "ring"
@@ -255,6 +249,10 @@ impl Reader<'_> {
             .map(|p| (p.bx, p.circle, false, p.corrected))
             .collect();
         self.steady(&mut readings, &fields);
+        // Digits written over digits: whatever they read as, a person looks.
+        for &i in &over {
+            readings[i] = Reading::mean(&[readings[i].clone(), Reading::none()]);
+        }
         self.read_struck();
         let mut values = std::collections::BTreeMap::new();
         for (Pending { field, what, .. }, reading) in pending.into_iter().zip(readings) {
@@ -268,6 +266,36 @@ impl Reader<'_> {
             });
         }
         values
+    }
+
+    /// The uncircled game fields among `pending` that hold a correction
+    /// ([`super::struck`]): parted ones keep only their writing, their
+    /// struck ink waits to be read; gives the indices of those written
+    /// over.
+    fn find_corrections(&mut self, pending: &mut [Pending]) -> Vec<usize> {
+        let games: Vec<usize> = (0..pending.len())
+            .filter(|&i| matches!(pending[i].field, Field::Game(..)))
+            .filter(|&i| !self.ringed.contains(&pending[i].field))
+            .collect();
+        let inks: Vec<&GrayImage> = games.iter().map(|&i| &pending[i].digits).collect();
+        let found = super::struck::find(&inks);
+        let mut over = Vec::new();
+        for (i, found) in games.into_iter().zip(found) {
+            let p = &mut pending[i];
+            match found {
+                Some(super::struck::Found::Parted { writing, struck }) => {
+                    p.digits = writing;
+                    self.struck.insert(p.field, struck);
+                }
+                Some(super::struck::Found::Over) => {
+                    self.struck_values.insert(p.field, None);
+                    over.push(i);
+                }
+                None => continue,
+            }
+            p.corrected = true;
+        }
+        over
     }
 
     /// The values struck out, each read as it is (strike and all): a

@@ -1,31 +1,47 @@
 //! Values struck out and written anew. A game cell whose ink falls into
-//! pieces of which the struck-ink net calls some a struck value and others
-//! writing is a correction: the writing is read as the cell's value, the
-//! struck pieces apart as the value struck out (`struck`), and the cell is
-//! `corrected`, so that the row's initials decide
-//! `CORRECTION_NOT_INITIALLED`.
+//! pieces of which the struck-ink net calls some a struck value and the
+//! others writing is a correction: the writing is read as the cell's
+//! value, the struck pieces apart as the value struck out (`struck`), and
+//! the cell is `corrected`, so that the row's initials decide
+//! `CORRECTION_NOT_INITIALLED`. A piece the net calls a digit written over
+//! another makes the cell corrected too, its old value unknown and its
+//! reading unsure: a person looks at it.
 
 use std::sync::OnceLock;
 
 use image::{GrayImage, Luma};
 
-use crate::read::cnn::struck::StruckNet;
+use crate::read::cnn::struck::{OVER, STRUCK_CLASS, StruckNet, WRITING};
 use crate::read::cnn::{ink_box, segment_placed};
 
-/// A piece the net calls struck at least this surely is taken out of the
-/// reading (see docs/reading.md for how it was chosen).
+/// A piece the net calls struck (or written over) at least this surely is
+/// one (see docs/reading.md for how it was chosen).
 pub(super) const STRUCK_SURE: f32 = 0.9;
 
-/// A piece kept as writing beside a struck one is called struck below this.
+/// A piece beside a struck one is writing from this probability; a piece
+/// neither this surely writing nor [`STRUCK_SURE`] struck leaves the cell
+/// read as it is.
 const WRITING_SURE: f32 = 0.5;
 
 /// A struck value's reading below this gives no value (`struck` N null).
 pub(super) const STRUCK_READ: f32 = 0.5;
 
-/// A cell's ink parted into the writing and the value struck out.
-pub(super) struct Parted {
-    pub(super) writing: GrayImage,
-    pub(super) struck: GrayImage,
+/// What the net finds in a cell's ink.
+pub(super) enum Found {
+    /// The writing and the value struck out, apart.
+    Parted {
+        writing: GrayImage,
+        struck: GrayImage,
+    },
+    /// Digits written over digits: one ink.
+    Over,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Writing,
+    Struck,
+    Over,
 }
 
 /// The committed net, loaded once for every page.
@@ -34,37 +50,90 @@ fn net() -> Option<&'static StruckNet> {
     NET.get_or_init(StruckNet::committed).as_ref()
 }
 
-/// The writing and the struck value of a cell's ink (black on white),
-/// where at least two pieces are there, some surely struck and the others
-/// surely writing; `None` otherwise (the ink is read as it is).
-pub(super) fn part(ink: &GrayImage) -> Option<Parted> {
-    let net = net()?;
-    let pieces = segment_placed(ink);
-    if pieces.len() < 2 {
+/// What each cell's ink (black on white) holds, in one pass of the net
+/// over the pieces of every cell of two or more: `None` where it is
+/// writing only, of one piece, or the net is unsure of a piece (the ink
+/// is then read as it is).
+pub(super) fn find(inks: &[&GrayImage]) -> Vec<Option<Found>> {
+    let Some(net) = net() else {
+        return inks.iter().map(|_| None).collect();
+    };
+    // A cell of one piece is not asked: digits over digits found so were
+    // one in ten, and asking about every such cell cost 5% of a sheet.
+    let pieces: Vec<Vec<(GrayImage, u32, u32)>> = inks
+        .iter()
+        .map(|ink| segment_placed(ink))
+        .map(|p| if p.len() < 2 { Vec::new() } else { p })
+        .collect();
+    let all: Vec<&GrayImage> = pieces.iter().flatten().map(|p| &p.0).collect();
+    let probabilities = net.classify(&all);
+    let mut at = 0;
+    inks.iter()
+        .zip(&pieces)
+        .map(|(ink, placed)| {
+            let p = probabilities.get(at..at + placed.len()).unwrap_or(&[]);
+            at += placed.len();
+            judge(ink, placed, p)
+        })
+        .collect()
+}
+
+/// The finding for one cell's placed pieces and their probabilities.
+fn judge(ink: &GrayImage, placed: &[(GrayImage, u32, u32)], p: &[Vec<f32>]) -> Option<Found> {
+    let kinds: Vec<Kind> = p.iter().map(|p| kind(p)).collect::<Option<_>>()?;
+    let count = |k: Kind| kinds.iter().filter(|&&x| x == k).count();
+    let (writing, struck, over) = (count(Kind::Writing), count(Kind::Struck), count(Kind::Over));
+    if kinds.len() != placed.len() || (struck == 0 && over == 0) {
         return None;
     }
-    let images: Vec<&GrayImage> = pieces.iter().map(|p| &p.0).collect();
-    let p = net.struck(&images);
-    let struck: Vec<bool> = p.iter().map(|&p| p >= STRUCK_SURE).collect();
-    let sure = p.iter().all(|p| !(WRITING_SURE..STRUCK_SURE).contains(p));
-    if !sure || struck.iter().all(|&s| s) || !struck.iter().any(|&s| s) {
+    if over > 0 {
+        return (struck == 0).then_some(Found::Over);
+    }
+    if writing == 0 {
         return None;
     }
     let (w, h) = ink.dimensions();
-    let mut writing = GrayImage::from_pixel(w, h, Luma([255]));
-    let mut out = GrayImage::from_pixel(w, h, Luma([255]));
-    for ((piece, x0, y0), &is_struck) in pieces.iter().zip(&struck) {
-        let target = if is_struck { &mut out } else { &mut writing };
+    let mut apart = [
+        GrayImage::from_pixel(w, h, Luma([255])),
+        GrayImage::from_pixel(w, h, Luma([255])),
+    ];
+    for ((piece, x0, y0), k) in placed.iter().zip(&kinds) {
+        let target = &mut apart[usize::from(*k == Kind::Struck)];
         for (x, y, v) in piece.enumerate_pixels() {
             if v[0] < 128 {
                 target.put_pixel(x + x0, y + y0, Luma([0]));
             }
         }
     }
-    Some(Parted {
+    let [writing, struck] = apart;
+    Some(Found::Parted {
         writing: cropped(&writing),
-        struck: cropped(&out),
+        struck: cropped(&struck),
     })
+}
+
+/// A piece's kind, where the net is sure enough of it.
+fn kind(p: &[f32]) -> Option<Kind> {
+    let at = |class: u32| p.get(class as usize).copied().unwrap_or(0.0);
+    if at(STRUCK_CLASS) >= STRUCK_SURE {
+        Some(Kind::Struck)
+    } else if at(OVER) >= STRUCK_SURE {
+        Some(Kind::Over)
+    } else {
+        (at(WRITING) >= WRITING_SURE).then_some(Kind::Writing)
+    }
+}
+
+/// The writing of a field's ink: where the field was found corrected, the
+/// ink found so again (`None` where this cut does not show it so).
+pub(super) fn writing_of(ink: GrayImage, corrected: bool) -> Option<GrayImage> {
+    if !corrected {
+        return Some(ink);
+    }
+    match find(&[&ink]).pop().flatten()? {
+        Found::Parted { writing, .. } => Some(writing),
+        Found::Over => Some(ink),
+    }
 }
 
 /// Ink cropped to its box, as `cells` gives a field's digits.
@@ -77,11 +146,49 @@ fn cropped(ink: &GrayImage) -> GrayImage {
     }
 }
 
-/// The writing of a field's ink: where the field was found corrected, the
-/// ink parted again (`None` where this cut does not part so).
-pub(super) fn writing_of(ink: GrayImage, corrected: bool) -> Option<GrayImage> {
-    if !corrected {
-        return Some(ink);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cell's ink: a 4×6 block at x 0 (the first piece) and one at x 10.
+    fn two_pieces() -> (GrayImage, Vec<(GrayImage, u32, u32)>) {
+        let mut ink = GrayImage::from_pixel(14, 6, Luma([255]));
+        for x in (0..4).chain(10..14) {
+            for y in 0..6 {
+                ink.put_pixel(x, y, Luma([0]));
+            }
+        }
+        let piece = GrayImage::from_pixel(4, 6, Luma([0]));
+        (ink, vec![(piece.clone(), 0, 0), (piece, 10, 0)])
     }
-    part(&ink).map(|p| p.writing)
+
+    #[test]
+    fn a_struck_piece_beside_writing_should_be_parted_from_it() {
+        let (ink, placed) = two_pieces();
+        let p = vec![vec![0.04, 0.95, 0.01], vec![0.97, 0.02, 0.01]];
+        let Some(Found::Parted { writing, struck }) = judge(&ink, &placed, &p) else {
+            panic!("parted");
+        };
+        // Each is cropped to its own ink: one block each.
+        assert_eq!(writing.dimensions(), (4, 6));
+        assert_eq!(struck.dimensions(), (4, 6));
+    }
+
+    #[test]
+    fn digits_written_over_digits_should_be_found_as_such() {
+        let (ink, placed) = two_pieces();
+        let p = vec![vec![0.02, 0.02, 0.96], vec![0.97, 0.02, 0.01]];
+        assert!(matches!(judge(&ink, &placed, &p), Some(Found::Over)));
+    }
+
+    #[test]
+    fn a_cell_should_be_read_as_it_is_where_the_net_is_unsure_or_sees_no_writing() {
+        let (ink, placed) = two_pieces();
+        let unsure = vec![vec![0.3, 0.6, 0.1], vec![0.97, 0.02, 0.01]];
+        assert!(judge(&ink, &placed, &unsure).is_none());
+        let all_struck = vec![vec![0.04, 0.95, 0.01], vec![0.03, 0.96, 0.01]];
+        assert!(judge(&ink, &placed, &all_struck).is_none());
+        let writing = vec![vec![0.98, 0.01, 0.01], vec![0.97, 0.02, 0.01]];
+        assert!(judge(&ink, &placed, &writing).is_none());
+    }
 }

@@ -85,13 +85,11 @@ pub fn struck(a: TrainStruckArgs) -> Result<()> {
     let held = aufsicht::read::cnn::HELD_BACK;
     let seed = a.seed.wrapping_mul(1000) + 7;
     let report = |h: &aufsicht::lab::struck_training::StruckHarvest, what: &str| {
-        let struck = h
-            .samples
-            .iter()
-            .filter(|s| s.1 == aufsicht::read::cnn::struck::STRUCK_CLASS)
-            .count();
+        let of = |class: u32| h.samples.iter().filter(|s| s.1 == class).count();
+        let struck = of(aufsicht::read::cnn::struck::STRUCK_CLASS);
+        let over = of(aufsicht::read::cnn::struck::OVER);
         eprintln!(
-            "aufsicht: {} pieces ({struck} struck; {} of {} corrected cells labelled) from {} sheets drawn with {what}, {} not found",
+            "aufsicht: {} pieces ({struck} struck, {over} written over; {} of {} corrected cells labelled) from {} sheets drawn with {what}, {} not found",
             h.samples.len(),
             h.corrected.1,
             h.corrected.0,

@@ -4,11 +4,9 @@
 //! cut leaves a stroke of one in the other ("55" leaning into each other
 //! was read "35"); read whole, the overlap is just part of the picture.
 
-use candle_core::{DType, Device};
-use candle_nn::VarBuilder;
 use image::{GrayImage, Luma};
 
-use super::{Net, Shape, infer, ink_box};
+use super::{Shape, infer, ink_box};
 
 /// The pair net's input (28 high, 40 wide) and classes: the pairs 00..99
 /// (class = 10 × first + second) and [`NOT_TWO`].
@@ -63,18 +61,7 @@ impl PairReader {
     }
 
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, crate::read::ReaderError> {
-        let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
-            .map_err(|e| super::model_error("pair", e))?;
-        let temperature = super::stored_temperature(&tensors);
-        let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
-            .map_err(|e| super::model_error("pair", e))?;
-        let shape = Shape {
-            layers: super::Layers::of_tensors(&tensors),
-            ..PAIR
-        };
-        let net = Net::with_shape(vb, shape)
-            .and_then(|net| infer::Inference::new(&net))
-            .map_err(|e| super::model_error("pair", e))?;
+        let (net, temperature) = super::load_net(bytes, "pair", |_| PAIR)?;
         Ok(PairReader { net, temperature })
     }
 

@@ -13,25 +13,13 @@ pub(super) struct DigitNet {
 
 impl DigitNet {
     fn from_bytes(bytes: Vec<u8>) -> Result<Self, ReaderError> {
-        let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
-            .map_err(|e| model_error("digit", e))?;
-        let temperature = stored_temperature(&tensors);
-        // Models made before the "not one digit" class read only digits.
-        let classes = tensors
-            .get("f2.bias")
-            .map_or(CLASSES, |b| b.elem_count().min(CLASSES));
-        let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
-            .map_err(|e| model_error("digit", e))?;
-        let net = Net::with_shape(
-            vb,
-            Shape {
-                classes,
-                layers: Layers::of_tensors(&tensors),
-                ..Shape::DIGIT
-            },
-        )
-        .and_then(|net| infer::Inference::new(&net))
-        .map_err(|e| model_error("digit", e))?;
+        let (net, temperature) = load_net(bytes, "digit", |tensors| Shape {
+            // Models made before the "not one digit" class read only digits.
+            classes: tensors
+                .get("f2.bias")
+                .map_or(CLASSES, |b| b.elem_count().min(CLASSES)),
+            ..Shape::DIGIT
+        })?;
         Ok(DigitNet { net, temperature })
     }
 
@@ -85,6 +73,29 @@ impl CnnReader {
     pub fn classify(&self, inputs: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
         self.digits.classify(inputs)
     }
+}
+
+/// A model file's net (`which` names it in errors), ready to run, and the
+/// temperature stored with it: its shape from `shape_of` the file's
+/// tensors, its layers as the file has them.
+pub(super) fn load_net(
+    bytes: Vec<u8>,
+    which: &'static str,
+    shape_of: impl FnOnce(&std::collections::HashMap<String, Tensor>) -> Shape,
+) -> Result<(infer::Inference, f32), ReaderError> {
+    let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
+        .map_err(|e| model_error(which, e))?;
+    let temperature = stored_temperature(&tensors);
+    let shape = Shape {
+        layers: Layers::of_tensors(&tensors),
+        ..shape_of(&tensors)
+    };
+    let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
+        .map_err(|e| model_error(which, e))?;
+    let net = Net::with_shape(vb, shape)
+        .and_then(|net| infer::Inference::new(&net))
+        .map_err(|e| model_error(which, e))?;
+    Ok((net, temperature))
 }
 
 /// The temperature stored with a model (1 where none is).

@@ -1,25 +1,26 @@
 //! The struck-ink net: tells a piece of a cell's ink that is a value
-//! struck out (one or two strokes, a cross, a zigzag through its digits)
-//! from writing. A writer who mends a value strikes the old one and
-//! writes the new one beside it; the reader then reads only the new one,
-//! and the cell is `corrected`. Trained by the lab
+//! struck out (one or two strokes, a cross, a zigzag through its digits,
+//! blacked out) or a digit written over another from writing. A writer who
+//! mends a value strikes the old one and writes the new one beside or
+//! above it; the reader then reads only the new one, and the cell is
+//! `corrected`. Trained by the lab
 //! (`lab::struck_training`, `aufsicht train-struck`).
 
-use candle_core::{DType, Device};
-use candle_nn::VarBuilder;
 use image::GrayImage;
 
 use super::pair::{PAIR, normalise_pair};
-use super::{Net, Shape, infer};
+use super::{Shape, infer};
 
 /// The net's input (a piece as the pair net sees it, its proportions kept)
-/// and its two classes.
-pub const STRUCK: Shape = Shape { classes: 2, ..PAIR };
+/// and its three classes.
+pub const STRUCK: Shape = Shape { classes: 3, ..PAIR };
 
 /// The class of writing to read.
 pub const WRITING: u32 = 0;
 /// The class of a value struck out.
 pub const STRUCK_CLASS: u32 = 1;
+/// The class of a digit written over another.
+pub const OVER: u32 = 2;
 
 /// The committed model; empty where none was trained yet.
 static STRUCK_MODEL: &[u8] = include_bytes!("../../../models/struck.safetensors");
@@ -42,23 +43,13 @@ impl StruckNet {
     }
 
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, crate::read::ReaderError> {
-        let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
-            .map_err(|e| super::model_error("struck", e))?;
-        let temperature = super::stored_temperature(&tensors);
-        let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
-            .map_err(|e| super::model_error("struck", e))?;
-        let shape = Shape {
-            layers: super::Layers::of_tensors(&tensors),
-            ..STRUCK
-        };
-        let net = Net::with_shape(vb, shape)
-            .and_then(|net| infer::Inference::new(&net))
-            .map_err(|e| super::model_error("struck", e))?;
+        let (net, temperature) = super::load_net(bytes, "struck", |_| STRUCK)?;
         Ok(StruckNet { net, temperature })
     }
 
-    /// Each piece's probability of being a struck value.
-    pub fn struck(&self, pieces: &[&GrayImage]) -> Vec<f32> {
+    /// Each piece's probabilities of writing, a struck value and a digit
+    /// written over another, in the order of the classes.
+    pub fn classify(&self, pieces: &[&GrayImage]) -> Vec<Vec<f32>> {
         if pieces.is_empty() {
             return Vec::new();
         }
@@ -66,7 +57,7 @@ impl StruckNet {
         let logits = self.net.forward(&flat, pieces.len());
         logits
             .chunks_exact(STRUCK.classes)
-            .map(|l| super::softmax(l, self.temperature)[STRUCK_CLASS as usize])
+            .map(|l| super::softmax(l, self.temperature))
             .collect()
     }
 }
