@@ -45,6 +45,8 @@ pub struct WideRanges {
     pub size: (f64, f64),
     /// Ring height, as a multiple of the cell height.
     pub ring: (f64, f64),
+    /// The writer's slant, degrees (leaning forward where positive).
+    pub slant: (f64, f64),
 }
 
 impl Default for WideRanges {
@@ -52,6 +54,7 @@ impl Default for WideRanges {
         WideRanges {
             size: (0.5, 1.4),
             ring: (1.0, 2.5),
+            slant: (0.0, 0.0),
         }
     }
 }
@@ -139,6 +142,7 @@ pub fn draw(
         "continental": style.continental,
         "ring": style.ring,
         "overrun": style.overrun,
+        "slant": pen.slant,
     });
     (page, drawn)
 }
@@ -164,6 +168,7 @@ fn tidy_writer(rng: &mut ChaCha8Rng) -> (Pen, Style, Option<Digits>) {
         ink: rng.random_range(10..90),
         grow: [-1, 0, 0, 1][rng.random_range(0..4)],
         grain: 0.0,
+        slant: 0.0,
     };
     let style = Style {
         size: None,
@@ -182,16 +187,19 @@ fn wide_writer(ranges: &WideRanges, rng: &mut ChaCha8Rng) -> (Pen, Style) {
             ink: rng.random_range(90..140),
             grow: [-1, 0][rng.random_range(0..2)],
             grain: rng.random_range(0.3..0.6),
+            slant: 0.0,
         },
         1 => Pen {
             ink: rng.random_range(0..40),
             grow: 2,
             grain: 0.0,
+            slant: 0.0,
         },
         _ => Pen {
             ink: rng.random_range(10..90),
             grow: [-1, 0, 0, 1][rng.random_range(0..4)],
             grain: 0.0,
+            slant: 0.0,
         },
     };
     // Most hands are moderate, a few extreme: sizes and rings are drawn
@@ -206,7 +214,23 @@ fn wide_writer(ranges: &WideRanges, rng: &mut ChaCha8Rng) -> (Pen, Style) {
         overrun: [0.0, 0.05, 0.15][rng.random_range(0..3)],
         dash_rate: rng.random_range(0.0..0.6),
     };
+    let pen = Pen {
+        slant: slant(ranges.slant, rng),
+        ..pen
+    };
     (pen, style)
+}
+
+/// A writer's slant in `range` (degrees), drawn from a stream of its own:
+/// a range of none draws nothing, and the writers of sets drawn without a
+/// slant stay as they were.
+fn slant((lo, hi): (f64, f64), rng: &ChaCha8Rng) -> f64 {
+    if hi <= lo {
+        return lo;
+    }
+    let mut own = rng.clone();
+    own.set_stream(1);
+    own.random_range(lo..hi)
 }
 
 /// Where a number's digits are drawn (px).

@@ -21,11 +21,13 @@ pub(super) fn union(a: InkBox, b: InkBox) -> InkBox {
 }
 
 /// A pen: darkness of the ink, stroke width change, and how grainy it is
-/// (a pencil leaves paper showing through its stroke).
+/// (a pencil leaves paper showing through its stroke); and the slant of
+/// the hand that holds it (degrees, leaning forward where positive).
 pub(super) struct Pen {
     pub ink: u8,
     pub grow: i32,
     pub grain: f32,
+    pub slant: f64,
 }
 
 /// A digit as pasted: its ink box, the top of its stroke and where the
@@ -64,9 +66,12 @@ pub(super) fn paste_digit(
         (x0 - 4.0 * scale).round() as i64,
         (y0 - 4.0 * scale).round() as i64,
     );
+    // A slanted hand: each row shifted by its height above the middle.
+    let lean = pen.slant.to_radians().tan();
+    let shift = |y: u32| (lean * (f64::from(side) / 2.0 - f64::from(y))).round() as i64;
     let mut inked = Vec::new();
     for (x, y, p) in big.enumerate_pixels() {
-        let (px, py) = (ox + i64::from(x), oy + i64::from(y));
+        let (px, py) = (ox + i64::from(x) + shift(y), oy + i64::from(y));
         if px < 0
             || py < 0
             || px >= i64::from(page.width())
@@ -372,5 +377,60 @@ pub(super) fn strike(
                 prev = next;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ink's mean x in the top and in the bottom quarter of its height.
+    fn top_and_bottom_x(page: &GrayImage) -> (f64, f64) {
+        let ys: Vec<u32> = page
+            .enumerate_pixels()
+            .filter(|(_, _, p)| p[0] < 128)
+            .map(|(_, y, _)| y)
+            .collect();
+        let (y0, y1) = (
+            ys.iter().min().copied().unwrap_or(0),
+            ys.iter().max().copied().unwrap_or(0),
+        );
+        let q = (y1 - y0) / 4;
+        let mean_x = |rows: std::ops::Range<u32>| {
+            let xs: Vec<u32> = page
+                .enumerate_pixels()
+                .filter(|(_, y, p)| rows.contains(y) && p[0] < 128)
+                .map(|(x, _, _)| x)
+                .collect();
+            xs.iter().map(|&x| f64::from(x)).sum::<f64>() / xs.len().max(1) as f64
+        };
+        (mean_x(y0..y0 + q), mean_x(y1 - q..y1 + 1))
+    }
+
+    #[test]
+    fn a_slanted_hand_should_lean_its_digits_forward() {
+        // An upright bar in the middle of a 28×28 glyph.
+        let mut glyph = [0u8; 784];
+        for y in 4..24 {
+            for x in 13..15 {
+                glyph[y * 28 + x] = 255;
+            }
+        }
+        let pen = |slant| Pen {
+            ink: 0,
+            grow: 0,
+            grain: 0.0,
+            slant,
+        };
+        let drawn = |slant| {
+            let mut page = GrayImage::from_pixel(120, 120, Luma([255]));
+            paste_digit(&mut page, &glyph, 10.0, 10.0, 3.0, &pen(slant));
+            top_and_bottom_x(&page)
+        };
+        let (top, bottom) = drawn(0.0);
+        assert!((top - bottom).abs() < 1.0, "{top} {bottom}");
+        let (top, bottom) = drawn(15.0);
+        // 15° over the bar's 60 px: its top about 16 px right of its bottom.
+        assert!(top - bottom > 10.0, "{top} {bottom}");
     }
 }

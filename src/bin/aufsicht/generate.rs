@@ -85,6 +85,23 @@ pub struct GenerateArgs {
     /// Wide hands: the ring height range, in cell heights (drawn towards its low end).
     #[arg(long, default_value = "1.0..2.5", value_parser = range)]
     pub ring_height: (f64, f64),
+    /// Wide hands: the writer's slant range in degrees, leaning forward
+    /// where positive (real paper: -10..15; the default draws none).
+    #[arg(long, default_value = "0..0", value_parser = slant_range, allow_hyphen_values = true)]
+    pub slant: (f64, f64),
+}
+
+/// "LOW..HIGH", two numbers of degrees from -45 to 45, LOW at most HIGH.
+fn slant_range(text: &str) -> Result<(f64, f64), String> {
+    let parsed = text
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)));
+    match parsed {
+        Some((lo, hi)) if -45.0 <= lo && lo <= hi && hi <= 45.0 => Ok((lo, hi)),
+        _ => Err(format!(
+            "{text}: give a range of degrees LOW..HIGH, for example -10..15"
+        )),
+    }
 }
 
 /// "LOW..HIGH", two positive numbers, LOW at most HIGH.
@@ -210,6 +227,7 @@ impl Drawing<'_> {
             HandsArg::Wide => synth::Hands::Wide(synth::WideRanges {
                 size: a.digit_size,
                 ring: a.ring_height,
+                slant: a.slant,
             }),
         };
         let (page, drawn) = synth::draw(
@@ -377,7 +395,16 @@ fn night_numbers(players: usize, seed: u64) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::range;
+    use super::{range, slant_range};
+
+    #[test]
+    fn a_slant_should_be_degrees_low_first_and_may_be_negative() {
+        assert_eq!(slant_range("-10..15"), Ok((-10.0, 15.0)));
+        assert_eq!(slant_range("0..0"), Ok((0.0, 0.0)));
+        for bad in ["15..-10", "-50..0", "0..90", "a..b"] {
+            assert!(slant_range(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn a_range_should_be_two_positive_numbers_low_first() {
