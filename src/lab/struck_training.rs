@@ -70,7 +70,7 @@ fn drawn_sheet<'p>(
         Hands::Wide(WideRanges {
             size: (0.45, 0.85),
             ring: (1.0, 1.5),
-            slant: (-10.0, 15.0),
+            slant: (0.0, 0.0),
         })
     };
     let dpi = [200.0, 300.0, 150.0][i % 3];
