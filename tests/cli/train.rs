@@ -5,7 +5,7 @@ use crate::common::aufsicht;
 
 #[test]
 fn training_from_a_missing_model_should_fail_at_once_with_one_line() {
-    for command in ["train-digits", "train-pairs"] {
+    for command in ["train-digits", "train-pairs", "train-struck"] {
         // No MNIST either: the model is checked first.
         let out = aufsicht(&[
             command,
