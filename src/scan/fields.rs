@@ -249,7 +249,8 @@ impl Reader<'_> {
             .map(|p| (p.bx, p.circle, false, p.corrected))
             .collect();
         self.steady(&mut readings, &fields);
-        // Digits written over digits: whatever they read as, a person looks.
+        // Digits written over digits, or ink half struck: whatever they
+        // read as, a person looks.
         for &i in &over {
             readings[i] = Reading::mean(&[readings[i].clone(), Reading::none()]);
         }
@@ -271,7 +272,7 @@ impl Reader<'_> {
     /// The uncircled game fields among `pending` that hold a correction
     /// ([`super::struck`]): parted ones keep only their writing, their
     /// struck ink waits to be read; gives the indices of those written
-    /// over.
+    /// over or half struck, whose readings a person must look at.
     fn find_corrections(&mut self, pending: &mut [Pending]) -> Vec<usize> {
         let games: Vec<usize> = (0..pending.len())
             .filter(|&i| matches!(pending[i].field, Field::Game(..)))
@@ -290,6 +291,10 @@ impl Reader<'_> {
                 Some(super::struck::Found::Over) => {
                     self.struck_values.insert(p.field, None);
                     over.push(i);
+                }
+                Some(super::struck::Found::Doubt) => {
+                    over.push(i);
+                    continue;
                 }
                 None => continue,
             }

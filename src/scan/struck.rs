@@ -23,6 +23,10 @@ pub(super) const STRUCK_SURE: f32 = 0.9;
 /// read as it is.
 const WRITING_SURE: f32 = 0.5;
 
+/// A piece neither surely writing nor surely struck, struck or written
+/// over at least this likely, makes its cell's reading unsure.
+const DOUBT_FROM: f32 = 0.5;
+
 /// A struck value's reading below this gives no value (`struck` N null):
 /// no rule checks a struck value, so a wrong one would stand where no flag
 /// points. On the tuning nights c1 c3 (45 corrections found) 0.5 gave 26
@@ -38,6 +42,9 @@ pub(super) enum Found {
     },
     /// Digits written over digits: one ink.
     Over,
+    /// Ink the net half takes for struck, or only struck ink: read as it
+    /// is, but unsure, so that a person looks.
+    Doubt,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,17 +90,27 @@ pub(super) fn find(inks: &[&GrayImage]) -> Vec<Option<Found>> {
 
 /// The finding for one cell's placed pieces and their probabilities.
 fn judge(ink: &GrayImage, placed: &[(GrayImage, u32, u32)], p: &[Vec<f32>]) -> Option<Found> {
-    let kinds: Vec<Kind> = p.iter().map(|p| kind(p)).collect::<Option<_>>()?;
+    let mended = |p: &Vec<f32>| class(p, STRUCK_CLASS) + class(p, OVER);
+    let Some(kinds) = p.iter().map(|p| kind(p)).collect::<Option<Vec<Kind>>>() else {
+        return p
+            .iter()
+            .any(|p| mended(p) >= DOUBT_FROM)
+            .then_some(Found::Doubt);
+    };
     let count = |k: Kind| kinds.iter().filter(|&&x| x == k).count();
     let (writing, struck, over) = (count(Kind::Writing), count(Kind::Struck), count(Kind::Over));
     if kinds.len() != placed.len() || (struck == 0 && over == 0) {
         return None;
     }
     if over > 0 {
-        return (struck == 0).then_some(Found::Over);
+        return Some(if struck == 0 {
+            Found::Over
+        } else {
+            Found::Doubt
+        });
     }
     if writing == 0 {
-        return None;
+        return Some(Found::Doubt);
     }
     let (w, h) = ink.dimensions();
     let mut apart = [
@@ -115,15 +132,19 @@ fn judge(ink: &GrayImage, placed: &[(GrayImage, u32, u32)], p: &[Vec<f32>]) -> O
     })
 }
 
+/// A piece's probability of `class`.
+fn class(p: &[f32], class: u32) -> f32 {
+    p.get(class as usize).copied().unwrap_or(0.0)
+}
+
 /// A piece's kind, where the net is sure enough of it.
 fn kind(p: &[f32]) -> Option<Kind> {
-    let at = |class: u32| p.get(class as usize).copied().unwrap_or(0.0);
-    if at(STRUCK_CLASS) >= STRUCK_SURE {
+    if class(p, STRUCK_CLASS) >= STRUCK_SURE {
         Some(Kind::Struck)
-    } else if at(OVER) >= STRUCK_SURE {
+    } else if class(p, OVER) >= STRUCK_SURE {
         Some(Kind::Over)
     } else {
-        (at(WRITING) >= WRITING_SURE).then_some(Kind::Writing)
+        (class(p, WRITING) >= WRITING_SURE).then_some(Kind::Writing)
     }
 }
 
@@ -135,7 +156,7 @@ pub(super) fn writing_of(ink: GrayImage, corrected: bool) -> Option<GrayImage> {
     }
     match find(&[&ink]).pop().flatten()? {
         Found::Parted { writing, .. } => Some(writing),
-        Found::Over => Some(ink),
+        Found::Over | Found::Doubt => Some(ink),
     }
 }
 
@@ -185,13 +206,19 @@ mod tests {
     }
 
     #[test]
-    fn a_cell_should_be_read_as_it_is_where_the_net_is_unsure_or_sees_no_writing() {
+    fn a_cell_should_be_read_as_it_is_unless_the_net_half_sees_a_strike() {
         let (ink, placed) = two_pieces();
-        let unsure = vec![vec![0.3, 0.6, 0.1], vec![0.97, 0.02, 0.01]];
-        assert!(judge(&ink, &placed, &unsure).is_none());
-        let all_struck = vec![vec![0.04, 0.95, 0.01], vec![0.03, 0.96, 0.01]];
-        assert!(judge(&ink, &placed, &all_struck).is_none());
         let writing = vec![vec![0.98, 0.01, 0.01], vec![0.97, 0.02, 0.01]];
         assert!(judge(&ink, &placed, &writing).is_none());
+        let a_little_struck = vec![vec![0.6, 0.3, 0.1], vec![0.97, 0.02, 0.01]];
+        assert!(judge(&ink, &placed, &a_little_struck).is_none());
+        // Half struck, or struck with nothing written beside: a person looks.
+        let unsure = vec![vec![0.3, 0.6, 0.1], vec![0.97, 0.02, 0.01]];
+        assert!(matches!(judge(&ink, &placed, &unsure), Some(Found::Doubt)));
+        let all_struck = vec![vec![0.04, 0.95, 0.01], vec![0.03, 0.96, 0.01]];
+        assert!(matches!(
+            judge(&ink, &placed, &all_struck),
+            Some(Found::Doubt)
+        ));
     }
 }
