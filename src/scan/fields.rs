@@ -32,6 +32,17 @@ pub(super) struct Pending {
     pub(super) corrected: bool,
 }
 
+/// A field as it is cut again ([`Reader::steady`]): its box, whether a
+/// ring and a sign are looked for, and whether a value was found struck
+/// out in it (its re-cuts leave that out too).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Cut {
+    pub(super) bx: MmBox,
+    pub(super) circle: bool,
+    pub(super) sign: bool,
+    pub(super) corrected: bool,
+}
+
 /// Whether a field found circled was digits and no ring: as drawn, ring
 /// and all, its ink reads surely ([`RING_DRAWN_DIGITS`]) as more digits
 /// than peeling left, or as two or more where peeling left a doubtful
@@ -131,13 +142,13 @@ impl Reader<'_> {
 
     /// The field's digits cut again at each of [`RECUT_MM`], and at a cut
     /// near the pen's core (those with ink).
-    fn recuts(
-        &self,
-        bx: MmBox,
-        circle: bool,
-        sign: bool,
-        corrected: bool,
-    ) -> impl Iterator<Item = GrayImage> {
+    fn recuts(&self, cut: Cut) -> impl Iterator<Item = GrayImage> {
+        let Cut {
+            bx,
+            circle,
+            sign,
+            corrected,
+        } = cut;
         let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
         let close = cells::analyse_near_core(&crop, circle, sign);
         RECUT_MM
@@ -155,21 +166,22 @@ impl Reader<'_> {
     /// A single field's reading, steadied as [`Reader::steady`] does.
     fn read_one(&mut self, digits: &GrayImage, bx: MmBox, sign: bool) -> Reading {
         let mut r = vec![self.digits.read(digits)];
-        self.steady(&mut r, &[(bx, false, sign, false)]);
+        let cut = Cut {
+            bx,
+            circle: false,
+            sign,
+            corrected: false,
+        };
+        self.steady(&mut r, &[cut]);
         r.pop().unwrap_or_else(Reading::none)
     }
 
     /// Each reading below [`CONFIDENT`] becomes the mean of it and its
-    /// field's re-cuts' readings (`fields`: box, circle, sign, corrected;
-    /// one a reading).
-    fn steady(&mut self, readings: &mut [Reading], fields: &[(MmBox, bool, bool, bool)]) {
+    /// field's re-cuts' readings (`fields`: one a reading).
+    fn steady(&mut self, readings: &mut [Reading], fields: &[Cut]) {
         let recut: Vec<(usize, GrayImage)> = (0..readings.len())
             .filter(|&i| readings[i].confidence < CONFIDENT)
-            .flat_map(|i| {
-                let (bx, circle, sign, corrected) = fields[i];
-                self.recuts(bx, circle, sign, corrected)
-                    .map(move |d| (i, d))
-            })
+            .flat_map(|i| self.recuts(fields[i]).map(move |d| (i, d)))
             .collect();
         let images: Vec<&GrayImage> = recut.iter().map(|r| &r.1).collect();
         let again = self.digits.read_batch(&images);
@@ -219,7 +231,7 @@ impl Reader<'_> {
     /// Reads every pending number field at once: the values as read.
     fn read_numbers(&mut self) -> std::collections::BTreeMap<Field, u32> {
         let mut pending = std::mem::take(&mut self.pending);
-        let over = self.find_corrections(&mut pending);
+        let unsure = self.find_corrections(&mut pending);
         let images: Vec<&GrayImage> = pending.iter().map(|p| &p.digits).collect();
         let mut readings = self.digits.read_batch(&images);
         // Every circled field is read as drawn too, ring and all. A "ring"
@@ -244,14 +256,19 @@ impl Reader<'_> {
                 }
             }
         }
-        let fields: Vec<(MmBox, bool, bool, bool)> = pending
+        let fields: Vec<Cut> = pending
             .iter()
-            .map(|p| (p.bx, p.circle, false, p.corrected))
+            .map(|p| Cut {
+                bx: p.bx,
+                circle: p.circle,
+                sign: false,
+                corrected: p.corrected,
+            })
             .collect();
         self.steady(&mut readings, &fields);
         // Digits written over digits, or ink half struck: whatever they
         // read as, a person looks.
-        for &i in &over {
+        for &i in &unsure {
             readings[i] = Reading::mean(&[readings[i].clone(), Reading::none()]);
         }
         self.read_struck();
@@ -280,27 +297,28 @@ impl Reader<'_> {
             .collect();
         let inks: Vec<&GrayImage> = games.iter().map(|&i| &pending[i].digits).collect();
         let found = super::struck::find(&inks);
-        let mut over = Vec::new();
+        let mut unsure = Vec::new();
         for (i, found) in games.into_iter().zip(found) {
             let p = &mut pending[i];
-            match found {
+            p.corrected = match found {
                 Some(super::struck::Found::Parted { writing, struck }) => {
                     p.digits = writing;
                     self.struck.insert(p.field, struck);
+                    true
                 }
                 Some(super::struck::Found::Over) => {
                     self.struck_values.insert(p.field, None);
-                    over.push(i);
+                    unsure.push(i);
+                    true
                 }
                 Some(super::struck::Found::Doubt) => {
-                    over.push(i);
-                    continue;
+                    unsure.push(i);
+                    false
                 }
-                None => continue,
-            }
-            p.corrected = true;
+                None => false,
+            };
         }
-        over
+        unsure
     }
 
     /// The values struck out, each read as it is (strike and all): a
@@ -412,8 +430,7 @@ pub fn read_sheet(
     queue_gesamt_and_abzug(&mut r, f, seats);
     let values = r.read_numbers();
     let value = |field: Field| values.get(&field).copied();
-    fill_game_cells(&mut games, &values, &r.ringed);
-    mark_corrections(&mut games, &r.struck_values);
+    fill_game_cells(&mut games, &values, &r.ringed, &r.struck_values);
     let gesamt = (0..seats)
         .map(|s| {
             let plus = value(Field::Gesamt(s + 1, false));
@@ -471,11 +488,13 @@ fn queue_gesamt_and_abzug(r: &mut Reader<'_>, f: &Fields, seats: usize) {
     }
 }
 
-/// The game cells' values as read, and their rings.
+/// The game cells' values as read, their rings, and the values found
+/// struck out (the cell corrected).
 fn fill_game_cells(
     games: &mut [GameRow],
     values: &std::collections::BTreeMap<Field, u32>,
     ringed: &std::collections::BTreeSet<Field>,
+    struck: &std::collections::BTreeMap<Field, Option<u32>>,
 ) {
     for g in games {
         for (s, c) in g.cells.iter_mut().enumerate() {
@@ -486,28 +505,13 @@ fn fill_game_cells(
             c.plus = values.get(&plus).copied();
             c.minus = values.get(&minus).copied();
             c.circled = ringed.contains(&plus) || ringed.contains(&minus);
+            for (field, minus) in [(plus, false), (minus, true)] {
+                if let Some(&value) = struck.get(&field) {
+                    c.corrected = true;
+                    c.notes.struck = Some(crate::sheet::notes::Struck { minus, value });
+                }
+            }
         }
-    }
-}
-
-/// The game cells found corrected, with the value struck out.
-fn mark_corrections(
-    games: &mut [GameRow],
-    struck: &std::collections::BTreeMap<Field, Option<u32>>,
-) {
-    for (&field, &value) in struck {
-        let Field::Game(no, seat, minus) = field else {
-            continue;
-        };
-        let Some(cell) = games
-            .iter_mut()
-            .find(|g| g.no == no)
-            .and_then(|g| g.cells.get_mut(seat - 1))
-        else {
-            continue;
-        };
-        cell.corrected = true;
-        cell.notes.struck = Some(crate::sheet::notes::Struck { minus, value });
     }
 }
 
