@@ -485,7 +485,9 @@ pub(super) fn ink_height(mask: &GrayImage) -> u32 {
     top.map_or(0, |t| rows.last().unwrap_or(t) - t + 1)
 }
 
-pub(super) fn crop_to_ink(mask: &GrayImage) -> GrayImage {
+/// A mask's ink (bright) as black digits on white, cropped to it with a
+/// margin: what a field's `digits` are.
+pub fn crop_to_ink(mask: &GrayImage) -> GrayImage {
     let on: Vec<(u32, u32)> = mask
         .enumerate_pixels()
         .filter(|p| p.2[0] > 0)

@@ -11,8 +11,9 @@ use std::sync::OnceLock;
 
 use image::{GrayImage, Luma};
 
+use crate::cells::crop_to_ink;
+use crate::read::cnn::segment_placed;
 use crate::read::cnn::struck::{OVER, STRUCK_CLASS, StruckNet, WRITING};
-use crate::read::cnn::{ink_box, segment_placed};
 
 /// A piece the net calls struck (or written over) at least this surely is
 /// one (see docs/reading.md for how it was chosen).
@@ -112,23 +113,21 @@ fn judge(ink: &GrayImage, placed: &[(GrayImage, u32, u32)], p: &[Vec<f32>]) -> O
     if writing == 0 {
         return Some(Found::Doubt);
     }
+    // Masks (ink bright) of the writing and of the struck ink.
     let (w, h) = ink.dimensions();
-    let mut apart = [
-        GrayImage::from_pixel(w, h, Luma([255])),
-        GrayImage::from_pixel(w, h, Luma([255])),
-    ];
+    let mut apart = [GrayImage::new(w, h), GrayImage::new(w, h)];
     for ((piece, x0, y0), k) in placed.iter().zip(&kinds) {
-        let target = &mut apart[usize::from(*k == Kind::Struck)];
+        let mask = &mut apart[usize::from(*k == Kind::Struck)];
         for (x, y, v) in piece.enumerate_pixels() {
             if v[0] < 128 {
-                target.put_pixel(x + x0, y + y0, Luma([0]));
+                mask.put_pixel(x + x0, y + y0, Luma([255]));
             }
         }
     }
     let [writing, struck] = apart;
     Some(Found::Parted {
-        writing: cropped(&writing),
-        struck: cropped(&struck),
+        writing: crop_to_ink(&writing),
+        struck: crop_to_ink(&struck),
     })
 }
 
@@ -160,16 +159,6 @@ pub(super) fn writing_of(ink: GrayImage, corrected: bool) -> Option<GrayImage> {
     }
 }
 
-/// Ink cropped to its box, as `cells` gives a field's digits.
-fn cropped(ink: &GrayImage) -> GrayImage {
-    match ink_box(ink) {
-        Some((x0, y0, x1, y1)) => {
-            image::imageops::crop_imm(ink, x0, y0, x1 - x0 + 1, y1 - y0 + 1).to_image()
-        }
-        None => ink.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,8 +183,11 @@ mod tests {
             panic!("parted");
         };
         // Each is cropped to its own ink: one block each.
-        assert_eq!(writing.dimensions(), (4, 6));
-        assert_eq!(struck.dimensions(), (4, 6));
+        let ink = |img: &GrayImage| {
+            crate::read::cnn::ink_box(img).map(|b| (b.2 - b.0 + 1, b.3 - b.1 + 1))
+        };
+        assert_eq!(ink(&writing), Some((4, 6)));
+        assert_eq!(ink(&struck), Some((4, 6)));
     }
 
     #[test]
