@@ -7,10 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-100}; dir=${2:-out/desk-bench}
 export OMP_THREAD_LIMIT=1
-cargo build --release --locked --quiet
+cargo build --release --locked --quiet --workspace
 bin=./target/release/aufsicht
+lab=./target/release/aufsicht-lab
 rm -rf "$dir" && mkdir -p "$dir"
-$bin generate --rules merkur --form punkteliste-a4-32 --count "$n" --seed 21 --capture scanner --out "$dir/gen" 2>/dev/null
+$lab generate --rules merkur --form punkteliste-a4-32 --count "$n" --seed 21 --capture scanner --out "$dir/gen" 2>/dev/null
 $bin scan --rules merkur --out "$dir/out" "$dir/gen/scans" 2>/dev/null
 $bin review --serve --listen 127.0.0.1:0 --archive "$dir/out/aufsicht.sqlite" --rules merkur >"$dir/url" 2>/dev/null &
 desk=$!

@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/eval}
 run=${2:-}
-bin=${AUFSICHT:-./target/release/aufsicht}
+lab=${AUFSICHT_LAB:-./target/release/aufsicht-lab}
 a4=templates/forms/punkteliste-a4-32.json
 doko=templates/forms/doko-a4-24x5.json
 # name rules form capture count seed held-back writer-errors [hands corrections landscape digit-size ring-height]
@@ -58,7 +58,7 @@ echo "$sets" | while read -r name rules form capture count seed held errors hand
   out="$dir/$name"
   if [ ! -d "$out/truth" ]; then
     flag=""; [ "$held" = 1 ] && flag="--held-back"
-    $bin generate --rules "$rules" --form "$form" --count "$count" --seed "$seed" \
+    $lab generate --rules "$rules" --form "$form" --count "$count" --seed "$seed" \
       --capture "$capture" --writer-errors "$errors" $flag --out "$out" \
       --hands "${hands:-tidy}" --corrections "${corrections:-0}" --landscape "${landscape:-0}" \
       --digit-size "${size:-0.5..1.4}" --ring-height "${ring:-1.0..2.5}" > /dev/null
@@ -70,7 +70,7 @@ open(sys.argv[1]+"/participants.txt","w").write("\n".join(nums)+"\n")' "$out"
   if [ "$run" = --run ]; then
     echo "== $name ($rules, $capture)"
     rm -rf "$out/out"
-    OMP_THREAD_LIMIT=1 $bin evaluate --truth "$out/truth" --scans "$out/scans" \
+    OMP_THREAD_LIMIT=1 $lab evaluate --truth "$out/truth" --scans "$out/scans" \
       --rules "$rules" --results "$out/out" ${PARTICIPANTS:+--participants "$out/participants.txt"}
   fi
 done

@@ -6,14 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cargo build --release --locked --quiet
+cargo build --release --locked --quiet --workspace
 bin=./target/release/aufsicht
+lab=./target/release/aufsicht-lab
 rm -rf out/samples && mkdir -p out/samples/scans out/samples/sheets
 for rules in $(ls samples/scans | cut -d- -f1 | sort -u); do
   $bin scan --rules "$rules" --out out/samples/scans samples/scans/"$rules"-*
 done
 echo "== scans against their truth"
-$bin evaluate --truth samples/truth --results out/samples/scans
+$lab evaluate --truth samples/truth --results out/samples/scans
 echo "== typed sheets"
 for sheet in samples/sheets/*.json; do
   name=$(basename "$sheet" .json)
@@ -22,7 +23,7 @@ for sheet in samples/sheets/*.json; do
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[1]+":", d["status"], ", ".join(f["code"] for f in d["flags"]) or "-")' "out/samples/sheets/$name.json"
 done
 echo "== a drawn night (32 players, two rounds), played on the printed sheets: scan, standings, review page"
-$bin generate --rules merkur --form punkteliste-a4-32 --night 32 --printed --seed 7 --capture scanner --out out/samples/night
+$lab generate --rules merkur --form punkteliste-a4-32 --night 32 --printed --seed 7 --capture scanner --out out/samples/night
 night="--participants out/samples/night/participants.csv --seating out/samples/night/seating.csv"
 $bin scan --rules merkur --tournament "sample night" --out out/samples/night/results out/samples/night/scans
 $bin standings --rules merkur $night --checks out/samples/night/checks-typed.csv out/samples/night/truth > out/samples/night/standings-typed.csv

@@ -24,8 +24,8 @@ fi
 out=${1:-models/digits.safetensors}
 [ -z "$second" ] || out=${1:-models/second.safetensors}
 # Build from this checkout: an older binary may lack --from.
-[ -n "${AUFSICHT:-}" ] || cargo build --release
-bin=${AUFSICHT:-./target/release/aufsicht}
+[ -n "${AUFSICHT_LAB:-}" ] || cargo build --release -p aufsicht-lab
+bin=${AUFSICHT_LAB:-./target/release/aufsicht-lab}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ -n "$second" ]; then

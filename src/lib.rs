@@ -29,9 +29,9 @@
 //! ```
 //!
 //! Rule sets (`check::rules`), form templates (`page::form`) and every
-//! word the product says (`catalogue`) are data under `templates/`. `lab`
-//! makes test sheets and measures the pipeline on them; the product does
-//! not call into it.
+//! word the product says (`catalogue`) are data under `templates/`. The
+//! lab (its own crate, `lab/`) makes test sheets and measures the pipeline
+//! on them; the product cannot call into it.
 
 pub mod catalogue;
 pub mod error;
@@ -48,8 +48,6 @@ pub mod scan;
 pub mod check;
 
 pub mod night;
-
-pub mod lab;
 
 pub use check::flags::{Code, Flag, Severity};
 pub use check::messages::Lang;
@@ -79,32 +77,4 @@ pub(crate) fn source_files() -> Vec<(std::path::PathBuf, String)> {
         &mut out,
     );
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::{Path, PathBuf};
-
-    /// The lab depends on the product, never the other way round: outside
-    /// `lab/` only the CLI's developer commands name it.
-    #[test]
-    fn the_product_should_not_import_the_lab() {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let developer_commands = ["generate.rs", "train.rs", "evaluate.rs"];
-        let files = super::source_files();
-        assert!(files.len() > 40, "{}", files.len());
-        // Spelled in pieces so that this file does not name it.
-        let needles = [["crate", "::lab"].concat(), ["aufsicht", "::lab"].concat()];
-        let importing: Vec<&PathBuf> = files
-            .iter()
-            .filter(|(f, _)| !f.starts_with(src.join("lab")))
-            .filter(|(f, _)| {
-                !(f.starts_with(src.join("bin"))
-                    && developer_commands.iter().any(|c| f.ends_with(c)))
-            })
-            .filter(|(_, text)| needles.iter().any(|n| text.contains(n.as_str())))
-            .map(|(f, _)| f)
-            .collect();
-        assert!(importing.is_empty(), "{importing:?}");
-    }
 }

@@ -124,6 +124,15 @@ impl Given {
     }
 }
 
+/// Result names for `files` (in order), beside the results already in `out`.
+pub fn name_beside(files: &[PathBuf], out: &Path) -> Vec<Named> {
+    let files: Vec<(PathBuf, bool)> = files
+        .iter()
+        .map(|f| (f.clone(), crate::page::input::paged(f)))
+        .collect();
+    name_all(&files, &mut Existing::in_dir(out))
+}
+
 /// Names every input (in order), `(file, is a PDF)`, so that no two share a
 /// result file and none overwrites another source's result in the folder.
 pub fn name_all(files: &[(PathBuf, bool)], existing: &mut Existing) -> Vec<Named> {

@@ -165,6 +165,35 @@ pub fn pdf_of_pages(pages: &[GrayImage], dpi: f64) -> Vec<u8> {
     pdf.finish()
 }
 
+/// Why a page could not be saved.
+#[derive(Debug, thiserror::Error)]
+pub enum SavePageError {
+    /// The file's extension names no format a page is saved in.
+    #[error("not a page format (pdf, png, jpg, tif)")]
+    Format,
+    #[error(transparent)]
+    Write(#[from] std::io::Error),
+    #[error(transparent)]
+    Image(#[from] image::ImageError),
+}
+
+/// Saves a page at `dpi` in the format its file's extension names: PDF,
+/// PNG, JPEG or TIFF.
+pub fn save_page(page: &GrayImage, out: &std::path::Path, dpi: f64) -> Result<(), SavePageError> {
+    let ext = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("pdf") => Ok(std::fs::write(
+            out,
+            pdf_of_pages(std::slice::from_ref(page), dpi),
+        )?),
+        Some("png" | "jpg" | "jpeg" | "tif" | "tiff") => Ok(page.save(out)?),
+        _ => Err(SavePageError::Format),
+    }
+}
+
 /// A PDF made a page at a time: each image is compressed as it comes, so a
 /// night's hundreds of pages are never all in memory at once.
 pub struct PdfPages {

@@ -3,6 +3,9 @@
 //! measured, see docs/reading.md).
 
 pub mod cnn;
+mod openmp;
+
+pub use openmp::limit_openmp_threads;
 
 use image::GrayImage;
 

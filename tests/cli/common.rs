@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 /// One legal way to fill the four playing seats of a row: the generator's
 /// enumeration of the tariff, which does not share code with the verifier.
-pub use aufsicht::lab::synth::{LegalRow as RowSpec, legal_rows};
+pub use aufsicht_lab::synth::{LegalRow as RowSpec, legal_rows};
 
 #[derive(Debug, Clone)]
 pub struct RowChoice {

@@ -461,7 +461,10 @@ fn a_night_should_run_from_the_list_through_the_played_sheets_to_the_standings()
         "9",
     ]);
     // The players fill in the printed sheets by hand; the office scans them.
-    run(&[
+    aufsicht_lab::cli::run([
+        "aufsicht-lab",
+        "--lang",
+        "en",
         "generate",
         "--rules",
         "merkur",
@@ -476,7 +479,8 @@ fn a_night_should_run_from_the_list_through_the_played_sheets_to_the_standings()
         "9",
         "--out",
         &s(&played),
-    ]);
+    ])
+    .expect("generate");
     run(&[
         "scan",
         "--rules",

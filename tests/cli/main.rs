@@ -11,6 +11,5 @@ mod properties;
 mod review;
 mod scan;
 mod standings;
-mod train;
 mod verify;
 mod watch;

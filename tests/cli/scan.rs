@@ -6,7 +6,7 @@ use std::process::Output;
 
 use crate::common::{aufsicht, aufsicht_en, root, temp};
 
-use aufsicht::lab::evaluate::evaluate;
+use aufsicht_lab::evaluate::evaluate;
 
 fn ok(out: &Output) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
@@ -404,31 +404,4 @@ fn participant_numbers_not_on_the_list_should_each_be_flagged() {
     assert!(!err.status.success());
     let stderr = String::from_utf8_lossy(&err.stderr);
     assert!(stderr.contains("no participant numbers"), "{stderr}");
-}
-
-#[test]
-fn bench_stages_should_time_every_stage_of_a_sample() {
-    let sample = root().join("samples/scans/merkur-scanner.jpg");
-    let out = aufsicht(&[
-        "bench-stages",
-        "--rules",
-        "merkur",
-        "--passes",
-        "1",
-        sample.to_str().expect("utf8"),
-    ]);
-    ok(&out);
-    let table = String::from_utf8_lossy(&out.stdout);
-    let rows: Vec<&str> = table
-        .lines()
-        .filter(|l| l.starts_with("| ") && !l.starts_with("| stage"))
-        .collect();
-    assert_eq!(rows.len(), 8, "{table}");
-    let read_ms: f64 = rows[3]
-        .split('|')
-        .nth(2)
-        .and_then(|v| v.trim().parse().ok())
-        .expect("ms");
-    assert!(read_ms > 0.0, "reading a sheet takes time: {table}");
-    assert!(table.contains("1 pages on one core"), "{table}");
 }

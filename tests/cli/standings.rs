@@ -26,8 +26,8 @@ fn write_night(dir: &Path, players: usize, seed: u64) -> Vec<SheetResult> {
             (0..4).flat_map(|k| ids.iter().skip(k).step_by(4)).collect()
         };
         for (t, table) in order.chunks(4).enumerate() {
-            let mut rng = aufsicht::lab::synth::rng(seed + u64::from(round) * 100 + t as u64);
-            let mut sheet = aufsicht::lab::synth::random_sheet(&rules, &form, 4, &mut rng);
+            let mut rng = aufsicht_lab::synth::rng(seed + u64::from(round) * 100 + t as u64);
+            let mut sheet = aufsicht_lab::synth::random_sheet(&rules, &form, 4, &mut rng);
             sheet.round = Some(round);
             sheet.table = Some(t as u32 + 1);
             for (slot, id) in sheet.players.iter_mut().zip(table) {

@@ -32,19 +32,10 @@ pub fn run(a: RenderFormArgs, lang: Lang) -> Result<()> {
     write_page(&page, &a.out, a.dpi, lang)
 }
 
-pub fn write_page(page: &image::GrayImage, out: &Path, dpi: f64, lang: Lang) -> Result<()> {
-    let cannot = || say(lang, "cannot-write", &[("path", &out.display())]);
-    let ext = out
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("pdf") => std::fs::write(
-            out,
-            aufsicht::page::render::pdf_of_pages(std::slice::from_ref(page), dpi),
-        )
-        .with_context(cannot),
-        Some("png" | "jpg" | "jpeg" | "tif" | "tiff") => page.save(out).with_context(cannot),
-        _ => bail!(say(lang, "page-format", &[("path", &out.display())])),
+fn write_page(page: &image::GrayImage, out: &Path, dpi: f64, lang: Lang) -> Result<()> {
+    use aufsicht::page::render::{SavePageError, save_page};
+    match save_page(page, out, dpi) {
+        Err(SavePageError::Format) => bail!(say(lang, "page-format", &[("path", &out.display())])),
+        done => done.with_context(|| say(lang, "cannot-write", &[("path", &out.display())])),
     }
 }

@@ -173,22 +173,13 @@ fn read_files(
     for (path, why) in &found.passed_over {
         eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
     }
-    let jobs = name_jobs(&found.files, out);
+    let jobs = aufsicht::night::result_names::name_beside(&found.files, out);
     let outcomes = run_with_progress(batch, &jobs, lang)?;
     Ok(Read {
         jobs,
         outcomes,
         passed_over: found.passed_over,
     })
-}
-
-/// Result names for `files`, beside the results already in `out`.
-pub fn name_jobs(files: &[PathBuf], out: &Path) -> Vec<aufsicht::night::batch::Job> {
-    let files: Vec<(PathBuf, bool)> = files.iter().map(|f| (f.clone(), input::paged(f))).collect();
-    aufsicht::night::result_names::name_all(
-        &files,
-        &mut aufsicht::night::result_names::Existing::in_dir(out),
-    )
 }
 
 /// Holds the output folder for this run: a second scan into it waits,

@@ -17,7 +17,7 @@ use aufsicht::night::batch::{Batch, FileDone};
 use aufsicht::page::input;
 
 use crate::common::Told;
-use crate::scan::{Read, name_jobs};
+use crate::scan::Read;
 
 /// How often the folder is looked at; a file is read once it has kept its
 /// size over one look (the scanner has finished writing it).
@@ -64,7 +64,7 @@ pub fn watch(batch: &Batch, dir: &Path, out: &Path, lang: Lang) -> Result<Read> 
             if stop.load(Ordering::SeqCst) {
                 break;
             }
-            let jobs = name_jobs(files, out);
+            let jobs = aufsicht::night::result_names::name_beside(files, out);
             let outcomes = batch.run(&jobs, &|d| tell_done(d, lang)).told(lang)?;
             done.extend(files.iter().cloned());
             read.jobs.extend(jobs);

@@ -3,7 +3,7 @@
 //! pass in `infer` (plain loops around serial matrix products, as fast as a
 //! batch of sheets wants):
 //! the model file is committed (`models/digits.safetensors`, ~740 kB) and
-//! `aufsicht train-digits` makes it again from the MNIST training split.
+//! `aufsicht-lab train-digits` makes it again from the MNIST training split.
 //! Besides the ten digits it knows "not one digit" (half a digit, two
 //! touching ones), so that a wrong cut does not have to be read as digits.
 //!

@@ -4,7 +4,7 @@
 //! mends a value strikes the old one and writes the new one beside or
 //! above it; the reader then reads only the new one, and the cell is
 //! `corrected`. Trained by the lab
-//! (`lab::struck_training`, `aufsicht train-struck`).
+//! (`lab::struck_training`, `aufsicht-lab train-struck`).
 
 use image::GrayImage;
 

@@ -7,11 +7,9 @@
 //! at `--sure` (default 0.8) or more side by side, to look at.
 //! Usage: heldback_misreads [MODEL ...] [--png OUT] [--sure P]
 
-use aufsicht::{
-    lab::synth::Digits,
-    read::cnn::CnnReader,
-    read::{DigitReader, Reading},
-};
+use aufsicht::read::cnn::CnnReader;
+use aufsicht::read::{DigitReader, Reading};
+use aufsicht_lab::synth::Digits;
 use image::{GrayImage, Luma};
 
 const HELD_BACK: usize = 5000;

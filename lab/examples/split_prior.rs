@@ -6,8 +6,9 @@
 //!
 //! `cargo run --release --example split_prior -- [SHEETS]`
 
+use aufsicht::RuleSet;
 use aufsicht::page::form::FormTemplate;
-use aufsicht::{RuleSet, lab::harvest, lab::synth};
+use aufsicht_lab::{harvest, synth};
 
 fn main() -> Result<(), String> {
     let sheets: usize = std::env::args()

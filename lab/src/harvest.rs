@@ -9,17 +9,17 @@
 use image::GrayImage;
 use rayon::prelude::*;
 
-use crate::cells::{self, Mark};
-use crate::check::rules::RuleSet;
-use crate::lab::synth::{self, Capture, Digits};
-use crate::page::form::{FormTemplate, MmBox};
-use crate::read::cnn::pair::{NOT_TWO, normalise_pair};
-use crate::read::cnn::{Cuts, NOT_A_DIGIT, cut_into, normalise, segment, splits};
-use crate::sheet::SheetResult;
+use crate::synth::{self, Capture, Digits};
+use aufsicht::cells::{self, Mark};
+use aufsicht::check::rules::RuleSet;
+use aufsicht::page::form::{FormTemplate, MmBox};
+use aufsicht::read::cnn::pair::{NOT_TWO, normalise_pair};
+use aufsicht::read::cnn::{Cuts, NOT_A_DIGIT, cut_into, normalise, segment, splits};
+use aufsicht::sheet::SheetResult;
 
 /// One input as a net gets it and its label: for the digit net 28×28, a
 /// digit or [`NOT_A_DIGIT`]; for the pair net 28×40, a pair or [`NOT_TWO`].
-pub use crate::lab::training::Sample;
+pub use crate::training::Sample;
 
 /// What harvesting found.
 #[derive(Debug, Default)]
@@ -34,7 +34,7 @@ pub struct Harvest {
     /// Samples that are not one digit: the parts a wrong split cuts a
     /// digit into, and touching digits taken whole.
     pub not_digits: usize,
-    /// Inputs for the pair net ([`crate::read::cnn::pair`]): pieces holding two
+    /// Inputs for the pair net ([`aufsicht::read::cnn::pair`]): pieces holding two
     /// touching digits, labelled with their pair, and broad pieces holding
     /// one digit or three, labelled [`NOT_TWO`].
     pub pairs: Vec<Sample>,
@@ -269,7 +269,7 @@ pub fn cut_fields(
     form: &FormTemplate,
     image: &GrayImage,
 ) -> Option<Vec<(String, Vec<GrayImage>)>> {
-    let found = crate::scan::locate(image, std::slice::from_ref(form)).ok()?;
+    let found = aufsicht::scan::locate(image, std::slice::from_ref(form)).ok()?;
     Some(
         written_fields(sheet, form)
             .into_iter()
@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn harvested_digits_carry_the_values_written() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = crate::repository();
         let digits = Digits::from_dir(&root.join("samples/digits")).expect("bundled digits");
         let pairs = vec![(
             RuleSet::load("merkur").expect("rules"),
@@ -336,7 +336,7 @@ mod tests {
             .count();
         assert!(no_digit > 0 && no_digit == h.not_digits);
         // The committed model agrees with most labels: they are the digits drawn.
-        let reader = crate::read::cnn::CnnReader::new().expect("model");
+        let reader = aufsicht::read::cnn::CnnReader::new().expect("model");
         let inputs: Vec<Vec<f32>> = h.samples.iter().map(|s| s.0.clone()).collect();
         let probs = reader.classify(&inputs);
         let agree = probs

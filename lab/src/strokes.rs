@@ -7,8 +7,8 @@ use imageproc::pixelops::interpolate;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::page::form::MmBox;
-use crate::page::render::mm_to_px;
+use aufsicht::page::form::MmBox;
+use aufsicht::page::render::mm_to_px;
 
 /// A box of ink on the page, in px: `(x0, y0, x1, y1)`.
 pub(super) type InkBox = (f64, f64, f64, f64);

@@ -6,10 +6,10 @@ use image::GrayImage;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::page::code::{PRINT_DPI, TableCode};
-use crate::page::form::{FormTemplate, MmBox};
-use crate::page::render::{mm_to_px, render_form, render_printed};
-use crate::sheet::{Cell, SheetResult};
+use aufsicht::page::code::{PRINT_DPI, TableCode};
+use aufsicht::page::form::{FormTemplate, MmBox};
+use aufsicht::page::render::{mm_to_px, render_form, render_printed};
+use aufsicht::sheet::{Cell, SheetResult};
 
 use super::digits::Digits;
 use super::strokes::{self, InkBox, Mend, NO_INK, Pen, Strike, union};

@@ -2,18 +2,18 @@
 //! eight values struck out and written anew (every kind of correction on
 //! half of them), by tidy and by wide hands, printed or not, at 150-300
 //! dpi, cut by the pipeline itself; each game cell's pieces labelled as
-//! writing or as a struck value. The product asks the net ([`crate::read::cnn::struck`]).
+//! writing or as a struck value. The product asks the net ([`aufsicht::read::cnn::struck`]).
 
 use rayon::prelude::*;
 
-use crate::cells::{self, Mark};
-use crate::check::rules::RuleSet;
-use crate::lab::synth::{self, Capture, Digits, Hands, Mend, WideRanges};
-use crate::lab::training::{Lessons, Sample, Schedule, fit};
-use crate::page::form::FormTemplate;
-use crate::read::cnn::segment_placed;
-use crate::read::cnn::struck::{OVER, STRUCK, STRUCK_CLASS, WRITING, input};
-use crate::sheet::{Cell, SheetResult};
+use crate::synth::{self, Capture, Digits, Hands, Mend, WideRanges};
+use crate::training::{Lessons, Sample, Schedule, fit};
+use aufsicht::cells::{self, Mark};
+use aufsicht::check::rules::RuleSet;
+use aufsicht::page::form::FormTemplate;
+use aufsicht::read::cnn::segment_placed;
+use aufsicht::read::cnn::struck::{OVER, STRUCK, STRUCK_CLASS, WRITING, input};
+use aufsicht::sheet::{Cell, SheetResult};
 
 /// What the harvest of struck and written pieces found.
 #[derive(Debug, Default)]
@@ -91,7 +91,7 @@ fn one_sheet(sheet: &SheetResult, form: &FormTemplate, image: &image::GrayImage)
         sheets: 1,
         ..Default::default()
     };
-    let Ok(found) = crate::scan::locate(image, std::slice::from_ref(form)) else {
+    let Ok(found) = aufsicht::scan::locate(image, std::slice::from_ref(form)) else {
         h.lost_sheets = 1;
         return h;
     };
@@ -188,9 +188,9 @@ mod tests {
 
     #[test]
     fn values_struck_out_and_written_anew_should_read_as_the_new_ones_marked_corrected() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = crate::repository();
         let digits = synth::Digits::from_dir(&root.join("samples/digits")).expect("bundled digits");
-        let rules = crate::check::rules::RuleSet::load("merkur").expect("rules");
+        let rules = aufsicht::check::rules::RuleSet::load("merkur").expect("rules");
         let form = FormTemplate::load("punkteliste-a4-32").expect("form");
         let mut rng = synth::rng(5);
         let mut truth = synth::random_sheet(&rules, &form, 4, &mut rng);
@@ -205,10 +205,10 @@ mod tests {
             &mut rng,
         );
         let found =
-            crate::scan::locate(&page, std::slice::from_ref(&form)).expect("the form is found");
-        let mut reader = crate::read::cnn::CnnReader::new().expect("the digit model");
+            aufsicht::scan::locate(&page, std::slice::from_ref(&form)).expect("the form is found");
+        let mut reader = aufsicht::read::cnn::CnnReader::new().expect("the digit model");
         let (read, _) =
-            crate::scan::read_sheet(&found, &mut reader, "struck.png", 1, crate::Lang::En);
+            aufsicht::scan::read_sheet(&found, &mut reader, "struck.png", 1, aufsicht::Lang::En);
         let (mut found_right, mut false_marks) = (0, 0);
         for g in &truth.games {
             for (s, t) in g.cells.iter().enumerate() {

@@ -9,10 +9,10 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
-use crate::check::rules::RuleSet;
-pub use crate::check::rules::{LegalRow, legal_rows};
-use crate::page::form::FormTemplate;
-use crate::sheet::{Cell, GameRow, SheetResult, finished_sheet};
+use aufsicht::check::rules::RuleSet;
+pub use aufsicht::check::rules::{LegalRow, legal_rows};
+use aufsicht::page::form::FormTemplate;
+use aufsicht::sheet::{Cell, GameRow, SheetResult, finished_sheet};
 
 pub use super::digits::Digits;
 pub use super::hand::{Drawn, Hands, WideRanges, draw};
@@ -268,7 +268,7 @@ pub fn corrections_of(
             cell.extra.insert("mend".into(), json!(mend.name()));
         }
         cell.corrected = true;
-        cell.notes.struck = Some(crate::sheet::notes::Struck {
+        cell.notes.struck = Some(aufsicht::sheet::notes::Struck {
             minus: cell.minus.is_some(),
             value: Some(struck),
         });
@@ -422,8 +422,8 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::flags::Code;
-    use crate::{Lang, verify};
+    use aufsicht::check::flags::Code;
+    use aufsicht::{Lang, verify};
 
     #[test]
     fn corrections_of_every_kind_should_draw_each_mend_and_strike() {
@@ -496,10 +496,7 @@ mod tests {
 
     #[test]
     fn a_writer_writes_only_its_own_forms_of_each_digit() {
-        let digits = Digits::from_dir(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits"),
-        )
-        .expect("digits");
+        let digits = Digits::from_dir(&crate::repository().join("samples/digits")).expect("digits");
         let own = digits.writer(2, &mut rng(3));
         assert_eq!(own.len(), 20);
         let mut r = rng(4);

@@ -5,9 +5,10 @@
 //!
 //! `cargo run --release --example cut_accuracy -- MODEL.safetensors [SHEETS]`
 
+use aufsicht::RuleSet;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::read::cnn::{CnnReader, HELD_BACK, NOT_A_DIGIT};
-use aufsicht::{RuleSet, lab::harvest, lab::synth};
+use aufsicht_lab::{harvest, synth};
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);

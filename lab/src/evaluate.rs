@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::cells::Mark;
-use crate::sheet::{SheetResult, Status};
+use aufsicht::cells::Mark;
+use aufsicht::sheet::{SheetResult, Status};
 
 /// Hits and totals per measured quantity.
 #[derive(Debug, Default, Clone)]
@@ -61,7 +61,7 @@ pub enum Calibration {
     /// A game cell's best value after decoding (`*_reading.alternatives[0]`).
     DecodedGame,
     /// A Teilnehmer-Nr.: the `CELL_UNCERTAIN`'s confidence; one read
-    /// surely (no flag) counts in the bin of [`crate::decode::CONFIDENT`].
+    /// surely (no flag) counts in the bin of [`aufsicht::decode::CONFIDENT`].
     PlayerId,
 }
 
@@ -235,7 +235,7 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
 
 /// Where a `CELL_UNCERTAIN` points: 0 a game cell, 1 the footer, 2 a
 /// Teilnehmer-Nr., 3 the round or table.
-fn uncertain_field(f: &crate::Flag) -> usize {
+fn uncertain_field(f: &aufsicht::Flag) -> usize {
     match (f.row, f.field.as_deref()) {
         (Some(_), _) => 0,
         (None, Some("player_id")) => 2,
@@ -249,22 +249,22 @@ fn compare_flags(truth: &SheetResult, result: &SheetResult, report: &mut Report)
     for f in result
         .flags
         .iter()
-        .filter(|f| f.code == crate::Code::CellUncertain)
+        .filter(|f| f.code == aufsicht::Code::CellUncertain)
     {
         report.uncertain += 1;
         report.uncertain_by_field[uncertain_field(f)] += 1;
     }
-    let checked = |f: &&crate::Flag| {
+    let checked = |f: &&aufsicht::Flag| {
         !matches!(
             f.code,
-            crate::Code::CellUncertain | crate::Code::SheetUnreadable
+            aufsicht::Code::CellUncertain | aufsicht::Code::SheetUnreadable
         )
     };
     if !truth.flags.iter().any(|f| checked(&f)) {
         report.writer_clean.0 += 1;
         report.writer_clean.1 += usize::from(result.flags.is_empty());
     }
-    let folded: Vec<&crate::Flag> = result
+    let folded: Vec<&aufsicht::Flag> = result
         .flags
         .iter()
         .flat_map(|f| &f.detail.consequences)
@@ -279,9 +279,9 @@ fn compare_flags(truth: &SheetResult, result: &SheetResult, report: &mut Report)
         .iter()
         .filter(|r| !truth.flags.iter().any(|t| t.same_finding(r)))
         .count();
-    let uncertain_at = |f: &crate::Flag| {
+    let uncertain_at = |f: &aufsicht::Flag| {
         result.flags.iter().any(|u| {
-            u.code == crate::Code::CellUncertain
+            u.code == aufsicht::Code::CellUncertain
                 && match (f.row, f.seat) {
                     (Some(r), _) => u.row == Some(r),
                     (None, Some(s)) => u.seat == Some(s),
@@ -374,7 +374,8 @@ fn compare_rows(truth: &SheetResult, result: &SheetResult, report: &mut Report) 
                     if let Some(tc) = t.map(|g| &g.cells[s]).filter(|c| c.corrected) {
                         report.count("corrected: new value read", rv == Some(tv));
                         report.count("corrected: marked corrected", marked);
-                        let struck = |c: &crate::sheet::Cell| c.notes.struck.and_then(|x| x.value);
+                        let struck =
+                            |c: &aufsicht::sheet::Cell| c.notes.struck.and_then(|x| x.value);
                         let read = r.and_then(|g| struck(&g.cells[s]));
                         report.count(
                             "corrected: struck value read",
@@ -397,7 +398,7 @@ fn compare_footer(truth: &SheetResult, result: &SheetResult, s: usize, report: &
     report.count("signature", truth.signatures[s] == result.signatures[s]);
     let uncertain_flag = |field: &str| {
         result.flags.iter().find(|f| {
-            f.code == crate::Code::CellUncertain
+            f.code == aufsicht::Code::CellUncertain
                 && f.row.is_none()
                 && f.seat == Some(s + 1)
                 && f.field.as_deref() == Some(field)
@@ -438,7 +439,7 @@ fn compare_footer(truth: &SheetResult, result: &SheetResult, s: usize, report: &
     report.count("player id", truth.players[s] == result.players[s]);
     if truth.players[s].is_some() {
         let stated = uncertain_flag("player_id")
-            .map_or(Some(f64::from(crate::decode::CONFIDENT)), |f| {
+            .map_or(Some(f64::from(aufsicht::decode::CONFIDENT)), |f| {
                 f.detail.confidence
             });
         if let Some(p) = stated {
@@ -464,7 +465,22 @@ fn compare_footer(truth: &SheetResult, result: &SheetResult, s: usize, report: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Code, Flag};
+    use aufsicht::{Code, Flag};
+
+    /// A finished merkur sheet with one Rufspiel row (+1 +1 −1 −1) and
+    /// participants 1–4.
+    fn one_row_sheet() -> aufsicht::SheetResult {
+        use aufsicht::sheet::{Cell, GameRow, finished_sheet};
+        let row = GameRow {
+            no: 1,
+            cells: vec![Cell::plus(1), Cell::plus(1), Cell::minus(1), Cell::minus(1)],
+            initials: false,
+            class: None,
+            extra: Default::default(),
+        };
+        let ids = (1..=4).map(|i| Some(i.to_string())).collect();
+        finished_sheet("merkur", vec![row], ids)
+    }
 
     fn uncertain(seat: Option<usize>, field: &str) -> Flag {
         Flag {
@@ -481,7 +497,7 @@ mod tests {
 
     #[test]
     fn a_wrong_participant_or_table_number_no_flag_names_should_be_silent() {
-        let truth = crate::sheet::example::one_row_sheet(1);
+        let truth = one_row_sheet();
         let mut read = truth.clone();
         read.players[1] = Some("7".into());
         read.table = truth.table.map(|t| t + 1).or(Some(9));
@@ -498,7 +514,7 @@ mod tests {
 
     #[test]
     fn writer_clean_sheets_with_no_flag_and_uncertain_cells_by_field_should_be_counted() {
-        let truth = crate::sheet::example::one_row_sheet(1);
+        let truth = one_row_sheet();
         let mut report = Report::default();
         compare(&truth, &truth, &mut report);
         let mut read = truth.clone();
@@ -535,14 +551,14 @@ mod tests {
 
     #[test]
     fn a_corrected_cell_should_count_its_new_value_and_its_mark() {
-        let mut truth = crate::sheet::example::one_row_sheet(1);
+        let mut truth = one_row_sheet();
         let seat = truth.games[0]
             .cells
             .iter()
             .position(|c| c.value().is_some())
             .expect("a value");
         truth.games[0].cells[seat].corrected = true;
-        truth.games[0].cells[seat].notes.struck = Some(crate::sheet::notes::Struck {
+        truth.games[0].cells[seat].notes.struck = Some(aufsicht::sheet::notes::Struck {
             minus: false,
             value: Some(3),
         });
@@ -561,7 +577,7 @@ mod tests {
 
     #[test]
     fn a_writers_mistake_folded_into_a_look_should_count_found_but_not_raised() {
-        let mut truth = crate::sheet::example::one_row_sheet(1);
+        let mut truth = one_row_sheet();
         let mistake = |seat| Flag {
             code: Code::GesamtMismatch,
             severity: Code::GesamtMismatch.severity(),
@@ -587,7 +603,7 @@ mod tests {
 
     #[test]
     fn false_flags_should_be_counted_and_their_sheets_once() {
-        let truth = crate::sheet::example::one_row_sheet(1);
+        let truth = one_row_sheet();
         let mut read = truth.clone();
         for code in [Code::GesamtMismatch, Code::AbzugMismatch] {
             read.flags.push(Flag {
@@ -609,7 +625,7 @@ mod tests {
 
     #[test]
     fn a_participant_number_should_be_binned_by_its_stated_confidence() {
-        let truth = crate::sheet::example::one_row_sheet(1);
+        let truth = one_row_sheet();
         let mut read = truth.clone();
         read.players[1] = Some("7".into());
         let mut doubt = uncertain(Some(2), "player_id");

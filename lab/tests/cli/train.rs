@@ -1,13 +1,13 @@
 //! The training commands refuse what they cannot go on from at once,
 //! before the long harvest of drawn sheets.
 
-use crate::common::aufsicht;
+use crate::lab;
 
 #[test]
 fn training_from_a_missing_model_should_fail_at_once_with_one_line() {
     for command in ["train-digits", "train-pairs", "train-struck"] {
         // No MNIST either: the model is checked first.
-        let out = aufsicht(&[
+        let out = lab(&[
             command,
             "--mnist",
             "/nonexistent/mnist",
@@ -26,7 +26,7 @@ fn training_from_a_missing_model_should_fail_at_once_with_one_line() {
 
 #[test]
 fn a_learning_rate_that_is_no_positive_number_should_be_refused() {
-    let out = aufsicht(&["train-digits", "--learning-rate=0"]);
+    let out = lab(&["train-digits", "--learning-rate=0"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -38,7 +38,7 @@ fn a_learning_rate_that_is_no_positive_number_should_be_refused() {
 #[test]
 fn a_bent_share_outside_nought_to_one_should_be_refused() {
     for bent in ["--bent=1.5", "--bent=-0.1"] {
-        let out = aufsicht(&["train-digits", "--mnist", "/nonexistent/mnist", bent]);
+        let out = lab(&["train-digits", "--mnist", "/nonexistent/mnist", bent]);
         assert!(!out.status.success(), "{bent}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -52,7 +52,7 @@ fn a_bent_share_outside_nought_to_one_should_be_refused() {
 /// net beside it is a contradiction, refused before any work.
 #[test]
 fn a_deep_net_going_on_from_a_model_should_be_refused() {
-    let out = aufsicht(&[
+    let out = lab(&[
         "train-digits",
         "--mnist",
         "/nonexistent/mnist",

@@ -1,13 +1,13 @@
 //! Training the digit nets (a lab tool): MNIST training digits augmented as
 //! cells look, digits cut from drawn sheets beside them, AdamW with a
 //! decaying rate, a temperature fitted on held-back digits. The product
-//! reads with the nets ([`crate::read::cnn`]); it never trains them.
+//! reads with the nets ([`aufsicht::read::cnn`]); it never trains them.
 
 use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use image::{GrayImage, Luma};
 
-use crate::read::cnn::{HELD_BACK, Layers, Net, Shape, normalise};
+use aufsicht::read::cnn::{HELD_BACK, Layers, Net, Shape, normalise};
 
 /// The first epoch's learning rate (of a net trained afresh), and its
 /// factor from one epoch to the next.
@@ -18,14 +18,14 @@ pub const LEARNING_RATE_DECAY: f64 = 0.6;
 /// `cells::analyse` (binary ink; continental 1 and 7; thin and broad pens;
 /// blur; a stroke cut where a ruled line was removed; scale), together with
 /// `cells`: digits cut from drawn sheets by the pipeline itself
-/// ([`crate::lab::harvest`]). The last 5000 training images are held back: they,
+/// ([`crate::harvest`]). The last 5000 training images are held back: they,
 /// and `held_cells` drawn from them, report accuracy, and `held_cells` fit
 /// the temperature that calibrates the probabilities. The test split is
 /// never used.
 pub fn train(
-    digits: &crate::lab::synth::Digits,
-    cells: &[crate::lab::harvest::Sample],
-    held_cells: &[crate::lab::harvest::Sample],
+    digits: &crate::synth::Digits,
+    cells: &[crate::harvest::Sample],
+    held_cells: &[crate::harvest::Sample],
     schedule: &Schedule,
     seed: u64,
     bent: f64,
@@ -35,7 +35,7 @@ pub fn train(
     let n = digits.len();
     let held = HELD_BACK.min(n / 10);
     let train_n = n - held;
-    let mut rng = crate::lab::synth::rng(seed);
+    let mut rng = crate::synth::rng(seed);
     let sample = |i: usize, rng: &mut rand_chacha::ChaCha8Rng| -> Sample {
         let (img, label) = digits.get(i);
         (normalise(&augment(img, label, rng)), u32::from(label))
@@ -382,16 +382,26 @@ pub fn augment(img: &[u8; 784], label: u8, rng: &mut rand_chacha::ChaCha8Rng) ->
 mod tests {
     use super::*;
 
-    use crate::read::DigitReader;
-    use crate::read::cnn::tests::{committed_net, largest_difference, mnist_digit};
-    use crate::read::cnn::{CnnReader, MODEL};
+    use aufsicht::read::DigitReader;
+    use aufsicht::read::cnn::{CnnReader, MODEL};
+    use candle_core::{Device, Tensor};
+
+    /// The largest difference between two tensors' elements.
+    fn largest_difference(a: Tensor, b: Tensor) -> f32 {
+        assert_eq!(a.dims(), b.dims());
+        (a - b)
+            .and_then(|d| d.abs())
+            .and_then(|d| d.max_all())
+            .and_then(|d| d.to_scalar::<f32>())
+            .expect("difference")
+    }
 
     #[test]
     fn a_bent_digit_should_move_its_ink_but_stay_the_digit() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits");
-        let digits = crate::lab::synth::Digits::from_dir(&dir).expect("bundled digits");
+        let dir = crate::repository().join("samples/digits");
+        let digits = crate::synth::Digits::from_dir(&dir).expect("bundled digits");
         let mut reader = CnnReader::new().expect("model");
-        let mut rng = crate::lab::synth::rng(5);
+        let mut rng = crate::synth::rng(5);
         let (mut right, mut moved) = (0, 0);
         for i in 0..200 {
             let (img, label) = digits.get(i * 5);
@@ -420,10 +430,19 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let from = dir.path().join("model.safetensors");
         std::fs::write(&from, MODEL).expect("model written");
+        let digits = crate::synth::Digits::from_dir(&crate::repository().join("samples/digits"))
+            .expect("bundled digits");
         let fixed: Vec<Sample> = (0..64)
             .map(|i| {
-                let (img, label) = mnist_digit(i);
-                (normalise(&img), u32::from(label))
+                let (img, label) = digits.get(i);
+                let ink = GrayImage::from_fn(28, 28, |x, y| {
+                    Luma([if img[(y * 28 + x) as usize] > 100 {
+                        0
+                    } else {
+                        255
+                    }])
+                });
+                (normalise(&ink), u32::from(label))
             })
             .collect();
         let lessons = Lessons {
@@ -440,18 +459,15 @@ mod tests {
                 from,
                 layers: Layers::SMALL,
             };
-            let varmap = fit(
-                &lessons,
-                &schedule,
-                &mut crate::lab::synth::rng(1),
-                &mut |_| {},
-            )
-            .expect("trained");
+            let varmap =
+                fit(&lessons, &schedule, &mut crate::synth::rng(1), &mut |_| {}).expect("trained");
             varmap.data().lock().expect("vars")["c1.weight"]
                 .as_tensor()
                 .clone()
         };
-        let committed = committed_net().convs[0].weight().clone();
+        let committed = candle_core::safetensors::load_buffer(MODEL, &Device::Cpu).expect("model")
+            ["c1.weight"]
+            .clone();
         assert!(largest_difference(weights(Some(from)), committed.clone()) < 1e-3);
         assert!(largest_difference(weights(None), committed) > 1e-2);
     }

@@ -6,11 +6,11 @@ use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 use rand::RngExt;
 
+use aufsicht::catalogue::Tell;
 use aufsicht::page::form::FormTemplate;
-use aufsicht::{Lang, RuleSet, lab::synth};
+use aufsicht::{Lang, RuleSet};
 
-use crate::common::Told;
-use crate::render::write_page;
+use crate::synth;
 
 /// Which kinds of correction `generate` draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -153,7 +153,7 @@ pub fn run(a: GenerateArgs, lang: Lang) -> Result<()> {
     }
     let rules = RuleSet::load(&a.rules).context("cannot load the rule set (--rules)")?;
     let form = FormTemplate::load(&a.form).context("cannot load the form (--form)")?;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::repository();
     let digits = match &a.digits {
         Some(d) => synth::Digits::from_dir(d),
         None => synth::Digits::from_dir(&root.join("data/mnist"))
@@ -262,7 +262,8 @@ impl Drawing<'_> {
             Format::Pdf => "pdf",
         };
         let file = self.scans.join(format!("{stem}.{ext}"));
-        write_page(&image, &file, a.dpi, Lang::En)?;
+        aufsicht::page::render::save_page(&image, &file, a.dpi)
+            .with_context(|| format!("cannot write {}", file.display()))?;
         let mut truth = aufsicht::verify(sheet, self.rules, self.lang)?;
         truth.source = Some(file.display().to_string());
         truth.extra.insert("capture".into(), facts);
@@ -348,12 +349,15 @@ fn night_tables(
     lang: Lang,
 ) -> Result<Vec<(u32, u32, Vec<String>)>> {
     let seating = if let Some(path) = &a.seating {
-        crate::common::load_seating(path, lang)?
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the seating {}", path.display()))?;
+        aufsicht::night::seating::Seating::from_csv(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.tell(lang)))?
     } else if let Some(players) = a.night {
         let numbers = night_numbers(players, a.seed);
         let allowed: Vec<usize> = rules.tables.iter().map(|t| t.players).collect();
         let seating = aufsicht::night::draw::draw(&numbers, &allowed, rules.rounds.max(1), a.seed)
-            .told(lang)?;
+            .map_err(|e| anyhow::anyhow!(e.tell(lang)))?;
         let list: String = numbers
             .iter()
             .map(|n| format!("{n},Spieler {n}\n"))

@@ -1,14 +1,14 @@
 //! Training the pair net (a lab tool): two MNIST training digits drawn
 //! touching, as a hand writes a number in a narrow box, and pieces cut from
-//! drawn sheets. The product reads with the net ([`crate::read::cnn::pair`]).
+//! drawn sheets. The product reads with the net ([`aufsicht::read::cnn::pair`]).
 
 use image::{GrayImage, Luma};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::lab::training::{Lessons, Sample, Schedule, augment, fit};
-use crate::read::cnn::pair::{NOT_TWO, PAIR, normalise_pair};
-use crate::read::cnn::{HELD_BACK, ink_box};
+use crate::training::{Lessons, Sample, Schedule, augment, fit};
+use aufsicht::read::cnn::pair::{NOT_TWO, PAIR, normalise_pair};
+use aufsicht::read::cnn::{HELD_BACK, ink_box};
 
 /// The ink of `img` cropped to its box, scaled to `height`.
 fn cropped_to_height(img: &GrayImage, height: u32) -> Option<GrayImage> {
@@ -76,7 +76,7 @@ pub fn side_by_side(glyphs: &[GrayImage], rng: &mut ChaCha8Rng) -> GrayImage {
 /// mostly two touching digits and their pair, else one digit (sometimes
 /// drawn broad) or three, as [`NOT_TWO`].
 pub fn drawn_pair(
-    digits: &crate::lab::synth::Digits,
+    digits: &crate::synth::Digits,
     from: std::ops::Range<usize>,
     rng: &mut ChaCha8Rng,
 ) -> Sample {
@@ -110,12 +110,12 @@ pub fn drawn_pair(
 
 /// Trains the pair net: `fresh` inputs drawn anew each epoch from the
 /// MNIST training digits ([`drawn_pair`]) and `cut`, pieces cut from
-/// sheets drawn with them ([`crate::lab::harvest`]). The held-back digits
+/// sheets drawn with them ([`crate::harvest`]). The held-back digits
 /// (the split's last [`HELD_BACK`]) drawn side by side, and
 /// `held_cut`, pieces cut from sheets drawn with them, report accuracy;
 /// `held_cut` fits the temperature. The test split is never used.
 pub fn train_pairs(
-    digits: &crate::lab::synth::Digits,
+    digits: &crate::synth::Digits,
     cut: &[Sample],
     held_cut: &[Sample],
     fresh: usize,
@@ -126,7 +126,7 @@ pub fn train_pairs(
     let n = digits.len();
     let held = HELD_BACK.min(n / 10);
     let train_n = n - held;
-    let mut rng = crate::lab::synth::rng(seed);
+    let mut rng = crate::synth::rng(seed);
     let held_drawn: Vec<Sample> = (0..held)
         .map(|_| drawn_pair(digits, train_n..n, &mut rng))
         .collect();
@@ -148,14 +148,14 @@ pub fn train_pairs(
 mod tests {
     use super::*;
 
-    use crate::read::cnn::pair::PairReader;
+    use aufsicht::read::cnn::pair::PairReader;
 
     #[test]
     fn the_committed_pair_model_should_read_bundled_digits_side_by_side() {
         let reader = PairReader::committed().expect("committed pair model");
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/digits");
-        let digits = crate::lab::synth::Digits::from_dir(&dir).expect("bundled digits");
-        let mut rng = crate::lab::synth::rng(11);
+        let dir = crate::repository().join("samples/digits");
+        let digits = crate::synth::Digits::from_dir(&dir).expect("bundled digits");
+        let mut rng = crate::synth::rng(11);
         let drawn: Vec<Sample> = (0..200)
             .map(|_| drawn_pair(&digits, 0..digits.len(), &mut rng))
             .collect();
@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn digits_side_by_side_should_touch_or_overlap() {
-        let mut rng = crate::lab::synth::rng(5);
+        let mut rng = crate::synth::rng(5);
         let block = |w: u32| GrayImage::from_pixel(w, 30, Luma([0]));
         for _ in 0..20 {
             let both = side_by_side(&[block(20), block(40)], &mut rng);

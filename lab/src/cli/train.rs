@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
+use aufsicht::RuleSet;
 use aufsicht::page::form::FormTemplate;
-use aufsicht::{RuleSet, lab::synth};
+
+use crate::synth;
 
 /// The arguments of `train-digits`.
 #[derive(clap::Args)]
@@ -79,13 +81,13 @@ pub struct TrainStruckArgs {
 }
 
 pub fn struck(a: TrainStruckArgs) -> Result<()> {
-    use aufsicht::lab::struck_training::{harvest_struck, train_struck};
+    use crate::struck_training::{harvest_struck, train_struck};
     let schedule = a.go_on.schedule(a.epochs)?;
     let digits = synth::Digits::from_dir(&a.mnist).map_err(anyhow::Error::msg)?;
     let forms = training_forms()?;
     let held = aufsicht::read::cnn::HELD_BACK;
     let seed = a.seed.wrapping_mul(1000) + 7;
-    let report = |h: &aufsicht::lab::struck_training::StruckHarvest, what: &str| {
+    let report = |h: &crate::struck_training::StruckHarvest, what: &str| {
         let of = |class: u32| h.samples.iter().filter(|s| s.1 == class).count();
         let struck = of(aufsicht::read::cnn::struck::STRUCK_CLASS);
         let over = of(aufsicht::read::cnn::struck::OVER);
@@ -147,7 +149,7 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
         digits.len() - held.min(digits.len() / 10),
         cells.len()
     );
-    let model = aufsicht::lab::training::train(
+    let model = crate::training::train(
         &digits,
         &cells,
         &held_cells,
@@ -186,7 +188,7 @@ pub fn pairs(a: TrainPairsArgs) -> Result<()> {
                 )
             })?
             .map(|h| h.pairs);
-    let model = aufsicht::lab::pair_training::train_pairs(
+    let model = crate::pair_training::train_pairs(
         &digits,
         &cut,
         &held_cut,
@@ -206,14 +208,14 @@ fn harvest_training_and_held(
     digits: &synth::Digits,
     sheets: usize,
     seed: u64,
-    report: impl Fn(&aufsicht::lab::harvest::Harvest, &str),
-) -> Result<[aufsicht::lab::harvest::Harvest; 2]> {
+    report: impl Fn(&crate::harvest::Harvest, &str),
+) -> Result<[crate::harvest::Harvest; 2]> {
     let forms = training_forms()?;
     let held = aufsicht::read::cnn::HELD_BACK;
     let training =
-        aufsicht::lab::harvest::harvest(&forms, &digits.clone().without_last(held), sheets, seed);
+        crate::harvest::harvest(&forms, &digits.clone().without_last(held), sheets, seed);
     report(&training, "the training digits");
-    let held_back = aufsicht::lab::harvest::harvest(
+    let held_back = crate::harvest::harvest(
         &forms,
         &digits.clone().last(held),
         sheets.div_ceil(6),
@@ -230,7 +232,7 @@ pub struct GoOn {
     #[arg(long)]
     from: Option<PathBuf>,
     /// The first epoch's learning rate (each later one is 0.6 times the one before).
-    #[arg(long, default_value_t = aufsicht::lab::training::LEARNING_RATE)]
+    #[arg(long, default_value_t = crate::training::LEARNING_RATE)]
     learning_rate: f64,
     /// A fresh net with three convolutions and a dense layer twice as
     /// broad (about 1.3 times the work); a model to go on from brings its own.
@@ -240,7 +242,7 @@ pub struct GoOn {
 
 impl GoOn {
     /// Checked before the long harvest: a model that cannot be read fails at once.
-    fn schedule(self, epochs: usize) -> Result<aufsicht::lab::training::Schedule> {
+    fn schedule(self, epochs: usize) -> Result<crate::training::Schedule> {
         if let Some(from) = &self.from {
             std::fs::File::open(from)
                 .with_context(|| format!("cannot read the model {}", from.display()))?;
@@ -251,7 +253,7 @@ impl GoOn {
                 self.learning_rate
             );
         }
-        Ok(aufsicht::lab::training::Schedule {
+        Ok(crate::training::Schedule {
             epochs,
             learning_rate: self.learning_rate,
             from: self.from,

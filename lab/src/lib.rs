@@ -1,0 +1,24 @@
+//! The lab: tools that make and measure test data, not part of reading a
+//! night. Sheets drawn with their truth ([`synth`]), digits cut from them
+//! for training ([`harvest`]), results rated against the truth
+//! ([`evaluate`]), and the `aufsicht-lab` commands over them ([`cli`]).
+//!
+//! It is its own crate over the product's library, so the product cannot
+//! call into it.
+
+pub mod cli;
+pub mod digits;
+pub mod evaluate;
+pub mod hand;
+pub mod harvest;
+pub mod pair_training;
+pub mod strokes;
+pub mod struck_training;
+pub mod synth;
+pub mod training;
+
+/// The repository the lab lives in: its bundled samples, the fetched
+/// MNIST data and the models are there, beside the product.
+pub fn repository() -> &'static std::path::Path {
+    std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}

@@ -1,0 +1,100 @@
+//! The `aufsicht-lab` binary as a developer runs it.
+
+mod train;
+
+use std::process::{Command, Output};
+
+/// Runs the lab's binary in the repository, messages in English.
+pub fn lab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_aufsicht-lab"))
+        .current_dir(aufsicht_lab::repository())
+        .arg("--lang")
+        .arg("en")
+        .args(args)
+        .output()
+        .expect("run aufsicht-lab")
+}
+
+#[test]
+fn bench_stages_should_time_every_stage_of_a_sample() {
+    let sample = aufsicht_lab::repository().join("samples/scans/merkur-scanner.jpg");
+    let out = lab(&[
+        "bench-stages",
+        "--rules",
+        "merkur",
+        "--passes",
+        "1",
+        sample.to_str().expect("utf8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| stage"))
+        .collect();
+    assert_eq!(rows.len(), 8, "{table}");
+    let read_ms: f64 = rows[3]
+        .split('|')
+        .nth(2)
+        .and_then(|v| v.trim().parse().ok())
+        .expect("ms");
+    assert!(read_ms > 0.0, "reading a sheet takes time: {table}");
+    assert!(table.contains("1 pages on one core"), "{table}");
+}
+
+/// Two sheets drawn, then scanned and rated in one command: the rates
+/// cover both, and nothing is missing.
+#[test]
+fn generated_sheets_should_be_scanned_and_rated_against_their_truth() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let set = dir.path().join("set");
+    let s = |p: &std::path::Path| p.to_str().expect("utf8").to_string();
+    let made = lab(&[
+        "generate",
+        "--rules",
+        "merkur",
+        "--form",
+        "punkteliste-a4-32",
+        "--count",
+        "2",
+        "--capture",
+        "scanner",
+        "--out",
+        &s(&set),
+    ]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let rated = lab(&[
+        "evaluate",
+        "--truth",
+        &s(&set.join("truth")),
+        "--scans",
+        &s(&set.join("scans")),
+        "--rules",
+        "merkur",
+        "--results",
+        &s(&set.join("out")),
+    ]);
+    let text = String::from_utf8_lossy(&rated.stdout);
+    assert!(
+        rated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rated.stderr)
+    );
+    assert!(
+        text.contains("sheets 2  missing results 0  unreadable 0"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read_dir(set.join("out")).expect("results").count(),
+        2,
+        "{text}"
+    );
+}
