@@ -75,6 +75,19 @@ pub(super) fn row_allows(d: &Decoded, read: Option<&FieldReading>, v: i64) -> bo
     d.value == Some(v) || (seen && listed(&d.ranked, v) >= ROW_ALLOWS)
 }
 
+/// Whether `v` keeps every digit the reader saw in a cell's ink: no
+/// fewer digits than its best reading. The row and the Gesamt were written
+/// before any later edit, so they agree with what the paper said before
+/// it: a "1" put in front of a "1" reads "11", and the arithmetic wants
+/// "1". A value that drops a stroke group the reader took for a digit is
+/// never taken silently; it stays a person's suggestion.
+pub(super) fn keeps_the_ink(read: Option<&FieldReading>, v: i64) -> bool {
+    let seen = read.map_or(0, |fr| {
+        fr.reading.text.chars().filter(char::is_ascii_digit).count()
+    });
+    v.unsigned_abs().to_string().len() >= seen
+}
+
 /// The probability a list of values gives `v`, 0 where it does not list it.
 pub(super) fn listed(values: &[(i64, f64)], v: i64) -> f64 {
     values.iter().find(|x| x.0 == v).map_or(0.0, |x| x.1)

@@ -269,8 +269,9 @@ impl<'d> Column<'d> {
     /// Of the column's best assignment, the cells read so are taken. A
     /// cell it reads otherwise goes to a person with the suggestion, unless
     /// its row allows the value ([`row_allows`]) and the column, its Gesamt
-    /// supporting the sum, makes it overwhelmingly likely ([`REPLACE`]):
-    /// then the reader misread it, and the value the sheet demands is taken.
+    /// supporting the sum, makes it overwhelmingly likely ([`REPLACE`]),
+    /// and it drops none of the digits read ([`keeps_the_ink`]): then the
+    /// reader misread it, and the value the sheet demands is taken.
     fn take_best(
         &self,
         sheet: &SheetResult,
@@ -304,6 +305,7 @@ impl<'d> Column<'d> {
             } else if (posterior >= REPLACE || in_column(cols, f, *v) >= REPLACE)
                 && gesamt_sure
                 && row_allows(d, by_field.get(f).copied(), *v)
+                && keeps_the_ink(by_field.get(f).copied(), *v)
             {
                 cols.accepted.insert(*f, *v);
                 cols.replaced.insert(*f, *v);

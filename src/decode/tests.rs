@@ -212,6 +212,28 @@ fn a_value_the_reader_did_not_list_that_row_and_column_demand_should_be_taken() 
     assert_takes_two(reading("8", 0.6, &[("9", 0.1)]));
 }
 
+/// A digit written later in front of a value ("1" before "2", read
+/// "12"): the row and the Gesamt, written before the edit, want 2 just as
+/// overwhelmingly as for a misread "8", but a value with fewer digits than
+/// the ink shows is never taken silently: it stays a person's suggestion,
+/// with what was read.
+#[test]
+fn a_value_with_fewer_digits_than_the_ink_should_not_be_taken_silently() {
+    let (sheet, readings) = sheet_and_readings(reading("12", 0.5, &[("2", 0.4)]), 2);
+    let out = decode(sheet, &readings, &rules(), Lang::En);
+    assert_eq!(out.games[0].cells[3].minus, Some(12), "as read");
+    let cell = out
+        .flags
+        .iter()
+        .find(|f| f.row == Some(1) && f.seat == Some(4))
+        .expect("the cell keeps a flag");
+    assert_eq!(cell.code, Code::CellUncertain);
+    assert_eq!(cell.detail.reading.as_deref(), Some("12"));
+    assert_eq!(cell.detail.suggestion, Some(2));
+    // The same evidence against a one-digit misreading takes the value.
+    assert_takes_two(reading("8", 0.5, &[("2", 0.4)]));
+}
+
 /// Seat 4's Gesamt Minus read as `gesamt`.
 fn read_gesamt_minus_4(readings: &mut CellReadings, gesamt: Reading) {
     for f in &mut readings.fields {
