@@ -449,3 +449,22 @@ impl Tell for EditError {
         }
     }
 }
+
+/// A supervisor's act the desk refuses: nothing is stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum PowerError {
+    /// The sheet has no game row of that number.
+    NoSuchRow(u32),
+    /// A sheet is declared invalid only with a reason.
+    NoReason,
+}
+
+impl Tell for PowerError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            PowerError::NoSuchRow(row) => say(lang, "power-no-row", &[("row", row)]),
+            PowerError::NoReason => say(lang, "power-no-reason", &[]),
+        }
+    }
+}

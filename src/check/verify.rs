@@ -92,6 +92,12 @@ fn check(sheet: &mut SheetResult, rules: &RuleSet, table: &TableSize, lang: Lang
         table,
         lang,
         flags: Vec::new(),
+        initialled_at_desk: sheet
+            .notes
+            .supervisor_initials
+            .iter()
+            .map(|i| i.row)
+            .collect(),
     };
     let first_game = sheet.games.iter().map(|g| g.no).min();
     for row in &mut sheet.games {
@@ -126,9 +132,16 @@ struct Checker<'r> {
     table: &'r TableSize,
     lang: Lang,
     flags: Vec<Flag>,
+    /// Game rows the supervisor initialled at the desk.
+    initialled_at_desk: std::collections::BTreeSet<u32>,
 }
 
 impl<'r> Checker<'r> {
+    /// Initialled on the paper's Aufs. box, or by the supervisor at the desk.
+    fn initialled(&self, row: &GameRow) -> bool {
+        row.initials || self.initialled_at_desk.contains(&row.no)
+    }
+
     fn flag(
         &mut self,
         code: Code,
@@ -186,7 +199,7 @@ impl<'r> Checker<'r> {
     fn corrections(&mut self, row: &GameRow) {
         let no = row.no;
         for (s, cell) in row.cells[..self.table.players].iter().enumerate() {
-            if cell.corrected && !row.initials {
+            if cell.corrected && !self.initialled(row) {
                 let was = cell.notes.struck.and_then(|x| x.value);
                 let msg = Msg::CorrectionNotInitialled {
                     row: no,
@@ -269,7 +282,7 @@ impl<'r> Checker<'r> {
         found.into_iter().min_by_key(|c| {
             (
                 circle_mismatches(c, cells),
-                c.tariff.initials && !row.initials,
+                c.tariff.initials && !self.initialled(row),
                 first_game && !c.tariff.first_game,
                 c.laufende,
                 c.order,
@@ -289,7 +302,7 @@ impl<'r> Checker<'r> {
             };
             self.flag(Code::FirstGameRestricted, Some(no), None, None, msg);
         }
-        if best.tariff.initials && !row.initials {
+        if best.tariff.initials && !self.initialled(row) {
             let msg = Msg::ToutNotInitialled {
                 row: no,
                 game: game.clone(),

@@ -164,6 +164,45 @@ pub struct StoredSheet {
     pub version: i64,
 }
 
+/// One entry of a sheet's trail.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Change {
+    pub field: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+    pub by: String,
+    pub at: String,
+    pub kind: ChangeKind,
+}
+
+/// What a trail entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    /// A value changed.
+    Correction,
+    /// A value looked at and left as written.
+    Kept,
+    /// The supervisor initialled a game row, or took it back.
+    Initials,
+    /// The supervisor declared the sheet invalid, or valid again.
+    Verdict,
+}
+
+impl ChangeKind {
+    fn of(field: &str, old: &Option<String>, new: &Option<String>) -> Self {
+        if field.ends_with(".supervisor_initials") {
+            ChangeKind::Initials
+        } else if field == "void" {
+            ChangeKind::Verdict
+        } else if old == new {
+            ChangeKind::Kept
+        } else {
+            ChangeKind::Correction
+        }
+    }
+}
+
 pub struct Archive {
     conn: Connection,
 }
@@ -517,13 +556,23 @@ impl Archive {
         Ok((changes, version + 1))
     }
 
-    /// The correction trail of a sheet: (field, old, new, who, when), oldest first.
-    pub fn corrections(&self, sheet_id: i64) -> Result<Vec<[String; 5]>, ArchiveError> {
+    /// The trail of a sheet, oldest first: every value changed or kept,
+    /// every initials and verdict, with who and when.
+    pub fn corrections(&self, sheet_id: i64) -> Result<Vec<Change>, ArchiveError> {
         let mut stmt = self.conn.prepare(
-            "SELECT field, coalesce(old_value, ''), coalesce(new_value, ''), who, at FROM corrections WHERE sheet_id = ?1 ORDER BY id",
+            "SELECT field, old_value, new_value, who, at FROM corrections WHERE sheet_id = ?1 ORDER BY id",
         )?;
         let rows = stmt.query_map(params![sheet_id], |r| {
-            Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?])
+            let (field, old, new): (String, Option<String>, Option<String>) =
+                (r.get(0)?, r.get(1)?, r.get(2)?);
+            Ok(Change {
+                kind: ChangeKind::of(&field, &old, &new),
+                field,
+                old,
+                new,
+                by: r.get(3)?,
+                at: r.get(4)?,
+            })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -697,6 +746,16 @@ pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
         for (s, sig) in sheet.signatures.iter().enumerate() {
             map.insert(format!("signature.{}", s + 1), Some(sig.to_string()));
         }
+        // The supervisor's acts: who initialled a row, why a sheet is void.
+        for i in &sheet.notes.supervisor_initials {
+            map.insert(
+                format!("game.{}.supervisor_initials", i.row),
+                Some(i.by.clone()),
+            );
+        }
+        if let Some(void) = &sheet.notes.void {
+            map.insert("void".into(), Some(void.reason.clone()));
+        }
         for g in &sheet.games {
             map.insert(
                 format!("game.{}.initials", g.no),
@@ -843,9 +902,18 @@ mod tests {
         );
         let trail = a.corrections(id).expect("trail");
         assert_eq!(trail.len(), 1);
+        let entry = &trail[0];
         assert_eq!(
-            &trail[0][..4],
-            &["endergebnis.1", "5", "1", "Anna"].map(String::from)
+            (
+                entry.field.as_str(),
+                entry.old.as_deref(),
+                entry.new.as_deref()
+            ),
+            ("endergebnis.1", Some("5"), Some("1"))
+        );
+        assert_eq!(
+            (entry.by.as_str(), entry.kind),
+            ("Anna", ChangeKind::Correction)
         );
         assert_eq!(
             a.sheets(t).expect("sheets")[0].result.endergebnis[0],

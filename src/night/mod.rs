@@ -10,6 +10,7 @@ pub mod draw;
 pub mod files;
 pub mod hall;
 pub mod participants;
+pub mod powers;
 pub mod ranking;
 pub mod result_names;
 pub mod review;

@@ -60,6 +60,9 @@ pub enum NightCheckKind {
     TableWithoutSheet,
     /// A sheet whose players or seats are not the draw's for its table.
     SeatingDiffers,
+    /// The supervisor declared the sheet invalid: its players' points of
+    /// its round count 0.
+    SheetVoid,
 }
 
 impl NightCheckKind {
@@ -75,6 +78,7 @@ impl NightCheckKind {
             Self::RegisteredWithoutSheet => "REGISTERED_WITHOUT_SHEET",
             Self::TableWithoutSheet => "TABLE_WITHOUT_SHEET",
             Self::SeatingDiffers => "SEATING_DIFFERS",
+            Self::SheetVoid => "SHEET_VOID",
         }
     }
 }
@@ -242,6 +246,15 @@ impl Night<'_> {
             self.max_round = self.max_round.max(r);
             self.rounds_seen.insert(r);
         }
+        if let Some(void) = &sheet.notes.void {
+            let args: [(&str, &dyn std::fmt::Display); 3] =
+                [("sheet", &name), ("by", &void.by), ("reason", &void.reason)];
+            self.checks.push(NightCheck {
+                kind: NightCheckKind::SheetVoid,
+                sheets: vec![name.clone()],
+                message: say(self.lang, "check-sheet-void", &args),
+            });
+        }
         for seat in 1..=sheet.seats() {
             self.add_seat(sheet, &name, seat);
         }
@@ -283,8 +296,14 @@ impl Night<'_> {
                 .flat_map(|f| f.detail.alternatives.iter())
                 .map(|(number, _)| player_key(number)),
         );
-        let value = end.unwrap_or_else(|| computed_result(sheet, seat));
-        if end.is_none() || needs_review(sheet, seat) {
+        // A void sheet's players sat there, but its round counts 0 for them.
+        let void = sheet.notes.void.is_some();
+        let value = if void {
+            0
+        } else {
+            end.unwrap_or_else(|| computed_result(sheet, seat))
+        };
+        if !void && (end.is_none() || needs_review(sheet, seat)) {
             acc.review.insert(name.to_string());
         }
         acc.total += value;
@@ -292,7 +311,8 @@ impl Night<'_> {
             *acc.rounds.entry(r).or_insert(0) += value;
             acc.seen.entry(r).or_default().push(name.to_string());
         }
-        for (i, tb) in self.rules.tie_breaks.iter().enumerate() {
+        let tie_breaks = self.rules.tie_breaks.iter().filter(|_| !void);
+        for (i, tb) in tie_breaks.enumerate() {
             acc.tie_breaks[i] += solo_count(sheet, seat, tb.by, tb.tag.as_deref());
         }
     }

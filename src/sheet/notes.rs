@@ -164,8 +164,32 @@ pub struct SheetNotes {
     /// numbers its print and the digit net agree on came from the print.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub numbers_from_print: bool,
+    /// Game rows the supervisor initialled at the desk, as the paper's
+    /// Aufs. box would be: a correction or a tout there is initialled.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub supervisor_initials: Vec<RowInitials>,
+    /// The supervisor declared the sheet invalid: its players' points of
+    /// its round count 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub void: Option<Void>,
     #[serde(flatten)]
     pub unparsed: Map<String, Value>,
+}
+
+/// A game row the supervisor initialled: which, who, when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowInitials {
+    pub row: u32,
+    pub by: String,
+    pub at: String,
+}
+
+/// A sheet declared invalid: who, when, why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Void {
+    pub by: String,
+    pub at: String,
+    pub reason: String,
 }
 
 impl Lenient for SheetNotes {
@@ -175,6 +199,8 @@ impl Lenient for SheetNotes {
         "reader",
         "printed",
         "numbers_from_print",
+        "supervisor_initials",
+        "void",
     ];
     fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
         match key {
@@ -183,6 +209,8 @@ impl Lenient for SheetNotes {
             "reader" => self.reader = typed(value)?,
             "printed" => self.printed = typed(value)?,
             "numbers_from_print" => self.numbers_from_print = typed(value)?,
+            "supervisor_initials" => self.supervisor_initials = typed(value)?,
+            "void" => self.void = typed(value)?,
             _ => return Err(value),
         }
         Ok(())

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::common::{aufsicht, scan_flagged_samples, temp};
+use crate::common::{aufsicht, aufsicht_en, scan_flagged_samples, temp};
 
 /// The two flagged samples scanned into an archive: its path.
 fn night_archive(dir: &Path) -> PathBuf {
@@ -499,6 +499,149 @@ fn the_desk_should_rank_exactly_as_standings_does_tie_breaks_included() {
     );
     assert_ne!(served, cli, "the correction moved the standings");
     assert_eq!(served, standings(&export));
+}
+
+/// The tie night in an archive, table 1's row 5 corrected on the paper
+/// without initials.
+fn archive_with_a_correction(dir: &Path) -> PathBuf {
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    let night = dir.join("night.sqlite");
+    let mut archive = aufsicht::night::archive::Archive::open(&night).expect("archive");
+    let tournament = archive.tournament("Powers", "merkur").expect("tournament");
+    for (i, mut sheet) in tie_night().into_iter().enumerate() {
+        if i == 0 {
+            sheet.games[4].cells[0].corrected = true;
+        }
+        let sheet = aufsicht::verify(sheet, &rules, aufsicht::Lang::En).expect("verify");
+        let name = format!("tisch{}.json", i + 1);
+        archive
+            .store_file(tournament, &format!("{i:064x}"), &[(name, sheet)])
+            .expect("store");
+    }
+    night
+}
+
+fn codes(sheet: &Value) -> Vec<String> {
+    sheet["flags"]
+        .as_array()
+        .expect("flags")
+        .iter()
+        .map(|f| text_of(&f["code"]))
+        .collect()
+}
+
+#[test]
+fn the_supervisor_should_initial_a_row_and_void_a_sheet_and_undo_both_in_the_trail() {
+    let dir = temp("powers");
+    let night = archive_with_a_correction(&dir);
+    let desk = Desk::start(&night);
+    let id = desk
+        .json("/api/sheets")
+        .as_array()
+        .expect("queue")
+        .iter()
+        .find(|s| s["table"] == 1)
+        .and_then(|s| s["id"].as_i64())
+        .expect("table 1");
+    let act = |what: &str, body: Value| {
+        let headers = [("Content-Type", "application/json")];
+        let path = format!("/api/sheets/{id}/{what}");
+        let (status, _, answer) = desk.call("POST", &path, &headers, &body.to_string());
+        (status, answer)
+    };
+    let sheet = desk.json(&format!("/api/sheets/{id}"));
+    assert!(codes(&sheet).contains(&"CORRECTION_NOT_INITIALLED".into()));
+
+    let (status, answer) = act("initials", json!({"by": "AB", "row": 5}));
+    assert_eq!(status, 200, "{answer}");
+    let sheet: Value = serde_json::from_str(&answer).expect("json");
+    assert!(
+        !codes(&sheet).contains(&"CORRECTION_NOT_INITIALLED".into()),
+        "{answer}"
+    );
+    assert_eq!(sheet["supervisor_initials"][0]["by"], "AB");
+    let (status, answer) = act("initials", json!({"by": "AB", "row": 5, "undo": true}));
+    assert_eq!(status, 200, "{answer}");
+    let sheet: Value = serde_json::from_str(&answer).expect("json");
+    assert!(codes(&sheet).contains(&"CORRECTION_NOT_INITIALLED".into()));
+    let (status, answer) = act("initials", json!({"by": "AB", "row": 77}));
+    assert_eq!(status, 404, "{answer}");
+    assert!(answer.contains("no game row 77"), "{answer}");
+
+    let ranked = |desk: &Desk| desk.call("GET", "/api/standings", &[], "").2;
+    let before = ranked(&desk);
+    let (status, answer) = act("verdict", json!({"by": "AB", "void": true}));
+    assert_eq!(status, 400, "a verdict needs a reason: {answer}");
+    let (status, answer) = act(
+        "verdict",
+        json!({"by": "AB", "void": true, "reason": "forged"}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let sheet: Value = serde_json::from_str(&answer).expect("json");
+    assert_eq!(sheet["void"]["reason"], "forged");
+    let voided = ranked(&desk);
+    let row_of = |csv: &str, player: &str| {
+        csv.lines()
+            .find(|l| l.split(',').nth(1) == Some(player))
+            .map(str::to_string)
+            .expect("listed")
+    };
+    // Player 11 won a tout at table 1: now 0 points and no tout counted.
+    assert_ne!(row_of(&before, "11"), row_of(&voided, "11"));
+    assert!(row_of(&voided, "11").contains(",11,0,0,"), "{voided}");
+    // The same ranking and the SHEET_VOID check over the archive's export.
+    let export = dir.join("export");
+    let out = aufsicht_en(&[
+        "export",
+        "--archive",
+        night.to_str().expect("utf8"),
+        "--out",
+        export.to_str().expect("utf8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = aufsicht_en(&[
+        "standings",
+        "--rules",
+        "merkur",
+        export.to_str().expect("utf8"),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), voided);
+    let checks = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        checks.contains("declared invalid by AB (forged)"),
+        "{checks}"
+    );
+
+    let (status, answer) = act("verdict", json!({"by": "AB", "void": false}));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(ranked(&desk), before, "undone, the ranking is as before");
+    let kinds: Vec<String> = desk
+        .json(&format!("/api/sheets/{id}/trail"))
+        .as_array()
+        .expect("trail")
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {}",
+                c["kind"].as_str().unwrap_or("?"),
+                c["by"],
+                c["new"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "initials \"AB\" \"AB\"",
+            "initials \"AB\" \"\"",
+            "verdict \"AB\" \"forged\"",
+            "verdict \"AB\" \"\"",
+        ],
+    );
 }
 
 /// A free port on loopback.

@@ -165,8 +165,8 @@ fn an_archive_should_export_what_was_scanned_and_keep_the_correction_trail() {
     let id = db.sheets(t).expect("sheets")[0].id;
     let trail = db.corrections(id).expect("trail");
     assert_eq!(trail.len(), 1, "{trail:?}");
-    assert_eq!(trail[0][0], "endergebnis.1");
-    assert_eq!(trail[0][3], "Anna");
+    assert_eq!(trail[0].field, "endergebnis.1");
+    assert_eq!(trail[0].by, "Anna");
     assert_eq!(
         db.sheets(t).expect("sheets")[0].result.endergebnis[0],
         fixed.endergebnis[0]

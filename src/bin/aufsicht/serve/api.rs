@@ -12,9 +12,10 @@ use serde_json::{Value, json};
 
 use aufsicht::SheetResult;
 use aufsicht::catalogue::{Tell, say};
-use aufsicht::error::ArchiveError;
+use aufsicht::error::{ArchiveError, PowerError};
 use aufsicht::night::archive::{Edit, StoredSheet};
 use aufsicht::night::desk::{self, ValuePath};
+use aufsicht::night::powers;
 use aufsicht::night::ranking::{NightRules, rank};
 
 use super::Desk;
@@ -126,10 +127,12 @@ pub async fn trail(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply 
         desk.stored(id)?;
         let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
         let rows = archive.corrections(id).map_err(|e| desk.problem(e))?;
+        let blank = |v: &Option<String>| v.clone().unwrap_or_default();
         let trail: Vec<Value> = rows
             .iter()
-            .map(|[field, old, new, by, at]| {
-                json!({"field": field, "old": old, "new": new, "by": by, "at": at})
+            .map(|c| {
+                json!({"field": c.field, "old": blank(&c.old), "new": blank(&c.new),
+                       "by": c.by, "at": c.at, "kind": c.kind})
             })
             .collect();
         Ok(Json(trail).into_response())
@@ -165,18 +168,14 @@ pub async fn values(
     blocking(move || {
         let lang = desk.lang;
         let bad = |text: String| Problem(StatusCode::BAD_REQUEST, text);
-        let body: ValuesBody = serde_json::from_slice(&body)
-            .map_err(|e| bad(say(lang, "edit-bad-body", &[("problem", &e)])))?;
+        let body: ValuesBody = body_of(&desk, &body)?;
         if body.by.trim().is_empty() {
             return Err(bad(say(lang, "desk-name-first", &[])));
         }
         if body.values.is_empty() {
             return Err(bad(say(lang, "edit-no-values", &[])));
         }
-        let if_match = headers
-            .get(header::IF_MATCH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().trim_matches('"').parse::<i64>().ok());
+        let version = named_version(body.version, &headers);
         let stored = desk.stored(id)?;
         let mut sheet = stored.result.clone();
         let mut looked_at = Vec::new();
@@ -188,16 +187,139 @@ pub async fn values(
             desk::set(&mut sheet, path, &pv.value).map_err(|e| bad(e.tell(lang)))?;
             looked_at.push(path.archive_field());
         }
-        let checked = desk.verified(sheet)?;
+        let by = body.by.trim();
+        desk.store(id, sheet, by, &looked_at, version)
+    })
+    .await
+}
+
+impl Desk {
+    /// Verifies the edited sheet again and stores it with its trail (what
+    /// changed, what was `looked_at` and kept), all or nothing; its new
+    /// version goes back as the ETag.
+    fn store(
+        &self,
+        id: i64,
+        sheet: SheetResult,
+        by: &str,
+        looked_at: &[String],
+        version: Option<i64>,
+    ) -> Reply {
+        let checked = self.verified(sheet)?;
         let edit = Edit {
             corrected: &checked,
-            who: body.by.trim(),
-            looked_at: &looked_at,
-            version: body.version.or(if_match),
+            who: by,
+            looked_at,
+            version,
         };
-        let mut archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
-        let (_, version) = archive.review(id, &edit).map_err(|e| desk.problem(e))?;
+        let mut archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let (_, version) = archive.review(id, &edit).map_err(|e| self.problem(e))?;
         Ok(with_version(&checked, version))
+    }
+
+    /// A supervisor's act on sheet `id`, by `by`, stored as an edit is.
+    fn act(
+        &self,
+        id: i64,
+        by: &str,
+        version: Option<i64>,
+        change: impl FnOnce(&mut SheetResult, &str) -> Result<(), PowerError>,
+    ) -> Reply {
+        let by = by.trim();
+        if by.is_empty() {
+            let said = say(self.lang, "desk-name-first", &[]);
+            return Err(Problem(StatusCode::BAD_REQUEST, said));
+        }
+        let mut sheet = self.stored(id)?.result;
+        let at = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
+        change(&mut sheet, &at).map_err(|e| {
+            let status = match e {
+                PowerError::NoSuchRow(_) => StatusCode::NOT_FOUND,
+                PowerError::NoReason => StatusCode::BAD_REQUEST,
+            };
+            Problem(status, e.tell(self.lang))
+        })?;
+        self.store(id, sheet, by, &[], version)
+    }
+}
+
+/// The version a request names: in its body, else its `If-Match` header.
+fn named_version(body: Option<i64>, headers: &HeaderMap) -> Option<i64> {
+    body.or_else(|| {
+        headers
+            .get(header::IF_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().trim_matches('"').parse::<i64>().ok())
+    })
+}
+
+/// A request body as JSON, or the one line that says what is wrong with it.
+fn body_of<T: serde::de::DeserializeOwned>(desk: &Desk, body: &Bytes) -> Result<T, Problem> {
+    serde_json::from_slice(body).map_err(|e| {
+        let said = say(desk.lang, "edit-bad-body", &[("problem", &e)]);
+        Problem(StatusCode::BAD_REQUEST, said)
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InitialsBody {
+    by: String,
+    row: u32,
+    /// Takes the initials back.
+    #[serde(default)]
+    undo: bool,
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+/// `POST /api/sheets/{id}/initials`: the supervisor initials a game row
+/// (or takes it back); the sheet verified again.
+pub async fn initials(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Reply {
+    blocking(move || {
+        let body: InitialsBody = body_of(&desk, &body)?;
+        let version = named_version(body.version, &headers);
+        desk.act(id, &body.by, version, |sheet, at| {
+            if body.undo {
+                powers::take_back_initials(sheet, body.row)
+            } else {
+                powers::initial(sheet, body.row, body.by.trim(), at)
+            }
+        })
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VerdictBody {
+    by: String,
+    void: bool,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+/// `POST /api/sheets/{id}/verdict`: the supervisor declares the sheet
+/// invalid with a reason (or valid again); the sheet verified again.
+pub async fn verdict(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Reply {
+    blocking(move || {
+        let body: VerdictBody = body_of(&desk, &body)?;
+        let version = named_version(body.version, &headers);
+        desk.act(id, &body.by, version, |sheet, at| {
+            powers::verdict(sheet, body.void, body.by.trim(), at, &body.reason)
+        })
     })
     .await
 }
