@@ -894,3 +894,80 @@ fn a_desk_on_a_taken_port_should_say_so_in_one_line() {
         "{err}"
     );
 }
+
+/// Clicks the element `css` once it is on the page.
+async fn click(client: &fantoccini::Client, css: &str) {
+    let present = format!("return !!document.querySelector({})", json!(css));
+    until(client, &present).await;
+    client
+        .find(fantoccini::Locator::Css(css))
+        .await
+        .expect(css)
+        .click()
+        .await
+        .expect("click");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_supervisor_should_initial_void_and_undo_both_in_chromium() {
+    let dir = temp("powers-browser");
+    let night = archive_with_a_correction(&dir);
+    let desk = Desk::start(&night);
+    let id = desk.json("/api/sheets")[0]["id"]
+        .as_i64()
+        .expect("flagged first");
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    client.goto(&desk.url).await.expect("open the desk");
+    until(&client, "return document.body.dataset.ready === '1'").await;
+    let by = client
+        .find(fantoccini::Locator::Css("#by"))
+        .await
+        .expect("name box");
+    by.send_keys("Aufsicht").await.expect("type");
+
+    // The correction's flag offers the row's initials; taken, and back.
+    click(&client, "button[id^='initial-']").await;
+    click(&client, "#uninitial-5").await;
+    until(
+        &client,
+        "return !!document.querySelector(\"button[id^='initial-']\")",
+    )
+    .await;
+    // Declared invalid with a reason, then valid again.
+    client
+        .find(fantoccini::Locator::Css("#void-reason"))
+        .await
+        .expect("reason box")
+        .send_keys("forged")
+        .await
+        .expect("type");
+    click(&client, "#void").await;
+    click(&client, "#unvoid").await;
+    until(&client, "return !!document.querySelector('#void')").await;
+    client.close().await.expect("close");
+
+    let trail = desk.json(&format!("/api/sheets/{id}/trail"));
+    let acts: Vec<String> = trail
+        .as_array()
+        .expect("trail")
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {}",
+                text_of(&c["kind"]),
+                text_of(&c["by"]),
+                text_of(&c["new"])
+            )
+        })
+        .collect();
+    assert_eq!(
+        acts,
+        [
+            "initials Aufsicht Aufsicht",
+            "initials Aufsicht ",
+            "verdict Aufsicht forged",
+            "verdict Aufsicht ",
+        ],
+    );
+}

@@ -88,6 +88,8 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Value {
         "players": sheet.players,
         "flags": flags,
         "page": whole,
+        "void": sheet.notes.void,
+        "supervisor_initials": sheet.notes.supervisor_initials,
     })
 }
 
@@ -135,6 +137,7 @@ fn flag_view(
     json!({
         "code": flag.code,
         "severity": flag.severity,
+        "row": flag.row,
         "message": flag.message,
         "path": path.map(|p| p.to_string()),
         "value": path.map(|p| desk::get(sheet, p)),

@@ -63,9 +63,50 @@ function line(label, value) {
   return p;
 }
 
+function button(id, text, onclick) {
+  const b = document.createElement("button");
+  b.id = id; b.textContent = text; b.onclick = onclick;
+  return b;
+}
+
+// The supervisor's powers: the sheet's verdict, and the rows initialled here.
+function renderPowers() {
+  const box = document.getElementById("powers");
+  box.replaceChildren();
+  if (sheet.void) {
+    const v = sheet.void;
+    box.append(line(texts.voided, `${v.reason} (${v.by}, ${v.at})`),
+      button("unvoid", texts.unvoid, () => power("verdict", { void: false })));
+  } else {
+    const reason = document.createElement("input");
+    reason.id = "void-reason"; reason.placeholder = texts.voidreason;
+    box.append(reason, button("void", texts.void,
+      () => power("verdict", { void: true, reason: reason.value })));
+  }
+  for (const i of sheet.supervisor_initials || [])
+    box.append(line(`${texts.initialled} ${i.row}`, `${i.by}, ${i.at}`),
+      button(`uninitial-${i.row}`, texts.takeback, () => power("initials", { row: i.row, undo: true })));
+}
+
+async function power(what, body) {
+  const name = by.value.trim();
+  if (!name) { say(texts.namefirst, true); by.focus(); return; }
+  localStorage.setItem("aufsicht-by", name);
+  const r = await fetch(`/api/sheets/${sheet.id}/${what}`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json", "if-match": `"${sheet.version}"` },
+    body: JSON.stringify({ by: name, ...body }),
+  });
+  if (!r.ok) { say(await r.text(), true); if (r.status === 409) await open(sheet.id, current); return; }
+  await open(sheet.id, current);
+  say(texts.saved);
+  loadQueue();
+}
+
 function render() {
   const box = document.getElementById("flags");
   box.replaceChildren();
+  renderPowers();
   document.getElementById("page").src = sheet.page || "";
   if (sheet.flags.length === 0) { say(texts.noflags); return; }
   sheet.flags.forEach((f, i) => {
@@ -89,6 +130,9 @@ function render() {
       div.appendChild(line(texts.alternatives,
         f.alternatives.map(([v, p]) => `${v} (${Math.round(p * 100)}%)`).join(", ")));
     if (f.suggestion != null) div.appendChild(line(texts.suggestion, f.suggestion));
+    if (f.row != null && (f.code === "CORRECTION_NOT_INITIALLED" || f.code === "TOUT_NOT_INITIALLED"))
+      div.appendChild(button(`initial-${i}`, `${texts.initial} ${f.row}`,
+        () => power("initials", { row: f.row })));
     const input = document.createElement("input");
     input.id = `value-${i}`;
     input.placeholder = f.suggestion != null ? String(f.suggestion) : (f.value ?? "");
