@@ -193,6 +193,8 @@ pub enum ArchiveError {
     Empty,
     SeveralTournaments(String),
     NoSuchSheet(i64),
+    /// A participant number on no sheet of the night.
+    NoSuchPlayer(String),
     Csv(String),
     /// An edit of version `yours` of a sheet that is at version `now`.
     Stale {
@@ -234,6 +236,7 @@ impl Tell for ArchiveError {
                 say(lang, "archive-several", &[("names", names)])
             }
             ArchiveError::NoSuchSheet(id) => say(lang, "archive-no-such-sheet", &[("id", id)]),
+            ArchiveError::NoSuchPlayer(p) => say(lang, "archive-no-such-player", &[("player", p)]),
             ArchiveError::Stale { id, now, yours } => say(
                 lang,
                 "edit-stale",

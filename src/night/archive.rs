@@ -274,6 +274,15 @@ impl Archive {
         )?)
     }
 
+    /// The rule set the tournament was scanned with.
+    pub fn rules_of(&self, tournament: i64) -> Result<String, ArchiveError> {
+        Ok(self.conn.query_row(
+            "SELECT rules FROM tournaments WHERE id = ?1",
+            params![tournament],
+            |r| r.get(0),
+        )?)
+    }
+
     /// The tournaments in the archive: (id, name), oldest first.
     pub fn tournaments(&self) -> Result<Vec<(i64, String)>, ArchiveError> {
         let mut stmt = self

@@ -4,6 +4,8 @@
 //! [`standings`] (one [`ranking`] for every place that shows it), and the [`review`] page.
 
 pub mod archive;
+pub mod audit;
+pub mod audit_page;
 pub mod batch;
 pub mod desk;
 pub mod draw;

@@ -36,6 +36,22 @@ pub struct ReviewSheet<'a> {
     pub form: Option<&'a FormTemplate>,
 }
 
+/// The scan of `source` (page `page`), looked for where it was read, then
+/// beside the archive (in `archive_dir` or its parent), where it is still found.
+pub fn load_scan(source: &str, page: u32, archive_dir: &std::path::Path) -> Option<GrayImage> {
+    let src = std::path::Path::new(source);
+    let candidates = [
+        src.to_path_buf(),
+        archive_dir.join(src),
+        archive_dir.parent().unwrap_or(archive_dir).join(src),
+    ];
+    let file = candidates.into_iter().find(|p| p.is_file())?;
+    crate::page::input::load(&file)
+        .into_iter()
+        .find(|pg| pg.number == page)
+        .and_then(|pg| pg.image.ok())
+}
+
 /// The alignment stored in a result by `scan` (`alignment.to_image`).
 pub fn stored_alignment(result: &SheetResult) -> Option<Alignment> {
     let a = result.notes.alignment.as_ref()?;
@@ -244,7 +260,7 @@ pub fn data_uri_jpeg(img: &RgbImage) -> String {
     )
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -113,7 +113,7 @@ pub fn sheet_name(sheet: &SheetResult, fallback: &str) -> String {
 }
 
 /// Participant numbers are compared by value: "0417" and "417" are one player.
-fn player_key(id: &str) -> String {
+pub fn player_key(id: &str) -> String {
     let digits = id.trim().trim_start_matches('0');
     if digits.is_empty() {
         "0".to_string()
@@ -604,24 +604,56 @@ impl Standings {
     /// The contract's CSV: rank, player, total, round_N..., tie-breaks, review.
     pub fn write_csv<W: std::io::Write>(&self, out: W) -> Result<(), csv::Error> {
         let mut w = csv::Writer::from_writer(out);
+        w.write_record(self.header())?;
+        for p in &self.players {
+            w.write_record(self.record(p))?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+
+    /// The CSV's column names.
+    fn header(&self) -> Vec<String> {
         let mut header = vec!["rank".to_string(), "player".into(), "total".into()];
         header.extend((1..=self.rounds).map(|r| format!("round_{r}")));
         header.extend(self.tie_break_columns.iter().cloned());
         header.push("review".into());
-        w.write_record(&header)?;
-        for p in &self.players {
-            let mut rec = vec![p.rank.to_string(), p.player.clone(), p.total.to_string()];
-            rec.extend(
-                p.rounds
-                    .iter()
-                    .map(|v| v.map(|v| v.to_string()).unwrap_or_default()),
-            );
-            rec.extend(p.tie_breaks.iter().map(i64::to_string));
-            rec.push(p.review.join(";"));
-            w.write_record(&rec)?;
-        }
-        w.flush()?;
-        Ok(())
+        header
+    }
+
+    /// One player's CSV line.
+    fn record(&self, p: &Standing) -> Vec<String> {
+        let mut rec = vec![p.rank.to_string(), p.player.clone(), p.total.to_string()];
+        rec.extend(
+            p.rounds
+                .iter()
+                .map(|v| v.map(|v| v.to_string()).unwrap_or_default()),
+        );
+        rec.extend(p.tie_breaks.iter().map(i64::to_string));
+        rec.push(p.review.join(";"));
+        rec
+    }
+
+    /// A player's line as an object by the CSV's column names (numbers as
+    /// numbers, an empty round as null), where the player is ranked.
+    pub fn line_of(&self, player: &str) -> Option<serde_json::Map<String, serde_json::Value>> {
+        let key = player_key(player);
+        let p = self.players.iter().find(|p| player_key(&p.player) == key)?;
+        let value = |(name, text): (String, String)| {
+            let v = match text.parse::<i64>() {
+                Ok(n) if name != "player" => n.into(),
+                _ if text.is_empty() && name.starts_with("round_") => serde_json::Value::Null,
+                _ => text.into(),
+            };
+            (name, v)
+        };
+        Some(
+            self.header()
+                .into_iter()
+                .zip(self.record(p))
+                .map(value)
+                .collect(),
+        )
     }
 
     /// The night checks as CSV (kind, sheets, message) for the file beside the ranking.

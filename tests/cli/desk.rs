@@ -633,6 +633,13 @@ fn the_supervisor_should_initial_a_row_and_void_a_sheet_and_undo_both_in_the_tra
             )
         })
         .collect();
+    let audit = desk.json("/api/audit?player=11");
+    assert_eq!(audit["sheets"][0]["id"], id);
+    assert_eq!(audit["sheets"][0]["seat"], 1);
+    assert_eq!(audit["sheets"][0]["changes"][0]["kind"], "initials");
+    assert_eq!(audit["standings"]["player"], "11");
+    let (status, _, said) = desk.call("GET", "/api/audit?player=999", &[], "");
+    assert_eq!(status, 404, "{said}");
     assert_eq!(
         kinds,
         [
@@ -970,4 +977,26 @@ async fn a_supervisor_should_initial_void_and_undo_both_in_chromium() {
             "verdict Aufsicht ",
         ],
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_desks_audit_page_should_render_its_crops_in_chromium() {
+    let dir = temp("audit-browser");
+    let archive = night_archive(&dir);
+    let desk = Desk::start(&archive);
+    let id = desk.json("/api/sheets")[0]["id"].as_i64().expect("a sheet");
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    client
+        .goto(&format!("{}audit?sheet={id}", desk.url))
+        .await
+        .expect("open the audit page");
+    // Every crop decoded by the browser, and there is one for each row written.
+    until(
+        &client,
+        "const imgs = [...document.images]; \
+         return imgs.length >= 5 && imgs.every(i => i.complete && i.naturalWidth > 20)",
+    )
+    .await;
+    client.close().await.expect("close");
 }

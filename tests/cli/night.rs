@@ -194,3 +194,125 @@ fn a_file_that_is_not_an_archive_should_get_a_clear_error() {
     assert!(stderr.contains("--archive"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// A complaint about player 357: every sheet they sat at, with the seat,
+/// the result, each change with who and when, and their standings line;
+/// the page embeds the row crops and names no outside address.
+#[test]
+fn an_audit_should_show_a_players_sheets_changes_and_standings_from_the_archive() {
+    let dir = temp("audit");
+    let out = dir.join("out");
+    crate::common::scan_flagged_samples(&out);
+    let archive = out.join("aufsicht.sqlite");
+    let db = Archive::open(&archive).expect("archive");
+    let t = db.pick_tournament(None).expect("one tournament");
+    let scanned = db
+        .sheets(t)
+        .expect("sheets")
+        .into_iter()
+        .find(|s| s.result.players.contains(&Some("357".into())))
+        .expect("357 sat at the scanner's sheet");
+    drop(db);
+    let mut fixed = scanned.result.clone();
+    fixed.endergebnis[1] = Some(fixed.endergebnis[1].unwrap_or(0) + 1);
+    let file = dir.join("fixed.json");
+    std::fs::write(&file, fixed.to_json_pretty()).expect("write");
+    let a = archive.to_str().expect("utf8");
+    let c = aufsicht_en(&[
+        "correct",
+        "--archive",
+        a,
+        "--rules",
+        "merkur",
+        "--by",
+        "Anna",
+        file.to_str().expect("utf8"),
+    ]);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+
+    let json_out = dir.join("audit.json");
+    let run = aufsicht_en(&[
+        "audit",
+        "--archive",
+        a,
+        "--player",
+        "0357",
+        "--format",
+        "json",
+        "--out",
+        json_out.to_str().expect("utf8"),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let audit: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_out).expect("json")).expect("json");
+    assert_eq!(audit["player"], "0357");
+    let sheets = audit["sheets"].as_array().expect("sheets");
+    assert_eq!(sheets.len(), 1, "{audit}");
+    assert_eq!(sheets[0]["seat"], 2);
+    assert_eq!(sheets[0]["id"], scanned.id);
+    assert_eq!(
+        sheets[0]["result"]["endergebnis"][1],
+        fixed.endergebnis[1].expect("set")
+    );
+    let change = &sheets[0]["changes"][0];
+    assert_eq!(
+        (&change["field"], &change["by"], &change["kind"]),
+        (
+            &"endergebnis.2".into(),
+            &"Anna".into(),
+            &"correction".into()
+        )
+    );
+    assert_eq!(audit["standings"]["player"], "357");
+    assert_eq!(
+        audit["standings"]["total"],
+        fixed.endergebnis[1].expect("set")
+    );
+
+    let page = dir.join("audit.html");
+    let run = aufsicht_en(&[
+        "audit",
+        "--archive",
+        a,
+        "--player",
+        "357",
+        "--out",
+        page.to_str().expect("utf8"),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(
+        html.matches("<img src=\"data:image/png;base64,").count() >= 10,
+        "row crops embedded"
+    );
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "self-contained"
+    );
+    assert!(
+        html.contains("Anna") && html.contains("endergebnis.2"),
+        "the change is shown"
+    );
+
+    let none = aufsicht_en(&[
+        "audit",
+        "--archive",
+        a,
+        "--player",
+        "4444",
+        "--out",
+        page.to_str().expect("utf8"),
+    ]);
+    assert!(!none.status.success());
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("participant 4444 is on no sheet"), "{err}");
+}

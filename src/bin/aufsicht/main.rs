@@ -1,9 +1,10 @@
 //! The `aufsicht` command line: parses, then hands each command to its
 //! module. The product's commands (scan, verify, standings, review,
-//! export, correct, render-form) speak the user's language. Making and
+//! export, correct, audit, render-form) speak the user's language. Making and
 //! measuring test data is the lab's own binary, `aufsicht-lab`.
 
 mod archive;
+mod audit;
 mod common;
 mod draw;
 mod print;
@@ -55,6 +56,9 @@ enum Command {
     /// Take a person's corrected sheet result into the archive: re-verified,
     /// every changed value recorded with who and when. Prints the new result.
     Correct(archive::CorrectArgs),
+    /// A player's night (every sheet they sat at) or one sheet, from the
+    /// archive: crops, readings, arithmetic and every change (HTML or JSON).
+    Audit(audit::AuditArgs),
     /// Write the night's review page: one self-contained HTML file, flagged sheets first.
     Review(review::ReviewArgs),
     /// Render a blank form to print (PNG or PDF by the file's extension).
@@ -88,6 +92,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Standings(a) => standings::run(a, lang),
         Command::Export(a) => archive::export_run(a, lang),
         Command::Correct(a) => archive::correct_run(a, lang),
+        Command::Audit(a) => audit::run(a, lang),
         Command::Review(a) => review::run(a, lang),
         Command::RenderForm(a) => render::run(a, lang),
     }

@@ -14,6 +14,7 @@ use aufsicht::SheetResult;
 use aufsicht::catalogue::{Tell, say};
 use aufsicht::error::{ArchiveError, PowerError};
 use aufsicht::night::archive::{Edit, StoredSheet};
+use aufsicht::night::audit::Audit;
 use aufsicht::night::desk::{self, ValuePath};
 use aufsicht::night::powers;
 use aufsicht::night::ranking::{NightRules, rank};
@@ -363,4 +364,40 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
         Ok(response)
     })
     .await
+}
+
+#[derive(Deserialize)]
+pub struct AuditQuery {
+    #[serde(default)]
+    pub(super) player: Option<String>,
+    #[serde(default)]
+    pub(super) sheet: Option<i64>,
+}
+
+/// The audit a query asks for: of `?player=NUMBER` or `?sheet=ID`.
+pub(super) fn audit_of(desk: &Desk, q: &AuditQuery) -> Result<Audit, Problem> {
+    use aufsicht::night::audit::{Subject, audit};
+    let subject = match (q.player.as_deref(), q.sheet) {
+        (Some(p), _) => Subject::Player(p),
+        (None, Some(id)) => Subject::Sheet(id),
+        (None, None) => {
+            let said = say(desk.lang, "serve-audit-whom", &[]);
+            return Err(Problem(StatusCode::BAD_REQUEST, said));
+        }
+    };
+    let night = NightRules {
+        rules: &desk.rules,
+        participants: desk.participants.as_ref(),
+        seating: desk.seating.as_ref(),
+    };
+    let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
+    audit(&archive, desk.tournament, subject, night, desk.lang).map_err(|e| match e {
+        ArchiveError::NoSuchPlayer(_) => Problem(StatusCode::NOT_FOUND, e.tell(desk.lang)),
+        e => desk.problem(e),
+    })
+}
+
+/// `GET /api/audit?player=NUMBER` or `?sheet=ID`: the contract's audit JSON.
+pub async fn audit(State(desk): State<Arc<Desk>>, Query(q): Query<AuditQuery>) -> Reply {
+    blocking(move || Ok(Json(audit_of(&desk, &q)?).into_response())).await
 }

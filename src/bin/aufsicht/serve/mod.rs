@@ -93,6 +93,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/", get(pages::desk))
         .route("/standings", get(pages::standings))
         .route("/ranking", get(pages::ranking))
+        .route("/audit", get(pages::audit))
         .route("/assets/{name}", get(pages::asset))
         .route("/api/sheets", get(api::sheets))
         .route("/api/sheets/{id}", get(api::sheet))
@@ -102,6 +103,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/initials", post(api::initials))
         .route("/api/sheets/{id}/verdict", post(api::verdict))
         .route("/api/standings", get(api::standings))
+        .route("/api/audit", get(api::audit))
         .layer(axum::middleware::from_fn_with_state(
             desk.clone(),
             guard::guard,

@@ -83,6 +83,28 @@ pub async fn asset(Path(name): Path<String>) -> Response {
     }
 }
 
+/// `/audit?player=NUMBER` or `?sheet=ID`: the audit as its self-contained
+/// page, crops embedded (to print or to mail).
+pub async fn audit(
+    State(desk): State<Arc<Desk>>,
+    axum::extract::Query(q): axum::extract::Query<super::api::AuditQuery>,
+) -> Result<Response, super::api::Problem> {
+    use aufsicht::night::audit_page::{Scans, page};
+    let work = move || {
+        let found = super::api::audit_of(&desk, &q)?;
+        let dir = desk.archive_dir.clone();
+        let load = |src: &str, p: u32| aufsicht::night::review::load_scan(src, p, &dir);
+        let scans = Scans {
+            forms: &desk.forms,
+            load: &load,
+        };
+        Ok(Html(page(&found, &scans, desk.lang)).into_response())
+    };
+    tokio::task::spawn_blocking(work)
+        .await
+        .expect("a desk task panicked")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 //! with those cells outlined.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use image::GrayImage;
@@ -14,11 +14,10 @@ use aufsicht::check::flags::Flag;
 use aufsicht::night::archive::StoredSheet;
 use aufsicht::night::desk::{self, ValuePath};
 use aufsicht::night::review::{
-    CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, named_cells, overview, stored_alignment,
+    CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, load_scan, named_cells, overview, stored_alignment,
 };
 use aufsicht::page::align::Alignment;
 use aufsicht::page::form::FormTemplate;
-use aufsicht::page::input;
 
 use super::Desk;
 
@@ -37,17 +36,7 @@ impl Images {
         if let Some((_, _, img)) = kept.iter().find(|(s, p, _)| s == source && *p == page) {
             return Some(img.clone());
         }
-        let src = Path::new(source);
-        let candidates: [PathBuf; 3] = [
-            src.to_path_buf(),
-            archive_dir.join(src),
-            archive_dir.parent().unwrap_or(archive_dir).join(src),
-        ];
-        let file = candidates.into_iter().find(|p| p.is_file())?;
-        let image = input::load(&file)
-            .into_iter()
-            .find(|pg| pg.number == page)
-            .and_then(|pg| pg.image.ok())?;
+        let image = load_scan(source, page, archive_dir)?;
         let image = Arc::new(image);
         kept.push_front((source.to_string(), page, image.clone()));
         kept.truncate(KEPT_IMAGES);

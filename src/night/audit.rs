@@ -1,0 +1,124 @@
+//! A complaint answered from the archive alone: for a player, every sheet
+//! they sat at (all rounds), or one sheet; each with its result (readings,
+//! flags, arithmetic), its trail (paper corrections are in the result,
+//! desk corrections, initials and verdicts in the trail) and the player's
+//! standings line. [`page`](crate::night::audit_page) draws it as one
+//! self-contained HTML page; the contract's JSON is this, serialised.
+
+use serde::Serialize;
+
+use crate::check::messages::Lang;
+use crate::error::ArchiveError;
+use crate::night::archive::{Archive, Change, StoredSheet};
+use crate::night::ranking::{NightRules, rank};
+use crate::night::standings::{player_key, sheet_name};
+use crate::sheet::SheetResult;
+
+/// Whom or what an audit is of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject<'a> {
+    /// A participant number ("0417" and "417" are one player).
+    Player(&'a str),
+    /// A sheet by its archive id.
+    Sheet(i64),
+}
+
+/// The contract's audit.
+#[derive(Debug, Clone, Serialize)]
+pub struct Audit {
+    pub player: Option<String>,
+    pub sheets: Vec<AuditedSheet>,
+    /// The player's standings line by the CSV's column names.
+    pub standings: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// One sheet of an audit.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditedSheet {
+    pub id: i64,
+    pub source: Option<String>,
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+    /// The player's seat (from 1); none in a sheet's audit.
+    pub seat: Option<usize>,
+    pub result: SheetResult,
+    pub changes: Vec<Change>,
+}
+
+/// The audit of `subject` in the archive's `tournament`, ranked under the
+/// night's rules. A player on no sheet of it is
+/// [`ArchiveError::NoSuchPlayer`], a sheet not in it
+/// [`ArchiveError::NoSuchSheet`].
+pub fn audit(
+    archive: &Archive,
+    tournament: i64,
+    subject: Subject,
+    night: NightRules,
+    lang: Lang,
+) -> Result<Audit, ArchiveError> {
+    let stored = archive.sheets(tournament)?;
+    let chosen: Vec<(&StoredSheet, Option<usize>)> = match subject {
+        Subject::Player(p) => stored
+            .iter()
+            .filter_map(|s| seat_of(&s.result, p).map(|seat| (s, Some(seat))))
+            .collect(),
+        Subject::Sheet(id) => stored
+            .iter()
+            .filter(|s| s.id == id)
+            .map(|s| (s, None))
+            .collect(),
+    };
+    if chosen.is_empty() {
+        return Err(match subject {
+            Subject::Player(p) => ArchiveError::NoSuchPlayer(p.to_string()),
+            Subject::Sheet(id) => ArchiveError::NoSuchSheet(id),
+        });
+    }
+    let mut sheets = Vec::new();
+    for (s, seat) in chosen {
+        sheets.push(audited(archive, s, seat)?);
+    }
+    sheets.sort_by_key(|s| (s.round, s.table, s.id));
+    let player = match subject {
+        Subject::Player(p) => Some(p.to_string()),
+        Subject::Sheet(_) => None,
+    };
+    let standings = player.as_deref().and_then(|p| {
+        let named = stored
+            .into_iter()
+            .map(|s| (sheet_name(&s.result, &format!("sheet-{}", s.id)), s.result))
+            .collect();
+        rank(named, night, lang).standings.line_of(p)
+    });
+    Ok(Audit {
+        player,
+        sheets,
+        standings,
+    })
+}
+
+/// The seat (from 1) where `player` sat on the sheet.
+fn seat_of(sheet: &SheetResult, player: &str) -> Option<usize> {
+    let key = player_key(player);
+    sheet
+        .players
+        .iter()
+        .position(|p| p.as_deref().is_some_and(|p| player_key(p) == key))
+        .map(|i| i + 1)
+}
+
+fn audited(
+    archive: &Archive,
+    s: &StoredSheet,
+    seat: Option<usize>,
+) -> Result<AuditedSheet, ArchiveError> {
+    Ok(AuditedSheet {
+        id: s.id,
+        source: s.result.source.clone(),
+        round: s.result.round,
+        table: s.result.table,
+        seat,
+        result: s.result.clone(),
+        changes: archive.corrections(s.id)?,
+    })
+}
