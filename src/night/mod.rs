@@ -7,6 +7,7 @@ pub mod archive;
 pub mod audit;
 pub mod audit_page;
 pub mod batch;
+pub mod copies;
 pub mod desk;
 pub mod draw;
 pub mod files;

@@ -63,6 +63,10 @@ pub enum NightCheckKind {
     /// The supervisor declared the sheet invalid: its players' points of
     /// its round count 0.
     SheetVoid,
+    /// Two sheets with nearly all game rows alike: one paper scanned twice.
+    SheetTwice,
+    /// A run of game rows written alike on another table's sheet.
+    RowsCopied,
 }
 
 impl NightCheckKind {
@@ -79,6 +83,8 @@ impl NightCheckKind {
             Self::TableWithoutSheet => "TABLE_WITHOUT_SHEET",
             Self::SeatingDiffers => "SEATING_DIFFERS",
             Self::SheetVoid => "SHEET_VOID",
+            Self::SheetTwice => "SHEET_TWICE",
+            Self::RowsCopied => "ROWS_COPIED",
         }
     }
 }
@@ -199,6 +205,9 @@ pub fn standings(
     }
     night.table_checks();
     night.round_checks();
+    night
+        .checks
+        .extend(crate::night::copies::copy_checks(sheets, lang));
     if let Some(list) = participants.filter(|l| !l.is_empty()) {
         registration_checks(&mut night.players, list, &mut night.checks, lang);
     }
