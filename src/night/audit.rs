@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::check::messages::Lang;
 use crate::error::ArchiveError;
-use crate::night::archive::{Archive, Change, StoredSheet};
+use crate::night::archive::{Archive, Change, ChangeKind, StoredSheet};
 use crate::night::ranking::{NightRules, rank};
 use crate::night::standings::{player_key, sheet_name};
 use crate::sheet::SheetResult;
@@ -42,7 +42,19 @@ pub struct AuditedSheet {
     /// The player's seat (from 1); none in a sheet's audit.
     pub seat: Option<usize>,
     pub result: SheetResult,
-    pub changes: Vec<Change>,
+    pub changes: Vec<AuditedChange>,
+}
+
+/// A trail entry, with what it moved the audited player's total by.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditedChange {
+    #[serde(flatten)]
+    pub change: Change,
+    /// Points it added to the player's total: an Endergebnis of their seat
+    /// corrected, or the sheet declared invalid (its Endergebnis taken
+    /// away) or valid again. Null where the total does not follow from it
+    /// alone (a game cell, initials, another seat, a sheet's audit).
+    pub moved: Option<i64>,
 }
 
 /// The audit of `subject` in the archive's `tournament`, ranked under the
@@ -119,6 +131,30 @@ fn audited(
         table: s.result.table,
         seat,
         result: s.result.clone(),
-        changes: archive.corrections(s.id)?,
+        changes: archive
+            .corrections(s.id)?
+            .into_iter()
+            .map(|change| AuditedChange {
+                moved: seat.and_then(|seat| moved(&change, &s.result, seat)),
+                change,
+            })
+            .collect(),
     })
+}
+
+/// What a change moved the total of the player at `seat` by (see
+/// [`AuditedChange::moved`]).
+fn moved(change: &Change, sheet: &SheetResult, seat: usize) -> Option<i64> {
+    let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<i64>().ok());
+    match change.kind {
+        ChangeKind::Correction if change.field == format!("endergebnis.{seat}") => {
+            Some(number(&change.new)? - number(&change.old)?)
+        }
+        ChangeKind::Verdict => {
+            let end = sheet.endergebnis.get(seat - 1).copied().flatten()?;
+            let voided = change.new.as_deref().is_some_and(|r| !r.is_empty());
+            Some(if voided { -end } else { end })
+        }
+        _ => None,
+    }
 }

@@ -340,13 +340,15 @@ fn changes(html: &mut String, s: &AuditedSheet, lang: Lang) {
         let _ = write!(html, "<th>{}</th>", esc(&say(lang, id, &[])));
     }
     html.push_str("</tr>");
-    for c in &s.changes {
+    for audited in &s.changes {
+        let c = &audited.change;
+        let moved = audited.moved.map_or_else(String::new, |m| format!("{m:+}"));
         let kind = serde_json::to_value(c.kind).ok();
         let kind = kind.as_ref().and_then(|k| k.as_str()).unwrap_or("");
         let blank = |v: &Option<String>| esc(v.as_deref().unwrap_or("–"));
         let _ = write!(
             html,
-            "<tr><td>{kind}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{kind}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{moved}</td></tr>",
             esc(&c.field),
             blank(&c.old),
             blank(&c.new),

@@ -281,3 +281,4 @@ audit-old = alt
 audit-new = neu
 audit-by = von
 audit-at = wann
+audit-moved = Gesamtpunkte

@@ -271,3 +271,4 @@ audit-old = old
 audit-new = new
 audit-by = by
 audit-at = at
+audit-moved = total moved

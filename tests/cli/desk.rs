@@ -637,6 +637,14 @@ fn the_supervisor_should_initial_a_row_and_void_a_sheet_and_undo_both_in_the_tra
     assert_eq!(audit["sheets"][0]["id"], id);
     assert_eq!(audit["sheets"][0]["seat"], 1);
     assert_eq!(audit["sheets"][0]["changes"][0]["kind"], "initials");
+    // Voiding took the seat's Endergebnis from 11's total; lifting gave it back.
+    let end = audit["sheets"][0]["result"]["endergebnis"][0]
+        .as_i64()
+        .expect("written");
+    let moved: Vec<Value> = (0..4)
+        .map(|i| audit["sheets"][0]["changes"][i]["moved"].clone())
+        .collect();
+    assert_eq!(moved, [Value::Null, Value::Null, json!(-end), json!(end)]);
     assert_eq!(audit["standings"]["player"], "11");
     let (status, _, said) = desk.call("GET", "/api/audit?player=999", &[], "");
     assert_eq!(status, 404, "{said}");

@@ -267,6 +267,7 @@ fn an_audit_should_show_a_players_sheets_changes_and_standings_from_the_archive(
             &"correction".into()
         )
     );
+    assert_eq!(change["moved"], 1, "the correction added 1 to 357's total");
     assert_eq!(audit["standings"]["player"], "357");
     assert_eq!(
         audit["standings"]["total"],
