@@ -195,6 +195,12 @@ pub enum ArchiveError {
     NoSuchSheet(i64),
     /// A participant number on no sheet of the night.
     NoSuchPlayer(String),
+    /// An archive a newer release wrote: schema `version`, this one knows `known`.
+    Newer {
+        path: String,
+        version: i64,
+        known: i64,
+    },
     Csv(String),
     /// An edit of version `yours` of a sheet that is at version `now`.
     Stale {
@@ -237,6 +243,15 @@ impl Tell for ArchiveError {
             }
             ArchiveError::NoSuchSheet(id) => say(lang, "archive-no-such-sheet", &[("id", id)]),
             ArchiveError::NoSuchPlayer(p) => say(lang, "archive-no-such-player", &[("player", p)]),
+            ArchiveError::Newer {
+                path,
+                version,
+                known,
+            } => say(
+                lang,
+                "archive-newer",
+                &[("path", path), ("version", version), ("known", known)],
+            ),
             ArchiveError::Stale { id, now, yours } => say(
                 lang,
                 "edit-stale",

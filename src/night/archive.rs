@@ -79,6 +79,49 @@ CREATE TABLE IF NOT EXISTS corrections (
 );
 ";
 
+/// The schema version this release writes: how many migrations it knows.
+pub const SCHEMA_VERSION: usize = 1;
+
+/// The archive's migrations, in order; the archive's `user_version` says
+/// how many ran. The first is the schema as it stood before versions:
+/// an archive of that time holds its tables already, so its statements
+/// create only what is missing, and its hook adds the columns that were
+/// added by hand before.
+fn migrations() -> rusqlite_migration::Migrations<'static> {
+    let ms = vec![rusqlite_migration::M::up_with_hook(
+        SCHEMA,
+        add_missing_columns,
+    )];
+    debug_assert_eq!(ms.len(), SCHEMA_VERSION);
+    rusqlite_migration::Migrations::new(ms)
+}
+
+/// The columns archives of the first releases lacked.
+fn add_missing_columns(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
+    for (column, declared) in [
+        ("result_file", "result_file TEXT"),
+        // Counts the corrections stored: an edit made on an older version is refused.
+        ("version", "version INTEGER NOT NULL DEFAULT 0"),
+    ] {
+        let has: i64 = tx.query_row(
+            "SELECT count(*) FROM pragma_table_info('sheets') WHERE name = ?1",
+            params![column],
+            |r| r.get(0),
+        )?;
+        if has == 0 {
+            tx.execute_batch(&format!("ALTER TABLE sheets ADD COLUMN {declared}"))?;
+        }
+    }
+    Ok(())
+}
+
+fn migration_error(e: rusqlite_migration::Error) -> ArchiveError {
+    match e {
+        rusqlite_migration::Error::RusqliteError { err, .. } => ArchiveError::Sql(err),
+        other => ArchiveError::Corrupt(other.to_string()),
+    }
+}
+
 /// How long a write waits for another process's write to finish.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 
@@ -224,32 +267,82 @@ impl Archive {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut archive = Archive { conn };
-        archive.create_schema()?;
+        archive.create_schema(path)?;
         Ok(archive)
     }
 
-    /// The tables, and the columns later versions added, in one write.
-    fn create_schema(&mut self) -> Result<(), ArchiveError> {
-        let tx = self.write()?;
-        tx.execute_batch(SCHEMA)?;
-        let has_result_file: bool = tx.query_row(
-            "SELECT count(*) FROM pragma_table_info('sheets') WHERE name = 'result_file'",
+    /// Brings the schema to this release's version (SQLite's
+    /// `user_version`, kept by `rusqlite_migration`), all migrations in
+    /// one transaction, after a backup of an archive that holds data. An
+    /// archive of a newer release is refused, untouched.
+    fn create_schema(&mut self, path: &Path) -> Result<(), ArchiveError> {
+        let migrations = migrations();
+        let pending = migrations
+            .pending_migrations(&self.conn)
+            .map_err(migration_error)?;
+        if pending < 0 {
+            return Err(ArchiveError::Newer {
+                path: path.display().to_string(),
+                version: SCHEMA_VERSION as i64 - i64::from(pending),
+                known: SCHEMA_VERSION as i64,
+            });
+        }
+        if pending > 0 && self.holds_data()? {
+            self.back_up_before_migrating(path)?;
+        }
+        // Takes the write lock at once: two processes opening an older
+        // archive migrate one after the other.
+        self.conn
+            .set_transaction_behavior(rusqlite::TransactionBehavior::Immediate);
+        migrations
+            .to_latest(&mut self.conn)
+            .map_err(migration_error)?;
+        self.conn
+            .set_transaction_behavior(rusqlite::TransactionBehavior::Deferred);
+        Ok(())
+    }
+
+    /// Whether the file already holds an archive's tables.
+    fn holds_data(&self) -> Result<bool, ArchiveError> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'sheets'",
             [],
             |r| r.get::<_, i64>(0).map(|n| n > 0),
-        )?;
-        if !has_result_file {
-            tx.execute_batch("ALTER TABLE sheets ADD COLUMN result_file TEXT")?;
-        }
-        let has_version: bool = tx.query_row(
-            "SELECT count(*) FROM pragma_table_info('sheets') WHERE name = 'version'",
-            [],
-            |r| r.get::<_, i64>(0).map(|n| n > 0),
-        )?;
-        // Counts the corrections stored: an edit made on an older version is refused.
-        if !has_version {
-            tx.execute_batch("ALTER TABLE sheets ADD COLUMN version INTEGER NOT NULL DEFAULT 0")?;
-        }
-        tx.commit()?;
+        )?)
+    }
+
+    /// A copy of the archive as it is, beside it (`NAME.vN.bak`, N its
+    /// schema version), made with SQLite's online backup into a temporary
+    /// file and renamed whole: a kill leaves the archive and any earlier
+    /// backup as they were.
+    fn back_up_before_migrating(&self, path: &Path) -> Result<(), ArchiveError> {
+        let version: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let done = path.with_file_name(format!("{name}.v{version}.bak"));
+        let part = path.with_file_name(format!("{name}.v{version}.bak.part"));
+        self.backup_to(&part)?;
+        std::fs::rename(&part, &done).map_err(|e| ArchiveError::Open {
+            path: done.display().to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    /// SQLite's online backup of the archive into `to` (replaced).
+    pub fn backup_to(&self, to: &Path) -> Result<(), ArchiveError> {
+        let _ = std::fs::remove_file(to);
+        let mut copy = Connection::open(to).map_err(|e| ArchiveError::Open {
+            path: to.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let backup = rusqlite::backup::Backup::new(&self.conn, &mut copy)?;
+        backup.run_to_completion(256, std::time::Duration::from_millis(5), None)?;
+        drop(backup);
+        copy.pragma_update(None, "journal_mode", "DELETE")?;
         Ok(())
     }
 
@@ -814,6 +907,88 @@ mod tests {
             .expect("temp dir");
         let path = dir.path().join(format!("{name}.sqlite"));
         (dir, path)
+    }
+
+    fn user_version(path: &Path) -> i64 {
+        let conn = Connection::open(path).expect("open");
+        conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+            .expect("version")
+    }
+
+    /// An archive the release before schema versions wrote (one scanned
+    /// sheet, one correction by Anna; vacuumed to keep it small).
+    #[test]
+    fn an_archive_from_before_versions_should_be_migrated_after_a_backup_with_nothing_lost() {
+        let (dir, path) = temp("old");
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/archive/before-versions.sqlite");
+        std::fs::copy(&fixture, &path).expect("copy");
+        assert_eq!(user_version(&path), 0);
+        let a = Archive::open(&path).expect("migrated");
+        let t = a.pick_tournament(Some("Fixture night")).expect("its night");
+        let sheets = a.sheets(t).expect("sheets");
+        assert_eq!(sheets.len(), 1);
+        assert_eq!(sheets[0].version, 1, "one correction stored");
+        let trail = a.corrections(sheets[0].id).expect("trail");
+        let entry = (
+            trail[0].field.as_str(),
+            trail[0].new.as_deref(),
+            trail[0].by.as_str(),
+        );
+        assert_eq!(entry, ("endergebnis.1", Some("29"), "Anna"));
+        assert_eq!(sheets[0].result.endergebnis[0], Some(29));
+        drop(a);
+        assert_eq!(user_version(&path), SCHEMA_VERSION as i64);
+        let backup = dir.path().join("old.sqlite.v0.bak");
+        assert_eq!(
+            user_version(&backup),
+            0,
+            "the backup is the archive as it was"
+        );
+        let kept = Archive::open(&backup).expect("the backup opens");
+        assert_eq!(
+            kept.sheets(t).expect("sheets")[0].result.endergebnis[0],
+            Some(29)
+        );
+        // Opened again: nothing left to migrate, no second backup.
+        drop(kept);
+        std::fs::remove_file(&backup).expect("remove");
+        Archive::open(&path).expect("open");
+        assert!(!backup.exists());
+    }
+
+    #[test]
+    fn an_archive_of_a_newer_release_should_be_refused_untouched() {
+        let (_dir, path) = temp("newer");
+        drop(Archive::open(&path).expect("fresh"));
+        let conn = Connection::open(&path).expect("open");
+        conn.pragma_update(None, "user_version", 7).expect("set");
+        drop(conn);
+        let refused = Archive::open(&path).err().expect("refused");
+        assert!(
+            matches!(
+                refused,
+                ArchiveError::Newer {
+                    version: 7,
+                    known: 1,
+                    ..
+                }
+            ),
+            "{refused:?}"
+        );
+        let said = crate::catalogue::Tell::tell(&refused, crate::Lang::En);
+        assert!(said.contains("newer aufsicht"), "{said}");
+        assert_eq!(user_version(&path), 7);
+    }
+
+    #[test]
+    fn a_new_archive_should_start_at_this_version_without_a_backup() {
+        let (dir, path) = temp("fresh");
+        drop(Archive::open(&path).expect("fresh"));
+        assert_eq!(user_version(&path), SCHEMA_VERSION as i64);
+        let files = std::fs::read_dir(dir.path()).expect("dir").count();
+        assert!(files <= 3, "the archive and its WAL files only: {files}");
+        assert!(!dir.path().join("fresh.sqlite.v0.bak").exists());
     }
 
     #[test]

@@ -1008,3 +1008,33 @@ async fn the_desks_audit_page_should_render_its_crops_in_chromium() {
     .await;
     client.close().await.expect("close");
 }
+
+/// The desk holds the archive open and takes a correction; a backup made
+/// meanwhile is a whole archive with that correction, opened by itself.
+#[test]
+fn an_archive_should_be_backed_up_while_the_desk_uses_it() {
+    let dir = temp("backup");
+    let night = archive_with_a_correction(&dir);
+    let desk = Desk::start(&night);
+    let id = desk.json("/api/sheets")[0]["id"].as_i64().expect("a sheet");
+    let body = json!({"by": "AB", "values": [{"path": "endergebnis/2", "value": 20}]});
+    let (status, _, answer) = desk.post(id, "\"0\"", &body);
+    assert_eq!(status, 200, "{answer}");
+    let copy = dir.join("copy.sqlite");
+    let s = |p: &Path| p.to_str().expect("utf8").to_string();
+    let out = aufsicht_en(&["archive", "backup", &s(&night), &s(&copy)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!dir.join("copy.sqlite.part").exists());
+    drop(desk);
+    let kept = aufsicht::night::archive::Archive::open(&copy).expect("the copy opens");
+    let t = kept.pick_tournament(None).expect("one night");
+    let sheets = kept.sheets(t).expect("sheets");
+    assert_eq!(sheets.len(), 4);
+    let corrected = sheets.iter().find(|s| s.id == id).expect("the sheet");
+    assert_eq!(corrected.result.endergebnis[1], Some(20));
+    assert_eq!(kept.corrections(id).expect("trail")[0].by, "AB");
+}

@@ -1,5 +1,6 @@
-//! `export` and `correct`: the archive back to files, and a person's
-//! correction into it with its trail.
+//! `export`, `correct` and `archive`: the archive back to files, a
+//! person's correction into it with its trail, and the archive's own
+//! upkeep (a backup while it is in use).
 
 use std::path::{Path, PathBuf};
 
@@ -37,6 +38,48 @@ pub struct CorrectArgs {
     pub by: String,
     /// The corrected sheet result (a scan's JSON, edited).
     pub sheet: PathBuf,
+}
+
+/// The arguments of `archive`.
+#[derive(clap::Args)]
+pub struct ArchiveArgs {
+    #[command(subcommand)]
+    pub command: ArchiveCommand,
+}
+
+#[derive(clap::Subcommand)]
+pub enum ArchiveCommand {
+    /// Copy a consistent archive while the desk or a scan uses it
+    /// (SQLite's online backup; the copy appears whole or not at all).
+    Backup {
+        /// The archive.
+        archive: PathBuf,
+        /// The copy (replaced).
+        dest: PathBuf,
+    },
+}
+
+pub fn archive_run(a: ArchiveArgs, lang: Lang) -> Result<()> {
+    match a.command {
+        ArchiveCommand::Backup { archive, dest } => backup(&archive, &dest, lang),
+    }
+}
+
+/// The backup goes to a temporary file beside `dest`, renamed when whole.
+fn backup(archive: &Path, dest: &Path, lang: Lang) -> Result<()> {
+    let db = open_archive(archive, lang)?;
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let part = dest.with_file_name(format!("{name}.part"));
+    db.backup_to(&part).told(lang)?;
+    std::fs::rename(&part, dest)
+        .with_context(|| say(lang, "cannot-write", &[("path", &dest.display())]))?;
+    let args: [(&str, &dyn std::fmt::Display); 2] =
+        [("archive", &archive.display()), ("path", &dest.display())];
+    eprintln!("aufsicht: {}", say(lang, "archive-backed-up", &args));
+    Ok(())
 }
 
 pub fn export_run(a: ExportArgs, lang: Lang) -> Result<()> {

@@ -56,6 +56,8 @@ enum Command {
     /// Take a person's corrected sheet result into the archive: re-verified,
     /// every changed value recorded with who and when. Prints the new result.
     Correct(archive::CorrectArgs),
+    /// The archive's upkeep: `archive backup FILE DEST` copies it while in use.
+    Archive(archive::ArchiveArgs),
     /// A player's night (every sheet they sat at) or one sheet, from the
     /// archive: crops, readings, arithmetic and every change (HTML or JSON).
     Audit(audit::AuditArgs),
@@ -92,6 +94,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Standings(a) => standings::run(a, lang),
         Command::Export(a) => archive::export_run(a, lang),
         Command::Correct(a) => archive::correct_run(a, lang),
+        Command::Archive(a) => archive::archive_run(a, lang),
         Command::Audit(a) => audit::run(a, lang),
         Command::Review(a) => review::run(a, lang),
         Command::RenderForm(a) => render::run(a, lang),
