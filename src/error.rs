@@ -195,6 +195,12 @@ pub enum ArchiveError {
     NoSuchSheet(i64),
     /// A participant number on no sheet of the night.
     NoSuchPlayer(String),
+    /// A night dated `had` given another date.
+    DateDiffers {
+        name: String,
+        had: String,
+        given: String,
+    },
     /// An archive a newer release wrote: schema `version`, this one knows `known`.
     Newer {
         path: String,
@@ -243,6 +249,11 @@ impl Tell for ArchiveError {
             }
             ArchiveError::NoSuchSheet(id) => say(lang, "archive-no-such-sheet", &[("id", id)]),
             ArchiveError::NoSuchPlayer(p) => say(lang, "archive-no-such-player", &[("player", p)]),
+            ArchiveError::DateDiffers { name, had, given } => say(
+                lang,
+                "archive-date-differs",
+                &[("name", name), ("had", had), ("given", given)],
+            ),
             ArchiveError::Newer {
                 path,
                 version,

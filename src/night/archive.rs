@@ -80,37 +80,47 @@ CREATE TABLE IF NOT EXISTS corrections (
 ";
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 1;
+pub const SCHEMA_VERSION: usize = 2;
 
 /// The archive's migrations, in order; the archive's `user_version` says
 /// how many ran. The first is the schema as it stood before versions:
 /// an archive of that time holds its tables already, so its statements
 /// create only what is missing, and its hook adds the columns that were
-/// added by hand before.
+/// added by hand before. Every migration may run twice: two processes
+/// that open an older archive at once both read its version before
+/// either writes, and the second runs after the first.
 fn migrations() -> rusqlite_migration::Migrations<'static> {
-    let ms = vec![rusqlite_migration::M::up_with_hook(
-        SCHEMA,
-        add_missing_columns,
-    )];
+    let ms = vec![
+        rusqlite_migration::M::up_with_hook(SCHEMA, |tx: &rusqlite::Transaction| {
+            add_column(tx, "sheets", "result_file", "TEXT")?;
+            // Counts the corrections stored: an edit made on an older version is refused.
+            add_column(tx, "sheets", "version", "INTEGER NOT NULL DEFAULT 0")
+        }),
+        // A night's date (YYYY-MM-DD), for the season.
+        rusqlite_migration::M::up_with_hook("", |tx: &rusqlite::Transaction| {
+            add_column(tx, "tournaments", "date", "TEXT")
+        }),
+    ];
     debug_assert_eq!(ms.len(), SCHEMA_VERSION);
     rusqlite_migration::Migrations::new(ms)
 }
 
-/// The columns archives of the first releases lacked.
-fn add_missing_columns(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
-    for (column, declared) in [
-        ("result_file", "result_file TEXT"),
-        // Counts the corrections stored: an edit made on an older version is refused.
-        ("version", "version INTEGER NOT NULL DEFAULT 0"),
-    ] {
-        let has: i64 = tx.query_row(
-            "SELECT count(*) FROM pragma_table_info('sheets') WHERE name = ?1",
-            params![column],
-            |r| r.get(0),
-        )?;
-        if has == 0 {
-            tx.execute_batch(&format!("ALTER TABLE sheets ADD COLUMN {declared}"))?;
-        }
+/// Adds a column to a table that lacks it.
+fn add_column(
+    tx: &rusqlite::Transaction,
+    table: &str,
+    column: &str,
+    declared: &str,
+) -> rusqlite_migration::HookResult {
+    let has: i64 = tx.query_row(
+        "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2",
+        params![table, column],
+        |r| r.get(0),
+    )?;
+    if has == 0 {
+        tx.execute_batch(&format!(
+            "ALTER TABLE {table} ADD COLUMN {column} {declared}"
+        ))?;
     }
     Ok(())
 }
@@ -324,7 +334,9 @@ impl Archive {
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
         let done = path.with_file_name(format!("{name}.v{version}.bak"));
-        let part = path.with_file_name(format!("{name}.v{version}.bak.part"));
+        // One temporary file per process: two opening an older archive at
+        // once each write their own copy.
+        let part = path.with_file_name(format!("{name}.v{version}.bak.part{}", std::process::id()));
         self.backup_to(&part)?;
         std::fs::rename(&part, &done).map_err(|e| ArchiveError::Open {
             path: done.display().to_string(),
@@ -365,6 +377,42 @@ impl Archive {
             params![name],
             |r| r.get(0),
         )?)
+    }
+
+    /// The tournament's date, where one was given.
+    pub fn date_of(&self, tournament: i64) -> Result<Option<String>, ArchiveError> {
+        Ok(self.conn.query_row(
+            "SELECT date FROM tournaments WHERE id = ?1",
+            params![tournament],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Dates the tournament (`YYYY-MM-DD`). A night keeps its date: another
+    /// one is refused, nothing changed.
+    pub fn date(&self, tournament: i64, date: &str) -> Result<(), ArchiveError> {
+        match self.date_of(tournament)? {
+            Some(had) if had != date => {
+                let name: String = self.conn.query_row(
+                    "SELECT name FROM tournaments WHERE id = ?1",
+                    params![tournament],
+                    |r| r.get(0),
+                )?;
+                Err(ArchiveError::DateDiffers {
+                    name,
+                    had,
+                    given: date.to_string(),
+                })
+            }
+            Some(_) => Ok(()),
+            None => {
+                self.conn.execute(
+                    "UPDATE tournaments SET date = ?2 WHERE id = ?1",
+                    params![tournament, date],
+                )?;
+                Ok(())
+            }
+        }
     }
 
     /// The rule set the tournament was scanned with.
@@ -965,17 +1013,10 @@ mod tests {
         conn.pragma_update(None, "user_version", 7).expect("set");
         drop(conn);
         let refused = Archive::open(&path).err().expect("refused");
-        assert!(
-            matches!(
-                refused,
-                ArchiveError::Newer {
-                    version: 7,
-                    known: 1,
-                    ..
-                }
-            ),
-            "{refused:?}"
-        );
+        let known = SCHEMA_VERSION as i64;
+        let newer =
+            matches!(refused, ArchiveError::Newer { version: 7, known: k, .. } if k == known);
+        assert!(newer, "{refused:?}");
         let said = crate::catalogue::Tell::tell(&refused, crate::Lang::En);
         assert!(said.contains("newer aufsicht"), "{said}");
         assert_eq!(user_version(&path), 7);

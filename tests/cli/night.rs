@@ -317,3 +317,48 @@ fn an_audit_should_show_a_players_sheets_changes_and_standings_from_the_archive(
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("participant 4444 is on no sheet"), "{err}");
 }
+
+/// A night is dated when it is scanned; it keeps its date, and a date
+/// that is none is refused in one line before anything is read.
+#[test]
+fn a_scanned_night_should_keep_its_date() {
+    let dir = temp("dated");
+    let out = dir.join("out");
+    let sample = root().join("samples/scans/merkur-scanner.jpg");
+    let scan = |date: &str| {
+        aufsicht_en(&[
+            "scan",
+            "--rules",
+            "merkur",
+            "--tournament",
+            "Herbst",
+            "--date",
+            date,
+            "--out",
+            out.to_str().expect("utf8"),
+            sample.to_str().expect("utf8"),
+        ])
+    };
+    let first = scan("2026-10-03");
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let db = Archive::open(&out.join("aufsicht.sqlite")).expect("archive");
+    let t = db.pick_tournament(Some("Herbst")).expect("the night");
+    assert_eq!(db.date_of(t).expect("date").as_deref(), Some("2026-10-03"));
+    drop(db);
+    let other = scan("2026-10-04");
+    assert!(!other.status.success());
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(err.contains("is dated 2026-10-03, not 2026-10-04"), "{err}");
+    let bad = scan("3.10.2026");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success());
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--date 3.10.2026 is no date YYYY-MM-DD"),
+        "{err}"
+    );
+}

@@ -33,8 +33,11 @@ pub struct ScanArgs {
     /// The tournament's name in the archive; default: the name of --out.
     #[arg(long)]
     pub tournament: Option<String>,
+    /// The night's date (YYYY-MM-DD), kept with the tournament for the season.
+    #[arg(long)]
+    pub date: Option<String>,
     /// Do not archive (results and summary.csv only).
-    #[arg(long, conflicts_with_all = ["archive", "tournament"])]
+    #[arg(long, conflicts_with_all = ["archive", "tournament", "date"])]
     pub no_archive: bool,
     /// The night's registered participant numbers (one per line, or a CSV
     /// with them in the first column): participant numbers are checked against it.
@@ -63,9 +66,15 @@ pub fn run(a: ScanArgs, lang: Lang) -> Result<()> {
         reader: a.reader,
         participants: a.participants.as_deref(),
     };
+    if let Some(date) = &a.date
+        && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err()
+    {
+        bail!(say(lang, "scan-bad-date", &[("date", date)]));
+    }
     let archive = (!a.no_archive).then_some(ArchiveArg {
         file: a.archive,
         tournament: a.tournament,
+        date: a.date,
     });
     match &a.watch {
         Some(dir) => scan(&setup, &a.out, Inputs::Watch(dir), lang, archive),
@@ -84,6 +93,7 @@ pub enum Inputs<'a> {
 pub struct ArchiveArg {
     pub file: Option<PathBuf>,
     pub tournament: Option<String>,
+    pub date: Option<String>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -211,6 +221,9 @@ fn open_scan_archive(
     });
     let db = aufsicht::night::archive::Archive::open(&file).told(lang)?;
     let id = db.tournament(&name, rules).told(lang)?;
+    if let Some(date) = &a.date {
+        db.date(id, date).told(lang)?;
+    }
     Ok((std::sync::Mutex::new(db), id))
 }
 
