@@ -217,6 +217,17 @@ pub struct StoredSheet {
     pub version: i64,
 }
 
+/// A night (tournament) of the archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Night {
+    pub id: i64,
+    pub name: String,
+    /// `YYYY-MM-DD`, where the scan gave one.
+    pub date: Option<String>,
+    /// The rule set it was scanned with.
+    pub rules: String,
+}
+
 /// One entry of a sheet's trail.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Change {
@@ -413,6 +424,23 @@ impl Archive {
                 Ok(())
             }
         }
+    }
+
+    /// The archive's nights, dated ones in date order, then undated ones,
+    /// each by name.
+    pub fn nights(&self) -> Result<Vec<Night>, ArchiveError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, name, date, rules FROM tournaments ORDER BY date IS NULL, date, name",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(Night {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                date: r.get(2)?,
+                rules: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The rule set the tournament was scanned with.

@@ -18,6 +18,7 @@ pub mod ranking;
 pub mod result_names;
 pub mod review;
 pub mod roster;
+pub mod season;
 pub mod seated;
 pub mod seating;
 pub mod standings;

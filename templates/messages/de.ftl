@@ -286,3 +286,5 @@ audit-new = neu
 audit-by = von
 audit-at = wann
 audit-moved = Gesamtpunkte
+season-bad-date = { $date } ist kein Datum JJJJ-MM-TT
+season-club = Die Vereinsdatei { $path } ist nicht lesbar ([season] best = N, min_nights = M)

@@ -276,3 +276,5 @@ audit-new = new
 audit-by = by
 audit-at = at
 audit-moved = total moved
+season-bad-date = { $date } is no date YYYY-MM-DD
+season-club = cannot use the club file { $path } ([season] best = N, min_nights = M)

@@ -237,3 +237,111 @@ fn with_the_participant_list_a_lost_sheet_and_an_unregistered_number_should_be_c
         "in German by default: {stderr}"
     );
 }
+
+/// Three dated nights in one archive (the same 16 players; a 17th only
+/// in the first): the season adds each player's night totals as
+/// `standings` ranks each night, in date order, and the club's file
+/// counts the best two and ranks only those with all three nights.
+#[test]
+fn a_season_should_add_each_nights_standings_in_date_order_under_the_club_rule() {
+    let dir = temp("season");
+    let file = dir.join("club.sqlite");
+    let mut archive = aufsicht::night::archive::Archive::open(&file).expect("archive");
+    let mut per_night: Vec<BTreeMap<String, i64>> = Vec::new();
+    // Stored out of date order: the season puts them in order.
+    for (n, (name, date, players)) in [
+        ("Februar", "2026-02-14", 16),
+        ("Januar", "2026-01-10", 20),
+        ("März", "2026-03-07", 16),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let night_dir = dir.join(name);
+        let sheets = write_night(&night_dir, players, 40 + n as u64);
+        let t = archive.tournament(name, "merkur").expect("night");
+        archive.date(t, date).expect("dated");
+        for (i, sheet) in sheets.into_iter().enumerate() {
+            let sha = format!("{n}{i:063}");
+            let stored = [(format!("{name}-{i}.json"), sheet)];
+            archive.store_file(t, &sha, &stored).expect("store");
+        }
+        let csv = aufsicht(&[
+            "standings",
+            "--rules",
+            "merkur",
+            night_dir.to_str().expect("utf8"),
+        ]);
+        assert!(
+            csv.status.success(),
+            "{}",
+            String::from_utf8_lossy(&csv.stderr)
+        );
+        let totals = rows(&String::from_utf8_lossy(&csv.stdout))
+            .into_iter()
+            .map(|r| {
+                (
+                    r["player"].clone(),
+                    r["total"].parse::<i64>().expect("total"),
+                )
+            })
+            .collect();
+        per_night.push(totals);
+    }
+    drop(archive);
+    let [feb, jan, mar] = [&per_night[0], &per_night[1], &per_night[2]];
+    let a = file.to_str().expect("utf8");
+    let out = aufsicht(&["season", "--archive", a]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let season = rows(&String::from_utf8_lossy(&out.stdout));
+    let head: Vec<&String> = season[0].keys().collect();
+    assert!(head.contains(&&"2026-01-10 Januar".to_string()), "{head:?}");
+    assert_eq!(season.len(), 20);
+    for line in &season {
+        let p = &line["player"];
+        let want: i64 = [jan, feb, mar].iter().filter_map(|n| n.get(p)).sum();
+        assert_eq!(line["total"].parse::<i64>().expect("total"), want, "{p}");
+        assert_eq!(
+            line["2026-02-14 Februar"],
+            feb.get(p).map(i64::to_string).unwrap_or_default()
+        );
+    }
+    let club = dir.join("club.toml");
+    std::fs::write(&club, "[season]\nbest = 2\nmin_nights = 3\n").expect("club");
+    let out = aufsicht(&[
+        "season",
+        "--archive",
+        a,
+        "--club",
+        club.to_str().expect("utf8"),
+    ]);
+    let season = rows(&String::from_utf8_lossy(&out.stdout));
+    for line in &season {
+        let p = &line["player"];
+        let mut nights: Vec<i64> = [jan, feb, mar]
+            .iter()
+            .filter_map(|n| n.get(p).copied())
+            .collect();
+        nights.sort_unstable_by(|a, b| b.cmp(a));
+        let best: i64 = nights.iter().take(2).sum();
+        assert_eq!(line["total"].parse::<i64>().expect("total"), best, "{p}");
+        assert_eq!(line["rank"].is_empty(), nights.len() < 3, "{p}: {line:?}");
+    }
+    let only = aufsicht(&["season", "--archive", a, "--from", "2026-02-01"]);
+    let head = String::from_utf8_lossy(&only.stdout)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        !head.contains("Januar") && head.contains("Februar"),
+        "{head}"
+    );
+    let bad = aufsicht_en(&["season", "--archive", a, "--to", "März"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("März is no date"));
+}

@@ -11,6 +11,7 @@ mod print;
 mod render;
 mod review;
 mod scan;
+mod season;
 mod serve;
 mod standings;
 mod verify;
@@ -51,6 +52,8 @@ enum Command {
     Print(print::PrintArgs),
     /// Rank the night's players from the sheet results in DIRs (CSV to stdout).
     Standings(standings::StandingsArgs),
+    /// The club's season table over the archive's nights (CSV to stdout).
+    Season(season::SeasonArgs),
     /// Write an archived night back out: one contract JSON per sheet and values.csv.
     Export(archive::ExportArgs),
     /// Take a person's corrected sheet result into the archive: re-verified,
@@ -92,6 +95,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Draw(a) => draw::run(a, lang),
         Command::Print(a) => print::run(a, lang),
         Command::Standings(a) => standings::run(a, lang),
+        Command::Season(a) => season::run(a, lang),
         Command::Export(a) => archive::export_run(a, lang),
         Command::Correct(a) => archive::correct_run(a, lang),
         Command::Archive(a) => archive::archive_run(a, lang),

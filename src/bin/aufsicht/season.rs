@@ -1,0 +1,97 @@
+//! `season`: the club's season table over the archive's nights (CSV).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+
+use aufsicht::Lang;
+use aufsicht::catalogue::say;
+use aufsicht::night::season::{NightTotals, SeasonRule, season};
+use aufsicht::night::standings::standings;
+
+use crate::common::{Told, load_rules, open_archive, stdout_line};
+
+/// The arguments of `season`.
+#[derive(clap::Args)]
+pub struct SeasonArgs {
+    #[arg(long)]
+    pub archive: PathBuf,
+    /// The first night's date counted (YYYY-MM-DD).
+    #[arg(long)]
+    pub from: Option<String>,
+    /// The last night's date counted (YYYY-MM-DD).
+    #[arg(long)]
+    pub to: Option<String>,
+    /// The club's file: `[season] best = N`, `min_nights = M`.
+    #[arg(long)]
+    pub club: Option<PathBuf>,
+}
+
+pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
+    for date in [&a.from, &a.to].into_iter().flatten() {
+        if chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err() {
+            bail!(say(lang, "season-bad-date", &[("date", date)]));
+        }
+    }
+    let rule = club_rule(a.club.as_ref(), lang)?;
+    let db = open_archive(&a.archive, lang)?;
+    let within = |date: &Option<String>| match (&a.from, &a.to, date) {
+        (None, None, _) => true,
+        (_, _, None) => false,
+        (from, to, Some(d)) => {
+            from.as_ref().is_none_or(|f| d >= f) && to.as_ref().is_none_or(|t| d <= t)
+        }
+    };
+    let mut nights = Vec::new();
+    for night in db
+        .nights()
+        .told(lang)?
+        .into_iter()
+        .filter(|n| within(&n.date))
+    {
+        let rules = load_rules(&night.rules, lang)?;
+        let sheets: Vec<(String, aufsicht::SheetResult)> = db
+            .sheets(night.id)
+            .told(lang)?
+            .into_iter()
+            .map(|s| (format!("sheet-{}", s.id), s.result))
+            .collect();
+        // A night's totals are its Endergebnisse as stored (a void sheet's
+        // 0): the same as its ranking gives, without verifying every sheet
+        // again for the tie-breaks a season does not use.
+        let ranked = standings(&sheets, &rules, None, lang);
+        nights.push(NightTotals {
+            column: match &night.date {
+                Some(d) => format!("{d} {}", night.name),
+                None => night.name.clone(),
+            },
+            totals: ranked
+                .players
+                .into_iter()
+                .map(|p| (p.player, p.total))
+                .collect(),
+        });
+    }
+    let mut csv = Vec::new();
+    season(&nights, &rule).write_csv(&mut csv)?;
+    for line in String::from_utf8_lossy(&csv).lines() {
+        stdout_line(line);
+    }
+    Ok(())
+}
+
+/// The club's `[season]` rule; every night counts without a file.
+fn club_rule(path: Option<&PathBuf>, lang: Lang) -> Result<SeasonRule> {
+    #[derive(serde::Deserialize)]
+    struct Club {
+        #[serde(default)]
+        season: SeasonRule,
+    }
+    let Some(path) = path else {
+        return Ok(SeasonRule::default());
+    };
+    let said = || say(lang, "season-club", &[("path", &path.display())]);
+    let text = std::fs::read_to_string(path).with_context(said)?;
+    let club: Club = toml::from_str(&text).with_context(said)?;
+    Ok(club.season)
+}

@@ -1,0 +1,190 @@
+//! The season table (Jahreswertung): each player's nights of a club's
+//! archive and the season ranking under the club's rule: the sum of all
+//! nights, or the best N, and a least number of nights to be ranked.
+//! Players are matched across nights by their registered number.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::night::standings::player_key;
+
+/// The club's season rule (`[season]` in its CLUB.toml).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonRule {
+    /// Only the N best nights count (all where absent).
+    #[serde(default)]
+    pub best: Option<usize>,
+    /// Fewer nights: listed, not ranked.
+    #[serde(default)]
+    pub min_nights: Option<usize>,
+}
+
+/// One night's totals: its column name and each player's total.
+#[derive(Debug, Clone)]
+pub struct NightTotals {
+    /// The night's date, then its name.
+    pub column: String,
+    /// (participant number as written, the night's total).
+    pub totals: Vec<(String, i64)>,
+}
+
+/// One player's line of the season.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeasonLine {
+    /// None: too few nights to be ranked.
+    pub rank: Option<usize>,
+    pub player: String,
+    pub nights: usize,
+    pub total: i64,
+    /// Per night (in the season's order): the night's total, if played.
+    pub per_night: Vec<Option<i64>>,
+}
+
+/// The season table, ranked lines first.
+#[derive(Debug, Clone)]
+pub struct Season {
+    pub columns: Vec<String>,
+    pub lines: Vec<SeasonLine>,
+}
+
+/// The season of `nights` (in date order) under `rule`.
+pub fn season(nights: &[NightTotals], rule: &SeasonRule) -> Season {
+    let mut players: BTreeMap<String, SeasonLine> = BTreeMap::new();
+    for (i, night) in nights.iter().enumerate() {
+        for (player, total) in &night.totals {
+            let line = players
+                .entry(player_key(player))
+                .or_insert_with(|| SeasonLine {
+                    rank: None,
+                    player: player.clone(),
+                    nights: 0,
+                    total: 0,
+                    per_night: vec![None; nights.len()],
+                });
+            line.per_night[i] = Some(line.per_night[i].unwrap_or(0) + total);
+        }
+    }
+    let mut lines: Vec<SeasonLine> = players.into_values().map(|l| counted(l, rule)).collect();
+    let ranked = |l: &SeasonLine| l.nights >= rule.min_nights.unwrap_or(0);
+    lines.sort_by(|a, b| (ranked(b), b.total, &a.player).cmp(&(ranked(a), a.total, &b.player)));
+    let mut previous: Option<(i64, usize)> = None;
+    for (i, line) in lines.iter_mut().enumerate().filter(|(_, l)| ranked(l)) {
+        // Competition ranking: equal totals share a rank (1, 1, 3).
+        let rank = match previous {
+            Some((total, rank)) if total == line.total => rank,
+            _ => i + 1,
+        };
+        line.rank = Some(rank);
+        previous = Some((line.total, rank));
+    }
+    Season {
+        columns: nights.iter().map(|n| n.column.clone()).collect(),
+        lines,
+    }
+}
+
+/// A line's nights and its season total: every night, or the best N.
+fn counted(mut line: SeasonLine, rule: &SeasonRule) -> SeasonLine {
+    let mut played: Vec<i64> = line.per_night.iter().flatten().copied().collect();
+    line.nights = played.len();
+    played.sort_unstable_by(|a, b| b.cmp(a));
+    line.total = played.iter().take(rule.best.unwrap_or(usize::MAX)).sum();
+    line
+}
+
+impl Season {
+    /// `rank`, `player`, `nights`, `total`, then one column per night.
+    pub fn write_csv<W: std::io::Write>(&self, out: W) -> Result<(), csv::Error> {
+        let mut w = csv::Writer::from_writer(out);
+        let mut header: Vec<String> = ["rank", "player", "nights", "total"]
+            .map(String::from)
+            .to_vec();
+        header.extend(self.columns.iter().cloned());
+        w.write_record(&header)?;
+        for l in &self.lines {
+            let mut rec = vec![
+                l.rank.map(|r| r.to_string()).unwrap_or_default(),
+                l.player.clone(),
+                l.nights.to_string(),
+                l.total.to_string(),
+            ];
+            rec.extend(
+                l.per_night
+                    .iter()
+                    .map(|v| v.map(|v| v.to_string()).unwrap_or_default()),
+            );
+            w.write_record(&rec)?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn night(column: &str, totals: &[(&str, i64)]) -> NightTotals {
+        NightTotals {
+            column: column.into(),
+            totals: totals.iter().map(|(p, t)| (p.to_string(), *t)).collect(),
+        }
+    }
+
+    fn nights() -> Vec<NightTotals> {
+        vec![
+            night("2026-01-10 Januar", &[("17", 30), ("0042", -5), ("8", 10)]),
+            night("2026-02-14 Februar", &[("17", -20), ("42", 25)]),
+            night("2026-03-07 März", &[("17", 12), ("42", 3), ("8", 10)]),
+        ]
+    }
+
+    fn csv(s: &Season) -> String {
+        let mut out = Vec::new();
+        s.write_csv(&mut out).expect("csv");
+        String::from_utf8(out).expect("utf8")
+    }
+
+    #[test]
+    fn every_night_should_count_and_numbers_match_across_nights() {
+        let s = season(&nights(), &SeasonRule::default());
+        assert_eq!(
+            csv(&s),
+            "rank,player,nights,total,2026-01-10 Januar,2026-02-14 Februar,2026-03-07 März\n\
+             1,0042,3,23,-5,25,3\n\
+             2,17,3,22,30,-20,12\n\
+             3,8,2,20,10,,10\n"
+        );
+    }
+
+    #[test]
+    fn the_best_nights_and_a_least_number_of_nights_should_follow_the_club_rule() {
+        let rule = SeasonRule {
+            best: Some(2),
+            min_nights: Some(3),
+        };
+        let s = season(&nights(), &rule);
+        let lines: Vec<(Option<usize>, &str, i64)> = s
+            .lines
+            .iter()
+            .map(|l| (l.rank, l.player.as_str(), l.total))
+            .collect();
+        // 17: 30 + 12; 42: 25 + 3; 8 played two nights: listed, not ranked.
+        assert_eq!(
+            lines,
+            [(Some(1), "17", 42), (Some(2), "0042", 28), (None, "8", 20)]
+        );
+    }
+
+    #[test]
+    fn equal_totals_should_share_a_rank() {
+        let s = season(
+            &[night("a", &[("1", 5), ("2", 5), ("3", 1)])],
+            &SeasonRule::default(),
+        );
+        let ranks: Vec<Option<usize>> = s.lines.iter().map(|l| l.rank).collect();
+        assert_eq!(ranks, [Some(1), Some(1), Some(3)]);
+    }
+}
