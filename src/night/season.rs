@@ -122,6 +122,39 @@ impl Season {
     }
 }
 
+impl Season {
+    /// The table as a page to print: one HTML file, every text escaped.
+    pub fn page(&self, title: &str) -> String {
+        use crate::night::review::esc;
+        use std::fmt::Write;
+        let mut html = format!(
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{t}</title><style>\
+             body{{font-family:sans-serif}}table{{border-collapse:collapse}}\
+             td,th{{border:1px solid #999;padding:2px 6px;text-align:right}}\
+             @media print{{th{{background:none}}}}</style></head><body><h1>{t}</h1><table><tr>",
+            t = esc(title)
+        );
+        let mut csv = Vec::new();
+        let _ = self.write_csv(&mut csv);
+        let text = String::from_utf8_lossy(&csv);
+        let mut lines = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(text.as_bytes());
+        for (i, record) in lines.records().flatten().enumerate() {
+            let cell = if i == 0 { "th" } else { "td" };
+            if i > 0 {
+                html.push_str("<tr>");
+            }
+            for field in &record {
+                let _ = write!(html, "<{cell}>{}</{cell}>", esc(field));
+            }
+            html.push_str("</tr>");
+        }
+        html.push_str("</table></body></html>");
+        html
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

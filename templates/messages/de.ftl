@@ -288,3 +288,4 @@ audit-at = wann
 audit-moved = Gesamtpunkte
 season-bad-date = { $date } ist kein Datum JJJJ-MM-TT
 season-club = Die Vereinsdatei { $path } ist nicht lesbar ([season] best = N, min_nights = M)
+season-title = Jahreswertung

@@ -278,3 +278,4 @@ audit-at = at
 audit-moved = total moved
 season-bad-date = { $date } is no date YYYY-MM-DD
 season-club = cannot use the club file { $path } ([season] best = N, min_nights = M)
+season-title = Season table

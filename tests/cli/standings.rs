@@ -331,6 +331,26 @@ fn a_season_should_add_each_nights_standings_in_date_order_under_the_club_rule()
         assert_eq!(line["total"].parse::<i64>().expect("total"), best, "{p}");
         assert_eq!(line["rank"].is_empty(), nights.len() < 3, "{p}: {line:?}");
     }
+    let page = dir.join("season.html");
+    let paged = aufsicht_en(&[
+        "season",
+        "--archive",
+        a,
+        "--page",
+        page.to_str().expect("utf8"),
+    ]);
+    assert!(
+        paged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&paged.stderr)
+    );
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(html.contains("<h1>Season table</h1>") && html.contains("<th>2026-03-07 März</th>"));
+    assert_eq!(
+        html.matches("<tr>").count(),
+        21,
+        "the header and every player"
+    );
     let only = aufsicht(&["season", "--archive", a, "--from", "2026-02-01"]);
     let head = String::from_utf8_lossy(&only.stdout)
         .lines()

@@ -25,6 +25,9 @@ pub struct SeasonArgs {
     /// The club's file: `[season] best = N`, `min_nights = M`.
     #[arg(long)]
     pub club: Option<PathBuf>,
+    /// Also write the table as a page to print (HTML).
+    #[arg(long)]
+    pub page: Option<PathBuf>,
 }
 
 pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
@@ -72,8 +75,14 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
                 .collect(),
         });
     }
+    let table = season(&nights, &rule);
+    if let Some(page) = &a.page {
+        let title = say(lang, "season-title", &[]);
+        std::fs::write(page, table.page(&title))
+            .with_context(|| say(lang, "cannot-write", &[("path", &page.display())]))?;
+    }
     let mut csv = Vec::new();
-    season(&nights, &rule).write_csv(&mut csv)?;
+    table.write_csv(&mut csv)?;
     for line in String::from_utf8_lossy(&csv).lines() {
         stdout_line(line);
     }
