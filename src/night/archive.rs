@@ -217,6 +217,19 @@ pub struct StoredSheet {
     pub version: i64,
 }
 
+impl StoredSheet {
+    /// The sheet as a ranking takes it: the name it goes by (its source,
+    /// else its archive id) and its result.
+    pub fn into_named(self) -> (String, SheetResult) {
+        let name = self
+            .result
+            .source
+            .clone()
+            .unwrap_or_else(|| format!("sheet-{}", self.id));
+        (name, self.result)
+    }
+}
+
 /// A night (tournament) of the archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Night {
@@ -333,9 +346,7 @@ impl Archive {
     }
 
     /// A copy of the archive as it is, beside it (`NAME.vN.bak`, N its
-    /// schema version), made with SQLite's online backup into a temporary
-    /// file and renamed whole: a kill leaves the archive and any earlier
-    /// backup as they were.
+    /// schema version).
     fn back_up_before_migrating(&self, path: &Path) -> Result<(), ArchiveError> {
         let version: i64 = self
             .conn
@@ -344,29 +355,31 @@ impl Archive {
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
-        let done = path.with_file_name(format!("{name}.v{version}.bak"));
-        // One temporary file per process: two opening an older archive at
-        // once each write their own copy.
-        let part = path.with_file_name(format!("{name}.v{version}.bak.part{}", std::process::id()));
-        self.backup_to(&part)?;
-        std::fs::rename(&part, &done).map_err(|e| ArchiveError::Open {
-            path: done.display().to_string(),
-            message: e.to_string(),
-        })
+        self.backup_to(&path.with_file_name(format!("{name}.v{version}.bak")))
     }
 
-    /// SQLite's online backup of the archive into `to` (replaced).
+    /// SQLite's online backup of the archive into `to` (replaced), made in
+    /// a temporary file beside it and renamed when whole: a kill leaves
+    /// `to` as it was. The temporary file is the process's own, so two
+    /// processes backing up at once each write their own copy.
     pub fn backup_to(&self, to: &Path) -> Result<(), ArchiveError> {
-        let _ = std::fs::remove_file(to);
-        let mut copy = Connection::open(to).map_err(|e| ArchiveError::Open {
+        let failed = |e: &dyn std::fmt::Display| ArchiveError::Open {
             path: to.display().to_string(),
             message: e.to_string(),
-        })?;
+        };
+        let name = to
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let part = to.with_file_name(format!("{name}.part{}", std::process::id()));
+        let _ = std::fs::remove_file(&part);
+        let mut copy = Connection::open(&part).map_err(|e| failed(&e))?;
         let backup = rusqlite::backup::Backup::new(&self.conn, &mut copy)?;
         backup.run_to_completion(256, std::time::Duration::from_millis(5), None)?;
         drop(backup);
         copy.pragma_update(None, "journal_mode", "DELETE")?;
-        Ok(())
+        drop(copy);
+        std::fs::rename(&part, to).map_err(|e| failed(&e))
     }
 
     /// A transaction that takes the write lock at once: one that read first

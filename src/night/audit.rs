@@ -11,7 +11,7 @@ use crate::check::messages::Lang;
 use crate::error::ArchiveError;
 use crate::night::archive::{Archive, Change, ChangeKind, StoredSheet};
 use crate::night::ranking::{NightRules, rank};
-use crate::night::standings::{player_key, sheet_name};
+use crate::night::standings::player_key;
 use crate::sheet::SheetResult;
 
 /// Whom or what an audit is of.
@@ -68,44 +68,45 @@ pub fn audit(
     night: NightRules,
     lang: Lang,
 ) -> Result<Audit, ArchiveError> {
-    let stored = archive.sheets(tournament)?;
-    let chosen: Vec<(&StoredSheet, Option<usize>)> = match subject {
-        Subject::Player(p) => stored
-            .iter()
-            .filter_map(|s| seat_of(&s.result, p).map(|seat| (s, Some(seat))))
-            .collect(),
-        Subject::Sheet(id) => stored
-            .iter()
-            .filter(|s| s.id == id)
-            .map(|s| (s, None))
-            .collect(),
-    };
-    if chosen.is_empty() {
-        return Err(match subject {
-            Subject::Player(p) => ArchiveError::NoSuchPlayer(p.to_string()),
-            Subject::Sheet(id) => ArchiveError::NoSuchSheet(id),
-        });
+    match subject {
+        Subject::Player(p) => player_audit(archive, tournament, p, night, lang),
+        Subject::Sheet(id) => {
+            let stored = archive
+                .sheet(tournament, id)?
+                .ok_or(ArchiveError::NoSuchSheet(id))?;
+            Ok(Audit {
+                player: None,
+                sheets: vec![audited(archive, &stored, None)?],
+                standings: None,
+            })
+        }
     }
+}
+
+/// Every sheet `player` sat at, and their standings line over the night.
+fn player_audit(
+    archive: &Archive,
+    tournament: i64,
+    player: &str,
+    night: NightRules,
+    lang: Lang,
+) -> Result<Audit, ArchiveError> {
+    let stored = archive.sheets(tournament)?;
     let mut sheets = Vec::new();
-    for (s, seat) in chosen {
-        sheets.push(audited(archive, s, seat)?);
+    for s in &stored {
+        if let Some(seat) = seat_of(&s.result, player) {
+            sheets.push(audited(archive, s, Some(seat))?);
+        }
+    }
+    if sheets.is_empty() {
+        return Err(ArchiveError::NoSuchPlayer(player.to_string()));
     }
     sheets.sort_by_key(|s| (s.round, s.table, s.id));
-    let player = match subject {
-        Subject::Player(p) => Some(p.to_string()),
-        Subject::Sheet(_) => None,
-    };
-    let standings = player.as_deref().and_then(|p| {
-        let named = stored
-            .into_iter()
-            .map(|s| (sheet_name(&s.result, &format!("sheet-{}", s.id)), s.result))
-            .collect();
-        rank(named, night, lang).standings.line_of(p)
-    });
+    let named = stored.into_iter().map(StoredSheet::into_named).collect();
     Ok(Audit {
-        player,
+        player: Some(player.to_string()),
         sheets,
-        standings,
+        standings: rank(named, night, lang).standings.line_of(player),
     })
 }
 

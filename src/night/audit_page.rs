@@ -11,8 +11,8 @@ use crate::catalogue::say;
 use crate::cells::cut_at;
 use crate::check::messages::Lang;
 use crate::night::audit::{Audit, AuditedSheet};
-use crate::night::review::{CROP_PX_PER_MM, data_uri_png, esc, stored_alignment};
-use crate::page::form::{FormTemplate, MmBox};
+use crate::night::review::{CROP_PX_PER_MM, data_uri_png, esc, stored_alignment, union};
+use crate::page::form::FormTemplate;
 use crate::sheet::{Cell, GameRow, SheetResult};
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:.5em 0}\
@@ -48,8 +48,12 @@ pub fn page(audit: &Audit, scans: &Scans, lang: Lang) -> String {
         }
         html.push_str("</tr><tr>");
         for v in line.values() {
-            let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
-            let _ = write!(html, "<td>{}</td>", esc(text.trim_matches('"')));
+            let text = match v {
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::String(s) => s.clone(),
+                v => v.to_string(),
+            };
+            let _ = write!(html, "<td>{}</td>", esc(&text));
         }
         html.push_str("</tr></table>");
     }
@@ -179,15 +183,6 @@ fn row_cropper<'a>(sheet: &'a SheetResult, scans: &Scans) -> impl Fn(u32) -> Opt
             CROP_PX_PER_MM,
         )))
     }
-}
-
-fn union(a: MmBox, b: MmBox) -> MmBox {
-    let (x0, y0) = (a[0].min(b[0]), a[1].min(b[1]));
-    let (x1, y1) = (
-        (a[0] + a[2]).max(b[0] + b[2]),
-        (a[1] + a[3]).max(b[1] + b[3]),
-    );
-    [x0, y0, x1 - x0, y1 - y0]
 }
 
 /// A cell as written: "+3", "−5", circled in brackets, a struck value after.

@@ -4,7 +4,7 @@
 //! they are found whatever the files are called; identical image bytes are
 //! the archive's to catch (it reads a hash once).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalogue::say;
 use crate::check::messages::Lang;
@@ -74,16 +74,14 @@ fn copied_pairs(read: &[(String, &SheetResult)]) -> Vec<(usize, usize, usize)> {
             }
         }
     }
-    let mut pairs: BTreeMap<(usize, usize), ()> = BTreeMap::new();
+    let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
     for sheets in runs.values().filter(|v| v.len() > 1) {
         for (n, &a) in sheets.iter().enumerate() {
-            for &b in &sheets[n + 1..] {
-                pairs.insert((a, b), ());
-            }
+            pairs.extend(sheets[n + 1..].iter().map(|&b| (a, b)));
         }
     }
     pairs
-        .into_keys()
+        .into_iter()
         .map(|(a, b)| (a, b, longest_common_run(&keys[a], &keys[b])))
         .collect()
 }

@@ -77,7 +77,8 @@ pub struct Named {
     pub value: Option<String>,
 }
 
-fn union(a: MmBox, b: MmBox) -> MmBox {
+/// The smallest box holding both.
+pub(crate) fn union(a: MmBox, b: MmBox) -> MmBox {
     let x0 = a[0].min(b[0]);
     let y0 = a[1].min(b[1]);
     let x1 = (a[0] + a[2]).max(b[0] + b[2]);

@@ -95,15 +95,14 @@ fn counted(mut line: SeasonLine, rule: &SeasonRule) -> SeasonLine {
 }
 
 impl Season {
-    /// `rank`, `player`, `nights`, `total`, then one column per night.
-    pub fn write_csv<W: std::io::Write>(&self, out: W) -> Result<(), csv::Error> {
-        let mut w = csv::Writer::from_writer(out);
+    /// The table's rows, its header first: `rank`, `player`, `nights`,
+    /// `total`, then one column per night.
+    fn records(&self) -> Vec<Vec<String>> {
         let mut header: Vec<String> = ["rank", "player", "nights", "total"]
             .map(String::from)
             .to_vec();
         header.extend(self.columns.iter().cloned());
-        w.write_record(&header)?;
-        for l in &self.lines {
+        let lines = self.lines.iter().map(|l| {
             let mut rec = vec![
                 l.rank.map(|r| r.to_string()).unwrap_or_default(),
                 l.player.clone(),
@@ -115,14 +114,21 @@ impl Season {
                     .iter()
                     .map(|v| v.map(|v| v.to_string()).unwrap_or_default()),
             );
+            rec
+        });
+        std::iter::once(header).chain(lines).collect()
+    }
+
+    /// The table as CSV.
+    pub fn write_csv<W: std::io::Write>(&self, out: W) -> Result<(), csv::Error> {
+        let mut w = csv::Writer::from_writer(out);
+        for rec in self.records() {
             w.write_record(&rec)?;
         }
         w.flush()?;
         Ok(())
     }
-}
 
-impl Season {
     /// The table as a page to print: one HTML file, every text escaped.
     pub fn page(&self, title: &str) -> String {
         use crate::night::review::esc;
@@ -131,21 +137,13 @@ impl Season {
             "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{t}</title><style>\
              body{{font-family:sans-serif}}table{{border-collapse:collapse}}\
              td,th{{border:1px solid #999;padding:2px 6px;text-align:right}}\
-             @media print{{th{{background:none}}}}</style></head><body><h1>{t}</h1><table><tr>",
+             @media print{{th{{background:none}}}}</style></head><body><h1>{t}</h1><table>",
             t = esc(title)
         );
-        let mut csv = Vec::new();
-        let _ = self.write_csv(&mut csv);
-        let text = String::from_utf8_lossy(&csv);
-        let mut lines = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(text.as_bytes());
-        for (i, record) in lines.records().flatten().enumerate() {
+        for (i, record) in self.records().iter().enumerate() {
             let cell = if i == 0 { "th" } else { "td" };
-            if i > 0 {
-                html.push_str("<tr>");
-            }
-            for field in &record {
+            html.push_str("<tr>");
+            for field in record {
                 let _ = write!(html, "<{cell}>{}</{cell}>", esc(field));
             }
             html.push_str("</tr>");

@@ -74,7 +74,7 @@ archive-no-such-sheet = Archiv: kein Blatt mit der Nummer { $id }
 archive-no-such-player = Teilnehmer { $player } steht auf keinem Blatt dieses Abends
 archive-newer = { $path } wurde von einer neueren Version von aufsicht geschrieben (Archiv-Version { $version }, diese kennt { $known }): bitte mit der neueren Version öffnen; das Archiv bleibt unverändert
 archive-date-differs = Der Abend { $name } ist auf den { $had } datiert, nicht auf den { $given }: anderen Turniernamen wählen oder das Datum berichtigen
-scan-bad-date = --date { $date } ist kein Datum JJJJ-MM-TT
+bad-date = { $option } { $date } ist kein Datum JJJJ-MM-TT
 archive-backed-up = { $archive } gesichert nach { $path }
 archive-csv = Archiv: CSV lässt sich nicht schreiben: { $message }
 participants-read = die Teilnehmerliste { $path } lässt sich nicht lesen: { $problem }
@@ -286,6 +286,5 @@ audit-new = neu
 audit-by = von
 audit-at = wann
 audit-moved = Gesamtpunkte
-season-bad-date = { $date } ist kein Datum JJJJ-MM-TT
 season-club = Die Vereinsdatei { $path } ist nicht lesbar ([season] best = N, min_nights = M)
 season-title = Jahreswertung

@@ -73,7 +73,7 @@ archive-no-such-sheet = archive: no sheet with id { $id }
 archive-no-such-player = participant { $player } is on no sheet of this night
 archive-newer = { $path } was written by a newer aufsicht (archive version { $version }, this one knows { $known }): open it with the newer release; the archive is left unchanged
 archive-date-differs = the night { $name } is dated { $had }, not { $given }: give another tournament name or correct the date
-scan-bad-date = --date { $date } is no date YYYY-MM-DD
+bad-date = { $option } { $date } is no date YYYY-MM-DD
 archive-backed-up = { $archive } backed up to { $path }
 archive-csv = archive: cannot write CSV: { $message }
 participants-read = cannot read the participant list { $path }: { $problem }
@@ -276,6 +276,5 @@ audit-new = new
 audit-by = by
 audit-at = at
 audit-moved = total moved
-season-bad-date = { $date } is no date YYYY-MM-DD
 season-club = cannot use the club file { $path } ([season] best = N, min_nights = M)
 season-title = Season table

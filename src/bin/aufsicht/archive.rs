@@ -65,17 +65,9 @@ pub fn archive_run(a: ArchiveArgs, lang: Lang) -> Result<()> {
     }
 }
 
-/// The backup goes to a temporary file beside `dest`, renamed when whole.
+/// SQLite's online backup, whole or not at all (`Archive::backup_to`).
 fn backup(archive: &Path, dest: &Path, lang: Lang) -> Result<()> {
-    let db = open_archive(archive, lang)?;
-    let name = dest
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let part = dest.with_file_name(format!("{name}.part"));
-    db.backup_to(&part).told(lang)?;
-    std::fs::rename(&part, dest)
-        .with_context(|| say(lang, "cannot-write", &[("path", &dest.display())]))?;
+    open_archive(archive, lang)?.backup_to(dest).told(lang)?;
     let args: [(&str, &dyn std::fmt::Display); 2] =
         [("archive", &archive.display()), ("path", &dest.display())];
     eprintln!("aufsicht: {}", say(lang, "archive-backed-up", &args));

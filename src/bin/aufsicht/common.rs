@@ -41,6 +41,18 @@ pub fn load_participants(
         .context(say(lang, "load-participants", &[]))
 }
 
+/// Refuses an option's value that is no `YYYY-MM-DD` date, naming the option.
+pub fn check_date(option: &str, date: &str, lang: Lang) -> Result<()> {
+    if chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err() {
+        bail!(say(
+            lang,
+            "bad-date",
+            &[("option", &option), ("date", &date)]
+        ));
+    }
+    Ok(())
+}
+
 /// A run that finished but could not read everything it was given.
 #[derive(Debug)]
 pub struct Incomplete(pub String);

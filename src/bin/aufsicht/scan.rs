@@ -66,10 +66,8 @@ pub fn run(a: ScanArgs, lang: Lang) -> Result<()> {
         reader: a.reader,
         participants: a.participants.as_deref(),
     };
-    if let Some(date) = &a.date
-        && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err()
-    {
-        bail!(say(lang, "scan-bad-date", &[("date", date)]));
+    if let Some(date) = &a.date {
+        crate::common::check_date("--date", date, lang)?;
     }
     let archive = (!a.no_archive).then_some(ArchiveArg {
         file: a.archive,

@@ -2,14 +2,15 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
+use aufsicht::night::archive::StoredSheet;
 use aufsicht::night::season::{NightTotals, SeasonRule, season};
 use aufsicht::night::standings::standings;
 
-use crate::common::{Told, load_rules, open_archive, stdout_line};
+use crate::common::{Told, check_date, load_rules, open_archive, stdout_line};
 
 /// The arguments of `season`.
 #[derive(clap::Args)]
@@ -31,9 +32,9 @@ pub struct SeasonArgs {
 }
 
 pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
-    for date in [&a.from, &a.to].into_iter().flatten() {
-        if chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err() {
-            bail!(say(lang, "season-bad-date", &[("date", date)]));
+    for (option, date) in [("--from", &a.from), ("--to", &a.to)] {
+        if let Some(date) = date {
+            check_date(option, date, lang)?;
         }
     }
     let rule = club_rule(a.club.as_ref(), lang)?;
@@ -57,7 +58,7 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
             .sheets(night.id)
             .told(lang)?
             .into_iter()
-            .map(|s| (format!("sheet-{}", s.id), s.result))
+            .map(StoredSheet::into_named)
             .collect();
         // A night's totals are its Endergebnisse as stored (a void sheet's
         // 0): the same as its ranking gives, without verifying every sheet

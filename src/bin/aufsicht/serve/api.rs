@@ -337,10 +337,7 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
         let sheets = desk
             .all()?
             .into_iter()
-            .map(|s| {
-                let name = s.result.source.clone();
-                (name.unwrap_or_else(|| format!("sheet-{}", s.id)), s.result)
-            })
+            .map(StoredSheet::into_named)
             .collect();
         let night = NightRules {
             rules: &desk.rules,
