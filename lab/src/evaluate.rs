@@ -45,6 +45,11 @@ pub struct Report {
     /// `CELL_UNCERTAIN`s by the field they name: game cells, footer,
     /// Teilnehmer-Nr., round and table.
     pub uncertain_by_field: [usize; 4],
+    /// Later edits in another pen (the truth's `later_edit`): found by an
+    /// `INK_DIFFERS` at their cell, and in all.
+    pub later_edits: (usize, usize),
+    /// `INK_DIFFERS` where no later edit is.
+    pub false_ink: usize,
     /// Set when the evaluation ran the scan itself: seconds and peak memory (MB).
     pub run: Option<(f64, f64)>,
     /// Readings by their stated probability: (right, all) per bin of
@@ -125,6 +130,14 @@ impl Report {
             self.writer_flags_raised,
             found - self.writer_flags_raised,
             self.false_folded
+        ));
+        out.push(format!(
+            "later edits found {:.4} ({}/{})  false INK_DIFFERS per sheet {:.3} ({})",
+            self.later_edits.0 as f64 / self.later_edits.1.max(1) as f64,
+            self.later_edits.0,
+            self.later_edits.1,
+            per_sheet(self.false_ink),
+            self.false_ink
         ));
         let by_code: Vec<String> = self
             .false_by_code
@@ -213,6 +226,7 @@ pub fn evaluate(truth_dir: &Path, results_dir: &Path) -> Result<Report, String> 
 
 fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
     compare_flags(truth, result, report);
+    compare_pens(truth, result, report);
     compare_rows(truth, result, report);
     for s in 0..truth.seats().min(result.seats()) {
         compare_footer(truth, result, s, report);
@@ -230,6 +244,34 @@ fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
             report.silent +=
                 usize::from(!result.flags.iter().any(|f| f.points_at_field(None, field)));
         }
+    }
+}
+
+/// Later edits found by `INK_DIFFERS`, and the ones raised elsewhere.
+fn compare_pens(truth: &SheetResult, result: &SheetResult, report: &mut Report) {
+    let edit = truth.extra.get("later_edit");
+    let at_edit = |f: &aufsicht::Flag| {
+        edit.is_some_and(|e| {
+            f.row.map(u64::from) == e["row"].as_u64()
+                && f.seat.map(|s| s as u64) == e["seat"].as_u64()
+                && f.field.as_deref() == e["field"].as_str()
+        })
+    };
+    let mut found = false;
+    for f in result
+        .flags
+        .iter()
+        .filter(|f| f.code == aufsicht::Code::InkDiffers)
+    {
+        if at_edit(f) {
+            found = true;
+        } else {
+            report.false_ink += 1;
+        }
+    }
+    if edit.is_some() {
+        report.later_edits.1 += 1;
+        report.later_edits.0 += usize::from(found);
     }
 }
 
@@ -257,7 +299,9 @@ fn compare_flags(truth: &SheetResult, result: &SheetResult, report: &mut Report)
     let checked = |f: &&aufsicht::Flag| {
         !matches!(
             f.code,
-            aufsicht::Code::CellUncertain | aufsicht::Code::SheetUnreadable
+            aufsicht::Code::CellUncertain
+                | aufsicht::Code::SheetUnreadable
+                | aufsicht::Code::InkDiffers
         )
     };
     if !truth.flags.iter().any(|f| checked(&f)) {

@@ -21,6 +21,8 @@ pub struct Drawn {
     pub dashes: Vec<(u32, usize, &'static str)>,
     /// The pen, the writer's digit size and whether its 1 and 7 are continental.
     pub writer: serde_json::Value,
+    /// The page before anything was written on it.
+    pub blank: GrayImage,
 }
 
 /// Which writers the generator draws.
@@ -103,6 +105,7 @@ pub fn draw(
     } else {
         render_form(form, dpi)
     };
+    let blank = page.clone();
     let (pen, style, own) = match hands {
         Hands::Tidy => tidy_writer(rng),
         Hands::Wide(ranges) => {
@@ -144,6 +147,7 @@ pub fn draw(
         "overrun": style.overrun,
         "slant": pen.slant,
     });
+    drawn.blank = blank;
     (page, drawn)
 }
 

@@ -1,6 +1,6 @@
 //! The lab: tools that make and measure test data, not part of reading a
 //! night. Sheets drawn with their truth ([`synth`]), digits cut from them
-//! for training ([`harvest`]), results rated against the truth
+//! for training ([`harvest`]), later edits in another pen ([`edits`]), results rated against the truth
 //! ([`evaluate`]), and the `aufsicht-lab` commands over them ([`cli`]).
 //!
 //! It is its own crate over the product's library, so the product cannot
@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod digits;
+pub mod edits;
 pub mod evaluate;
 pub mod hand;
 pub mod harvest;

@@ -23,7 +23,8 @@ pub(super) fn union(a: InkBox, b: InkBox) -> InkBox {
 /// A pen: darkness of the ink, stroke width change, and how grainy it is
 /// (a pencil leaves paper showing through its stroke); and the slant of
 /// the hand that holds it (degrees, leaning forward where positive).
-pub(super) struct Pen {
+#[derive(Debug, Clone, Copy)]
+pub struct Pen {
     pub ink: u8,
     pub grow: i32,
     pub grain: f32,

@@ -311,6 +311,38 @@ pub fn capture(
     }
 }
 
+/// Digitises a page drawn in colour as [`capture`] does its grey, each
+/// channel alike, with each channel's own sensor noise besides. A
+/// bilevel capture has no colour: its caller scans the grey.
+pub fn capture_colour(
+    page: &image::RgbImage,
+    how: Capture,
+    rng: &mut ChaCha8Rng,
+) -> (image::RgbImage, serde_json::Value) {
+    let start = rng.clone();
+    let mut channels = Vec::with_capacity(3);
+    let mut facts = serde_json::Value::Null;
+    for c in 0..3 {
+        let grey = GrayImage::from_fn(page.width(), page.height(), |x, y| {
+            Luma([page.get_pixel(x, y)[c]])
+        });
+        let mut same = start.clone();
+        let (out, f) = capture(&grey, how, &mut same);
+        (*rng, facts) = (same, f);
+        channels.push(out);
+    }
+    let sigma = rng.random_range(1.5..4.0);
+    let channels: Vec<GrayImage> = channels
+        .iter()
+        .map(|c| imageproc::noise::gaussian_noise(c, 0.0, sigma, rng.random()))
+        .collect();
+    let out = image::RgbImage::from_fn(channels[0].width(), channels[0].height(), |x, y| {
+        image::Rgb(std::array::from_fn(|c| channels[c].get_pixel(x, y)[0]))
+    });
+    facts["colour"] = json!(true);
+    (out, facts)
+}
+
 /// A scanner's black-and-white mode: the scan cut at a fixed level (the
 /// scanner's, not the page's: no adaptive threshold).
 fn black_and_white(page: &GrayImage, rng: &mut ChaCha8Rng) -> (GrayImage, serde_json::Value) {

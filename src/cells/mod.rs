@@ -1,6 +1,7 @@
 //! Cells: each field box cut out of the aligned page, its ruled lines
 //! removed without losing the strokes that cross them, and its marks told
-//! apart: empty, a dash, ink to read; a circle around the value; a sign.
+//! apart: empty, a dash, ink to read; a circle around the value; a sign;
+//! and the pen each piece of ink was written with.
 
 use image::{GrayImage, Luma};
 use imageproc::region_labelling::{Connectivity, connected_components};
@@ -12,12 +13,14 @@ mod analyse;
 mod cut;
 mod ink;
 mod lines;
+mod pen;
 mod ring;
 
 pub use analyse::*;
 pub use cut::*;
 pub use ink::*;
 pub use lines::*;
+pub use pen::*;
 pub use ring::*;
 
 /// Crop resolution.

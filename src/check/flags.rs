@@ -31,6 +31,7 @@ pub enum Code {
     PflichtsoloMissing,
     SignatureMissing,
     PlayerIdMissing,
+    InkDiffers,
     CellUncertain,
     SheetUnreadable,
 }
@@ -42,6 +43,7 @@ impl Code {
             | Code::CircleNotSolo
             | Code::SignatureMissing
             | Code::PlayerIdMissing
+            | Code::InkDiffers
             | Code::CellUncertain => Severity::Warning,
             _ => Severity::Error,
         }
@@ -50,7 +52,10 @@ impl Code {
     /// Flags that come from reading the paper, not from the values: `verify`
     /// keeps them as they are instead of recomputing them.
     pub fn is_from_reading(self) -> bool {
-        matches!(self, Code::CellUncertain | Code::SheetUnreadable)
+        matches!(
+            self,
+            Code::CellUncertain | Code::InkDiffers | Code::SheetUnreadable
+        )
     }
 
     pub fn as_str(self) -> &'static str {
@@ -72,6 +77,7 @@ impl Code {
             Code::PflichtsoloMissing => "PFLICHTSOLO_MISSING",
             Code::SignatureMissing => "SIGNATURE_MISSING",
             Code::PlayerIdMissing => "PLAYER_ID_MISSING",
+            Code::InkDiffers => "INK_DIFFERS",
             Code::CellUncertain => "CELL_UNCERTAIN",
             Code::SheetUnreadable => "SHEET_UNREADABLE",
         }

@@ -133,7 +133,8 @@ pub enum Field {
 }
 
 impl Field {
-    fn locator(self) -> (Option<u32>, Option<usize>, &'static str) {
+    /// Where the field is, as a flag names it: row, seat, field.
+    pub fn locator(self) -> (Option<u32>, Option<usize>, &'static str) {
         match self {
             Field::Round => (None, None, "round"),
             Field::Table => (None, None, "table"),

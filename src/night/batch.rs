@@ -344,6 +344,7 @@ mod tests {
             number: 1,
             multi: false,
             image: Ok(image::GrayImage::new(1, 1)),
+            chroma: None,
         }
     }
 

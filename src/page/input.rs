@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use image::metadata::Orientation;
 use image::{DynamicImage, GrayImage, ImageDecoder, ImageReader, Limits};
 
+use crate::page::chroma::Chroma;
+
 pub use crate::page::unreadable::{FileProblem, PassedOver, Unreadable};
 
 /// Pixels a page may have: an A4 sheet scanned at 600 dpi has 35 million,
@@ -130,7 +132,12 @@ pub struct Page {
     pub number: u32,
     pub multi: bool,
     pub image: Result<GrayImage, Unreadable>,
+    /// A colour scan's colour (none for grey and bilevel scans).
+    pub chroma: Option<Chroma>,
 }
+
+/// A page image decoded: its grey, and its colour where it has any.
+type Decoded = Result<(GrayImage, Option<Chroma>), Unreadable>;
 
 /// The pages of one input file, decoded one at a time as they are taken.
 pub struct Pages {
@@ -140,10 +147,10 @@ pub struct Pages {
 }
 
 enum Inner {
-    One(Option<Result<GrayImage, Unreadable>>),
+    One(Option<Decoded>),
     /// A TIFF of several pages: the first decoded, the others said.
     Tiff {
-        first: Option<Result<GrayImage, Unreadable>>,
+        first: Option<Decoded>,
         pages: u32,
     },
     Pdf {
@@ -168,7 +175,7 @@ impl Iterator for Pages {
 
     fn next(&mut self) -> Option<Page> {
         let multi = self.page_count() > 1;
-        let image = match &mut self.inner {
+        let decoded = match &mut self.inner {
             Inner::One(image) => image.take()?,
             Inner::Tiff { first, pages } => match first.take() {
                 Some(image) => image,
@@ -184,11 +191,16 @@ impl Iterator for Pages {
             }
         };
         self.next += 1;
+        let (image, chroma) = match decoded {
+            Ok((grey, chroma)) => (Ok(grey), chroma),
+            Err(why) => (Err(why), None),
+        };
         Some(Page {
             source: self.source.clone(),
             number: self.next,
             multi,
             image,
+            chroma,
         })
     }
 }
@@ -212,10 +224,10 @@ pub fn load(path: &Path) -> Pages {
         },
         _ => match tiff_pages(path) {
             pages @ 2.. => Inner::Tiff {
-                first: Some(load_image(path)),
+                first: Some(load_image_in_colour(path)),
                 pages,
             },
-            _ => Inner::One(Some(load_image(path))),
+            _ => Inner::One(Some(load_image_in_colour(path))),
         },
     };
     Pages {
@@ -270,14 +282,20 @@ fn check_size(width: u64, height: u64) -> Result<(), Unreadable> {
     Ok(())
 }
 
+/// The grey of an image file (its colour, where it has any, is left).
 pub fn load_image(path: &Path) -> Result<GrayImage, Unreadable> {
+    load_image_in_colour(path).map(|(grey, _)| grey)
+}
+
+/// An image file's grey and its colour, where it has any.
+pub fn load_image_in_colour(path: &Path) -> Decoded {
     decode_bounded(|| Ok(ImageReader::open(path)?.with_guessed_format()?))
 }
 
 /// Decodes what `open` opens, once its header's size has been checked.
 fn decode_bounded<R: std::io::BufRead + std::io::Seek>(
     open: impl Fn() -> Result<ImageReader<R>, Unreadable>,
-) -> Result<GrayImage, Unreadable> {
+) -> Decoded {
     // The header alone gives the size (nothing large is allocated for it).
     let (w, h) = open()?.into_dimensions()?;
     check_size(u64::from(w), u64::from(h))?;
@@ -289,7 +307,8 @@ fn decode_bounded<R: std::io::BufRead + std::io::Seek>(
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut page = DynamicImage::from_decoder(decoder)?;
     page.apply_orientation(orientation);
-    Ok(page.into_luma8())
+    let chroma = Chroma::of(&page);
+    Ok((page.into_luma8(), chroma))
 }
 
 fn open_pdf(path: &Path) -> Result<lopdf::Document, Unreadable> {
@@ -336,11 +355,7 @@ fn image_data_left_on_disk(
 }
 
 /// The largest image on a PDF page (a scanned PDF holds one per page).
-fn pdf_page(
-    doc: &lopdf::Document,
-    page_id: lopdf::ObjectId,
-    path: &Path,
-) -> Result<GrayImage, Unreadable> {
+fn pdf_page(doc: &lopdf::Document, page_id: lopdf::ObjectId, path: &Path) -> Decoded {
     let images = doc.get_page_images(page_id).unwrap_or_default();
     let best = images
         .into_iter()
@@ -435,10 +450,7 @@ fn inflate(content: &[u8], limit: usize) -> Result<Vec<u8>, Unreadable> {
     Ok(out)
 }
 
-fn decode_pdf_image(
-    doc: &lopdf::Document,
-    img: &lopdf::xobject::PdfImage,
-) -> Result<GrayImage, Unreadable> {
+fn decode_pdf_image(doc: &lopdf::Document, img: &lopdf::xobject::PdfImage) -> Decoded {
     let (w, h) = match (u32::try_from(img.width), u32::try_from(img.height)) {
         (Ok(w), Ok(h)) if w > 0 && h > 0 && w <= 20_000 && h <= 20_000 => (w, h),
         _ => {
@@ -485,7 +497,7 @@ fn decode_pdf_image(
             Unreadable::TooLarge { .. } => e,
             _ => Unreadable::PdfImageBroken,
         }),
-        Some("CCITTFaxDecode") => ccitt(doc, dict, data, w, h),
+        Some("CCITTFaxDecode") => ccitt(doc, dict, data, w, h).map(|grey| (grey, None)),
         _ => raw_to_gray(&data, w, h, bpc, channels),
     }
 }
@@ -524,13 +536,7 @@ fn ccitt(
     GrayImage::from_raw(w, h, pixels).ok_or(Unreadable::PdfImageBroken)
 }
 
-fn raw_to_gray(
-    data: &[u8],
-    w: u32,
-    h: u32,
-    bpc: i64,
-    channels: usize,
-) -> Result<GrayImage, Unreadable> {
+fn raw_to_gray(data: &[u8], w: u32, h: u32, bpc: i64, channels: usize) -> Decoded {
     let (wu, hu) = (w as usize, h as usize);
     match (bpc, channels) {
         (8, c) => {
@@ -552,7 +558,8 @@ fn raw_to_gray(
                     ));
                 }
             };
-            Ok(img.into_luma8())
+            let chroma = Chroma::of(&img);
+            Ok((img.into_luma8(), chroma))
         }
         (1, 1) => {
             let stride = wu.div_ceil(8);
@@ -570,7 +577,7 @@ fn raw_to_gray(
                     );
                 }
             }
-            Ok(out)
+            Ok((out, None))
         }
         _ => Err(Unreadable::Unsupported(format!(
             "page images with {bpc} bits per component"

@@ -2,9 +2,10 @@
 //! page is [`unreadable`]), the form templates ([`form`]) and their
 //! rendering ([`render`]), the form's grid found on the image
 //! ([`align`], with the [`geometry`] it fits), and a printed sheet's
-//! [`code`].
+//! [`code`], and a colour scan's colour beside its grey ([`chroma`]).
 
 pub mod align;
+pub mod chroma;
 pub mod code;
 pub mod form;
 pub mod geometry;

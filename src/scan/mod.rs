@@ -21,12 +21,14 @@ use crate::sheet::{
 
 mod fields;
 mod locate;
+mod other_pen;
 mod printed;
 mod second_look;
 mod struck;
 
 pub use fields::*;
 pub use locate::*;
+pub use other_pen::{Apart, ValueInk, ink_differs, value_inks};
 use printed::*;
 use second_look::*;
 
@@ -129,6 +131,9 @@ pub fn scan_page_timed(
         }
     });
     times.verify += clock.elapsed();
+    let clock = std::time::Instant::now();
+    let verified = verified.map(|sheet| with_other_pens(sheet, &aligned, page, lang));
+    times.read += clock.elapsed();
     verified.unwrap_or_else(|e| {
         unreadable(
             &source,
@@ -138,6 +143,26 @@ pub fn scan_page_timed(
             lang,
         )
     })
+}
+
+/// `sheet` with an `INK_DIFFERS` on each value written in another pen
+/// than the rest.
+fn with_other_pens(
+    mut sheet: SheetResult,
+    aligned: &AlignedSheet,
+    page: &crate::page::input::Page,
+    lang: Lang,
+) -> SheetResult {
+    let flags = ink_differs(&value_inks(&sheet, aligned, page.chroma.as_ref()), lang);
+    if flags.is_empty() || sheet.status == Status::Unreadable {
+        return sheet;
+    }
+    sheet.flags.extend(flags);
+    sheet
+        .flags
+        .sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
+    sheet.status = Status::Flagged;
+    sheet
 }
 
 /// The result for a page that could not be read: nothing guessed.

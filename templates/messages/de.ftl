@@ -153,6 +153,13 @@ flag-game-count = { $counted } Spiele eingetragen, an einem { $players }er-Tisch
 flag-pflichtsolo-missing = Platz { $seat } hat in dieser Runde kein Solo gespielt (Pflichtsolo).
 flag-signature-missing = Platz { $seat } hat nicht unterschrieben.
 flag-player-id-missing = Platz { $seat }: die Teilnehmer-Nr. fehlt.
+flag-ink-differs = { $place }: mit einem anderen Stift geschrieben als der Rest der Liste ({ $measure }); eine spätere Änderung?
+ink-place-game = Spiel { $row }, Platz { $seat } ({ $field })
+ink-place-footer = Platz { $seat } ({ $field })
+ink-colour = Farbabstand { $by }
+ink-darker = { $percent } % dunkler, Striche { $width }-mal so breit
+ink-lighter = { $percent } % heller, Striche { $width }-mal so breit
+ink-left-out = blasse Schrift neben dunklerer, die das Lesen auslässt
 flag-sheet-unreadable = Blatt nicht lesbar: { $why }.
 
 ## Markierungen: was unsicher gelesen ist

@@ -149,6 +149,13 @@ flag-game-count = { $counted } games written; a table of { $players } plays { $e
 flag-pflichtsolo-missing = Seat { $seat } played no solo this round (Pflichtsolo).
 flag-signature-missing = No signature for seat { $seat }.
 flag-player-id-missing = Seat { $seat }: the participant number is missing.
+flag-ink-differs = { $place }: written in another pen than the rest of the sheet ({ $measure }); a later edit?
+ink-place-game = Game { $row }, seat { $seat } ({ $field })
+ink-place-footer = Seat { $seat } ({ $field })
+ink-colour = its colour lies { $by } apart
+ink-darker = { $percent } % darker, strokes { $width } times as broad
+ink-lighter = { $percent } % lighter, strokes { $width } times as broad
+ink-left-out = faint ink beside darker, which the reading leaves out
 flag-sheet-unreadable = Sheet unreadable: { $why }.
 
 ## Flags: what was read unsurely

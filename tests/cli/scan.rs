@@ -405,3 +405,124 @@ fn participant_numbers_not_on_the_list_should_each_be_flagged() {
     let stderr = String::from_utf8_lossy(&err.stderr);
     assert!(stderr.contains("no participant numbers"), "{stderr}");
 }
+
+/// Generates `count` printed merkur sheets, each with a digit put in front
+/// of one value in another pen, captured as `capture` (in colour where
+/// `colour`), and scans them: (truth, result) per sheet.
+fn later_edits_scanned(
+    name: &str,
+    capture: &str,
+    colour: bool,
+) -> Vec<(serde_json::Value, serde_json::Value)> {
+    let dir = temp(name);
+    let s = |p: &Path| p.display().to_string();
+    let mut args = vec![
+        "aufsicht-lab".to_string(),
+        "--lang".into(),
+        "en".into(),
+        "generate".into(),
+        "--rules".into(),
+        "merkur".into(),
+        "--form".into(),
+        "punkteliste-a4-32".into(),
+        "--count".into(),
+        "4".into(),
+        "--printed".into(),
+        "--writer-errors".into(),
+        "0".into(),
+        "--later-edits".into(),
+        "1".into(),
+        "--capture".into(),
+        capture.into(),
+        "--seed".into(),
+        "77".into(),
+        "--out".into(),
+        s(&dir),
+    ];
+    if colour {
+        args.push("--colour".into());
+    }
+    aufsicht_lab::cli::run(args).expect("generate");
+    let results = dir.join("results");
+    ok(&aufsicht_en(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--no-archive",
+        "--out",
+        &s(&results),
+        &s(&dir.join("scans")),
+    ]));
+    let mut truths: Vec<_> = std::fs::read_dir(dir.join("truth"))
+        .expect("truth")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    truths.sort();
+    truths
+        .iter()
+        .map(|t| {
+            let name = t.file_name().expect("name");
+            (result(t), result(&results.join(name)))
+        })
+        .collect()
+}
+
+/// The `INK_DIFFERS` flags of a result: (row, seat, field).
+fn ink_flags(
+    r: &serde_json::Value,
+) -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
+    r["flags"]
+        .as_array()
+        .expect("flags")
+        .iter()
+        .filter(|f| f["code"] == "INK_DIFFERS")
+        .map(|f| (f["row"].clone(), f["seat"].clone(), f["field"].clone()))
+        .collect()
+}
+
+#[test]
+fn a_digit_put_in_front_in_another_pen_should_be_flagged_on_a_colour_scan_and_nothing_else() {
+    for (truth, result) in later_edits_scanned("later-edits-colour", "scanner", true) {
+        let edit = &truth["later_edit"];
+        assert!(edit.is_object(), "every sheet edited: {truth}");
+        let flags = ink_flags(&result);
+        assert_eq!(
+            flags,
+            [(
+                edit["row"].clone(),
+                edit["seat"].clone(),
+                edit["field"].clone()
+            )],
+            "{}: {edit}",
+            result["source"]
+        );
+        let message = result["flags"]
+            .as_array()
+            .and_then(|f| f.iter().find(|f| f["code"] == "INK_DIFFERS"))
+            .map(|f| f["message"].as_str().unwrap_or_default().to_string())
+            .unwrap_or_default();
+        assert!(message.contains("another pen"), "{message}");
+    }
+}
+
+#[test]
+fn a_bilevel_scan_should_raise_no_ink_flag() {
+    for (_, result) in later_edits_scanned("later-edits-bilevel", "bilevel", true) {
+        assert_eq!(ink_flags(&result), [], "{}", result["source"]);
+    }
+}
+
+#[test]
+fn on_a_grey_scan_no_value_but_the_edited_one_should_be_flagged() {
+    for (truth, result) in later_edits_scanned("later-edits-grey", "scanner", false) {
+        let edit = &truth["later_edit"];
+        let at_edit = (
+            edit["row"].clone(),
+            edit["seat"].clone(),
+            edit["field"].clone(),
+        );
+        for flag in ink_flags(&result) {
+            assert_eq!(flag, at_edit, "{}", result["source"]);
+        }
+    }
+}

@@ -10,7 +10,7 @@ use aufsicht::catalogue::Tell;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, RuleSet};
 
-use crate::synth;
+use crate::{edits, synth};
 
 /// Which kinds of correction `generate` draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -76,6 +76,16 @@ pub struct GenerateArgs {
     /// value above, digits written over digits).
     #[arg(long, value_enum, default_value = "beside")]
     pub correction_kinds: CorrectionKinds,
+    /// Share of sheets on which, after the sheet was written, someone puts
+    /// a digit in front of one game value with another pen (the truth
+    /// holds the new value and, under `later_edit`, where and what).
+    #[arg(long, default_value_t = 0.0)]
+    pub later_edits: f64,
+    /// Scan in colour: the writer's pen black, blue or royal blue (a
+    /// pencil grey), a later edit's pen another of them. A bilevel capture
+    /// stays black and white.
+    #[arg(long)]
+    pub colour: bool,
     /// Share of sheets scanned turned a quarter (landscape).
     #[arg(long, default_value_t = 0.0)]
     pub landscape: f64,
@@ -146,10 +156,14 @@ pub fn run(a: GenerateArgs, lang: Lang) -> Result<()> {
         ("--writer-errors", a.writer_errors),
         ("--corrections", a.corrections),
         ("--landscape", a.landscape),
+        ("--later-edits", a.later_edits),
     ] {
         if !(0.0..=1.0).contains(&share) {
             bail!("{name} is a share of the sheets: give a number from 0 to 1");
         }
+    }
+    if a.colour && a.format == Format::Pdf {
+        bail!("colour scans are written as PNG, JPEG or TIFF: give --format png, jpg or tif");
     }
     let rules = RuleSet::load(&a.rules).context("cannot load the rule set (--rules)")?;
     let form = FormTemplate::load(&a.form).context("cannot load the form (--form)")?;
@@ -230,7 +244,7 @@ impl Drawing<'_> {
                 slant: a.slant,
             }),
         };
-        let (page, drawn) = synth::draw(
+        let (mut page, drawn) = synth::draw(
             &sheet,
             self.form,
             self.digits,
@@ -239,15 +253,43 @@ impl Drawing<'_> {
             a.dpi,
             &mut rng,
         );
-        let (image, mut facts) = synth::capture(&page, self.capture(i), &mut rng);
+        let written = a.colour.then(|| page.clone());
+        // Drawn only when asked for, so the sets drawn without them stay as they were.
+        let edit = if a.later_edits > 0.0 && rng.random_bool(a.later_edits) {
+            let pen = edits::other_pen(&mut rng);
+            let (form, digits) = (self.form, self.digits);
+            edits::later_edit(
+                &mut sheet,
+                &mut page,
+                &drawn.blank,
+                form,
+                digits,
+                a.dpi,
+                pen,
+                &mut rng,
+            )
+        } else {
+            None
+        };
+        let colours = written
+            .as_ref()
+            .map(|_| pen_colours(&drawn.writer, &mut rng));
+        let how = self.capture(i);
+        let (image, mut facts) = match (&written, colours) {
+            (Some(written), Some((writer, editor))) if how != synth::Capture::Bilevel => {
+                let rgb = edits::in_colour(&drawn.blank, written, &page, writer, editor);
+                let (rgb, facts) = synth::capture_colour(&rgb, how, &mut rng);
+                (Scan::Colour(rgb), facts)
+            }
+            _ => {
+                let (grey, facts) = synth::capture(&page, how, &mut rng);
+                (Scan::Grey(grey), facts)
+            }
+        };
         let image = if a.landscape > 0.0 && rng.random_bool(a.landscape) {
             let clockwise = rng.random_bool(0.5);
             facts["quarter_turns"] = serde_json::json!(if clockwise { 1 } else { 3 });
-            if clockwise {
-                image::imageops::rotate90(&image)
-            } else {
-                image::imageops::rotate270(&image)
-            }
+            image.turned(clockwise)
         } else {
             image
         };
@@ -262,13 +304,23 @@ impl Drawing<'_> {
             Format::Pdf => "pdf",
         };
         let file = self.scans.join(format!("{stem}.{ext}"));
-        aufsicht::page::render::save_page(&image, &file, a.dpi)
+        image
+            .save(&file, a.dpi)
             .with_context(|| format!("cannot write {}", file.display()))?;
         let mut truth = aufsicht::verify(sheet, self.rules, self.lang)?;
         truth.source = Some(file.display().to_string());
         truth.extra.insert("capture".into(), facts);
         if !mistake.is_null() {
             truth.extra.insert("writer_error".into(), mistake);
+        }
+        if let Some(edit) = &edit {
+            let colour = colours.map(|(_, editor)| editor);
+            truth.extra.insert("later_edit".into(), edit.facts(colour));
+        }
+        if let Some((writer, _)) = colours {
+            truth
+                .extra
+                .insert("writer_colour".into(), serde_json::json!(writer.name));
         }
         truth
             .extra
@@ -338,6 +390,49 @@ impl Drawing<'_> {
             ][i % 3],
         }
     }
+}
+
+/// A scan as drawn: grey, or in colour.
+enum Scan {
+    Grey(image::GrayImage),
+    Colour(image::RgbImage),
+}
+
+impl Scan {
+    /// Turned a quarter, clockwise or back.
+    fn turned(self, clockwise: bool) -> Scan {
+        use image::imageops::{rotate90, rotate270};
+        match (self, clockwise) {
+            (Scan::Grey(g), true) => Scan::Grey(rotate90(&g)),
+            (Scan::Grey(g), false) => Scan::Grey(rotate270(&g)),
+            (Scan::Colour(c), true) => Scan::Colour(rotate90(&c)),
+            (Scan::Colour(c), false) => Scan::Colour(rotate270(&c)),
+        }
+    }
+
+    fn save(&self, file: &Path, dpi: f64) -> Result<()> {
+        match self {
+            Scan::Grey(g) => aufsicht::page::render::save_page(g, file, dpi)?,
+            Scan::Colour(c) => c.save(file)?,
+        }
+        Ok(())
+    }
+}
+
+/// The writer's pen colour (a pencil is grey) and a later edit's, another.
+fn pen_colours(
+    writer: &serde_json::Value,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> (edits::PenColour, edits::PenColour) {
+    let pencil = writer["pen"]["grain"].as_f64().unwrap_or(0.0) > 0.0;
+    let colours = edits::PEN_COLOURS;
+    let own = if pencil {
+        colours[0]
+    } else {
+        colours[rng.random_range(0..colours.len())]
+    };
+    let others: Vec<edits::PenColour> = colours.into_iter().filter(|c| *c != own).collect();
+    (own, others[rng.random_range(0..others.len())])
 }
 
 /// The night's tables, each (round, table, its players in seat order):
