@@ -14,7 +14,7 @@ use aufsicht::sheet::SheetResult;
 
 fn main() -> Result<(), String> {
     let forms = FormTemplate::builtins();
-    println!("set,sheet,row,seat,field,edit,colour,darkness,width");
+    println!("set,sheet,row,seat,field,edit,colour,darkness,width,colour_px");
     for set in std::env::args().skip(1) {
         let truths = Path::new(&set).join("truth");
         let mut names: Vec<_> = std::fs::read_dir(&truths)
@@ -45,13 +45,14 @@ fn main() -> Result<(), String> {
                 });
                 let stem = truth_path.file_stem().unwrap_or_default().to_string_lossy();
                 println!(
-                    "{set},{stem},{},{},{field},{},{:.3},{:.3},{:.3}",
+                    "{set},{stem},{},{},{field},{},{:.3},{:.3},{:.3},{}",
                     row.map_or(String::new(), |r| r.to_string()),
                     seat.unwrap_or(0),
                     u8::from(edited),
                     v.apart.colour,
                     v.apart.darkness,
-                    v.apart.width
+                    v.apart.width,
+                    v.apart.colour_px
                 );
             }
         }

@@ -7,7 +7,7 @@ use crate::page::chroma::Chroma;
 use crate::page::geometry::Homography;
 
 /// How one piece of ink (a connected stroke group) in a field was written.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PenTrace {
     /// The core's darkness, as a share of the paper's brightness (0..1).
     pub darkness: f64,
@@ -17,21 +17,14 @@ pub struct PenTrace {
     /// ballpoint about (0.27, -0.09), black ink (0, 0)); independent of
     /// how much of a pixel the stroke covers.
     pub colour: Option<[f64; 2]>,
+    /// On a colour scan: the colour of each pixel of the piece's core (at
+    /// least half as dark as its darkest quarter), as [`PenTrace::colour`]
+    /// is the piece's. Two pens whose strokes touch are one piece of
+    /// mixed colour; its pixels still tell them apart.
+    pub core_colours: Vec<[f32; 2]>,
     /// The piece's pixels at [`PX_PER_MM`].
     pub area: u32,
-    /// A piece the reader's cut leaves out (almost none of it darker than
-    /// the cut at [`INK_CUT_FROM_CORE`] of the field): faint ink beside
-    /// darker, which no reading holds.
-    pub left_out: bool,
 }
-
-/// A piece of which less than this share is ink at the reader's cut, and
-/// at least [`LEFT_OUT_AREA`] large, is left out of the reading.
-const LEFT_OUT_SHARE: f64 = 0.2;
-
-/// See [`LEFT_OUT_SHARE`] (px at [`PX_PER_MM`]: 1.6 mm², a short 1's
-/// stroke; a faint pencil 1 in front of an 8 measured 204).
-const LEFT_OUT_AREA: u32 = 160;
 
 /// A piece smaller than this (px at [`PX_PER_MM`]: 1.2 mm², a short
 /// stroke) is a dot, noise or a ring's blurred scrap, too little ink to
@@ -55,7 +48,6 @@ pub fn pen_traces(
     // At the paper's shade, not the reader's cut: a faint pencil digit put
     // beside a ballpoint's is a piece of its own here.
     let mask = binarize_at(&crop, Cut::Shade);
-    let read = binarize(&crop);
     let paper = paper_level(crop.pixels().map(|p| p[0])).max(1.0);
     let paper_colour = colour.as_ref().map(|(b, r)| paper_colour(&mask, b, r));
     let labels = connected_components(&mask, Connectivity::Eight, Luma([0u8]));
@@ -69,18 +61,18 @@ pub fn pen_traces(
         .values()
         .filter(|px| px.len() as u32 >= MIN_PIECE && !ruled_line(px, crop.dimensions()))
         .map(|px| {
-            let colour = colour
-                .as_ref()
+            let planes = colour.as_ref();
+            let core = core_of(px, &crop);
+            let core_colours = planes
+                .zip(paper_colour)
+                .map(|((b, r), p)| core_pixel_colours(px, &crop, paper, core, b, r, p))
+                .unwrap_or_default();
+            let colour = planes
                 .zip(paper_colour)
                 .map(|((b, r), p)| colour_per_darkness(px, &crop, paper, b, r, p));
-            let in_reading = px
-                .iter()
-                .filter(|&&(x, y)| read.get_pixel(x, y)[0] > 0)
-                .count();
             PenTrace {
-                left_out: px.len() as u32 >= LEFT_OUT_AREA
-                    && (in_reading as f64) < LEFT_OUT_SHARE * px.len() as f64,
-                darkness: (paper - core_of(px, &crop)).max(0.0) / paper,
+                core_colours,
+                darkness: (paper - core).max(0.0) / paper,
                 width_mm: 2.0 * px.len() as f64 / outline(px, &labels) as f64 / PX_PER_MM,
                 colour,
                 area: px.len() as u32,
@@ -95,15 +87,24 @@ pub fn pen_traces(
 /// are printed 0.2 to 0.5 mm broad.
 const LINE_PX: u32 = 8;
 
+/// How much of a crop's side a ruled line's edge runs along at least.
+const LINE_ALONG: f64 = 0.85;
+
+fn along(extent: u32, side: u32) -> bool {
+    f64::from(extent + 1) >= LINE_ALONG * f64::from(side)
+}
+
 /// Whether a piece is a ruled line's edge left in the crop: it touches the
-/// crop's side and is no broader than a line across it.
+/// crop's side, runs along most of it and is no broader than a line.
 fn ruled_line(px: &[(u32, u32)], (w, h): (u32, u32)) -> bool {
     let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
     for &(x, y) in px {
         (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
     }
-    let at_side = (x0 == 0 || x1 + 1 >= w) && x1 - x0 < LINE_PX;
-    let at_top_or_bottom = (y0 == 0 || y1 + 1 >= h) && y1 - y0 < LINE_PX;
+    // Along most of the side it touches: a 1 written tight against the
+    // box's line is as narrow, but shorter than the box.
+    let at_side = (x0 == 0 || x1 + 1 >= w) && x1 - x0 < LINE_PX && along(y1 - y0, h);
+    let at_top_or_bottom = (y0 == 0 || y1 + 1 >= h) && y1 - y0 < LINE_PX && along(x1 - x0, w);
     at_side || at_top_or_bottom
 }
 
@@ -190,6 +191,30 @@ fn colour_per_darkness(
     [sb / dd, sr / dd]
 }
 
+/// The colour of each pixel of a piece's core: at least half as dark as
+/// the core's grey (`core`) is against the paper.
+fn core_pixel_colours(
+    px: &[(u32, u32)],
+    crop: &GrayImage,
+    paper: f64,
+    core: f64,
+    blue: &GrayImage,
+    red: &GrayImage,
+    paper_colour: [f64; 2],
+) -> Vec<[f32; 2]> {
+    let least = (paper - core) / 2.0;
+    px.iter()
+        .filter_map(|&(x, y)| {
+            let d = paper - f64::from(crop.get_pixel(x, y)[0]);
+            (d >= least && d > 0.0).then(|| {
+                let b = f64::from(blue.get_pixel(x, y)[0]) - paper_colour[0];
+                let r = f64::from(red.get_pixel(x, y)[0]) - paper_colour[1];
+                [(b / d) as f32, (r / d) as f32]
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,6 +267,12 @@ mod tests {
         assert!(ruled_line(&line, (100, 50)));
         let one: Vec<(u32, u32)> = (0..50).flat_map(|y| [(40, y), (41, y), (42, y)]).collect();
         assert!(!ruled_line(&one, (100, 50)), "a 1 is no line");
+        let one_at_the_line: Vec<(u32, u32)> =
+            (10..40).flat_map(|y| [(0, y), (1, y), (2, y)]).collect();
+        assert!(
+            !ruled_line(&one_at_the_line, (100, 50)),
+            "nor one against it"
+        );
     }
 
     #[test]

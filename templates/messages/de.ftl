@@ -157,9 +157,9 @@ flag-ink-differs = { $place }: mit einem anderen Stift geschrieben als der Rest 
 ink-place-game = Spiel { $row }, Platz { $seat } ({ $field })
 ink-place-footer = Platz { $seat } ({ $field })
 ink-colour = Farbabstand { $by }
+ink-colour-part = { $mm2 } mm² davon in anderer Farbe
 ink-darker = { $percent } % dunkler, Striche { $width }-mal so breit
 ink-lighter = { $percent } % heller, Striche { $width }-mal so breit
-ink-left-out = blasse Schrift neben dunklerer, die das Lesen auslässt
 flag-sheet-unreadable = Blatt nicht lesbar: { $why }.
 
 ## Markierungen: was unsicher gelesen ist

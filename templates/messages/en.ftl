@@ -153,9 +153,9 @@ flag-ink-differs = { $place }: written in another pen than the rest of the sheet
 ink-place-game = Game { $row }, seat { $seat } ({ $field })
 ink-place-footer = Seat { $seat } ({ $field })
 ink-colour = its colour lies { $by } apart
+ink-colour-part = { $mm2 } mm² of it in another colour
 ink-darker = { $percent } % darker, strokes { $width } times as broad
 ink-lighter = { $percent } % lighter, strokes { $width } times as broad
-ink-left-out = faint ink beside darker, which the reading leaves out
 flag-sheet-unreadable = Sheet unreadable: { $why }.
 
 ## Flags: what was read unsurely
