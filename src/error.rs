@@ -208,6 +208,11 @@ pub enum ArchiveError {
         known: i64,
     },
     Csv(String),
+    /// A scan that could not be kept in the archive.
+    Scan {
+        path: String,
+        message: String,
+    },
     /// An edit of version `yours` of a sheet that is at version `now`.
     Stale {
         id: i64,
@@ -269,6 +274,11 @@ impl Tell for ArchiveError {
                 &[("id", id), ("now", now), ("yours", yours)],
             ),
             ArchiveError::Csv(m) => say(lang, "archive-csv", &[("message", m)]),
+            ArchiveError::Scan { path, message } => say(
+                lang,
+                "archive-scan",
+                &[("path", path), ("message", message)],
+            ),
         }
     }
 }

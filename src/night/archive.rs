@@ -79,8 +79,14 @@ CREATE TABLE IF NOT EXISTS corrections (
 );
 ";
 
+mod check;
+mod scans;
+
+pub use check::{Checked, Damage};
+pub use scans::MAX_KEPT_SCAN;
+
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 2;
+pub const SCHEMA_VERSION: usize = 3;
 
 /// The archive's migrations, in order; the archive's `user_version` says
 /// how many ran. The first is the schema as it stood before versions:
@@ -100,9 +106,42 @@ fn migrations() -> rusqlite_migration::Migrations<'static> {
         rusqlite_migration::M::up_with_hook("", |tx: &rusqlite::Transaction| {
             add_column(tx, "tournaments", "date", "TEXT")
         }),
+        // The scans themselves, by content, and each stored result's hash
+        // (what `archive check` holds them to).
+        rusqlite_migration::M::up_with_hook(
+            "CREATE TABLE IF NOT EXISTS scans (
+                sha256 TEXT PRIMARY KEY,
+                size INTEGER NOT NULL,
+                bytes BLOB NOT NULL
+            );",
+            |tx: &rusqlite::Transaction| {
+                add_column(tx, "sheets", "result_sha256", "TEXT")?;
+                hash_results(tx)
+            },
+        ),
     ];
     debug_assert_eq!(ms.len(), SCHEMA_VERSION);
     rusqlite_migration::Migrations::new(ms)
+}
+
+/// Sets the hash of every stored result that has none.
+fn hash_results(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
+    let rows: Vec<(i64, String)> = tx
+        .prepare("SELECT id, result_json FROM sheets WHERE result_sha256 IS NULL")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, json) in rows {
+        tx.execute(
+            "UPDATE sheets SET result_sha256 = ?2 WHERE id = ?1",
+            params![id, text_sha256(&json)],
+        )?;
+    }
+    Ok(())
+}
+
+/// The SHA-256 of a text, as hex.
+fn text_sha256(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
 }
 
 /// Adds a column to a table that lacks it.
@@ -512,15 +551,20 @@ impl Archive {
     }
 
     /// Stores all pages of one input file at once (one transaction), each
-    /// with the name of its result file. Pages already stored are left as
-    /// they are (with any corrections).
+    /// with the name of its result file, and the file itself (`scan`, its
+    /// bytes under `sha256`). Pages already stored are left as they are
+    /// (with any corrections).
     pub fn store_file(
         &mut self,
         tournament: i64,
         sha256: &str,
+        scan: Option<&Path>,
         pages: &[(String, SheetResult)],
     ) -> Result<(), ArchiveError> {
         let tx = self.write()?;
+        if let Some(path) = scan {
+            scans::keep(&tx, sha256, path)?;
+        }
         for (result_file, sheet) in pages {
             let round_id = round_id(&tx, tournament, sheet.round)?;
             let fit = sheet.notes.alignment.as_ref().map(|a| a.fit);
@@ -535,9 +579,10 @@ impl Archive {
             if old.is_some() {
                 continue;
             }
+            let json = sheet.to_json_pretty();
             tx.execute(
-                "INSERT INTO sheets (tournament_id, round_id, source, page, sha256, form, rules, status, fit, table_no, result_json, result_file)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                "INSERT INTO sheets (tournament_id, round_id, source, page, sha256, form, rules, status, fit, table_no, result_json, result_file, result_sha256)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 params![
                     tournament,
                     round_id,
@@ -549,8 +594,9 @@ impl Archive {
                     status_str(sheet),
                     fit,
                     sheet.table,
-                    sheet.to_json_pretty(),
+                    json,
                     result_file,
+                    text_sha256(&json),
                 ],
             )?;
             let id = tx.last_insert_rowid();
@@ -726,14 +772,16 @@ impl Archive {
         let corrected = edit.corrected;
         // A corrected round moves the sheet to that round.
         let round_id = round_id(&tx, tournament, corrected.round)?;
+        let json = corrected.to_json_pretty();
         tx.execute(
-            "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4, round_id = ?5, version = version + 1 WHERE id = ?1",
+            "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4, round_id = ?5, result_sha256 = ?6, version = version + 1 WHERE id = ?1",
             params![
                 sheet_id,
                 status_str(corrected),
                 corrected.table,
-                corrected.to_json_pretty(),
-                round_id
+                json,
+                round_id,
+                text_sha256(&json)
             ],
         )?;
         for table in ["players", "sheet_values", "flags"] {
@@ -1026,6 +1074,12 @@ mod tests {
         );
         assert_eq!(entry, ("endergebnis.1", Some("29"), "Anna"));
         assert_eq!(sheets[0].result.endergebnis[0], Some(29));
+        // Its result hashed by the migration, its scan never kept.
+        let checked = a.check().expect("check");
+        assert_eq!(
+            (checked.sheets, checked.without_scan, checked.damage),
+            (1, 1, vec![])
+        );
         drop(a);
         assert_eq!(user_version(&path), SCHEMA_VERSION as i64);
         let backup = dir.path().join("old.sqlite.v0.bak");
@@ -1091,9 +1145,9 @@ mod tests {
         let (_dir, path) = temp("roundtrip");
         let mut a = Archive::open(&path).expect("open");
         let t = a.tournament("night", "merkur").expect("tournament");
-        a.store_file(t, "abc", &[("x.json".into(), sheet(1))])
+        a.store_file(t, "abc", None, &[("x.json".into(), sheet(1))])
             .expect("store");
-        a.store_file(t, "abc", &[("x.json".into(), sheet(1))])
+        a.store_file(t, "abc", None, &[("x.json".into(), sheet(1))])
             .expect("store again");
         let all = a.sheets(t).expect("sheets");
         assert_eq!(all.len(), 1);
@@ -1117,7 +1171,12 @@ mod tests {
                     for i in 0..60 {
                         let mut s = sheet(i % 7);
                         s.source = Some(format!("w{w}/{i}.png"));
-                        a.store_file(t, &format!("{w}-{i}"), &[(format!("{w}-{i}.json"), s)])?;
+                        a.store_file(
+                            t,
+                            &format!("{w}-{i}"),
+                            None,
+                            &[(format!("{w}-{i}.json"), s)],
+                        )?;
                         if let Some(id) = a.sheet_id(t, &format!("w{w}/{i}.png"), 1)? {
                             a.correct(id, &sheet(1), "Anna")?;
                         }
@@ -1154,7 +1213,7 @@ mod tests {
         let (_dir, path) = temp("correct");
         let mut a = Archive::open(&path).expect("open");
         let t = a.tournament("night", "merkur").expect("tournament");
-        a.store_file(t, "abc", &[("x.json".into(), sheet(5))])
+        a.store_file(t, "abc", None, &[("x.json".into(), sheet(5))])
             .expect("store");
         let id = a.sheet_id(t, "a.png", 1).expect("query").expect("stored");
         let changes = a.correct(id, &sheet(1), "Anna").expect("correct");
@@ -1199,9 +1258,9 @@ mod tests {
         let mut flagged = sheet(5);
         flagged.source = Some("b.png".into());
         flagged.status = crate::sheet::Status::Flagged;
-        a.store_file(t, "abc", &[("a.json".into(), sheet(5))])
+        a.store_file(t, "abc", None, &[("a.json".into(), sheet(5))])
             .expect("store");
-        a.store_file(t, "def", &[("b.json".into(), flagged)])
+        a.store_file(t, "def", None, &[("b.json".into(), flagged)])
             .expect("store");
         let queue = a.queue(t).expect("queue");
         let order: Vec<(&str, &str)> = queue

@@ -173,7 +173,7 @@ impl Batch<'_> {
             pages.push((file_name(&p.path), p.result));
         }
         if let (Some((archive, tournament)), Some(sha), false) = (&self.archive, &sha, bug) {
-            lock(archive).store_file(*tournament, sha, &pages)?;
+            lock(archive).store_file(*tournament, sha, Some(&job.file), &pages)?;
         }
         Ok(FileDone {
             file: job.file.clone(),

@@ -36,6 +36,19 @@ pub struct ReviewSheet<'a> {
     pub form: Option<&'a FormTemplate>,
 }
 
+/// The scan of a stored sheet's `source` (page `page`): as the archive
+/// keeps it (`kept`, its bytes), else as [`load_scan`] finds it (an
+/// archive from before scans were kept).
+pub fn kept_or_found_scan(
+    kept: Option<Vec<u8>>,
+    source: &str,
+    page: u32,
+    archive_dir: &std::path::Path,
+) -> Option<GrayImage> {
+    kept.and_then(|bytes| crate::page::input::page_of_bytes(&bytes, page))
+        .or_else(|| load_scan(source, page, archive_dir))
+}
+
 /// The scan of `source` (page `page`), looked for where it was read, then
 /// beside the archive (in `archive_dir` or its parent), where it is still found.
 pub fn load_scan(source: &str, page: u32, archive_dir: &std::path::Path) -> Option<GrayImage> {

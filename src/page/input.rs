@@ -237,6 +237,20 @@ pub fn load(path: &Path) -> Pages {
     }
 }
 
+/// Page `page` of a file's bytes kept elsewhere than on disk (an
+/// archive's), decoded as [`load`] decodes the file: the bytes go through
+/// a private temporary file, since a PDF's pages are read from disk one
+/// at a time.
+pub fn page_of_bytes(bytes: &[u8], page: u32) -> Option<GrayImage> {
+    use std::io::Write;
+    let mut file = tempfile::NamedTempFile::new().ok()?;
+    file.write_all(bytes).ok()?;
+    file.flush().ok()?;
+    load(file.path())
+        .find(|p| p.number == page)
+        .and_then(|p| p.image.ok())
+}
+
 /// How many pages a TIFF file has (0 where it is none or cannot be read).
 /// The image decoder reads only the first: the others must not be lost
 /// without a word.

@@ -436,7 +436,7 @@ fn the_desk_should_rank_exactly_as_standings_does_tie_breaks_included() {
         std::fs::write(sheets.join(&name), sheet.to_json_pretty()).expect("write");
         let sha = format!("{i:064x}");
         archive
-            .store_file(tournament, &sha, &[(name, sheet)])
+            .store_file(tournament, &sha, None, &[(name, sheet)])
             .expect("store");
     }
     drop(archive);
@@ -515,7 +515,7 @@ fn archive_with_a_correction(dir: &Path) -> PathBuf {
         let sheet = aufsicht::verify(sheet, &rules, aufsicht::Lang::En).expect("verify");
         let name = format!("tisch{}.json", i + 1);
         archive
-            .store_file(tournament, &format!("{i:064x}"), &[(name, sheet)])
+            .store_file(tournament, &format!("{i:064x}"), None, &[(name, sheet)])
             .expect("store");
     }
     night

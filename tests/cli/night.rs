@@ -362,3 +362,132 @@ fn a_scanned_night_should_keep_its_date() {
         "{err}"
     );
 }
+
+/// The sample scans read into an archive in `dir/out`, from a copy of
+/// them in `dir/night`: the archive's path.
+fn sample_archive(dir: &Path) -> std::path::PathBuf {
+    let night = dir.join("night");
+    std::fs::create_dir_all(&night).expect("dir");
+    for entry in std::fs::read_dir(root().join("samples/scans"))
+        .expect("samples")
+        .flatten()
+    {
+        std::fs::copy(entry.path(), night.join(entry.file_name())).expect("copy");
+    }
+    let out = dir.join("out");
+    let (o, n) = (out.to_str().expect("utf8"), night.to_str().expect("utf8"));
+    let done = aufsicht_en(&scan_args(o, n));
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    out.join("aufsicht.sqlite")
+}
+
+/// The embedded images of a sheet's audit page, written from `archive`.
+fn audit_images(archive: &Path, sheet: &str, page: &Path) -> usize {
+    let a = archive.to_str().expect("utf8");
+    let p = page.to_str().expect("utf8");
+    let done = aufsicht_en(&[
+        "audit",
+        "--archive",
+        a,
+        "--rules",
+        "merkur",
+        "--sheet",
+        sheet,
+        "--out",
+        p,
+    ]);
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    std::fs::read_to_string(page)
+        .expect("page")
+        .matches("data:image")
+        .count()
+}
+
+#[test]
+fn an_archive_copied_alone_should_render_every_audit_page_with_its_images() {
+    let dir = temp("alone");
+    let archive = sample_archive(&dir);
+    let sheets = Archive::open(&archive)
+        .expect("open")
+        .check()
+        .expect("check")
+        .sheets;
+    let before: Vec<usize> = (1..=sheets)
+        .map(|id| audit_images(&archive, &id.to_string(), &dir.join("before.html")))
+        .collect();
+    assert!(before.iter().all(|&n| n > 0), "{before:?}");
+    // The archive on a stick: its scan folder and its results gone.
+    let elsewhere = temp("elsewhere");
+    let copy = elsewhere.join("archive.sqlite");
+    std::fs::copy(&archive, &copy).expect("copy");
+    std::fs::remove_dir_all(dir.join("night")).expect("scans gone");
+    std::fs::remove_dir_all(dir.join("out")).expect("results gone");
+    let after: Vec<usize> = (1..=sheets)
+        .map(|id| audit_images(&copy, &id.to_string(), &elsewhere.join("after.html")))
+        .collect();
+    assert_eq!(after, before);
+}
+
+/// `archive check` on `archive`: whether it passed, and what it said.
+fn archive_check(archive: &Path) -> (bool, String) {
+    let done = aufsicht_en(&["archive", "check", archive.to_str().expect("utf8")]);
+    (
+        done.status.success(),
+        String::from_utf8_lossy(&done.stderr).to_string(),
+    )
+}
+
+#[test]
+fn archive_check_should_find_one_flipped_byte_in_a_kept_scan_or_a_stored_result() {
+    let dir = temp("check");
+    let archive = sample_archive(&dir);
+    let (passed, said) = archive_check(&archive);
+    assert!(passed, "{said}");
+    assert!(said.contains("0 sheets without their scan kept"), "{said}");
+    let flip = |name: &str, alter: &dyn Fn(&rusqlite::Connection)| {
+        let copy = dir.join(format!("{name}.sqlite"));
+        std::fs::copy(&archive, &copy).expect("copy");
+        let db = rusqlite::Connection::open(&copy).expect("open");
+        alter(&db);
+        drop(db);
+        archive_check(&copy)
+    };
+    // One bit of one byte in the middle of the third scan.
+    let (passed, said) = flip("scan", &|db| {
+        let mut bytes: Vec<u8> = db
+            .query_row("SELECT bytes FROM scans WHERE rowid = 3", [], |r| r.get(0))
+            .expect("scan");
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 1;
+        db.execute("UPDATE scans SET bytes = ?1 WHERE rowid = 3", [bytes])
+            .expect("flip");
+    });
+    assert!(!passed && said.contains("the kept scan"), "{said}");
+    // One digit of a stored result's confidence: no value changes.
+    let (passed, said) = flip("result", &|db| {
+        let json: String = db
+            .query_row("SELECT result_json FROM sheets WHERE id = 2", [], |r| {
+                r.get(0)
+            })
+            .expect("result");
+        let at = json.find("\"confidence\": 0.").expect("a confidence") + 16;
+        let mut bytes = json.into_bytes();
+        bytes[at] = if bytes[at] == b'9' {
+            b'8'
+        } else {
+            bytes[at] + 1
+        };
+        let json = String::from_utf8(bytes).expect("utf8");
+        db.execute("UPDATE sheets SET result_json = ?1 WHERE id = 2", [json])
+            .expect("flip");
+    });
+    assert!(!passed && said.contains("sheet 2"), "{said}");
+}

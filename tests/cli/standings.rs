@@ -264,7 +264,7 @@ fn a_season_should_add_each_nights_standings_in_date_order_under_the_club_rule()
         for (i, sheet) in sheets.into_iter().enumerate() {
             let sha = format!("{n}{i:063}");
             let stored = [(format!("{name}-{i}.json"), sheet)];
-            archive.store_file(t, &sha, &stored).expect("store");
+            archive.store_file(t, &sha, None, &stored).expect("store");
         }
         let csv = aufsicht(&[
             "standings",

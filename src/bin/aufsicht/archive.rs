@@ -57,12 +57,61 @@ pub enum ArchiveCommand {
         /// The copy (replaced).
         dest: PathBuf,
     },
+    /// Hold every kept scan to its hash and every stored result to its
+    /// hash and its values; fails when anything was altered.
+    Check {
+        /// The archive.
+        archive: PathBuf,
+    },
 }
 
 pub fn archive_run(a: ArchiveArgs, lang: Lang) -> Result<()> {
     match a.command {
         ArchiveCommand::Backup { archive, dest } => backup(&archive, &dest, lang),
+        ArchiveCommand::Check { archive } => check(&archive, lang),
     }
+}
+
+/// Every damage on its own line; the scans' cost a sheet at the end.
+fn check(archive: &Path, lang: Lang) -> Result<()> {
+    use aufsicht::night::archive::Damage;
+    let db = open_archive(archive, lang)?;
+    let checked = db.check().told(lang)?;
+    for d in &checked.damage {
+        let line = match d {
+            Damage::Scan { sha256 } => say(lang, "check-scan-altered", &[("sha256", sha256)]),
+            Damage::Result { sheet } => say(lang, "check-result-altered", &[("sheet", sheet)]),
+            Damage::Unreadable { sheet, message } => say(
+                lang,
+                "check-result-unreadable",
+                &[("sheet", sheet), ("message", message)],
+            ),
+            Damage::Value { sheet, field } => say(
+                lang,
+                "check-value-differs",
+                &[("sheet", sheet), ("field", field)],
+            ),
+        };
+        eprintln!("aufsicht: {line}");
+    }
+    let (_, bytes) = db.kept_scans().told(lang)?;
+    let per_sheet = bytes / checked.sheets.max(1);
+    let args: [(&str, &dyn std::fmt::Display); 5] = [
+        ("scans", &checked.scans),
+        ("sheets", &checked.sheets),
+        ("mb", &format!("{:.1}", bytes as f64 / 1e6)),
+        ("kb", &(per_sheet / 1000)),
+        ("without", &checked.without_scan),
+    ];
+    eprintln!("aufsicht: {}", say(lang, "check-summary", &args));
+    if !checked.damage.is_empty() {
+        bail!(say(
+            lang,
+            "check-damaged",
+            &[("count", &checked.damage.len())]
+        ));
+    }
+    Ok(())
 }
 
 /// SQLite's online backup, whole or not at all (`Archive::backup_to`).

@@ -93,7 +93,10 @@ pub async fn audit(
     let work = move || {
         let found = super::api::audit_of(&desk, &q)?;
         let dir = desk.archive_dir.clone();
-        let load = |src: &str, p: u32| aufsicht::night::review::load_scan(src, p, &dir);
+        let load = |src: &str, p: u32| {
+            let kept = desk.kept_scan_of(src, p);
+            aufsicht::night::review::kept_or_found_scan(kept, src, p, &dir)
+        };
         let scans = Scans {
             forms: &desk.forms,
             load: &load,

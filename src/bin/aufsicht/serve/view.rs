@@ -3,7 +3,6 @@
 //! with those cells outlined.
 
 use std::collections::VecDeque;
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use image::GrayImage;
@@ -14,7 +13,8 @@ use aufsicht::check::flags::Flag;
 use aufsicht::night::archive::StoredSheet;
 use aufsicht::night::desk::{self, ValuePath};
 use aufsicht::night::review::{
-    CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, load_scan, named_cells, overview, stored_alignment,
+    CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, kept_or_found_scan, named_cells, overview,
+    stored_alignment,
 };
 use aufsicht::page::align::Alignment;
 use aufsicht::page::form::FormTemplate;
@@ -29,18 +29,38 @@ const KEPT_IMAGES: usize = 4;
 pub struct Images(Mutex<VecDeque<(String, u32, Arc<GrayImage>)>>);
 
 impl Images {
-    /// The scan of `source` (page `page`), looked for where it was read,
-    /// then beside the archive. Only sources the archive names are opened.
-    fn get(&self, source: &str, page: u32, archive_dir: &Path) -> Option<Arc<GrayImage>> {
+    /// The scan of `source` (page `page`), decoded by `load` unless kept
+    /// decoded here. Only sources the archive names are opened.
+    fn get(
+        &self,
+        source: &str,
+        page: u32,
+        load: impl FnOnce() -> Option<GrayImage>,
+    ) -> Option<Arc<GrayImage>> {
         let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((_, _, img)) = kept.iter().find(|(s, p, _)| s == source && *p == page) {
             return Some(img.clone());
         }
-        let image = load_scan(source, page, archive_dir)?;
+        let image = load()?;
         let image = Arc::new(image);
         kept.push_front((source.to_string(), page, image.clone()));
         kept.truncate(KEPT_IMAGES);
         Some(image)
+    }
+}
+
+impl Desk {
+    /// The bytes of the scan kept under `sha256` (the archive is held only
+    /// while they are read, not while they are decoded).
+    pub(super) fn kept_scan(&self, sha256: &str) -> Option<Vec<u8>> {
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        archive.scan_bytes(sha256).ok().flatten()
+    }
+
+    /// The bytes of the scan a stored sheet's source and page were read from.
+    pub(super) fn kept_scan_of(&self, source: &str, page: u32) -> Option<Vec<u8>> {
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        archive.scan_bytes_of(source, page).ok().flatten()
     }
 }
 
@@ -53,8 +73,11 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Value {
         .and_then(|id| desk.forms.iter().find(|f| f.id == id));
     let alignment = stored_alignment(sheet);
     let image = sheet.source.as_deref().and_then(|src| {
-        desk.images
-            .get(src, sheet.page.unwrap_or(1), &desk.archive_dir)
+        let page = sheet.page.unwrap_or(1);
+        desk.images.get(src, page, || {
+            let kept = desk.kept_scan(&stored.sha256);
+            kept_or_found_scan(kept, src, page, &desk.archive_dir)
+        })
     });
     let page = match (&image, &alignment, form) {
         (Some(img), Some(a), Some(f)) => Some((img.as_ref(), a, f)),
