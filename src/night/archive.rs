@@ -280,6 +280,27 @@ pub struct Night {
     pub rules: String,
 }
 
+impl Night {
+    /// Whether it lies in the dates `from` to `to` (YYYY-MM-DD, both
+    /// included, either open). Without bounds every night does; with one,
+    /// an undated night does not.
+    pub fn within(&self, from: Option<&str>, to: Option<&str>) -> bool {
+        match (from, to, self.date.as_deref()) {
+            (None, None, _) => true,
+            (_, _, None) => false,
+            (from, to, Some(d)) => from.is_none_or(|f| d >= f) && to.is_none_or(|t| d <= t),
+        }
+    }
+
+    /// Its name, with its date where it has one: how a person picks it.
+    pub fn label(&self) -> String {
+        match &self.date {
+            Some(date) => format!("{} ({date})", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
 /// One entry of a sheet's trail.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Change {
@@ -504,36 +525,39 @@ impl Archive {
         )?)
     }
 
-    /// The tournaments in the archive: (id, name), oldest first.
-    pub fn tournaments(&self) -> Result<Vec<(i64, String)>, ArchiveError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, name FROM tournaments ORDER BY id")?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// The tournament named, or the only one when no name is given.
-    pub fn pick_tournament(&self, name: Option<&str>) -> Result<i64, ArchiveError> {
-        let all = self.tournaments()?;
-        let names = || {
-            all.iter()
-                .map(|(_, n)| n.as_str())
+    /// The night named by its name or its date (YYYY-MM-DD, where one
+    /// night has it), or the only one when none is named.
+    pub fn pick_tournament(&self, night: Option<&str>) -> Result<i64, ArchiveError> {
+        let all = self.nights()?;
+        let labels = |nights: &[&Night]| {
+            nights
+                .iter()
+                .map(|n| n.label())
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        match name {
-            Some(n) => all
-                .iter()
-                .find(|(_, t)| t == n)
-                .map(|(id, _)| *id)
-                .ok_or_else(|| ArchiveError::NoTournament {
-                    name: n.to_string(),
-                    names: names(),
-                }),
-            None if all.len() == 1 => Ok(all[0].0),
-            None if all.is_empty() => Err(ArchiveError::Empty),
-            None => Err(ArchiveError::SeveralTournaments(names())),
+        let every: Vec<&Night> = all.iter().collect();
+        let Some(wanted) = night else {
+            return match every.as_slice() {
+                [one] => Ok(one.id),
+                [] => Err(ArchiveError::Empty),
+                _ => Err(ArchiveError::SeveralTournaments(labels(&every))),
+            };
+        };
+        if let Some(n) = all.iter().find(|n| n.name == wanted) {
+            return Ok(n.id);
+        }
+        let dated: Vec<&Night> = all
+            .iter()
+            .filter(|n| n.date.as_deref() == Some(wanted))
+            .collect();
+        match dated.as_slice() {
+            [one] => Ok(one.id),
+            [] => Err(ArchiveError::NoTournament {
+                name: wanted.to_string(),
+                names: labels(&every),
+            }),
+            _ => Err(ArchiveError::SeveralTournaments(labels(&dated))),
         }
     }
 

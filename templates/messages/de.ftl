@@ -41,6 +41,7 @@ review-done = Durchsichtsseite für { $count } Blätter nach { $path } geschrieb
 ## Archiv, export, correct
 archive-missing = { $path } gibt es nicht: das Archiv angeben, das ein Scan geschrieben hat (scan --archive, sonst aufsicht.sqlite in --out)
 export-done = { $count } Blätter und values.csv nach { $path } geschrieben
+export-season-done = { $nights } Abende, { $count } Listen nach { $path } exportiert (nights.csv nennt sie)
 by-empty = --by ist leer: angeben, wer das Blatt berichtigt hat (Name oder Kürzel)
 correct-not-archived = { $file }: seine Quelle { $source } (Seite { $page }) ist nicht im Archiv: ein Ergebnis berichtigen, das ein Scan in dieses Archiv geschrieben hat
 correct-change = { $field }: { $old } -> { $new }
@@ -70,7 +71,7 @@ archive-scan = Archiv: der Scan { $path } lässt sich nicht aufbewahren: { $mess
 archive-corrupt = Archiv: ein gespeichertes Ergebnis lässt sich nicht zurücklesen: { $message }
 archive-no-such-tournament = Archiv: kein Turnier „{ $name }“; das Archiv enthält: { $names }
 archive-empty = Archiv: das Archiv ist leer: zuerst hinein scannen
-archive-several = Archiv: das Archiv enthält mehrere Turniere ({ $names }): eines mit --tournament nennen
+archive-several = Archiv: das Archiv enthält mehrere Abende ({ $names }): einen mit --tournament nennen, mit Namen oder Datum
 archive-no-such-sheet = Archiv: kein Blatt mit der Nummer { $id }
 archive-no-such-player = Teilnehmer { $player } steht auf keinem Blatt dieses Abends
 archive-newer = { $path } wurde von einer neueren Version von aufsicht geschrieben (Archiv-Version { $version }, diese kennt { $known }): bitte mit der neueren Version öffnen; das Archiv bleibt unverändert

@@ -40,6 +40,7 @@ review-done = review page for { $count } sheets written to { $path }: open it in
 ## archive, export, correct
 archive-missing = { $path } does not exist: give the archive a scan wrote (scan --archive, default aufsicht.sqlite in --out)
 export-done = { $count } sheets and values.csv written to { $path }
+export-season-done = { $nights } nights, { $count } sheets exported to { $path } (nights.csv names them)
 by-empty = --by is empty: say who corrected the sheet (name or initials)
 correct-not-archived = { $file }: its source { $source } (page { $page }) is not in the archive: correct a result that a scan into this archive wrote
 correct-change = { $field }: { $old } -> { $new }
@@ -69,7 +70,7 @@ archive-scan = archive: cannot keep the scan { $path }: { $message }
 archive-corrupt = archive: a stored result cannot be read back: { $message }
 archive-no-such-tournament = archive: no tournament "{ $name }"; the archive holds: { $names }
 archive-empty = archive: the archive is empty: scan into it first
-archive-several = archive: the archive holds several tournaments ({ $names }): name one with --tournament
+archive-several = archive: the archive holds several nights ({ $names }): name one with --tournament, by its name or its date
 archive-no-such-sheet = archive: no sheet with id { $id }
 archive-no-such-player = participant { $player } is on no sheet of this night
 archive-newer = { $path } was written by a newer aufsicht (archive version { $version }, this one knows { $known }): open it with the newer release; the archive is left unchanged

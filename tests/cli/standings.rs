@@ -365,3 +365,87 @@ fn a_season_should_add_each_nights_standings_in_date_order_under_the_club_rule()
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("März is no date"));
 }
+
+/// `standings` run to its end: its CSV.
+fn standings_csv(args: &[&str]) -> String {
+    let out = aufsicht(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+#[test]
+fn a_season_exported_and_read_back_should_rank_each_night_as_the_archive_does() {
+    let dir = temp("export-season");
+    let file = dir.join("club.sqlite");
+    let mut archive = aufsicht::night::archive::Archive::open(&file).expect("archive");
+    for (n, (name, date)) in [
+        ("Februar / Fasching", "2026-02-14"),
+        ("Januar", "2026-01-10"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let sheets = write_night(&dir.join(format!("typed-{n}")), 16, 60 + n as u64);
+        let t = archive.tournament(name, "merkur").expect("night");
+        archive.date(t, date).expect("dated");
+        for (i, sheet) in sheets.into_iter().enumerate() {
+            let stored = [(format!("{n}-{i}.json"), sheet)];
+            archive
+                .store_file(t, &format!("{n}{i:063}"), None, &stored)
+                .expect("store");
+        }
+    }
+    drop(archive);
+    let a = file.to_str().expect("utf8");
+    let out = dir.join("export");
+    let done = aufsicht(&[
+        "export",
+        "--archive",
+        a,
+        "--season",
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let nights = rows(&std::fs::read_to_string(out.join("nights.csv")).expect("nights.csv"));
+    let listed: Vec<(&str, &str)> = nights
+        .iter()
+        .map(|n| (n["folder"].as_str(), n["date"].as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("2026-01-10-Januar", "2026-01-10"),
+            ("2026-02-14-Februar---Fasching", "2026-02-14")
+        ]
+    );
+    for night in &nights {
+        let folder = out.join(&night["folder"]);
+        let read_back = standings_csv(&[
+            "standings",
+            "--rules",
+            "merkur",
+            folder.to_str().expect("utf8"),
+        ]);
+        let from_archive = standings_csv(&[
+            "standings",
+            "--rules",
+            "merkur",
+            "--archive",
+            a,
+            "--tournament",
+            &night["date"],
+        ]);
+        assert_eq!(read_back, from_archive, "{}", night["folder"]);
+        assert_eq!(rows(&read_back).len(), 16);
+        assert_eq!(night["sheets"], "8");
+    }
+}

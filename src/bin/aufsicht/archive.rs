@@ -16,11 +16,22 @@ use crate::common::{Told, load_rules, open_archive, stdout_line};
 pub struct ExportArgs {
     #[arg(long)]
     pub archive: PathBuf,
-    /// The tournament's name; may be left out when the archive holds one.
-    #[arg(long)]
+    /// The night, by its name or its date (YYYY-MM-DD); may be left out
+    /// when the archive holds one.
+    #[arg(long, conflicts_with = "season")]
     pub tournament: Option<String>,
     #[arg(long)]
     pub out: PathBuf,
+    /// Every night of the archive, each in a folder of its own, with
+    /// `nights.csv` naming them (docs/night.md).
+    #[arg(long)]
+    pub season: bool,
+    /// With --season: the first night's date (YYYY-MM-DD).
+    #[arg(long, requires = "season")]
+    pub from: Option<String>,
+    /// With --season: the last night's date (YYYY-MM-DD).
+    #[arg(long, requires = "season")]
+    pub to: Option<String>,
 }
 
 /// The arguments of `correct`.
@@ -124,7 +135,85 @@ fn backup(archive: &Path, dest: &Path, lang: Lang) -> Result<()> {
 }
 
 pub fn export_run(a: ExportArgs, lang: Lang) -> Result<()> {
-    export(&a.archive, a.tournament.as_deref(), &a.out, lang)
+    if a.season {
+        return export_season(&a, lang);
+    }
+    let db = open_archive(&a.archive, lang)?;
+    let night = db.pick_tournament(a.tournament.as_deref()).told(lang)?;
+    let count = export(&db, night, &a.out, lang)?;
+    let args: [(&str, &dyn std::fmt::Display); 2] = [("count", &count), ("path", &a.out.display())];
+    eprintln!("aufsicht: {}", say(lang, "export-done", &args));
+    Ok(())
+}
+
+/// Every night (between --from and --to) in a folder of its own, named
+/// by its date and name, and `nights.csv`: folder, name, date, rules,
+/// sheets.
+fn export_season(a: &ExportArgs, lang: Lang) -> Result<()> {
+    for (option, date) in [("--from", &a.from), ("--to", &a.to)] {
+        if let Some(date) = date {
+            crate::common::check_date(option, date, lang)?;
+        }
+    }
+    let db = open_archive(&a.archive, lang)?;
+    let mut index = csv::Writer::from_writer(Vec::new());
+    index.write_record(["folder", "name", "date", "rules", "sheets"])?;
+    let mut folders = std::collections::BTreeSet::new();
+    let mut total = 0;
+    for night in db.nights().told(lang)? {
+        if !night.within(a.from.as_deref(), a.to.as_deref()) {
+            continue;
+        }
+        let folder = night_folder(&night, &mut folders);
+        let count = export(&db, night.id, &a.out.join(&folder), lang)?;
+        total += count;
+        let date = night.date.clone().unwrap_or_default();
+        let sheets = count.to_string();
+        index.write_record([&folder, &night.name, &date, &night.rules, &sheets])?;
+    }
+    let path = a.out.join("nights.csv");
+    let bytes = index
+        .into_inner()
+        .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+    std::fs::write(&path, bytes)
+        .with_context(|| say(lang, "cannot-write", &[("path", &path.display())]))?;
+    let args: [(&str, &dyn std::fmt::Display); 3] = [
+        ("nights", &folders.len()),
+        ("count", &total),
+        ("path", &a.out.display()),
+    ];
+    eprintln!("aufsicht: {}", say(lang, "export-season-done", &args));
+    Ok(())
+}
+
+/// A night's folder: its date and name, letters and digits kept, the rest
+/// a dash; another night's folder of the same name gets the night's id.
+fn night_folder(
+    night: &aufsicht::night::archive::Night,
+    taken: &mut std::collections::BTreeSet<String>,
+) -> String {
+    let name: String = night
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let base = match &night.date {
+        Some(date) => format!("{date}-{name}"),
+        None => name,
+    };
+    let folder = if taken.contains(&base) {
+        format!("{base}-{}", night.id)
+    } else {
+        base
+    };
+    taken.insert(folder.clone());
+    folder
 }
 
 pub fn correct_run(a: CorrectArgs, lang: Lang) -> Result<()> {
@@ -138,9 +227,9 @@ pub fn correct_run(a: CorrectArgs, lang: Lang) -> Result<()> {
     )
 }
 
-fn export(archive: &Path, tournament: Option<&str>, out: &Path, lang: Lang) -> Result<()> {
-    let db = open_archive(archive, lang)?;
-    let t = db.pick_tournament(tournament).told(lang)?;
+/// The night's sheets as contract JSON and its `values.csv` into `out`:
+/// how many sheets.
+fn export(db: &aufsicht::night::archive::Archive, t: i64, out: &Path, lang: Lang) -> Result<usize> {
     std::fs::create_dir_all(out)
         .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
     let sheets = db.sheets(t).told(lang)?;
@@ -183,10 +272,7 @@ fn export(archive: &Path, tournament: Option<&str>, out: &Path, lang: Lang) -> R
         .with_context(|| say(lang, "cannot-write", &[("path", &values.display())]))?;
     db.write_values_csv(t, std::io::BufWriter::new(file))
         .told(lang)?;
-    let args: [(&str, &dyn std::fmt::Display); 2] =
-        [("count", &written.len()), ("path", &out.display())];
-    eprintln!("aufsicht: {}", say(lang, "export-done", &args));
-    Ok(())
+    Ok(written.len())
 }
 
 fn correct(

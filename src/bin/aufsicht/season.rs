@@ -39,19 +39,12 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
     }
     let rule = club_rule(a.club.as_ref(), lang)?;
     let db = open_archive(&a.archive, lang)?;
-    let within = |date: &Option<String>| match (&a.from, &a.to, date) {
-        (None, None, _) => true,
-        (_, _, None) => false,
-        (from, to, Some(d)) => {
-            from.as_ref().is_none_or(|f| d >= f) && to.as_ref().is_none_or(|t| d <= t)
-        }
-    };
     let mut nights = Vec::new();
     for night in db
         .nights()
         .told(lang)?
         .into_iter()
-        .filter(|n| within(&n.date))
+        .filter(|n| n.within(a.from.as_deref(), a.to.as_deref()))
     {
         let rules = load_rules(&night.rules, lang)?;
         let sheets: Vec<(String, aufsicht::SheetResult)> = db

@@ -1,6 +1,6 @@
 //! `standings`: the night's ranking as CSV, night checks to stderr and a file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
@@ -8,7 +8,9 @@ use aufsicht::catalogue::{Tell, say};
 use aufsicht::night::ranking::{NightRules, rank};
 use aufsicht::{Lang, SheetResult};
 
-use crate::common::{load_participants, load_rules, sheet_results};
+use aufsicht::night::archive::StoredSheet;
+
+use crate::common::{Told, load_participants, load_rules, open_archive, sheet_results};
 
 /// The arguments of `standings`.
 #[derive(clap::Args)]
@@ -16,7 +18,8 @@ pub struct StandingsArgs {
     /// Rule set id or the path of a rule file (its tie-breaks order equal totals).
     #[arg(long)]
     pub rules: String,
-    /// Where the night checks go (CSV); default: standings-checks.csv in the first DIR.
+    /// Where the night checks go (CSV); default: standings-checks.csv in
+    /// the first DIR, or beside the archive.
     #[arg(long)]
     pub checks: Option<PathBuf>,
     /// The night's registered participant numbers: numbers nobody registered
@@ -27,8 +30,16 @@ pub struct StandingsArgs {
     /// whose players or seats are not the drawn ones, become night checks.
     #[arg(long)]
     pub seating: Option<PathBuf>,
+    /// A night of this archive instead of folders of results: the
+    /// sheets as they stand there, corrections and verdicts included.
+    #[arg(long, conflicts_with = "dirs")]
+    pub archive: Option<PathBuf>,
+    /// The night in --archive, by its name or its date (YYYY-MM-DD); may
+    /// be left out when the archive holds one.
+    #[arg(long, requires = "archive")]
+    pub tournament: Option<String>,
     /// Folders of sheet results (*.json), e.g. one per round.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "archive")]
     pub dirs: Vec<PathBuf>,
 }
 
@@ -45,12 +56,8 @@ fn standings(a: &StandingsArgs, lang: Lang) -> Result<()> {
         .as_deref()
         .map(|p| crate::common::load_seating(p, lang))
         .transpose()?;
-    let results = sheet_results(dirs, lang)?;
-    refuse_other_rules(&results, &rules.id, lang)?;
-    let sheets = results
-        .into_iter()
-        .map(|(_, file, sheet)| (file.display().to_string(), sheet))
-        .collect();
+    let sheets = night_sheets(a, lang)?;
+    refuse_other_rules(&sheets, &rules.id, lang)?;
     let night = NightRules {
         rules: &rules,
         participants: participants.as_ref(),
@@ -67,7 +74,12 @@ fn standings(a: &StandingsArgs, lang: Lang) -> Result<()> {
     table.write_csv(&mut out)?;
     use std::io::Write;
     let _ = std::io::stdout().write_all(&out);
-    let checks_path = checks.unwrap_or_else(|| dirs[0].join("standings-checks.csv"));
+    let beside = match (&a.archive, dirs.first()) {
+        (Some(archive), _) => archive.parent().unwrap_or(Path::new(".")).to_path_buf(),
+        (None, Some(dir)) => dir.clone(),
+        (None, None) => PathBuf::from("."),
+    };
+    let checks_path = checks.unwrap_or_else(|| beside.join("standings-checks.csv"));
     let mut text = Vec::new();
     table.write_checks_csv(&mut text)?;
     std::fs::write(&checks_path, text)
@@ -92,18 +104,29 @@ fn standings(a: &StandingsArgs, lang: Lang) -> Result<()> {
     Ok(())
 }
 
+/// The night's sheets, each by the name it goes by: from the archive's
+/// night, or the result files of the folders.
+fn night_sheets(a: &StandingsArgs, lang: Lang) -> Result<Vec<(String, SheetResult)>> {
+    if let Some(path) = &a.archive {
+        let db = open_archive(path, lang)?;
+        let night = db.pick_tournament(a.tournament.as_deref()).told(lang)?;
+        let stored = db.sheets(night).told(lang)?;
+        return Ok(stored.into_iter().map(StoredSheet::into_named).collect());
+    }
+    Ok(sheet_results(&a.dirs, lang)?
+        .into_iter()
+        .map(|(_, file, sheet)| (file.display().to_string(), sheet))
+        .collect())
+}
+
 /// A night is ranked under one rule set: results read under another
 /// (a Doppelkopf table among Schafkopf ones) are named, not counted.
-fn refuse_other_rules(
-    results: &[(PathBuf, PathBuf, SheetResult)],
-    rules: &str,
-    lang: Lang,
-) -> Result<()> {
-    let other: Vec<String> = results
+fn refuse_other_rules(sheets: &[(String, SheetResult)], rules: &str, lang: Lang) -> Result<()> {
+    let other: Vec<String> = sheets
         .iter()
-        .filter_map(|(_, file, s)| {
+        .filter_map(|(file, s)| {
             let named = s.rules.as_deref()?;
-            (named != rules).then(|| format!("{} ({named})", file.display()))
+            (named != rules).then(|| format!("{file} ({named})"))
         })
         .collect();
     if let Some(first) = other.first() {
