@@ -1076,6 +1076,37 @@ mod tests {
             .expect("version")
     }
 
+    #[test]
+    fn a_night_should_be_picked_by_its_name_or_its_only_date() {
+        let (_dir, path) = temp("nights");
+        let a = Archive::open(&path).expect("open");
+        let jan = a.tournament("Januar", "merkur").expect("night");
+        a.date(jan, "2026-01-10").expect("dated");
+        let (one, two) = (
+            a.tournament("Doppelt 1", "merkur").expect("night"),
+            a.tournament("Doppelt 2", "merkur").expect("night"),
+        );
+        for t in [one, two] {
+            a.date(t, "2026-02-14").expect("dated");
+        }
+        assert_eq!(a.pick_tournament(Some("Januar")).expect("by name"), jan);
+        assert_eq!(a.pick_tournament(Some("2026-01-10")).expect("by date"), jan);
+        match a.pick_tournament(Some("2026-02-14")) {
+            Err(ArchiveError::SeveralTournaments(names)) => {
+                assert_eq!(names, "Doppelt 1 (2026-02-14), Doppelt 2 (2026-02-14)")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            a.pick_tournament(Some("2026-03-07")),
+            Err(ArchiveError::NoTournament { .. })
+        ));
+        assert!(matches!(
+            a.pick_tournament(None),
+            Err(ArchiveError::SeveralTournaments(_))
+        ));
+    }
+
     /// An archive the release before schema versions wrote (one scanned
     /// sheet, one correction by Anna; vacuumed to keep it small).
     #[test]
