@@ -491,3 +491,87 @@ fn archive_check_should_find_one_flipped_byte_in_a_kept_scan_or_a_stored_result(
     });
     assert!(!passed && said.contains("sheet 2"), "{said}");
 }
+
+/// An archive of `sheets` stored sheets as the release before kept scans
+/// left it (schema 2: no scans table, no results' hashes).
+fn archive_of_schema_2(path: &Path, sheets: usize) {
+    let sheet = SheetResult::from_path(
+        &root().join("samples/sheets/muster_merkur_should_flag_only_game_count.json"),
+    )
+    .expect("sample sheet");
+    let mut a = Archive::open(path).expect("archive");
+    let t = a.tournament("Nacht", "merkur").expect("night");
+    let stored: Vec<(String, SheetResult)> = (0..sheets)
+        .map(|i| {
+            let mut s = sheet.clone();
+            s.source = Some(format!("scan-{i}.png"));
+            (format!("scan-{i}.json"), s)
+        })
+        .collect();
+    for (i, one) in stored.chunks(1).enumerate() {
+        a.store_file(t, &format!("{i:064x}"), None, one)
+            .expect("store");
+    }
+    drop(a);
+    let db = rusqlite::Connection::open(path).expect("open");
+    db.execute_batch(
+        "DROP TABLE scans; ALTER TABLE sheets DROP COLUMN result_sha256; PRAGMA user_version = 2;",
+    )
+    .expect("back to schema 2");
+}
+
+/// Runs the binary with `args`, killed with SIGKILL after `after`.
+fn killed_after(args: &[&str], after: Duration) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aufsicht"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start");
+    std::thread::sleep(after);
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn a_migration_or_a_backup_killed_at_any_point_should_lose_nothing() {
+    let dir = temp("kill-archive");
+    let old = dir.join("old.sqlite");
+    archive_of_schema_2(&old, 300);
+    // Migrating and checking this archive takes about 150 ms, a backup
+    // 60 ms: the kills fall before, during and after each.
+    for ms in [0, 5, 15, 30, 60, 120] {
+        let work = dir.join(format!("work-{ms}.sqlite"));
+        std::fs::copy(&old, &work).expect("copy");
+        let w = work.to_str().expect("utf8");
+        killed_after(&["archive", "check", w], Duration::from_millis(ms));
+        // Killed before, during or after the migration: opened again, it
+        // holds every sheet, each result whole.
+        let (passed, said) = archive_check(&work);
+        assert!(
+            passed && said.contains("300 sheets checked"),
+            "{ms} ms: {said}"
+        );
+        let backup = dir.join(format!("work-{ms}.sqlite.v2.bak"));
+        if backup.exists() {
+            let kept = Archive::open(&backup).expect("the backup opens");
+            assert_eq!(kept.check().expect("check").sheets, 300, "{ms} ms");
+        }
+        let copy = dir.join(format!("copy-{ms}.sqlite"));
+        let c = copy.to_str().expect("utf8");
+        killed_after(&["archive", "backup", w, c], Duration::from_millis(ms));
+        // The copy is whole or absent; the archive untouched.
+        if copy.exists() {
+            let (passed, said) = archive_check(&copy);
+            assert!(
+                passed && said.contains("300 sheets checked"),
+                "{ms} ms: {said}"
+            );
+        }
+        let (passed, said) = archive_check(&work);
+        assert!(
+            passed && said.contains("300 sheets checked"),
+            "{ms} ms: {said}"
+        );
+    }
+}
