@@ -68,28 +68,10 @@ impl LaterEdit {
     }
 }
 
-/// A pen other than the writer's: ballpoint, felt-tip or pencil.
+/// A pen other than the writer's: ballpoint, felt-tip or pencil, as
+/// the writers of real paper use them.
 pub fn other_pen(rng: &mut ChaCha8Rng) -> Pen {
-    match rng.random_range(0..4) {
-        0 => Pen {
-            ink: rng.random_range(90..140),
-            grow: [-1, 0][rng.random_range(0..2)],
-            grain: rng.random_range(0.3..0.6),
-            slant: 0.0,
-        },
-        1 => Pen {
-            ink: rng.random_range(0..40),
-            grow: 2,
-            grain: 0.0,
-            slant: 0.0,
-        },
-        _ => Pen {
-            ink: rng.random_range(10..90),
-            grow: [-1, 0, 0, 1][rng.random_range(0..4)],
-            grain: 0.0,
-            slant: 0.0,
-        },
-    }
+    super::hand::real_pen(rng)
 }
 
 /// Puts a digit in front of one written game value of one or two digits

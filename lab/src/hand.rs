@@ -184,9 +184,10 @@ fn tidy_writer(rng: &mut ChaCha8Rng) -> (Pen, Style, Option<Digits>) {
     (pen, style, None)
 }
 
-/// A writer of real paper: ballpoint half the time, else pencil or felt-tip.
-fn wide_writer(ranges: &WideRanges, rng: &mut ChaCha8Rng) -> (Pen, Style) {
-    let pen = match rng.random_range(0..4) {
+/// A pen of real paper: a ballpoint half the time, else a pencil or a
+/// felt-tip.
+pub(crate) fn real_pen(rng: &mut ChaCha8Rng) -> Pen {
+    match rng.random_range(0..4) {
         0 => Pen {
             ink: rng.random_range(90..140),
             grow: [-1, 0][rng.random_range(0..2)],
@@ -205,7 +206,12 @@ fn wide_writer(ranges: &WideRanges, rng: &mut ChaCha8Rng) -> (Pen, Style) {
             grain: 0.0,
             slant: 0.0,
         },
-    };
+    }
+}
+
+/// A writer of real paper: ballpoint half the time, else pencil or felt-tip.
+fn wide_writer(ranges: &WideRanges, rng: &mut ChaCha8Rng) -> (Pen, Style) {
+    let pen = real_pen(rng);
     // Most hands are moderate, a few extreme: sizes and rings are drawn
     // towards the low end of their ranges (the square of a uniform share).
     let towards_low = |(lo, hi): (f64, f64), rng: &mut ChaCha8Rng| {

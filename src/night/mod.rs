@@ -1,6 +1,7 @@
 //! The night: the batch over all inputs ([`batch`], result names unique by
 //! construction in [`result_names`], files written whole by [`files`],
-//! [`summary`]), the SQLite [`archive`], the night's [`participants`] from its [`roster`], the
+//! [`summary`]) and its driving from start to end ([`scan_run`]: the
+//! folder held, the archive opened, files given or watched, the summary), the SQLite [`archive`], the night's [`participants`] from its [`roster`], the
 //! [`standings`] (one [`ranking`] for every place that shows it), and the [`review`] page.
 
 pub mod archive;
@@ -18,6 +19,7 @@ pub mod ranking;
 pub mod result_names;
 pub mod review;
 pub mod roster;
+pub mod scan_run;
 pub mod season;
 pub mod seated;
 pub mod seating;

@@ -36,9 +36,8 @@ fn scan_args<'a>(out: &'a str, night: &'a str) -> Vec<&'a str> {
     ]
 }
 
-#[test]
-fn a_batch_killed_midway_should_resume_without_losing_or_duplicating_sheets() {
-    let dir = temp("kill");
+/// The sample scans copied into `dir/night`: its path.
+fn samples_copied(dir: &Path) -> std::path::PathBuf {
     let night = dir.join("night");
     std::fs::create_dir_all(&night).expect("dir");
     for entry in std::fs::read_dir(root().join("samples/scans"))
@@ -47,6 +46,13 @@ fn a_batch_killed_midway_should_resume_without_losing_or_duplicating_sheets() {
     {
         std::fs::copy(entry.path(), night.join(entry.file_name())).expect("copy");
     }
+    night
+}
+
+#[test]
+fn a_batch_killed_midway_should_resume_without_losing_or_duplicating_sheets() {
+    let dir = temp("kill");
+    let night = samples_copied(&dir);
     let out = dir.join("out");
     let (o, n) = (out.to_str().expect("utf8"), night.to_str().expect("utf8"));
 
@@ -366,14 +372,7 @@ fn a_scanned_night_should_keep_its_date() {
 /// The sample scans read into an archive in `dir/out`, from a copy of
 /// them in `dir/night`: the archive's path.
 fn sample_archive(dir: &Path) -> std::path::PathBuf {
-    let night = dir.join("night");
-    std::fs::create_dir_all(&night).expect("dir");
-    for entry in std::fs::read_dir(root().join("samples/scans"))
-        .expect("samples")
-        .flatten()
-    {
-        std::fs::copy(entry.path(), night.join(entry.file_name())).expect("copy");
-    }
+    let night = samples_copied(dir);
     let out = dir.join("out");
     let (o, n) = (out.to_str().expect("utf8"), night.to_str().expect("utf8"));
     let done = aufsicht_en(&scan_args(o, n));

@@ -73,7 +73,6 @@ fn scan(a: &EvaluateArgs, scans: &Path, rules: &str, lang: Lang) -> Result<()> {
     std::fs::create_dir_all(&a.results)
         .with_context(|| format!("cannot create {}", a.results.display()))?;
     let found = aufsicht::page::input::collect(&[scans.to_path_buf()]);
-    let jobs = aufsicht::night::result_names::name_beside(&found.files, &a.results);
     let forms = FormTemplate::builtins();
     let batch = Batch {
         forms: &forms,
@@ -87,7 +86,9 @@ fn scan(a: &EvaluateArgs, scans: &Path, rules: &str, lang: Lang) -> Result<()> {
         archive: None,
         participants: participants.as_ref(),
     };
-    for outcome in batch.run(&jobs, &|_| {}).map_err(|e| told(&e))? {
+    let read = aufsicht::night::scan_run::read_files(&batch, found, &a.results, &|_| {})
+        .map_err(|e| told(&e))?;
+    for outcome in read.outcomes {
         if let Err(e) = outcome {
             eprintln!("aufsicht-lab: {}", e.tell(lang));
         }

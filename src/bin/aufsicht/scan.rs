@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 
-use aufsicht::catalogue::{Tell, say};
+use aufsicht::catalogue::say;
+use aufsicht::night::scan_run;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, page::input};
 
@@ -138,9 +139,21 @@ pub fn scan(
     }
     std::fs::create_dir_all(out)
         .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
-    let _only_scan_here = lock_folder(out, lang)?;
+    let waiting = || {
+        let said = say(lang, "scan-waiting", &[("path", &out.display())]);
+        eprintln!("aufsicht: {said}");
+    };
+    let _only_scan_here = scan_run::FolderLock::take(out, waiting)
+        .with_context(|| say(lang, "cannot-write-folder", &[("path", &out.display())]))?;
     let archive = match archive {
-        Some(a) => Some(open_scan_archive(a, out, &rules.id, lang)?),
+        Some(a) => {
+            let (file, name, date) = (
+                a.file.as_deref(),
+                a.tournament.as_deref(),
+                a.date.as_deref(),
+            );
+            Some(scan_run::open_night(file, name, date, out, &rules.id).told(lang)?)
+        }
         None => None,
     };
     let batch = Batch {
@@ -159,15 +172,7 @@ pub fn scan(
         Inputs::Files(files) => read_files(&batch, files, out, lang)?,
         Inputs::Watch(dir) => crate::watch::watch(&batch, dir, out, lang)?,
     };
-    report_scan(out, &read.jobs, read.outcomes, &read.passed_over, lang)
-}
-
-/// What a scan read: the files with their result names, each one's
-/// outcome, and what it passed over (with why).
-pub struct Read {
-    pub jobs: Vec<aufsicht::night::batch::Job>,
-    pub outcomes: Outcomes,
-    pub passed_over: Vec<(PathBuf, input::PassedOver)>,
+    report(out, scan_run::Tally::of(read, lang), lang)
 }
 
 /// Reads the files and folders given, with a progress bar.
@@ -176,66 +181,14 @@ fn read_files(
     inputs: &[PathBuf],
     out: &Path,
     lang: Lang,
-) -> Result<Read> {
+) -> Result<scan_run::Read> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let found = input::collect(inputs);
     for (path, why) in &found.passed_over {
         eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
     }
-    let jobs = aufsicht::night::result_names::name_beside(&found.files, out);
-    let outcomes = run_with_progress(batch, &jobs, lang)?;
-    Ok(Read {
-        jobs,
-        outcomes,
-        passed_over: found.passed_over,
-    })
-}
-
-/// Holds the output folder for this run: a second scan into it waits,
-/// so the two never hand out one result name twice.
-fn lock_folder(out: &Path, lang: Lang) -> Result<std::fs::File> {
-    let path = out.join(".aufsicht-scan.lock");
-    let file = std::fs::File::create(&path)
-        .with_context(|| say(lang, "cannot-write-folder", &[("path", &out.display())]))?;
-    if file.try_lock().is_err() {
-        let said = say(lang, "scan-waiting", &[("path", &out.display())]);
-        eprintln!("aufsicht: {said}");
-        file.lock()
-            .with_context(|| say(lang, "cannot-lock", &[("path", &path.display())]))?;
-    }
-    Ok(file)
-}
-
-fn open_scan_archive(
-    a: ArchiveArg,
-    out: &Path,
-    rules: &str,
-    lang: Lang,
-) -> Result<(std::sync::Mutex<aufsicht::night::archive::Archive>, i64)> {
-    let file = a.file.unwrap_or_else(|| out.join("aufsicht.sqlite"));
-    let name = a.tournament.unwrap_or_else(|| {
-        out.file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_else(|| "night".into())
-    });
-    let db = aufsicht::night::archive::Archive::open(&file).told(lang)?;
-    let id = db.tournament(&name, rules).told(lang)?;
-    if let Some(date) = &a.date {
-        db.date(id, date).told(lang)?;
-    }
-    Ok((std::sync::Mutex::new(db), id))
-}
-
-pub type Outcomes =
-    Vec<Result<aufsicht::night::batch::FileDone, aufsicht::night::batch::BatchError>>;
-
-fn run_with_progress(
-    batch: &aufsicht::night::batch::Batch,
-    jobs: &[aufsicht::night::batch::Job],
-    lang: Lang,
-) -> Result<Outcomes> {
-    use indicatif::{ProgressBar, ProgressStyle};
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let bar = ProgressBar::new(jobs.len() as u64).with_style(
+    let bar = ProgressBar::new(found.files.len() as u64).with_style(
         ProgressStyle::with_template(&say(lang, "scan-bar", &[]))
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
@@ -252,54 +205,28 @@ fn run_with_progress(
         bar.set_message(say(lang, "scan-progress", &args));
         bar.inc(1);
     };
-    let outcomes = batch.run(jobs, &on_done).told(lang)?;
+    let read = scan_run::read_files(batch, found, out, &on_done).told(lang)?;
     bar.finish_and_clear();
-    Ok(outcomes)
+    Ok(read)
 }
 
 /// The summary file and the run's last words; the error says what is missing.
-fn report_scan(
-    out: &Path,
-    jobs: &[aufsicht::night::batch::Job],
-    outcomes: Outcomes,
-    passed_over: &[(PathBuf, input::PassedOver)],
-    lang: Lang,
-) -> Result<()> {
-    use aufsicht::night::summary::Row;
-    let mut rows = Vec::new();
-    let (mut failed, mut resumed, mut file_problems) = (0, 0, 0);
-    let mut count = [0usize; 3];
-    for (job, outcome) in jobs.iter().zip(outcomes) {
-        match outcome {
-            Ok(done) => {
-                resumed += usize::from(done.from_archive);
-                file_problems += usize::from(done.file_problem);
-                for s in done.sheets {
-                    count[s.status as usize] += 1;
-                    rows.push(s.row);
-                }
-            }
-            Err(e) => {
-                failed += 1;
-                eprintln!("aufsicht: {}: {}", job.file.display(), e.tell(lang));
-                rows.push(Row::passed_over(&job.file, e.tell(lang)));
-            }
-        }
+fn report(out: &Path, tally: scan_run::Tally, lang: Lang) -> Result<()> {
+    for (file, why) in &tally.failed {
+        eprintln!("aufsicht: {}: {why}", file.display());
     }
-    for (path, why) in passed_over {
-        file_problems += usize::from(why.is_failure());
-        rows.push(Row::passed_over(path, why.text(lang)));
+    tally.write_summary(out).with_context(|| {
+        say(
+            lang,
+            "cannot-write",
+            &[("path", &out.join("summary.csv").display())],
+        )
+    })?;
+    if tally.resumed > 0 {
+        let args: [(&str, &dyn std::fmt::Display); 1] = [("count", &tally.resumed)];
+        eprintln!("aufsicht: {}", say(lang, "scan-resumed", &args));
     }
-    let summary = out.join("summary.csv");
-    aufsicht::night::summary::write(&summary, &rows)
-        .with_context(|| say(lang, "cannot-write", &[("path", &summary.display())]))?;
-    if resumed > 0 {
-        eprintln!(
-            "aufsicht: {}",
-            say(lang, "scan-resumed", &[("count", &resumed)])
-        );
-    }
-    let [ok, flagged, unreadable] = count;
+    let (ok, flagged, unreadable) = (tally.ok, tally.flagged, tally.unreadable);
     let args: [(&str, &dyn std::fmt::Display); 5] = [
         ("sheets", &(ok + flagged + unreadable)),
         ("ok", &ok),
@@ -308,11 +235,12 @@ fn report_scan(
         ("path", &out.display()),
     ];
     eprintln!("aufsicht: {}", say(lang, "scan-done", &args));
-    if failed > 0 {
-        bail!(say(lang, "scan-failed", &[("count", &failed)]));
+    if !tally.failed.is_empty() {
+        bail!(say(lang, "scan-failed", &[("count", &tally.failed.len())]));
     }
-    if file_problems > 0 {
-        return Err(Incomplete(say(lang, "scan-incomplete", &[("count", &file_problems)])).into());
+    if tally.file_problems > 0 {
+        let args: [(&str, &dyn std::fmt::Display); 1] = [("count", &tally.file_problems)];
+        return Err(Incomplete(say(lang, "scan-incomplete", &args)).into());
     }
     Ok(())
 }
