@@ -1038,3 +1038,50 @@ fn an_archive_should_be_backed_up_while_the_desk_uses_it() {
     assert_eq!(corrected.result.endergebnis[1], Some(20));
     assert_eq!(kept.corrections(id).expect("trail")[0].by, "AB");
 }
+
+#[test]
+fn a_desk_on_an_archive_copied_alone_should_show_every_sheet_with_its_page_and_crops() {
+    let dir = temp("desk-alone");
+    let night = dir.join("night");
+    std::fs::create_dir_all(&night).expect("dir");
+    for sample in ["merkur-fax.tif", "merkur-scanner.jpg"] {
+        let from = crate::common::root().join("samples/scans").join(sample);
+        std::fs::copy(from, night.join(sample)).expect("copy");
+    }
+    let out = dir.join("out");
+    let scan = aufsicht_en(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        out.to_str().expect("utf8"),
+        night.to_str().expect("utf8"),
+    ]);
+    assert!(
+        scan.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scan.stderr)
+    );
+    // The archive on a stick: the scans and the results gone.
+    let elsewhere = temp("desk-alone-copy");
+    let copy = elsewhere.join("archive.sqlite");
+    std::fs::copy(out.join("aufsicht.sqlite"), &copy).expect("copy");
+    std::fs::remove_dir_all(&night).expect("scans gone");
+    std::fs::remove_dir_all(&out).expect("results gone");
+    let desk = Desk::start(&copy);
+    let sheets = desk.json("/api/sheets");
+    let ids: Vec<i64> = sheets
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|s| s["id"].as_i64().expect("id"))
+        .collect();
+    assert_eq!(ids.len(), 2);
+    for id in ids {
+        let view = desk.json(&format!("/api/sheets/{id}/view"));
+        let page = view["page"].as_str().unwrap_or_default();
+        assert!(page.starts_with("data:image/jpeg"), "sheet {id}: no page");
+        let crops = view.to_string().matches("data:image/png").count();
+        assert!(crops > 0, "sheet {id}: no crop");
+    }
+}
