@@ -97,10 +97,14 @@ fn check(archive: &Path, lang: Lang) -> Result<()> {
                 "check-result-unreadable",
                 &[("sheet", sheet), ("message", message)],
             ),
-            Damage::Value { sheet, field } => say(
+            Damage::Values { sheet, fields } => say(
                 lang,
-                "check-value-differs",
-                &[("sheet", sheet), ("field", field)],
+                "check-values-differ",
+                &[
+                    ("sheet", sheet),
+                    ("count", &fields.len()),
+                    ("first", &fields[0]),
+                ],
             ),
         };
         eprintln!("aufsicht: {line}");

@@ -20,8 +20,9 @@ pub enum Damage {
     Result { sheet: i64 },
     /// A stored result that is no result.
     Unreadable { sheet: i64, message: String },
-    /// A value the archive's table holds otherwise than its result.
-    Value { sheet: i64, field: String },
+    /// Values the archive's table holds otherwise than its result (their
+    /// fields, in the result's order).
+    Values { sheet: i64, fields: Vec<String> },
 }
 
 /// What `archive check` looked at and found.
@@ -99,10 +100,13 @@ impl Archive {
             match parse(&json) {
                 Ok(result) => {
                     let table = self.stored_values(sheet)?;
-                    for (field, value) in values(&result) {
-                        if table.get(&field) != Some(&value) {
-                            checked.damage.push(Damage::Value { sheet, field });
-                        }
+                    let fields: Vec<String> = values(&result)
+                        .into_iter()
+                        .filter(|(field, value)| table.get(field) != Some(value))
+                        .map(|(field, _)| field)
+                        .collect();
+                    if !fields.is_empty() {
+                        checked.damage.push(Damage::Values { sheet, fields });
                     }
                 }
                 Err(e) => checked.damage.push(Damage::Unreadable {
