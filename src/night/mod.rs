@@ -8,6 +8,7 @@ pub mod archive;
 pub mod audit;
 pub mod audit_page;
 pub mod batch;
+pub mod checks;
 pub mod copies;
 pub mod desk;
 pub mod draw;
