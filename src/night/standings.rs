@@ -61,12 +61,12 @@ pub fn player_key(id: &str) -> String {
 
 /// Whether a person must still look at this seat of the sheet before its
 /// numbers can be trusted: an error anywhere on the sheet (a wrong row
-/// changes everyone's result), or an uncertain reading in the player's seat
-/// or in a game row.
+/// changes everyone's result), or an uncertain reading or a value written
+/// in another pen (a later edit) in the player's seat or in a game row.
 fn needs_review(sheet: &SheetResult, seat: usize) -> bool {
     sheet.flags.iter().any(|f| {
         f.is_error()
-            || (f.code == Code::CellUncertain
+            || (matches!(f.code, Code::CellUncertain | Code::InkDiffers)
                 && (f.seat.is_none_or(|s| s == seat) || f.row.is_some()))
     })
 }
@@ -913,6 +913,30 @@ mod tests {
         assert_eq!(line(&st, "2").review, vec!["r1t3.png".to_string()]);
         // The written Endergebnis counts, wrong or not: the flag points at it.
         assert_eq!(line(&st, "1").total, 5);
+    }
+
+    #[test]
+    fn a_value_in_another_pen_should_name_its_sheet_in_review_for_everyone_at_its_row() {
+        let (name, mut s) = sheet(
+            1,
+            4,
+            ["1", "2", "3", "4"],
+            vec![row(1, [1, 1, -1, -1], None)],
+        );
+        s.flags.push(crate::check::flags::Flag {
+            code: Code::InkDiffers,
+            severity: Code::InkDiffers.severity(),
+            row: Some(1),
+            seat: Some(2),
+            field: Some("plus".into()),
+            message: "another pen".into(),
+            detail: Default::default(),
+            extra: Default::default(),
+        });
+        let st = night(vec![(name, s)]);
+        for player in ["1", "2", "3", "4"] {
+            assert_eq!(line(&st, player).review, vec!["r1t4.png".to_string()]);
+        }
     }
 
     #[test]
