@@ -182,6 +182,12 @@ impl<'de> Deserialize<'de> for FlagDetail {
     }
 }
 
+/// Puts a sheet's flags in the order a person reads them: game rows
+/// first, by row, then the footer and the sheet, by seat and code.
+pub fn sort(flags: &mut [Flag]) {
+    flags.sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
+}
+
 impl Flag {
     /// True for an error, and for a look that carries one folded into it
     /// (`consequences`): the sheet needs a person either way.

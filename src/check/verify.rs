@@ -75,7 +75,7 @@ pub fn verify(
         as_read::explain_by_alternatives(&sheet, &flags, &as_read_flags, &mut reading, recheck);
     one_look::fold(&mut flags, &mut reading, &clears, lang);
     flags.extend(reading);
-    flags.sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
+    crate::check::flags::sort(&mut flags);
     sheet.status = if flags.is_empty() {
         Status::Ok
     } else {

@@ -64,6 +64,16 @@ pub struct FileDone {
     pub file_problem: bool,
 }
 
+impl FileDone {
+    /// How many of its pages need a person (flagged or unreadable).
+    pub fn flagged(&self) -> usize {
+        self.sheets
+            .iter()
+            .filter(|s| s.status != crate::sheet::Status::Ok)
+            .count()
+    }
+}
+
 /// One page's result, as the run's summary needs it.
 #[derive(Debug)]
 pub struct SheetDone {

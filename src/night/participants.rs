@@ -118,9 +118,7 @@ impl Participants {
                 None => {}
             }
         }
-        sheet
-            .flags
-            .sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
+        crate::check::flags::sort(&mut sheet.flags);
         sheet.status = if sheet.flags.is_empty() {
             Status::Ok
         } else {

@@ -153,14 +153,15 @@ fn with_other_pens(
     page: &crate::page::input::Page,
     lang: Lang,
 ) -> SheetResult {
+    if sheet.status == Status::Unreadable {
+        return sheet;
+    }
     let flags = ink_differs(&value_inks(&sheet, aligned, page.chroma.as_ref()), lang);
-    if flags.is_empty() || sheet.status == Status::Unreadable {
+    if flags.is_empty() {
         return sheet;
     }
     sheet.flags.extend(flags);
-    sheet
-        .flags
-        .sort_by_key(|f| (f.row.is_none(), f.row, f.seat, f.code));
+    crate::check::flags::sort(&mut sheet.flags);
     sheet.status = Status::Flagged;
     sheet
 }

@@ -194,11 +194,7 @@ fn read_files(
     );
     let (sheets_done, flagged_so_far) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let on_done = |d: &aufsicht::night::batch::FileDone| {
-        let flagged = d
-            .sheets
-            .iter()
-            .filter(|s| s.status != aufsicht::Status::Ok)
-            .count();
+        let flagged = d.flagged();
         let n = sheets_done.fetch_add(d.sheets.len(), Ordering::Relaxed) + d.sheets.len();
         let f = flagged_so_far.fetch_add(flagged, Ordering::Relaxed) + flagged;
         let args: [(&str, &dyn std::fmt::Display); 2] = [("sheets", &n), ("flagged", &f)];

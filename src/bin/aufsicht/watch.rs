@@ -37,11 +37,7 @@ pub fn watch(batch: &Batch, dir: &Path, out: &Path, lang: Lang) -> Result<Read> 
 }
 
 fn tell_done(d: &FileDone, lang: Lang) {
-    let flagged = d
-        .sheets
-        .iter()
-        .filter(|s| s.status != aufsicht::Status::Ok)
-        .count();
+    let flagged = d.flagged();
     let file = d.file.display();
     let args: [(&str, &dyn std::fmt::Display); 3] = [
         ("file", &file),
