@@ -86,6 +86,28 @@ impl Digits {
         self
     }
 
+    /// These digits with `extra` put in before the last `held` (which a
+    /// training holds back, so they stay the last).
+    pub fn with_before_last(self, extra: Vec<([u8; 784], u8)>, held: usize) -> Self {
+        let split = self.images.len().saturating_sub(held);
+        let mut labelled: Vec<([u8; 784], u8)> = (0..self.images.len())
+            .map(|i| {
+                let (img, label) = self.get(i);
+                (*img, label)
+            })
+            .collect();
+        let tail = labelled.split_off(split);
+        labelled.extend(extra);
+        labelled.extend(tail);
+        let mut by_label: [Vec<usize>; 10] = Default::default();
+        let mut images = Vec::with_capacity(labelled.len());
+        for (i, (img, label)) in labelled.into_iter().enumerate() {
+            by_label[label as usize % 10].push(i);
+            images.push(img);
+        }
+        Digits { images, by_label }
+    }
+
     pub fn len(&self) -> usize {
         self.images.len()
     }

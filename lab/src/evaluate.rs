@@ -55,6 +55,65 @@ pub struct Report {
     /// Readings by their stated probability: (right, all) per bin of
     /// [`BINS`], per kind of probability ([`Calibration`]).
     pub calibration: BTreeMap<Calibration, [(usize, usize); 7]>,
+    /// The sheets by the source of their writer's hand (`mnist` where the
+    /// truth names none).
+    pub by_source: BTreeMap<String, Tally>,
+    /// The sheet whose cells were read worst: its share right, its file
+    /// stem and its writer's family.
+    pub worst: Option<(f64, String, String)>,
+}
+
+/// A few figures of a set of sheets, to compare sources and writers.
+#[derive(Debug, Default, Clone)]
+pub struct Tally {
+    pub sheets: usize,
+    pub cells: (usize, usize),
+    pub uncertain: usize,
+    pub false_flags: usize,
+    pub writer_flags: (usize, usize),
+    pub silent: usize,
+}
+
+impl Tally {
+    fn of(r: &Report) -> Tally {
+        Tally {
+            sheets: 1,
+            cells: r.cells(),
+            uncertain: r.uncertain,
+            false_flags: r.false_flags,
+            writer_flags: r.writer_flags,
+            silent: r.silent,
+        }
+    }
+
+    fn add(&mut self, o: &Tally) {
+        self.sheets += o.sheets;
+        self.cells = (self.cells.0 + o.cells.0, self.cells.1 + o.cells.1);
+        self.uncertain += o.uncertain;
+        self.false_flags += o.false_flags;
+        self.writer_flags = (
+            self.writer_flags.0 + o.writer_flags.0,
+            self.writer_flags.1 + o.writer_flags.1,
+        );
+        self.silent += o.silent;
+    }
+
+    fn line(&self, name: &str) -> String {
+        let per_sheet = |n: usize| n as f64 / self.sheets.max(1) as f64;
+        format!(
+            "source {name}: sheets {}  cells {:.4} ({}/{})  writer-error recall {:.4} ({}/{})  false flags per sheet {:.3}  uncertain cells per sheet {:.2}  silent errors {}",
+            self.sheets,
+            self.cells.0 as f64 / self.cells.1.max(1) as f64,
+            self.cells.0,
+            self.cells.1,
+            self.writer_flags.0 as f64 / self.writer_flags.1.max(1) as f64,
+            self.writer_flags.0,
+            self.writer_flags.1,
+            per_sheet(self.false_flags),
+            per_sheet(self.uncertain),
+            self.silent
+        )
+    }
 }
 
 /// Which stated probability a calibration table bins (deliverable: the
@@ -101,6 +160,25 @@ impl Report {
         self.counts
             .get(what)
             .map(|(h, n)| *h as f64 / (*n).max(1) as f64)
+    }
+
+    /// Game values and footer numbers read right, and in all.
+    pub fn cells(&self) -> (usize, usize) {
+        ["value digits", "footer digits", "endergebnis (with sign)"]
+            .iter()
+            .filter_map(|k| self.counts.get(k))
+            .fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1))
+    }
+
+    /// Sheet `stem`'s own report, written in `hand` (source, family), into
+    /// the figures by source and the worst sheet.
+    fn add_sheet(&mut self, one: &Report, stem: &str, hand: (String, String)) {
+        let tally = Tally::of(one);
+        let share = tally.cells.0 as f64 / tally.cells.1.max(1) as f64;
+        if tally.cells.1 > 0 && self.worst.as_ref().is_none_or(|w| share < w.0) {
+            self.worst = Some((share, stem.to_string(), hand.1));
+        }
+        self.by_source.entry(hand.0).or_default().add(&tally);
     }
 
     pub fn lines(&self) -> Vec<String> {
@@ -161,10 +239,7 @@ impl Report {
                 self.sheets
             ));
         }
-        let cells: (usize, usize) = ["value digits", "footer digits", "endergebnis (with sign)"]
-            .iter()
-            .filter_map(|k| self.counts.get(k))
-            .fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1));
+        let cells = self.cells();
         for (kind, table) in &self.calibration {
             let (what, items) = kind.describe();
             for (i, (right, all)) in table.iter().enumerate() {
@@ -182,6 +257,12 @@ impl Report {
             cells.0,
             cells.1
         ));
+        for (name, tally) in &self.by_source {
+            out.push(tally.line(name));
+        }
+        if let Some((share, stem, family)) = &self.worst {
+            out.push(format!("worst sheet {stem} ({family}): cells {share:.4}"));
+        }
         for (what, (h, n)) in &self.counts {
             out.push(format!(
                 "{what:<28} {:>8.4}  ({h}/{n})",
@@ -219,9 +300,23 @@ pub fn evaluate(truth_dir: &Path, results_dir: &Path) -> Result<Report, String> 
             report.unreadable += 1;
             continue;
         }
+        let mut one = Report::default();
+        compare(&truth, &result, &mut one);
+        report.add_sheet(&one, stem, hand_of(&truth));
         compare(&truth, &result, &mut report);
     }
     Ok(report)
+}
+
+/// The source and family of the hand a truth's sheet was written in.
+fn hand_of(truth: &SheetResult) -> (String, String) {
+    let hand = truth.extra.get("writer").and_then(|w| w.get("hand"));
+    let named = |key: &str| {
+        hand.and_then(|h| h[key].as_str())
+            .unwrap_or("mnist")
+            .to_string()
+    };
+    (named("source"), named("family"))
 }
 
 fn compare(truth: &SheetResult, result: &SheetResult, report: &mut Report) {

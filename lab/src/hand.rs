@@ -12,6 +12,7 @@ use aufsicht::page::render::{mm_to_px, render_form, render_printed};
 use aufsicht::sheet::{Cell, SheetResult};
 
 use super::digits::Digits;
+use super::hands::{Library, Writer};
 use super::strokes::{self, InkBox, Mend, NO_INK, Pen, Strike, union};
 
 /// What the generator drew besides the values: for measuring the reader.
@@ -26,8 +27,8 @@ pub struct Drawn {
 }
 
 /// Which writers the generator draws.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Hands {
+#[derive(Clone, Copy)]
+pub enum Hands<'a> {
     /// Tidy writers: digits 0.55 to 0.75 of the box, rings close around
     /// the value, each digit any MNIST writer's (the sets the model was
     /// trained and tuned on).
@@ -38,6 +39,30 @@ pub enum Hands {
     /// over the lines; numbers running over the cell line; continental 1
     /// and 7 for some.
     Wide(WideRanges),
+    /// Writers as wide as [`Hands::Wide`]'s, each writing in a hand of
+    /// the library's many sources (a font, a stroke font, a synthesised
+    /// hand, MNIST's writers): one family a sheet, every glyph drawn anew.
+    Many(WideRanges, &'a Library),
+}
+
+/// Where a sheet's glyphs come from.
+enum Glyphs<'a> {
+    /// Any MNIST writer's digit.
+    Mnist(&'a Digits),
+    /// One MNIST writer's own few.
+    Own(Digits),
+    /// One writer of the many sources.
+    Writer(Writer<'a>),
+}
+
+impl Glyphs<'_> {
+    fn pick(&self, d: u32, rng: &mut ChaCha8Rng) -> [u8; 784] {
+        match self {
+            Glyphs::Mnist(digits) => *digits.pick(d, rng),
+            Glyphs::Own(digits) => *digits.pick(d, rng),
+            Glyphs::Writer(w) => w.glyph(d, rng),
+        }
+    }
 }
 
 /// The ranges a wide hand's writers are drawn from, each towards its low end.
@@ -106,16 +131,30 @@ pub fn draw(
         render_form(form, dpi)
     };
     let blank = page.clone();
-    let (pen, style, own) = match hands {
-        Hands::Tidy => tidy_writer(rng),
+    let (pen, style, glyphs) = match hands {
+        Hands::Tidy => {
+            let (pen, style) = tidy_writer(rng);
+            (pen, style, Glyphs::Mnist(digits))
+        }
         Hands::Wide(ranges) => {
             let (pen, style) = wide_writer(&ranges, rng);
-            (pen, style, Some(digits.writer(2, rng)))
+            (pen, style, Glyphs::Own(digits.writer(2, rng)))
         }
+        Hands::Many(ranges, library) => {
+            let (pen, mut style) = wide_writer(&ranges, rng);
+            let writer = library.writer(rng);
+            // A synthesised hand writes its own continental forms.
+            style.continental &= !writer.own_forms();
+            (pen, style, Glyphs::Writer(writer))
+        }
+    };
+    let hand_facts = match &glyphs {
+        Glyphs::Writer(w) => Some(w.facts()),
+        _ => None,
     };
     let mut hand = Hand {
         page: &mut page,
-        digits: own.as_ref().unwrap_or(digits),
+        glyphs: &glyphs,
         pen: &pen,
         style: &style,
         dpi,
@@ -147,6 +186,9 @@ pub fn draw(
         "overrun": style.overrun,
         "slant": pen.slant,
     });
+    if let Some(facts) = hand_facts {
+        drawn.writer["hand"] = facts;
+    }
     drawn.blank = blank;
     (page, drawn)
 }
@@ -167,7 +209,7 @@ fn code_of(sheet: &SheetResult, form: &FormTemplate) -> TableCode {
 }
 
 /// The writer of the tidy sets, drawn as they always were.
-fn tidy_writer(rng: &mut ChaCha8Rng) -> (Pen, Style, Option<Digits>) {
+fn tidy_writer(rng: &mut ChaCha8Rng) -> (Pen, Style) {
     let pen = Pen {
         ink: rng.random_range(10..90),
         grow: [-1, 0, 0, 1][rng.random_range(0..4)],
@@ -181,7 +223,7 @@ fn tidy_writer(rng: &mut ChaCha8Rng) -> (Pen, Style, Option<Digits>) {
         overrun: 0.0,
         dash_rate: rng.random_range(0.0..0.6),
     };
-    (pen, style, None)
+    (pen, style)
 }
 
 /// A pen of real paper: a ballpoint half the time, else a pencil or a
@@ -265,7 +307,7 @@ enum Place {
 /// A writer's hand on the page: the digits it writes with, its pen.
 struct Hand<'a> {
     page: &'a mut GrayImage,
-    digits: &'a Digits,
+    glyphs: &'a Glyphs<'a>,
     pen: &'a Pen,
     style: &'a Style,
     dpi: f64,
@@ -433,10 +475,10 @@ impl Hand<'_> {
         for ch in text.chars() {
             let jitter = px(self.rng.random_range(-0.3..0.3));
             if let Some(d) = ch.to_digit(10) {
-                let glyph = self.digits.pick(d, self.rng);
+                let glyph = self.glyphs.pick(d, self.rng);
                 let pasted = strokes::paste_digit(
                     self.page,
-                    glyph,
+                    &glyph,
                     cx - char_w * 0.2,
                     top + jitter,
                     digit_px / 20.0,

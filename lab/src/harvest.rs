@@ -9,7 +9,8 @@
 use image::GrayImage;
 use rayon::prelude::*;
 
-use crate::synth::{self, Capture, Digits};
+use crate::hands::Library;
+use crate::synth::{self, Capture, Digits, WideRanges};
 use aufsicht::cells::{self, Mark};
 use aufsicht::check::rules::RuleSet;
 use aufsicht::page::form::{FormTemplate, MmBox};
@@ -88,16 +89,18 @@ fn written_fields(sheet: &SheetResult, form: &FormTemplate) -> Vec<(MmBox, Strin
 
 /// Draws `sheets` sheets (the rule sets and forms in turn, two scanner
 /// captures to one phone photo) at 200 dpi from `digits` and harvests them
-/// on all cores. The same seed gives the same samples.
+/// on all cores; with `hands`, every other sheet is written by one of its
+/// writers. The same seed gives the same samples.
 pub fn harvest(
     pairs: &[(RuleSet, FormTemplate)],
     digits: &Digits,
+    hands: Option<&Library>,
     sheets: usize,
     seed: u64,
 ) -> Harvest {
     let per_sheet: Vec<Harvest> = (0..sheets)
         .into_par_iter()
-        .map(|i| match drawn_sheet(pairs, digits, i, seed) {
+        .map(|i| match drawn_sheet(pairs, digits, hands, i, seed) {
             Some((sheet, form, image)) => one_sheet(&sheet, form, &image),
             None => Harvest::default(),
         })
@@ -115,10 +118,20 @@ pub fn harvest(
     all
 }
 
-/// Sheet `i` of a harvest: its truth, its form and its captured image.
+/// The sizes and rings of the writers of many hands on training sheets:
+/// moderate ones, so that the digits are cut as the reader cuts most.
+const MODERATE: WideRanges = WideRanges {
+    size: (0.5, 0.9),
+    ring: (1.0, 1.5),
+    slant: (0.0, 0.0),
+};
+
+/// Sheet `i` of a harvest: its truth, its form and its captured image;
+/// written by one of `hands`' writers where there are any and `i` is odd.
 pub fn drawn_sheet<'p>(
     pairs: &'p [(RuleSet, FormTemplate)],
     digits: &Digits,
+    hands: Option<&Library>,
     i: usize,
     seed: u64,
 ) -> Option<(SheetResult, &'p FormTemplate, GrayImage)> {
@@ -126,15 +139,11 @@ pub fn drawn_sheet<'p>(
     let mut rng = synth::rng(seed.wrapping_mul(7_919).wrapping_add(i as u64));
     let players = synth::players_at(rules, form);
     let sheet = synth::random_sheet(rules, form, players, &mut rng);
-    let (page, _) = synth::draw(
-        &sheet,
-        form,
-        digits,
-        synth::Hands::Tidy,
-        false,
-        200.0,
-        &mut rng,
-    );
+    let hand = match hands {
+        Some(library) if i % 2 == 1 => synth::Hands::Many(MODERATE, library),
+        _ => synth::Hands::Tidy,
+    };
+    let (page, _) = synth::draw(&sheet, form, digits, hand, false, 200.0, &mut rng);
     let how = [Capture::Scanner, Capture::Scanner, Capture::Phone][i % 3];
     let (image, _) = synth::capture(&page, how, &mut rng);
     Some((sheet, form, image))

@@ -11,6 +11,7 @@ pub mod digits;
 pub mod edits;
 pub mod evaluate;
 pub mod hand;
+pub mod hands;
 pub mod harvest;
 pub mod pair_training;
 pub mod strokes;

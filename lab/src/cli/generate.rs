@@ -10,6 +10,7 @@ use aufsicht::catalogue::Tell;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, RuleSet};
 
+use crate::hands::Library;
 use crate::{edits, synth};
 
 /// Which kinds of correction `generate` draws.
@@ -67,6 +68,22 @@ pub struct GenerateArgs {
     /// pens, loose rings, overruns and continental digits of real paper).
     #[arg(long, value_enum, default_value = "tidy")]
     pub hands: HandsArg,
+    /// Many hands: the sources a sheet's writer is drawn from, one a sheet.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "mnist,font,hershey,synth"
+    )]
+    pub hand_sources: Vec<crate::hands::Source>,
+    /// Many hands: the families the nets learn from, or the ones held out
+    /// of every training (to measure the reader on hands it never saw).
+    #[arg(long, value_enum, default_value = "held-out")]
+    pub families: crate::hands::Split,
+    /// Many hands: the fetched fonts (default: data/hands, which
+    /// scripts/fetch-hands.sh fills).
+    #[arg(long)]
+    pub hands_dir: Option<PathBuf>,
     /// Share of sheets with one or two values struck through and rewritten
     /// (half of those rows initialled by the supervisor).
     #[arg(long, default_value_t = 0.0)]
@@ -131,6 +148,8 @@ fn range(text: &str) -> Result<(f64, f64), String> {
 pub enum HandsArg {
     Tidy,
     Wide,
+    /// Wide writers in hands of many sources (--hand-sources, --families).
+    Many,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -188,10 +207,25 @@ pub fn run(a: GenerateArgs, lang: Lang) -> Result<()> {
     } else {
         seating.len()
     };
+    let library = match a.hands {
+        HandsArg::Many => Some(
+            Library::load(
+                &a.hands_dir
+                    .clone()
+                    .unwrap_or_else(|| root.join("data/hands")),
+                &a.hand_sources,
+                a.families,
+                Some(digits.clone()),
+            )
+            .map_err(anyhow::Error::msg)?,
+        ),
+        _ => None,
+    };
     let drawing = Drawing {
         rules: &rules,
         form: &form,
         digits: &digits,
+        library: library.as_ref(),
         args: &a,
         lang,
         scans: &scans,
@@ -209,6 +243,7 @@ struct Drawing<'a> {
     rules: &'a RuleSet,
     form: &'a FormTemplate,
     digits: &'a synth::Digits,
+    library: Option<&'a Library>,
     args: &'a GenerateArgs,
     lang: Lang,
     scans: &'a Path,
@@ -236,13 +271,15 @@ impl Drawing<'_> {
                 &mut rng,
             );
         }
-        let hands = match a.hands {
-            HandsArg::Tidy => synth::Hands::Tidy,
-            HandsArg::Wide => synth::Hands::Wide(synth::WideRanges {
-                size: a.digit_size,
-                ring: a.ring_height,
-                slant: a.slant,
-            }),
+        let ranges = synth::WideRanges {
+            size: a.digit_size,
+            ring: a.ring_height,
+            slant: a.slant,
+        };
+        let hands = match (a.hands, self.library) {
+            (HandsArg::Wide, _) => synth::Hands::Wide(ranges),
+            (HandsArg::Many, Some(library)) => synth::Hands::Many(ranges, library),
+            _ => synth::Hands::Tidy,
         };
         let (mut page, drawn) = synth::draw(
             &sheet,
@@ -335,7 +372,7 @@ impl Drawing<'_> {
                     .collect::<Vec<_>>()
             ),
         );
-        if matches!(hands, synth::Hands::Wide(_)) {
+        if !matches!(hands, synth::Hands::Tidy) {
             truth.extra.insert("writer".into(), drawn.writer);
         }
         std::fs::write(

@@ -9,7 +9,11 @@ use anyhow::{Context, Result, bail};
 use aufsicht::RuleSet;
 use aufsicht::page::form::FormTemplate;
 
+use crate::hands::{Library, Source, Split};
 use crate::synth;
+
+/// The sources a training with --hands draws its writers from.
+const ALL_SOURCES: [Source; 4] = [Source::Mnist, Source::Font, Source::Hershey, Source::Synth];
 
 /// The arguments of `train-digits`.
 #[derive(clap::Args)]
@@ -31,6 +35,14 @@ pub struct TrainDigitsArgs {
     /// rotation, shear and elastic distortion; 0: none).
     #[arg(long, default_value_t = 0.0)]
     pub bent: f64,
+    /// Hands of many sources (data/hands, scripts/fetch-hands.sh): their
+    /// training families' glyphs learned beside MNIST's, and every other
+    /// sheet written in them. Their held-out families are never used.
+    #[arg(long)]
+    pub hands: Option<PathBuf>,
+    /// With --hands: writers whose ten digits are drawn, once, beside MNIST's.
+    #[arg(long, default_value_t = 6000)]
+    pub hand_writers: usize,
     #[command(flatten)]
     pub go_on: GoOn,
 }
@@ -123,6 +135,8 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
         seed,
         sheets,
         bent,
+        hands,
+        hand_writers,
         go_on,
     } = a;
     if !(0.0..=1.0).contains(&bent) {
@@ -130,8 +144,21 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
     }
     let schedule = go_on.schedule(epochs)?;
     let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
+    let held = aufsicht::read::cnn::HELD_BACK;
+    let library = match &hands {
+        Some(dir) => Some(
+            Library::load(
+                dir,
+                &ALL_SOURCES,
+                Split::Training,
+                Some(digits.clone().without_last(held)),
+            )
+            .map_err(anyhow::Error::msg)?,
+        ),
+        None => None,
+    };
     let [cells, held_cells] =
-            harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 1, |h, what| {
+            harvest_training_and_held(&digits, library.as_ref(), sheets, seed.wrapping_mul(1000) + 1, |h, what| {
                 eprintln!(
                     "aufsicht: {} digits and {} parts not one digit cut from {} sheets drawn with {what} ({} of {} fields not in one piece per digit, {} sheets not found)",
                     h.samples.len() - h.not_digits,
@@ -143,7 +170,18 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
                 )
             })?
             .map(|h| h.samples);
-    let held = aufsicht::read::cnn::HELD_BACK;
+    let digits = match &library {
+        Some(library) => {
+            let glyphs = crate::hands::glyphs_of_writers(library, hand_writers, seed);
+            eprintln!(
+                "aufsicht: {} glyphs of {hand_writers} writers of {} training families",
+                glyphs.len(),
+                library.families().len()
+            );
+            digits.with_before_last(glyphs, held)
+        }
+        None => digits,
+    };
     eprintln!(
         "aufsicht: training on {} MNIST training digits and {} cut from sheets",
         digits.len() - held.min(digits.len() / 10),
@@ -175,7 +213,7 @@ pub fn pairs(a: TrainPairsArgs) -> Result<()> {
     let schedule = go_on.schedule(epochs)?;
     let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
     let [cut, held_cut] =
-            harvest_training_and_held(&digits, sheets, seed.wrapping_mul(1000) + 3, |h, what| {
+            harvest_training_and_held(&digits, None, sheets, seed.wrapping_mul(1000) + 3, |h, what| {
                 let none = h
                     .pairs
                     .iter()
@@ -206,18 +244,25 @@ pub fn pairs(a: TrainPairsArgs) -> Result<()> {
 /// cut as the pipeline cuts them; `report` says what each gave.
 fn harvest_training_and_held(
     digits: &synth::Digits,
+    hands: Option<&Library>,
     sheets: usize,
     seed: u64,
     report: impl Fn(&crate::harvest::Harvest, &str),
 ) -> Result<[crate::harvest::Harvest; 2]> {
     let forms = training_forms()?;
     let held = aufsicht::read::cnn::HELD_BACK;
-    let training =
-        crate::harvest::harvest(&forms, &digits.clone().without_last(held), sheets, seed);
+    let training = crate::harvest::harvest(
+        &forms,
+        &digits.clone().without_last(held),
+        hands,
+        sheets,
+        seed,
+    );
     report(&training, "the training digits");
     let held_back = crate::harvest::harvest(
         &forms,
         &digits.clone().last(held),
+        hands,
         sheets.div_ceil(6),
         seed + 1,
     );
