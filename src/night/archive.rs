@@ -11,6 +11,7 @@
 
 use std::path::Path;
 
+use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
@@ -86,7 +87,7 @@ pub use check::{Checked, Damage};
 pub use scans::MAX_KEPT_SCAN;
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 3;
+pub const SCHEMA_VERSION: usize = 4;
 
 /// The archive's migrations, in order; the archive's `user_version` says
 /// how many ran. The first is the schema as it stood before versions:
@@ -118,6 +119,17 @@ fn migrations() -> rusqlite_migration::Migrations<'static> {
                 add_column(tx, "sheets", "result_sha256", "TEXT")?;
                 hash_results(tx)
             },
+        ),
+        // Every queue count and re-verification reads a sheet's flags and
+        // corrections; the season's archive only grows.
+        // And every timestamp in one format, RFC 3339 (SQLite's defaults
+        // wrote `YYYY-MM-DD HH:MM:SS`, in UTC too).
+        rusqlite_migration::M::up(
+            "CREATE INDEX IF NOT EXISTS flags_by_sheet ON flags (sheet_id);
+             CREATE INDEX IF NOT EXISTS corrections_by_sheet ON corrections (sheet_id);
+             UPDATE corrections SET at = replace(at, ' ', 'T') || 'Z' WHERE at LIKE '____-__-__ __:__:__';
+             UPDATE sheets SET scanned = replace(scanned, ' ', 'T') || 'Z' WHERE scanned LIKE '____-__-__ __:__:__';
+             UPDATE tournaments SET created = replace(created, ' ', 'T') || 'Z' WHERE created LIKE '____-__-__ __:__:__';",
         ),
     ];
     debug_assert_eq!(ms.len(), SCHEMA_VERSION);
@@ -207,6 +219,23 @@ pub fn sha256_file(path: &Path) -> Result<String, std::io::Error> {
     Ok(hex(&hasher.finalize()))
 }
 
+/// A date as the archive stores it (`YYYY-MM-DD`), read back.
+fn stored_date(text: &str) -> Result<NaiveDate, ArchiveError> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|_| ArchiveError::Corrupt(format!("a night's date \"{text}\" is no date")))
+}
+
+/// The time now as the archive writes every timestamp: RFC 3339, UTC, to
+/// the second (`2026-11-28T10:33:41Z`).
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// The SHA-256 of bytes in memory (hex), as [`sha256_file`] gives a file's.
+pub fn hex_sha256(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -274,18 +303,18 @@ impl StoredSheet {
 pub struct Night {
     pub id: i64,
     pub name: String,
-    /// `YYYY-MM-DD`, where the scan gave one.
-    pub date: Option<String>,
+    /// Its date, where the scan gave one (stored as `YYYY-MM-DD`).
+    pub date: Option<NaiveDate>,
     /// The rule set it was scanned with.
     pub rules: String,
 }
 
 impl Night {
-    /// Whether it lies in the dates `from` to `to` (YYYY-MM-DD, both
-    /// included, either open). Without bounds every night does; with one,
-    /// an undated night does not.
-    pub fn within(&self, from: Option<&str>, to: Option<&str>) -> bool {
-        match (from, to, self.date.as_deref()) {
+    /// Whether it lies in the dates `from` to `to` (both included, either
+    /// open). Without bounds every night does; with one, an undated night
+    /// does not.
+    pub fn within(&self, from: Option<NaiveDate>, to: Option<NaiveDate>) -> bool {
+        match (from, to, self.date) {
             (None, None, _) => true,
             (_, _, None) => false,
             (from, to, Some(d)) => from.is_none_or(|f| d >= f) && to.is_none_or(|t| d <= t),
@@ -427,19 +456,14 @@ impl Archive {
             path: to.display().to_string(),
             message: e.to_string(),
         };
-        let name = to
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        let part = to.with_file_name(format!("{name}.part{}", std::process::id()));
-        let _ = std::fs::remove_file(&part);
-        let mut copy = Connection::open(&part).map_err(|e| failed(&e))?;
+        let part = crate::night::files::temp_beside(to).map_err(|e| failed(&e))?;
+        let mut copy = Connection::open(part.path()).map_err(|e| failed(&e))?;
         let backup = rusqlite::backup::Backup::new(&self.conn, &mut copy)?;
         backup.run_to_completion(256, std::time::Duration::from_millis(5), None)?;
         drop(backup);
         copy.pragma_update(None, "journal_mode", "DELETE")?;
         drop(copy);
-        std::fs::rename(&part, to).map_err(|e| failed(&e))
+        crate::night::files::persist_synced(part, to).map_err(|e| failed(&e))
     }
 
     /// A transaction that takes the write lock at once: one that read first
@@ -453,8 +477,8 @@ impl Archive {
     /// The tournament's id, created on first use.
     pub fn tournament(&self, name: &str, rules: &str) -> Result<i64, ArchiveError> {
         self.conn.execute(
-            "INSERT OR IGNORE INTO tournaments (name, rules) VALUES (?1, ?2)",
-            params![name, rules],
+            "INSERT OR IGNORE INTO tournaments (name, rules, created) VALUES (?1, ?2, ?3)",
+            params![name, rules, now()],
         )?;
         Ok(self.conn.query_row(
             "SELECT id FROM tournaments WHERE name = ?1",
@@ -464,17 +488,18 @@ impl Archive {
     }
 
     /// The tournament's date, where one was given.
-    pub fn date_of(&self, tournament: i64) -> Result<Option<String>, ArchiveError> {
-        Ok(self.conn.query_row(
+    pub fn date_of(&self, tournament: i64) -> Result<Option<NaiveDate>, ArchiveError> {
+        let text: Option<String> = self.conn.query_row(
             "SELECT date FROM tournaments WHERE id = ?1",
             params![tournament],
             |r| r.get(0),
-        )?)
+        )?;
+        text.as_deref().map(stored_date).transpose()
     }
 
-    /// Dates the tournament (`YYYY-MM-DD`). A night keeps its date: another
-    /// one is refused, nothing changed.
-    pub fn date(&self, tournament: i64, date: &str) -> Result<(), ArchiveError> {
+    /// Dates the tournament. A night keeps its date: another one is
+    /// refused, nothing changed.
+    pub fn date(&self, tournament: i64, date: NaiveDate) -> Result<(), ArchiveError> {
         match self.date_of(tournament)? {
             Some(had) if had != date => {
                 let name: String = self.conn.query_row(
@@ -484,7 +509,7 @@ impl Archive {
                 )?;
                 Err(ArchiveError::DateDiffers {
                     name,
-                    had,
+                    had: had.to_string(),
                     given: date.to_string(),
                 })
             }
@@ -492,7 +517,7 @@ impl Archive {
             None => {
                 self.conn.execute(
                     "UPDATE tournaments SET date = ?2 WHERE id = ?1",
-                    params![tournament, date],
+                    params![tournament, date.to_string()],
                 )?;
                 Ok(())
             }
@@ -506,14 +531,25 @@ impl Archive {
             "SELECT id, name, date, rules FROM tournaments ORDER BY date IS NULL, date, name",
         )?;
         let rows = stmt.query_map([], |r| {
-            Ok(Night {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                date: r.get(2)?,
-                rules: r.get(3)?,
-            })
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get(3)?,
+            ))
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut nights = Vec::new();
+        for row in rows {
+            let (id, name, date, rules) = row?;
+            let date = date.as_deref().map(stored_date).transpose()?;
+            nights.push(Night {
+                id,
+                name,
+                date,
+                rules,
+            });
+        }
+        Ok(nights)
     }
 
     /// The rule set the tournament was scanned with.
@@ -547,9 +583,10 @@ impl Archive {
         if let Some(n) = all.iter().find(|n| n.name == wanted) {
             return Ok(n.id);
         }
+        let wanted_date = NaiveDate::parse_from_str(wanted, "%Y-%m-%d").ok();
         let dated: Vec<&Night> = all
             .iter()
-            .filter(|n| n.date.as_deref() == Some(wanted))
+            .filter(|n| wanted_date.is_some() && n.date == wanted_date)
             .collect();
         match dated.as_slice() {
             [one] => Ok(one.id),
@@ -605,8 +642,8 @@ impl Archive {
             }
             let json = sheet.to_json_pretty();
             tx.execute(
-                "INSERT INTO sheets (tournament_id, round_id, source, page, sha256, form, rules, status, fit, table_no, result_json, result_file, result_sha256)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                "INSERT INTO sheets (tournament_id, round_id, source, page, sha256, form, rules, status, fit, table_no, result_json, result_file, result_sha256, scanned)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 params![
                     tournament,
                     round_id,
@@ -621,6 +658,7 @@ impl Archive {
                     json,
                     result_file,
                     text_sha256(&json),
+                    now(),
                 ],
             )?;
             let id = tx.last_insert_rowid();
@@ -789,8 +827,8 @@ impl Archive {
         }
         for c in &changes {
             tx.execute(
-                "INSERT INTO corrections (sheet_id, field, old_value, new_value, who) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![sheet_id, c.field, c.old, c.new, edit.who],
+                "INSERT INTO corrections (sheet_id, field, old_value, new_value, who, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![sheet_id, c.field, c.old, c.new, edit.who, now()],
             )?;
         }
         let corrected = edit.corrected;
@@ -1081,13 +1119,14 @@ mod tests {
         let (_dir, path) = temp("nights");
         let a = Archive::open(&path).expect("open");
         let jan = a.tournament("Januar", "merkur").expect("night");
-        a.date(jan, "2026-01-10").expect("dated");
+        let day = |d: &str| NaiveDate::parse_from_str(d, "%Y-%m-%d").expect("date");
+        a.date(jan, day("2026-01-10")).expect("dated");
         let (one, two) = (
             a.tournament("Doppelt 1", "merkur").expect("night"),
             a.tournament("Doppelt 2", "merkur").expect("night"),
         );
         for t in [one, two] {
-            a.date(t, "2026-02-14").expect("dated");
+            a.date(t, day("2026-02-14")).expect("dated");
         }
         assert_eq!(a.pick_tournament(Some("Januar")).expect("by name"), jan);
         assert_eq!(a.pick_tournament(Some("2026-01-10")).expect("by date"), jan);
@@ -1347,6 +1386,11 @@ mod tests {
         )
         .expect("write");
         let err = Archive::open(&path).err().expect("an error");
-        assert!(err.to_string().contains("archive"), "{err}");
+        let not_a_database =
+            |e: &rusqlite::Error| e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase);
+        assert!(
+            matches!(&err, ArchiveError::Sql(e) if not_a_database(e)),
+            "{err:?}"
+        );
     }
 }

@@ -43,6 +43,9 @@ pub struct AuditedSheet {
     pub seat: Option<usize>,
     pub result: SheetResult,
     pub changes: Vec<AuditedChange>,
+    /// The hash of the scan file the archive stored it under.
+    #[serde(skip)]
+    pub scan_sha256: String,
 }
 
 /// A trail entry, with what it moved the audited player's total by.
@@ -132,6 +135,7 @@ fn audited(
         table: s.result.table,
         seat,
         result: s.result.clone(),
+        scan_sha256: s.sha256.clone(),
         changes: archive
             .corrections(s.id)?
             .into_iter()

@@ -5,12 +5,13 @@
 
 use std::fmt::Write;
 
-use image::GrayImage;
+use std::collections::HashMap;
 
 use crate::catalogue::say;
 use crate::cells::cut_at;
 use crate::check::messages::Lang;
 use crate::night::audit::{Audit, AuditedSheet};
+use crate::night::evidence::Evidence;
 use crate::night::review::{CROP_PX_PER_MM, data_uri_png, esc, stored_alignment, union};
 use crate::page::form::FormTemplate;
 use crate::sheet::{Cell, GameRow, SheetResult};
@@ -20,11 +21,11 @@ td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}
 td.me,th.me{background:#fff3c4}img{display:block;max-width:42em}.void{color:#a00;font-weight:bold}\
 section{page-break-inside:avoid;border-top:2px solid #444;margin-top:1.5em}";
 
-/// What the page needs besides the audit: the forms and each sheet's scan.
+/// What the page needs besides the audit: the forms and each sheet's
+/// scan by the sheet's id ([`crate::night::evidence::of_audit`]).
 pub struct Scans<'a> {
     pub forms: &'a [FormTemplate],
-    /// The scan of a source's page, where it is still found.
-    pub load: &'a dyn Fn(&str, u32) -> Option<GrayImage>,
+    pub evidence: &'a HashMap<i64, Evidence>,
 }
 
 /// The audit's page.
@@ -86,6 +87,13 @@ fn section(html: &mut String, s: &AuditedSheet, scans: &Scans, lang: Lang) {
             esc(&say(lang, "audit-void", &args))
         );
     }
+    if let Some(Evidence::Changed) = scans.evidence.get(&s.id) {
+        let _ = write!(
+            html,
+            "<p class=\"void\">{}</p>",
+            esc(&say(lang, "scan-changed", &[]))
+        );
+    }
     rows(html, s, scans, lang);
     footer(html, s, lang);
     flags(html, &s.result, lang);
@@ -101,7 +109,7 @@ fn seats_of(s: &AuditedSheet) -> Vec<usize> {
 
 fn rows(html: &mut String, s: &AuditedSheet, scans: &Scans, lang: Lang) {
     let sheet = &s.result;
-    let crop = row_cropper(sheet, scans);
+    let crop = row_cropper(sheet, scans.evidence.get(&s.id), scans);
     let mine = seats_of(s);
     let heads = ["audit-row", "audit-crop"].map(|id| say(lang, id, &[]));
     let _ = write!(
@@ -154,19 +162,20 @@ fn rows(html: &mut String, s: &AuditedSheet, scans: &Scans, lang: Lang) {
 
 /// A function that crops game row `no` from the sheet's scan, where the
 /// scan, its form and its alignment are at hand.
-fn row_cropper<'a>(sheet: &'a SheetResult, scans: &Scans) -> impl Fn(u32) -> Option<String> + 'a {
+fn row_cropper<'a>(
+    sheet: &'a SheetResult,
+    evidence: Option<&'a Evidence>,
+    scans: &Scans,
+) -> impl Fn(u32) -> Option<String> + 'a {
     let form = sheet
         .form
         .as_deref()
         .and_then(|id| scans.forms.iter().find(|f| f.id == id))
         .cloned();
-    let image = sheet
-        .source
-        .as_deref()
-        .and_then(|src| (scans.load)(src, sheet.page.unwrap_or(1)));
+    let image = evidence.and_then(Evidence::image);
     let align = stored_alignment(sheet);
     move |no: u32| {
-        let (form, image, align) = (form.as_ref()?, image.as_ref()?, align.as_ref()?);
+        let (form, image, align) = (form.as_ref()?, image?, align.as_ref()?);
         let boxes = form
             .fields
             .game

@@ -98,7 +98,15 @@ impl SheetDone {
 #[error("{}", self.tell(Lang::En))]
 pub enum BatchError {
     Readers(ReaderError),
-    Write { path: String, problem: FileProblem },
+    Write {
+        path: String,
+        problem: FileProblem,
+    },
+    /// The file could not be read to hash it: no result, no archive row.
+    Hash {
+        path: String,
+        problem: FileProblem,
+    },
     Archive(#[from] crate::error::ArchiveError),
 }
 
@@ -109,6 +117,11 @@ impl Tell for BatchError {
             BatchError::Write { path, problem } => say(
                 lang,
                 "batch-write",
+                &[("path", path), ("problem", &problem.text(lang))],
+            ),
+            BatchError::Hash { path, problem } => say(
+                lang,
+                "batch-hash",
                 &[("path", path), ("problem", &problem.text(lang))],
             ),
             BatchError::Archive(e) => e.tell(lang),
@@ -160,17 +173,21 @@ impl Batch<'_> {
     /// One file, its pages on all cores (a scanner's PDF may hold the whole
     /// night). Pages are decoded one at a time as a core is free for one.
     fn file(&self, pool: &Pool, job: &Job) -> Result<FileDone, BatchError> {
-        // An unreadable file has no hash; it is read (and reported) each time.
-        let sha = sha256_file(&job.file).ok();
-        if let (Some((archive, tournament)), Some(sha)) = (&self.archive, &sha) {
-            let stored = lock(archive).find(*tournament, sha)?;
+        // Every result names the bytes it was read from; a file that
+        // cannot even be read to be hashed is that file's error.
+        let sha = sha256_file(&job.file).map_err(|e| BatchError::Hash {
+            path: job.file.display().to_string(),
+            problem: FileProblem::from(&e),
+        })?;
+        if let Some((archive, tournament)) = &self.archive {
+            let stored = lock(archive).find(*tournament, &sha)?;
             if !stored.is_empty() {
-                return self.stored(job, stored);
+                return self.stored(job, stored, &sha);
             }
         }
         let mut read: Vec<PageDone> = input::load(&job.file)
             .par_bridge()
-            .map(|page| pool.with(self.reader, |worker| self.page(worker, job, &page)))
+            .map(|page| pool.with(self.reader, |worker| self.page(worker, job, &page, &sha)))
             .collect::<Result<_, _>>()?;
         read.sort_by_key(|p| p.number);
         let bug = read.iter().any(|p| p.bug);
@@ -182,8 +199,8 @@ impl Batch<'_> {
             sheets.push(SheetDone::of(&job.file, p.path.clone(), &p.result));
             pages.push((file_name(&p.path), p.result));
         }
-        if let (Some((archive, tournament)), Some(sha), false) = (&self.archive, &sha, bug) {
-            lock(archive).store_file(*tournament, sha, Some(&job.file), &pages)?;
+        if let (Some((archive, tournament)), false) = (&self.archive, bug) {
+            lock(archive).store_file(*tournament, &sha, Some(&job.file), &pages)?;
         }
         Ok(FileDone {
             file: job.file.clone(),
@@ -194,9 +211,15 @@ impl Batch<'_> {
     }
 
     /// A file read before: its stored results written out again.
-    fn stored(&self, job: &Job, stored: Vec<SheetResult>) -> Result<FileDone, BatchError> {
+    fn stored(
+        &self,
+        job: &Job,
+        stored: Vec<SheetResult>,
+        sha: &str,
+    ) -> Result<FileDone, BatchError> {
         let mut sheets = Vec::new();
-        for s in stored {
+        for mut s in stored {
+            s.notes.source_sha256 = Some(sha.to_string());
             let path = self.out.join(job.result_name(s.page.unwrap_or(1)));
             write_whole(&path, &s)?;
             sheets.push(SheetDone::of(&job.file, path, &s));
@@ -217,6 +240,7 @@ impl Batch<'_> {
         worker: &mut Worker,
         job: &Job,
         page: &input::Page,
+        sha: &str,
     ) -> Result<PageDone, BatchError> {
         let file_problem = page.image.as_ref().is_err_and(Unreadable::is_file_problem);
         let (digits, printed) = worker
@@ -246,6 +270,7 @@ impl Batch<'_> {
         if let Some(list) = self.participants {
             list.check(&mut result, self.lang);
         }
+        result.notes.source_sha256 = Some(sha.to_string());
         if let Some(i) = self
             .forms
             .iter()

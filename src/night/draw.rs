@@ -276,7 +276,21 @@ mod tests {
     fn repeats_the_numbers_force_should_be_counted() {
         // Eight players at two tables: any second round seats two of one
         // first-round table together at each table.
+        // Two of each first-round table at each second-round table is the
+        // least: two pairs meet again at each of the two tables. Counted
+        // here pair by pair, apart from `repeats`.
         let s = draw(&numbers(8), &[4], 2, 3).expect("draw");
-        assert!(s.repeats() >= 4, "{}", s.repeats());
+        let together = |round: &Vec<Vec<String>>, a: &String, b: &String| {
+            round.iter().any(|t| t.contains(a) && t.contains(b))
+        };
+        let players = numbers(8);
+        let mut again = 0;
+        for (i, a) in players.iter().enumerate() {
+            for b in &players[i + 1..] {
+                again += usize::from(s.rounds.iter().all(|r| together(r, a, b)));
+            }
+        }
+        assert_eq!(again, 4, "the least two rounds of eight can do");
+        assert_eq!(s.repeats(), again);
     }
 }

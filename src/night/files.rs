@@ -1,19 +1,36 @@
-//! Files written whole: under a temporary name beside the target, then
-//! renamed into place, so a kill or a full disk leaves the old file or the
-//! new one, never half of one, and no temporary file behind.
+//! Files written whole: into a temporary file of its own beside the
+//! target, synced to the disk, then renamed into place, so a kill, a power
+//! cut or a full disk leaves the old file or the new one, never half of
+//! one, and no temporary file behind; two writers never share one.
 
+use std::io::Write;
 use std::path::Path;
 
-/// Writes `bytes` to `path` whole; `.part` is added to the name meanwhile.
+/// Writes `bytes` to `path` whole.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".part");
-    let tmp = std::path::PathBuf::from(tmp);
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    let mut tmp = temp_beside(path)?;
+    tmp.write_all(bytes)?;
+    persist_synced(tmp, path)
+}
+
+/// A new temporary file in `path`'s folder (removed unless persisted).
+pub fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".part")
+        .tempfile_in(dir)
+}
+
+/// `tmp` synced to the disk and renamed to `path`.
+pub fn persist_synced(tmp: tempfile::NamedTempFile, path: &Path) -> std::io::Result<()> {
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -42,6 +59,11 @@ mod tests {
         std::fs::create_dir(&path).expect("dir");
         std::fs::write(path.join("inside"), b"keep").expect("write");
         assert!(write_whole(&path, b"{}").is_err());
-        assert!(!dir.path().join("x.json.part").exists());
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("dir")
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(left, ["x.json"], "no temporary file left");
     }
 }

@@ -12,6 +12,7 @@ pub mod checks;
 pub mod copies;
 pub mod desk;
 pub mod draw;
+pub mod evidence;
 pub mod files;
 pub mod hall;
 pub mod participants;

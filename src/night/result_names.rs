@@ -10,8 +10,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// A name's bytes at most: file systems take 255, and `-p9999.json.part`
-/// must still fit behind it.
+/// A name's bytes at most: file systems take 255, and `-p9999.json` with
+/// what its temporary file adds (`.`, `.XXXXXX.part`) must still fit.
 const MAX_BASE_BYTES: usize = 200;
 
 /// The result names already in the output folder (without `.json`), and

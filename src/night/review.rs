@@ -32,37 +32,11 @@ pub struct ReviewSheet<'a> {
     pub result: &'a SheetResult,
     /// The result file's name (what a corrected JSON is saved as).
     pub file_name: String,
-    pub image: Option<GrayImage>,
+    pub image: Option<std::sync::Arc<GrayImage>>,
+    /// Why no image is shown where one was found but is not the scan read
+    /// (said in the user's language by the caller).
+    pub scan_note: Option<String>,
     pub form: Option<&'a FormTemplate>,
-}
-
-/// The scan of a stored sheet's `source` (page `page`): as the archive
-/// keeps it (`kept`, its bytes), else as [`load_scan`] finds it (an
-/// archive from before scans were kept).
-pub fn kept_or_found_scan(
-    kept: Option<Vec<u8>>,
-    source: &str,
-    page: u32,
-    archive_dir: &std::path::Path,
-) -> Option<GrayImage> {
-    kept.and_then(|bytes| crate::page::input::page_of_bytes(&bytes, page))
-        .or_else(|| load_scan(source, page, archive_dir))
-}
-
-/// The scan of `source` (page `page`), looked for where it was read, then
-/// beside the archive (in `archive_dir` or its parent), where it is still found.
-pub fn load_scan(source: &str, page: u32, archive_dir: &std::path::Path) -> Option<GrayImage> {
-    let src = std::path::Path::new(source);
-    let candidates = [
-        src.to_path_buf(),
-        archive_dir.join(src),
-        archive_dir.parent().unwrap_or(archive_dir).join(src),
-    ];
-    let file = candidates.into_iter().find(|p| p.is_file())?;
-    crate::page::input::load(&file)
-        .into_iter()
-        .find(|pg| pg.number == page)
-        .and_then(|pg| pg.image.ok())
 }
 
 /// The alignment stored in a result by `scan` (`alignment.to_image`).
@@ -453,7 +427,7 @@ fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
     let r = sheet.result;
     section_head(html, n, sheet);
     let align = stored_alignment(r);
-    let can_cut = sheet.image.as_ref().zip(align.as_ref()).zip(sheet.form);
+    let can_cut = sheet.image.as_deref().zip(align.as_ref()).zip(sheet.form);
     let mut outlined = Vec::new();
     let mut editable = 0;
     for flag in &r.flags {
@@ -523,7 +497,9 @@ fn section_head(html: &mut String, n: usize, sheet: &ReviewSheet) {
         esc(&players.join(", ")),
         r.flags.len(),
     );
-    if sheet.image.is_none() && r.status != Status::Ok {
+    if let Some(note) = &sheet.scan_note {
+        let _ = write!(html, "<p><b>{}</b></p>", esc(note));
+    } else if sheet.image.is_none() && r.status != Status::Ok {
         let _ = write!(
             html,
             "<p><b>The scanned image could not be opened</b> ({}): compare with the paper sheet.</p>",
@@ -732,12 +708,14 @@ mod tests {
                     result: &ok,
                     file_name: "ok.json".into(),
                     image: None,
+                    scan_note: None,
                     form: None,
                 },
                 ReviewSheet {
                     result: &bad,
                     file_name: "bad.json".into(),
                     image: None,
+                    scan_note: None,
                     form: None,
                 },
             ],

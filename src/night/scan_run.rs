@@ -42,7 +42,7 @@ impl FolderLock {
 pub fn open_night(
     file: Option<&Path>,
     name: Option<&str>,
-    date: Option<&str>,
+    date: Option<chrono::NaiveDate>,
     out: &Path,
     rules: &str,
 ) -> Result<(Mutex<Archive>, i64), ArchiveError> {

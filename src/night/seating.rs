@@ -31,34 +31,46 @@ impl Seating {
     /// The seating as CSV: `round,table,seat,player`, rounds, tables and
     /// seats from 1.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("round,table,seat,player\n");
+        let mut w = csv::Writer::from_writer(Vec::new());
+        // Writing into memory cannot fail.
+        let _ = w.write_record(HEADER);
         for (r, tables) in self.rounds.iter().enumerate() {
             for (t, seats) in tables.iter().enumerate() {
                 for (s, player) in seats.iter().enumerate() {
-                    out.push_str(&format!("{},{},{},{}\n", r + 1, t + 1, s + 1, player));
+                    let n = |i: usize| (i + 1).to_string();
+                    let _ = w.write_record([n(r), n(t), n(s), player.clone()]);
                 }
             }
         }
-        out
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
     }
 
     /// A seating CSV read back: every row a seat; rounds, tables and seats
     /// numbered from 1 without gaps, no seat taken twice, nobody seated
     /// twice in a round.
     pub fn from_csv(text: &str) -> Result<Seating, SeatingError> {
-        let mut lines = text.lines().enumerate();
-        match lines.next() {
-            Some((_, h)) if h.trim() == "round,table,seat,player" => {}
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .trim(csv::Trim::All)
+            .from_reader(text.as_bytes());
+        let mut records = reader.records();
+        match records.next() {
+            Some(Ok(h)) if h.iter().eq(HEADER) => {}
             _ => return Err(SeatingError::Header),
         }
         let mut rounds: Vec<Vec<Vec<Option<String>>>> = Vec::new();
-        for (i, line) in lines {
-            let line_no = i + 1;
-            if line.trim().is_empty() {
+        for record in records {
+            let line_of = |p: Option<&csv::Position>| p.map_or(0, |p| p.line() as usize);
+            let record = record.map_err(|e| SeatingError::Row {
+                line: line_of(e.position()),
+            })?;
+            let line_no = line_of(record.position());
+            if record.iter().all(str::is_empty) {
                 continue;
             }
             let (round, table, seat, player) =
-                seat_row(line).ok_or(SeatingError::Row { line: line_no })?;
+                seat_row(&record).ok_or(SeatingError::Row { line: line_no })?;
             // Bounds far above any night, so a wrong file cannot ask for
             // gigabytes.
             if round > 50 || table > 1000 || seat > 10 {
@@ -109,9 +121,12 @@ impl Seating {
     }
 }
 
+/// The seating CSV's columns.
+const HEADER: [&str; 4] = ["round", "table", "seat", "player"];
+
 /// A row's round, table and seat (each from 1) and player number.
-fn seat_row(line: &str) -> Option<(usize, usize, usize, String)> {
-    let f: Vec<&str> = line.split(',').map(str::trim).collect();
+fn seat_row(record: &csv::StringRecord) -> Option<(usize, usize, usize, String)> {
+    let f: Vec<&str> = record.iter().collect();
     let [round, table, seat, player] = f.as_slice() else {
         return None;
     };

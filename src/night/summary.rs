@@ -167,7 +167,12 @@ mod tests {
             .map(|r| (r.source.as_str(), r.status.as_str()))
             .collect();
         assert_eq!(got, [("a.png", "ok"), ("b.png", "ok"), ("c.png", "ok")]);
-        assert!(!dir.path().join("summary.csv.part").exists());
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("dir")
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, ["summary.csv"], "no temporary file left");
     }
 
     #[test]

@@ -237,18 +237,21 @@ pub fn load(path: &Path) -> Pages {
     }
 }
 
-/// Page `page` of a file's bytes kept elsewhere than on disk (an
-/// archive's), decoded as [`load`] decodes the file: the bytes go through
-/// a private temporary file, since a PDF's pages are read from disk one
-/// at a time.
-pub fn page_of_bytes(bytes: &[u8], page: u32) -> Option<GrayImage> {
+/// Every page of a file's bytes kept elsewhere than on disk (an
+/// archive's), decoded once, in order, as [`load`] decodes the file (the
+/// pages that decode): the bytes go through a private temporary file,
+/// since a PDF's pages are read from disk one at a time.
+pub fn pages_of_bytes(bytes: &[u8]) -> Vec<(u32, GrayImage)> {
     use std::io::Write;
-    let mut file = tempfile::NamedTempFile::new().ok()?;
-    file.write_all(bytes).ok()?;
-    file.flush().ok()?;
+    let Ok(mut file) = tempfile::NamedTempFile::new() else {
+        return Vec::new();
+    };
+    if file.write_all(bytes).and_then(|()| file.flush()).is_err() {
+        return Vec::new();
+    }
     load(file.path())
-        .find(|p| p.number == page)
-        .and_then(|p| p.image.ok())
+        .filter_map(|p| Some((p.number, p.image.ok()?)))
+        .collect()
 }
 
 /// How many pages a TIFF file has (0 where it is none or cannot be read).

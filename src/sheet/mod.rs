@@ -182,6 +182,9 @@ impl SheetResult {
     }
 
     fn check_shape(&self, name: &str) -> Result<(), SheetError> {
+        // Round, table and row numbers as the desk takes them: a number
+        // beyond would make the standings lay out a column for each.
+        const MOST: u32 = 999;
         let bad = |field: &str, message: String| SheetError::Shape {
             file: name.to_string(),
             field: field.to_string(),
@@ -246,6 +249,41 @@ impl SheetResult {
                 return Err(bad(
                     &format!("games[{i}].no"),
                     format!("row {} appears twice", row.no),
+                ));
+            }
+            if row.no > MOST {
+                return Err(bad(
+                    &format!("games[{i}].no"),
+                    format!("row {} is beyond any form (1 to {MOST})", row.no),
+                ));
+            }
+        }
+        for (field, n) in [("round", self.round), ("table", self.table)] {
+            if let Some(n) = n
+                && !(1..=MOST).contains(&n)
+            {
+                return Err(bad(field, format!("is {n}; it runs from 1 to {MOST}")));
+            }
+        }
+        let flags = self
+            .flags
+            .iter()
+            .flat_map(|f| std::iter::once(f).chain(&f.detail.consequences));
+        for (i, flag) in flags.enumerate() {
+            if let Some(row) = flag.row
+                && !(1..=MOST).contains(&row)
+            {
+                return Err(bad(
+                    &format!("flags[{i}].row"),
+                    format!("is {row}; rows run from 1 to {MOST}"),
+                ));
+            }
+            if let Some(seat) = flag.seat
+                && !(1..=seats).contains(&seat)
+            {
+                return Err(bad(
+                    &format!("flags[{i}].seat"),
+                    format!("is {seat}; the sheet's seats run from 1 to {seats}"),
                 ));
             }
         }

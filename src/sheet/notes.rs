@@ -172,6 +172,10 @@ pub struct SheetNotes {
     /// its round count 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub void: Option<Void>,
+    /// The SHA-256 of the scan file the values were read from (hex): every
+    /// crop a page shows is cut from the bytes with this hash, or from none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_sha256: Option<String>,
     #[serde(flatten)]
     pub unparsed: Map<String, Value>,
 }
@@ -201,6 +205,7 @@ impl Lenient for SheetNotes {
         "numbers_from_print",
         "supervisor_initials",
         "void",
+        "source_sha256",
     ];
     fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
         match key {
@@ -211,6 +216,7 @@ impl Lenient for SheetNotes {
             "numbers_from_print" => self.numbers_from_print = typed(value)?,
             "supervisor_initials" => self.supervisor_initials = typed(value)?,
             "void" => self.void = typed(value)?,
+            "source_sha256" => self.source_sha256 = typed(value)?,
             _ => return Err(value),
         }
         Ok(())

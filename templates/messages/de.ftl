@@ -29,6 +29,7 @@ verify-other-rules = Hinweis: { $file } nennt das Regelwerk `{ $named }`; geprü
 standings-verify-failed = { $file }: { $error }; gezählt wie geschrieben, mit seinen Markierungen, wie sie sind
 standings-other-rules = { $count } Blätter wurden unter einem anderen Regelwerk als --rules { $rules } gelesen: { $first }{ $more }; jedes Regelwerk für sich werten
 and-more = {" "}und { $count } weitere
+write-output = die Ausgabe lässt sich nicht schreiben: { $error }
 write-checks = die Abendprüfungen lassen sich nicht nach { $path } schreiben
 standings-done = { $players } Spieler aus { $sheets } Blättern; { $checks } Abendprüfungen (in { $path }); { $review } Spieler mit Blättern zur Durchsicht
 not-a-folder = { $path } ist kein Ordner: die Ordner der Blattergebnisse angeben (scan --out)
@@ -116,6 +117,7 @@ print-unknown = die Teilnehmernummer { $number } der Sitzordnung steht nicht in 
 reader-tesseract-missing = Tesseract startet nicht: tesseract-ocr-eng installieren (scripts/install-deps.sh)
 reader-model = das Modell „{ $which }“ lässt sich nicht lesen: { $message }
 batch-readers = die Ziffernleser lassen sich nicht einrichten: { $message }
+batch-hash = { $path } lässt sich nicht lesen, um seinen Inhalt festzuhalten: { $problem }
 batch-write = { $path } lässt sich nicht schreiben: { $problem } (Ausgabeordner und freien Platz prüfen)
 
 ## Abendprüfungen (standings)
@@ -274,6 +276,7 @@ watch-stopping = beende: die angefangenen Dateien werden noch fertig gelesen (no
 watch-not-folder = --watch { $path }: kein Ordner: den Ordner angeben, in den der Scanner schreibt
 power-no-row = Das Blatt hat keine Spielzeile { $row }
 power-no-reason = Ein Blatt wird nur mit Begründung für ungültig erklärt
+scan-changed = Die Scan-Datei hat sich geändert, seit diese Werte aus ihr gelesen wurden: kein Ausschnitt wird gezeigt.
 audit-title-player = Prüfung: Teilnehmer { $player }
 audit-title-sheet = Prüfung eines Blattes
 audit-standings = Stand in der Wertung

@@ -28,6 +28,7 @@ verify-other-rules = note: { $file } names rule set `{ $named }`; it was checked
 standings-verify-failed = { $file }: { $error }; counted as written, with its flags as they are
 standings-other-rules = { $count } sheets were read under another rule set than --rules { $rules }: { $first }{ $more }; rank each rule set on its own
 and-more = {" "}and { $count } more
+write-output = cannot write the output: { $error }
 write-checks = cannot write the night checks to { $path }
 standings-done = { $players } players from { $sheets } sheets; { $checks } night checks (in { $path }); { $review } players with sheets to review
 not-a-folder = { $path } is not a folder: give the folders of sheet results (scan --out)
@@ -115,6 +116,7 @@ print-unknown = participant number { $number } of the seating is not on the part
 reader-tesseract-missing = Tesseract could not start: install tesseract-ocr-eng (scripts/install-deps.sh)
 reader-model = the { $which } model cannot be read: { $message }
 batch-readers = cannot set up the digit readers: { $message }
+batch-hash = cannot read { $path } to note its content: { $problem }
 batch-write = cannot write { $path }: { $problem } (check the output folder and free space)
 
 ## Night checks (standings)
@@ -264,6 +266,7 @@ watch-stopping = stopping: the files in hand are finished first (Ctrl-C again st
 watch-not-folder = --watch { $path }: not a folder: give the folder the scanner writes into
 power-no-row = the sheet has no game row { $row }
 power-no-reason = a sheet is declared invalid only with a reason
+scan-changed = The scan file has changed since these values were read from it: no crop is shown.
 audit-title-player = Audit: participant { $player }
 audit-title-sheet = Audit of a sheet
 audit-standings = Standings line

@@ -400,6 +400,81 @@ fn standings_should_refuse_results_of_another_rule_set_and_name_them() {
     assert!(out.stdout.is_empty(), "no ranking of a mixed night");
 }
 
+/// The sample merkur truth with `change` made to its JSON, written as `name` in `dir`.
+fn hostile_result(dir: &Path, name: &str, change: impl Fn(&mut serde_json::Value)) -> PathBuf {
+    let mut v = json(&root().join("samples/truth/merkur-scanner.json"));
+    change(&mut v);
+    let path = dir.join(name);
+    std::fs::write(&path, v.to_string()).expect("write");
+    path
+}
+
+#[test]
+fn results_beyond_any_sheet_should_be_refused_by_name_never_abort() {
+    let cases: [(&str, &str, fn(&mut serde_json::Value)); 4] = [
+        ("round.json", "round", |v| {
+            v["round"] = 4_000_000_000u64.into()
+        }),
+        ("table.json", "table", |v| v["table"] = 0.into()),
+        ("row0.json", "flags[0].row", |v| {
+            v["flags"] = serde_json::json!([{"code": "ROW_ILLEGAL_VALUES", "severity": "error",
+                "row": 0, "seat": 1, "message": "x"}]);
+        }),
+        ("seat9.json", "flags[0].seat", |v| {
+            v["flags"] = serde_json::json!([{"code": "ROW_ILLEGAL_VALUES", "severity": "error",
+                "row": 1, "seat": 9, "message": "x"}]);
+        }),
+    ];
+    for (name, field, change) in cases {
+        let dir = temp(&format!("hostile-{name}"));
+        let file = hostile_result(&dir, name, change);
+        for (command, input) in [("standings", &*dir), ("verify", file.as_path())] {
+            let mut cmd = bin();
+            cmd.args(["--lang", "en", command, "--rules", "merkur", s(input)]);
+            let out = run_within(cmd, Duration::from_secs(30));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            // An exit status, not a signal: refused, never aborted.
+            assert!(
+                matches!(out.status.code(), Some(1 | 2)),
+                "{command} {name}: {:?} {stderr}",
+                out.status
+            );
+            let said = stderr
+                .lines()
+                .find(|l| l.contains(name))
+                .unwrap_or_else(|| panic!("{command} {name} names the file: {stderr}"));
+            assert!(said.contains(field), "{command} {name}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn a_ranking_that_cannot_be_written_should_fail_and_a_closed_pipe_should_not() {
+    let night = temp("dev-full");
+    let truth = root().join("samples/truth/merkur-scanner.json");
+    std::fs::copy(&truth, night.join("merkur-scanner.json")).expect("copy");
+    let mut full = bin();
+    full.args(["--lang", "en", "standings", "--rules", "merkur", s(&night)]);
+    full.stdout(std::fs::File::create("/dev/full").expect("/dev/full"));
+    full.current_dir(&night);
+    let out = full.stderr(Stdio::piped()).output().expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("cannot write the output"), "{stderr}");
+    // `| head` closes the pipe after a line: that is no failure.
+    let mut piped = bin();
+    piped.args(["--lang", "en", "standings", "--rules", "merkur", s(&night)]);
+    piped.current_dir(&night);
+    let mut child = piped
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start");
+    drop(child.stdout.take());
+    let status = child.wait().expect("wait");
+    assert!(status.success(), "{status:?}");
+}
+
 #[test]
 fn a_form_template_of_absurd_size_should_be_refused_in_one_line() {
     let dir = temp("absurd-form");

@@ -260,6 +260,7 @@ fn a_season_should_add_each_nights_standings_in_date_order_under_the_club_rule()
         let night_dir = dir.join(name);
         let sheets = write_night(&night_dir, players, 40 + n as u64);
         let t = archive.tournament(name, "merkur").expect("night");
+        let date = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").expect("date");
         archive.date(t, date).expect("dated");
         for (i, sheet) in sheets.into_iter().enumerate() {
             let sha = format!("{n}{i:063}");
@@ -391,6 +392,7 @@ fn a_season_exported_and_read_back_should_rank_each_night_as_the_archive_does() 
     {
         let sheets = write_night(&dir.join(format!("typed-{n}")), 16, 60 + n as u64);
         let t = archive.tournament(name, "merkur").expect("night");
+        let date = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").expect("date");
         archive.date(t, date).expect("dated");
         for (i, sheet) in sheets.into_iter().enumerate() {
             let stored = [(format!("{n}-{i}.json"), sheet)];

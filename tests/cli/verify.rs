@@ -269,12 +269,12 @@ fn malformed_sheets_should_be_refused_with_one_clear_line() {
         (
             "no_schema",
             Box::new(|v| drop(v.as_object_mut().map(|o| o.remove("schema")))),
-            "schema",
+            "missing field `schema`",
         ),
         (
             "no_games",
             Box::new(|v| drop(v.as_object_mut().map(|o| o.remove("games")))),
-            "games",
+            "missing field `games`",
         ),
         (
             "negative",

@@ -88,7 +88,8 @@ fn a_watched_folder_should_be_read_as_the_scanner_fills_it_until_ctrl_c() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".part"))
         .collect();
     assert!(parts.is_empty(), "no result half-written: {parts:?}");
-    assert_eq!(said().matches("1 sheets").count(), 2, "{}", said());
+    // ": 1 sheets," and never "11 sheets": each file's own line.
+    assert_eq!(said().matches(": 1 sheets,").count(), 2, "{}", said());
 }
 
 #[test]

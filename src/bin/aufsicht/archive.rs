@@ -154,24 +154,20 @@ pub fn export_run(a: ExportArgs, lang: Lang) -> Result<()> {
 /// by its date and name, and `nights.csv`: folder, name, date, rules,
 /// sheets.
 fn export_season(a: &ExportArgs, lang: Lang) -> Result<()> {
-    for (option, date) in [("--from", &a.from), ("--to", &a.to)] {
-        if let Some(date) = date {
-            crate::common::check_date(option, date, lang)?;
-        }
-    }
+    let (from, to) = crate::common::date_range(a.from.as_deref(), a.to.as_deref(), lang)?;
     let db = open_archive(&a.archive, lang)?;
     let mut index = csv::Writer::from_writer(Vec::new());
     index.write_record(["folder", "name", "date", "rules", "sheets"])?;
     let mut folders = std::collections::BTreeSet::new();
     let mut total = 0;
     for night in db.nights().told(lang)? {
-        if !night.within(a.from.as_deref(), a.to.as_deref()) {
+        if !night.within(from, to) {
             continue;
         }
         let folder = night_folder(&night, &mut folders);
         let count = export(&db, night.id, &a.out.join(&folder), lang)?;
         total += count;
-        let date = night.date.clone().unwrap_or_default();
+        let date = night.date.map(|d| d.to_string()).unwrap_or_default();
         let sheets = count.to_string();
         index.write_record([&folder, &night.name, &date, &night.rules, &sheets])?;
     }
@@ -322,6 +318,5 @@ fn correct(
         ("flags", &checked.flags.len()),
     ];
     eprintln!("aufsicht: {}", say(lang, "correct-done", &args));
-    stdout_line(&checked.to_json_pretty());
-    Ok(())
+    stdout_line(&checked.to_json_pretty(), lang)
 }

@@ -67,16 +67,14 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
         Format::Json => serde_json::to_string_pretty(&found)? + "\n",
         Format::Html => {
             let dir = a.archive.parent().unwrap_or(Path::new("."));
-            let load = |src: &str, p: u32| {
-                let kept = db.scan_bytes_of(src, p).ok().flatten();
-                aufsicht::night::review::kept_or_found_scan(kept, src, p, dir)
-            };
+            let kept = |sha: &str| db.scan_bytes(sha);
+            let evidence = aufsicht::night::evidence::of_audit(&found, &kept, dir).told(lang)?;
             let forms = FormTemplate::builtins();
             page(
                 &found,
                 &Scans {
                     forms: &forms,
-                    load: &load,
+                    evidence: &evidence,
                 },
                 lang,
             )

@@ -19,10 +19,23 @@ impl<T, E: Tell> Told<T> for std::result::Result<T, E> {
     }
 }
 
-/// Prints a line; a closed pipe (`| head`) ends the output quietly instead of panicking.
-pub fn stdout_line(line: &str) {
+/// Prints a line; see [`write_stdout`].
+pub fn stdout_line(line: &str, lang: Lang) -> Result<()> {
+    write_stdout(format!("{line}\n").as_bytes(), lang)
+}
+
+/// Writes a command's main output to stdout. A closed pipe (`| head`)
+/// ends the output quietly; any other failure (a full disk) is the
+/// command's error, so that it never reports success on an output lost.
+pub fn write_stdout(bytes: &[u8], lang: Lang) -> Result<()> {
     use std::io::Write;
-    let _ = writeln!(std::io::stdout(), "{line}");
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::anyhow!(say(lang, "write-output", &[("error", &e)])))
+        }
+        _ => Ok(()),
+    }
 }
 
 pub fn load_rules(rules: &str, lang: Lang) -> Result<RuleSet> {
@@ -42,15 +55,24 @@ pub fn load_participants(
 }
 
 /// Refuses an option's value that is no `YYYY-MM-DD` date, naming the option.
-pub fn check_date(option: &str, date: &str, lang: Lang) -> Result<()> {
-    if chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err() {
-        bail!(say(
+pub fn parse_date(option: &str, date: &str, lang: Lang) -> Result<chrono::NaiveDate> {
+    chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").map_err(|_| {
+        anyhow::anyhow!(say(
             lang,
             "bad-date",
             &[("option", &option), ("date", &date)]
-        ));
-    }
-    Ok(())
+        ))
+    })
+}
+
+/// `--from` and `--to` as dates, where given.
+pub fn date_range(
+    from: Option<&str>,
+    to: Option<&str>,
+    lang: Lang,
+) -> Result<(Option<chrono::NaiveDate>, Option<chrono::NaiveDate>)> {
+    let parse = |option, d: Option<&str>| d.map(|d| parse_date(option, d, lang)).transpose();
+    Ok((parse("--from", from)?, parse("--to", to)?))
 }
 
 /// A run that finished but could not read everything it was given.

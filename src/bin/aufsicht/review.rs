@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use aufsicht::Lang;
 use aufsicht::catalogue::say;
 use aufsicht::page::form::FormTemplate;
-use aufsicht::{Lang, page::input};
 
-use crate::common::sheet_results;
+use crate::common::{Told, sheet_results};
 
 /// The arguments of `review`.
 #[derive(clap::Args)]
@@ -67,6 +67,7 @@ pub fn run(a: ReviewArgs, lang: Lang) -> Result<()> {
 }
 
 fn review(out: &Path, title: &str, dirs: &[PathBuf], lang: Lang) -> Result<()> {
+    use aufsicht::night::evidence::Evidence;
     use aufsicht::night::review::{ReviewSheet, page, stored_alignment};
     let results = sheet_results(dirs, lang)?;
     let forms = FormTemplate::builtins();
@@ -78,6 +79,9 @@ fn review(out: &Path, title: &str, dirs: &[PathBuf], lang: Lang) -> Result<()> {
         .collect();
     let all_forms: Vec<FormTemplate> = forms.into_iter().chain(custom).collect();
     let mut missing = 0;
+    // Each scan file decoded once, however many of its pages are sheets.
+    let mut decoded = aufsicht::night::evidence::Decoded::default();
+    let no_archive = |_: &str| Ok(None);
     let sheets: Vec<ReviewSheet> = results
         .iter()
         .map(|(dir, file, s)| {
@@ -85,21 +89,15 @@ fn review(out: &Path, title: &str, dirs: &[PathBuf], lang: Lang) -> Result<()> {
                 .form
                 .as_deref()
                 .and_then(|id| all_forms.iter().find(|f| f.id == id));
-            // The scan's image: where it was read, else beside the results' folder.
-            let image = s.source.as_deref().and_then(|src| {
-                let src = Path::new(src);
-                let candidates = [
-                    src.to_path_buf(),
-                    dir.join(src),
-                    dir.parent().unwrap_or(dir).join(src),
-                ];
-                candidates.into_iter().find(|p| p.is_file()).and_then(|p| {
-                    input::load(&p)
-                        .into_iter()
-                        .find(|pg| Some(pg.number) == s.page || s.page.is_none())
-                        .and_then(|pg| pg.image.ok())
-                })
-            });
+            // The scan read: where it was read, else beside the results'
+            // folder, and only if its bytes are the ones read.
+            let scan = decoded.page_of(s, None, no_archive, dir).told(lang)?;
+            let image = match &scan {
+                Evidence::Scan(img) => Some(img.clone()),
+                _ => None,
+            };
+            let scan_note =
+                matches!(scan, Evidence::Changed).then(|| say(lang, "scan-changed", &[]));
             if image.is_none() && s.status != aufsicht::Status::Ok {
                 missing += 1;
             }
@@ -107,17 +105,18 @@ fn review(out: &Path, title: &str, dirs: &[PathBuf], lang: Lang) -> Result<()> {
                 let said = say(lang, "review-no-alignment", &[("file", &file.display())]);
                 eprintln!("aufsicht: {said}");
             }
-            ReviewSheet {
+            Ok(ReviewSheet {
                 result: s,
                 file_name: file
                     .file_name()
                     .map(|n| n.to_string_lossy().to_string())
                     .unwrap_or_default(),
                 image,
+                scan_note,
                 form,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let html = page(title, &sheets);
     std::fs::write(out, html)
         .with_context(|| say(lang, "cannot-write", &[("path", &out.display())]))?;

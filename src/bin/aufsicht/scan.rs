@@ -67,13 +67,15 @@ pub fn run(a: ScanArgs, lang: Lang) -> Result<()> {
         reader: a.reader,
         participants: a.participants.as_deref(),
     };
-    if let Some(date) = &a.date {
-        crate::common::check_date("--date", date, lang)?;
-    }
+    let date = a
+        .date
+        .as_deref()
+        .map(|d| crate::common::parse_date("--date", d, lang))
+        .transpose()?;
     let archive = (!a.no_archive).then_some(ArchiveArg {
         file: a.archive,
         tournament: a.tournament,
-        date: a.date,
+        date,
     });
     match &a.watch {
         Some(dir) => scan(&setup, &a.out, Inputs::Watch(dir), lang, archive),
@@ -92,7 +94,7 @@ pub enum Inputs<'a> {
 pub struct ArchiveArg {
     pub file: Option<PathBuf>,
     pub tournament: Option<String>,
-    pub date: Option<String>,
+    pub date: Option<chrono::NaiveDate>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -147,11 +149,7 @@ pub fn scan(
         .with_context(|| say(lang, "cannot-write-folder", &[("path", &out.display())]))?;
     let archive = match archive {
         Some(a) => {
-            let (file, name, date) = (
-                a.file.as_deref(),
-                a.tournament.as_deref(),
-                a.date.as_deref(),
-            );
+            let (file, name, date) = (a.file.as_deref(), a.tournament.as_deref(), a.date);
             Some(scan_run::open_night(file, name, date, out, &rules.id).told(lang)?)
         }
         None => None,

@@ -10,7 +10,7 @@ use aufsicht::night::archive::StoredSheet;
 use aufsicht::night::season::{NightTotals, SeasonRule, season};
 use aufsicht::night::standings::standings;
 
-use crate::common::{Told, check_date, load_rules, open_archive, stdout_line};
+use crate::common::{Told, date_range, load_rules, open_archive, write_stdout};
 
 /// The arguments of `season`.
 #[derive(clap::Args)]
@@ -32,11 +32,7 @@ pub struct SeasonArgs {
 }
 
 pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
-    for (option, date) in [("--from", &a.from), ("--to", &a.to)] {
-        if let Some(date) = date {
-            check_date(option, date, lang)?;
-        }
-    }
+    let (from, to) = date_range(a.from.as_deref(), a.to.as_deref(), lang)?;
     let rule = club_rule(a.club.as_ref(), lang)?;
     let db = open_archive(&a.archive, lang)?;
     let mut nights = Vec::new();
@@ -44,7 +40,7 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
         .nights()
         .told(lang)?
         .into_iter()
-        .filter(|n| n.within(a.from.as_deref(), a.to.as_deref()))
+        .filter(|n| n.within(from, to))
     {
         let rules = load_rules(&night.rules, lang)?;
         let sheets: Vec<(String, aufsicht::SheetResult)> = db
@@ -77,10 +73,7 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
     }
     let mut csv = Vec::new();
     table.write_csv(&mut csv)?;
-    for line in String::from_utf8_lossy(&csv).lines() {
-        stdout_line(line);
-    }
-    Ok(())
+    write_stdout(&csv, lang)
 }
 
 /// The club's `[season]` rule; every night counts without a file.

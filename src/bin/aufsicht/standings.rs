@@ -72,8 +72,7 @@ fn standings(a: &StandingsArgs, lang: Lang) -> Result<()> {
     let table = &ranked.standings;
     let mut out = Vec::new();
     table.write_csv(&mut out)?;
-    use std::io::Write;
-    let _ = std::io::stdout().write_all(&out);
+    crate::common::write_stdout(&out, lang)?;
     let beside = match (&a.archive, dirs.first()) {
         (Some(archive), _) => archive.parent().unwrap_or(Path::new(".")).to_path_buf(),
         (None, Some(dir)) => dir.clone(),

@@ -30,7 +30,7 @@ fn verify(rules: &str, sheet: &Path, lang: Lang) -> Result<()> {
     let checked = aufsicht::verify(input, &rules, lang)
         .told(lang)
         .with_context(|| sheet.display().to_string())?;
-    stdout_line(&checked.to_json_pretty());
+    stdout_line(&checked.to_json_pretty(), lang)?;
     if let Some(named) = named.filter(|n| n != &rules.id) {
         let (file, rules) = (sheet.display(), &rules.id);
         let args: [(&str, &dyn std::fmt::Display); 3] =

@@ -76,20 +76,6 @@ impl Archive {
             .optional()?)
     }
 
-    /// The bytes of the scan a stored sheet was read from (its source and
-    /// page), if the archive keeps it.
-    pub fn scan_bytes_of(&self, source: &str, page: u32) -> Result<Option<Vec<u8>>, ArchiveError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT s.bytes FROM sheets AS t JOIN scans AS s ON s.sha256 = t.sha256
-                 WHERE t.source = ?1 AND t.page = ?2 ORDER BY t.id LIMIT 1",
-                params![source, page],
-                |r| r.get(0),
-            )
-            .optional()?)
-    }
-
     /// How many scans are kept and their bytes.
     pub fn kept_scans(&self) -> Result<(u64, u64), ArchiveError> {
         Ok(self.conn.query_row(

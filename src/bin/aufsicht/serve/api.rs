@@ -34,7 +34,7 @@ impl IntoResponse for Problem {
 type Reply = Result<Response, Problem>;
 
 impl Desk {
-    fn problem(&self, e: ArchiveError) -> Problem {
+    pub(super) fn problem(&self, e: ArchiveError) -> Problem {
         let status = match e {
             ArchiveError::NoSuchSheet(_) => StatusCode::NOT_FOUND,
             ArchiveError::Stale { .. } => StatusCode::CONFLICT,
@@ -117,7 +117,8 @@ pub async fn sheet(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply 
 pub async fn view(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply {
     blocking(move || {
         let stored = desk.stored(id)?;
-        Ok(Json(super::view::view(&desk, &stored)).into_response())
+        let view = super::view::view(&desk, &stored).map_err(|e| desk.problem(e))?;
+        Ok(Json(view).into_response())
     })
     .await
 }
@@ -232,7 +233,7 @@ impl Desk {
             return Err(Problem(StatusCode::BAD_REQUEST, said));
         }
         let mut sheet = self.stored(id)?.result;
-        let at = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
+        let at = aufsicht::night::archive::now();
         change(&mut sheet, &at).map_err(|e| {
             let status = match e {
                 PowerError::NoSuchRow(_) => StatusCode::NOT_FOUND,
@@ -329,9 +330,34 @@ pub async fn verdict(
 pub struct StandingsQuery {
     #[serde(default)]
     download: Option<u8>,
+    /// `json`: the rows as objects by the CSV's column names.
+    #[serde(default)]
+    format: Option<String>,
 }
 
-/// `GET /api/standings`: the standings CSV from the archive as it stands.
+/// `GET /api/standings`: the standings CSV from the archive as it stands
+/// (`?format=json`: its rows as JSON objects).
+/// The standings' CSV as JSON objects by its column names, so that a page
+/// never splits CSV by hand (a name may hold a comma).
+fn rows_of_csv(csv: &[u8]) -> Vec<serde_json::Map<String, Value>> {
+    let mut reader = csv::Reader::from_reader(csv);
+    let heads: Vec<String> = reader
+        .headers()
+        .map(|h| h.iter().map(str::to_string).collect())
+        .unwrap_or_default();
+    reader
+        .records()
+        .flatten()
+        .map(|r| {
+            heads
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.clone(), Value::from(v)))
+                .collect()
+        })
+        .collect()
+}
+
 pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQuery>) -> Reply {
     blocking(move || {
         let sheets = desk
@@ -349,6 +375,9 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
         table
             .write_csv(&mut csv)
             .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        if q.format.as_deref() == Some("json") {
+            return Ok(Json(rows_of_csv(&csv)).into_response());
+        }
         let mut response =
             ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response();
         if q.download == Some(1) {

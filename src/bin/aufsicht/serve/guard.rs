@@ -27,10 +27,19 @@ pub enum Refusal {
     OtherOrigin(String),
 }
 
+/// The pages anyone who reaches the desk may fetch: the desk's shell and
+/// the projector pages, which hold no archive data and fetch it through
+/// `/api/` (with the token), and their assets. Every other path is
+/// guarded, so a new page is guarded until it is named here.
+const PUBLIC: &[&str] = &["/", "/standings", "/ranking"];
+
+fn public(path: &str) -> bool {
+    PUBLIC.contains(&path) || path.starts_with("/assets/")
+}
+
 /// The rules: a client not on loopback shows the token (header
-/// `x-aufsicht-token` or `?token=`) for the archive's data (`/api/`; the
-/// pages, script and styles hold none); a write's `Origin`, where sent, is
-/// this very host.
+/// `x-aufsicht-token` or `?token=`) for every path but the [`PUBLIC`]
+/// ones; a write's `Origin`, where sent, is this very host.
 pub fn judge(
     peer: SocketAddr,
     path: &str,
@@ -39,7 +48,7 @@ pub fn judge(
     query: Option<&str>,
     token: &str,
 ) -> Result<(), Refusal> {
-    if !peer.ip().is_loopback() && path.starts_with("/api/") {
+    if !peer.ip().is_loopback() && !public(path) {
         let header = headers
             .get("x-aufsicht-token")
             .and_then(|v| v.to_str().ok());
@@ -185,6 +194,63 @@ mod tests {
             Ok(()),
             "a script"
         );
+    }
+
+    #[test]
+    fn every_route_but_the_public_pages_should_need_the_token_from_afar() {
+        let here: SocketAddr = "127.0.0.1:5000".parse().expect("addr");
+        let there: SocketAddr = "10.0.0.7:5000".parse().expect("addr");
+        let none = headers(&[]);
+        let guarded = [
+            "/audit",
+            "/api/sheets",
+            "/api/sheets/3",
+            "/api/sheets/3/view",
+            "/api/sheets/3/trail",
+            "/api/sheets/3/values",
+            "/api/sheets/3/initials",
+            "/api/sheets/3/verdict",
+            "/api/standings",
+            "/api/audit",
+            "/no-such-page",
+        ];
+        for path in guarded {
+            assert_eq!(
+                judge(there, path, &Method::GET, &none, None, "t0k"),
+                Err(Refusal::TokenNeeded),
+                "{path}"
+            );
+            assert_eq!(
+                judge(
+                    there,
+                    path,
+                    &Method::GET,
+                    &none,
+                    Some("sheet=3&token=t0k"),
+                    "t0k"
+                ),
+                Ok(()),
+                "{path} with the token"
+            );
+            assert_eq!(
+                judge(here, path, &Method::GET, &none, None, "t0k"),
+                Ok(()),
+                "{path} here"
+            );
+        }
+        for path in [
+            "/",
+            "/standings",
+            "/ranking",
+            "/assets/desk.js",
+            "/assets/desk.css",
+        ] {
+            assert_eq!(
+                judge(there, path, &Method::GET, &none, None, "t0k"),
+                Ok(()),
+                "{path} is public"
+            );
+        }
     }
 
     #[test]

@@ -125,7 +125,7 @@ async fn serve(desk: Arc<Desk>, listen: SocketAddr, archive: PathBuf) -> Result<
     };
     let url = format!("http://{shown}/");
     // The address first, alone on stdout: scripts and tests read it.
-    crate::common::stdout_line(&url);
+    crate::common::stdout_line(&url, lang)?;
     eprintln!(
         "aufsicht: {}",
         say(lang, "serve-listening", &[("url", &url)])

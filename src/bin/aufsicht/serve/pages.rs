@@ -92,14 +92,12 @@ pub async fn audit(
     use aufsicht::night::audit_page::{Scans, page};
     let work = move || {
         let found = super::api::audit_of(&desk, &q)?;
-        let dir = desk.archive_dir.clone();
-        let load = |src: &str, p: u32| {
-            let kept = desk.kept_scan_of(src, p);
-            aufsicht::night::review::kept_or_found_scan(kept, src, p, &dir)
-        };
+        let kept = |sha: &str| desk.kept_scan(sha);
+        let evidence = aufsicht::night::evidence::of_audit(&found, &kept, &desk.archive_dir)
+            .map_err(|e| desk.problem(e))?;
         let scans = Scans {
             forms: &desk.forms,
-            load: &load,
+            evidence: &evidence,
         };
         Ok(Html(page(&found, &scans, desk.lang)).into_response())
     };

@@ -2,85 +2,73 @@
 //! cells, the reading, the alternatives and the suggestion; the whole page
 //! with those cells outlined.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use image::GrayImage;
 use serde_json::{Value, json};
 
 use aufsicht::cells::cut_at;
 use aufsicht::check::flags::Flag;
+use aufsicht::error::ArchiveError;
 use aufsicht::night::archive::StoredSheet;
 use aufsicht::night::desk::{self, ValuePath};
+use aufsicht::night::evidence::{Decoded, Evidence};
 use aufsicht::night::review::{
-    CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, kept_or_found_scan, named_cells, overview,
-    stored_alignment,
+    CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, named_cells, overview, stored_alignment,
 };
 use aufsicht::page::align::Alignment;
 use aufsicht::page::form::FormTemplate;
 
 use super::Desk;
 
-/// Scans kept decoded: a reviewer goes back and forth over a few sheets.
-const KEPT_IMAGES: usize = 4;
+/// Scan files kept decoded: a reviewer goes back and forth over a few
+/// sheets, and a night's PDF holds many.
+const KEPT_FILES: usize = 2;
 
-/// The last scans decoded, by source and page.
+/// The last scan files decoded, by their hash.
 #[derive(Default)]
-pub struct Images(Mutex<VecDeque<(String, u32, Arc<GrayImage>)>>);
+pub struct Images(Mutex<Decoded>);
 
 impl Images {
-    /// The scan of `source` (page `page`), decoded by `load` unless kept
-    /// decoded here. Only sources the archive names are opened.
-    fn get(
-        &self,
-        source: &str,
-        page: u32,
-        load: impl FnOnce() -> Option<GrayImage>,
-    ) -> Option<Arc<GrayImage>> {
-        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, _, img)) = kept.iter().find(|(s, p, _)| s == source && *p == page) {
-            return Some(img.clone());
+    /// The scan `stored` was read from: kept decoded here, else read and
+    /// decoded with no lock held (other requests go on meanwhile).
+    fn of(&self, desk: &Desk, stored: &StoredSheet) -> Result<Evidence, ArchiveError> {
+        let lock = || self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(found) = lock().cached(&stored.result, &stored.sha256) {
+            return Ok(found);
         }
-        let image = load()?;
-        let image = Arc::new(image);
-        kept.push_front((source.to_string(), page, image.clone()));
-        kept.truncate(KEPT_IMAGES);
-        Some(image)
+        let mut fresh = Decoded::default();
+        let found = fresh.page_of(
+            &stored.result,
+            Some(&stored.sha256),
+            |sha| desk.kept_scan(sha),
+            &desk.archive_dir,
+        )?;
+        lock().absorb(fresh, KEPT_FILES);
+        Ok(found)
     }
 }
 
 impl Desk {
     /// The bytes of the scan kept under `sha256` (the archive is held only
     /// while they are read, not while they are decoded).
-    pub(super) fn kept_scan(&self, sha256: &str) -> Option<Vec<u8>> {
+    pub(super) fn kept_scan(&self, sha256: &str) -> Result<Option<Vec<u8>>, ArchiveError> {
         let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
-        archive.scan_bytes(sha256).ok().flatten()
-    }
-
-    /// The bytes of the scan a stored sheet's source and page were read from.
-    pub(super) fn kept_scan_of(&self, source: &str, page: u32) -> Option<Vec<u8>> {
-        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
-        archive.scan_bytes_of(source, page).ok().flatten()
+        archive.scan_bytes(sha256)
     }
 }
 
 /// The desk's view of a stored sheet.
-pub fn view(desk: &Desk, stored: &StoredSheet) -> Value {
+pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
     let sheet = &stored.result;
     let form = sheet
         .form
         .as_deref()
         .and_then(|id| desk.forms.iter().find(|f| f.id == id));
     let alignment = stored_alignment(sheet);
-    let image = sheet.source.as_deref().and_then(|src| {
-        let page = sheet.page.unwrap_or(1);
-        desk.images.get(src, page, || {
-            let kept = desk.kept_scan(&stored.sha256);
-            kept_or_found_scan(kept, src, page, &desk.archive_dir)
-        })
-    });
-    let page = match (&image, &alignment, form) {
-        (Some(img), Some(a), Some(f)) => Some((img.as_ref(), a, f)),
+    let evidence = desk.images.of(desk, stored)?;
+    let page = match (evidence.image(), &alignment, form) {
+        (Some(img), Some(a), Some(f)) => Some((img, a, f)),
         _ => None,
     };
     let mut boxes = Vec::new();
@@ -90,7 +78,7 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Value {
         .map(|flag| flag_view(stored, flag, page, &mut boxes))
         .collect();
     let whole = page.map(|(img, a, f)| data_uri_jpeg(&overview(img, a, f, &boxes)));
-    json!({
+    Ok(json!({
         "id": stored.id,
         "version": stored.version,
         "source": sheet.source,
@@ -102,7 +90,8 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Value {
         "page": whole,
         "void": sheet.notes.void,
         "supervisor_initials": sheet.notes.supervisor_initials,
-    })
+        "scan_changed": matches!(evidence, Evidence::Changed),
+    }))
 }
 
 type Page<'a> = Option<(&'a GrayImage, &'a Alignment, &'a FormTemplate)>;

@@ -7,22 +7,19 @@ function board(every) {
   if (csv && token) csv.href += "&token=" + encodeURIComponent(token);
   const names = document.body.dataset;
   async function load() {
-    const r = await fetch("/api/standings", { headers });
+    const r = await fetch("/api/standings?format=json", { headers });
     if (!r.ok) return;
-    const lines = (await r.text()).trim().split("\n").map(l => l.split(","));
-    const head = lines.shift();
-    const col = n => head.indexOf(n);
-    const [rank, player, total] = [col("rank"), col("player"), col("total")];
+    const rows = await r.json();
     const table = document.getElementById("board");
     table.replaceChildren();
     const tr = table.insertRow();
     for (const h of [names.rank, names.player, names.total]) {
       const th = document.createElement("th"); th.textContent = h; tr.appendChild(th);
     }
-    for (const l of lines) {
+    for (const l of rows) {
       const row = table.insertRow();
-      row.dataset.player = l[player];
-      for (const v of [l[rank], l[player], l[total]]) row.insertCell().textContent = v;
+      row.dataset.player = l.player;
+      for (const v of [l.rank, l.player, l.total]) row.insertCell().textContent = v;
     }
     document.body.dataset.loaded = String(Date.now());
   }

@@ -108,6 +108,7 @@ function render() {
   box.replaceChildren();
   renderPowers();
   document.getElementById("page").src = sheet.page || "";
+  if (sheet.scan_changed) say(texts.scanchanged, true);
   if (sheet.flags.length === 0) { say(texts.noflags); return; }
   sheet.flags.forEach((f, i) => {
     const div = document.createElement("div");
