@@ -5,13 +5,14 @@
 # training (fonts and Hershey fonts, scripts/fetch-hands.sh) and, beside
 # them, in the MNIST digits the training held back. Generates into DIR
 # (default /tmp/eval-hands) and, with --run, evaluates each set (results in
-# DIR/SET/out), printing the figures by source and the worst sheet.
-# SEED (default 5900) draws other nights of the same kind.
+# DIR/SET/out, or DIR/SET/$RESULTS), printing the figures by source and the
+# worst sheet. SEED (default 5900) draws other nights of the same kind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/eval-hands}
 run=${2:-}
 seed=${SEED:-5900}
+res=${RESULTS:-out}
 lab=${AUFSICHT_LAB:-./target/release/aufsicht-lab}
 export OMP_THREAD_LIMIT=1
 a4=templates/forms/punkteliste-a4-32.json
@@ -32,7 +33,7 @@ echo "$sets" | while read -r name rules form players sources offset; do
   if [ "$run" = --run ]; then
     echo "== $name ($rules, $sources)"
     "$lab" evaluate --truth "$out/truth" --scans "$out/scans" --rules "$rules" \
-      --results "$out/out" 2>/dev/null |
+      --results "$out/$res" 2>/dev/null |
       grep -E '^(sheets|writer-error recall [0-9]|cells|source|worst|writer-clean|scan:)'
   fi
 done

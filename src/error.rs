@@ -181,7 +181,8 @@ impl Tell for SheetError {
 pub enum ArchiveError {
     Open {
         path: String,
-        message: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// Not a `source`: its text is already in the message, once.
     Sql(rusqlite::Error),
@@ -207,11 +208,12 @@ pub enum ArchiveError {
         version: i64,
         known: i64,
     },
-    Csv(String),
+    Csv(#[source] csv::Error),
     /// A scan that could not be kept in the archive.
     Scan {
         path: String,
-        message: String,
+        #[source]
+        source: std::io::Error,
     },
     /// An edit of version `yours` of a sheet that is at version `now`.
     Stale {
@@ -229,18 +231,16 @@ impl From<rusqlite::Error> for ArchiveError {
 
 impl From<csv::Error> for ArchiveError {
     fn from(e: csv::Error) -> Self {
-        ArchiveError::Csv(e.to_string())
+        ArchiveError::Csv(e)
     }
 }
 
 impl Tell for ArchiveError {
     fn tell(&self, lang: Lang) -> String {
         match self {
-            ArchiveError::Open { path, message } => say(
-                lang,
-                "archive-open",
-                &[("path", path), ("message", message)],
-            ),
+            ArchiveError::Open { path, source } => {
+                say(lang, "archive-open", &[("path", path), ("message", source)])
+            }
             ArchiveError::Sql(e) => sql_cause(e, lang),
             ArchiveError::Corrupt(m) => say(lang, "archive-corrupt", &[("message", m)]),
             ArchiveError::NoTournament { name, names } => say(
@@ -273,12 +273,10 @@ impl Tell for ArchiveError {
                 "edit-stale",
                 &[("id", id), ("now", now), ("yours", yours)],
             ),
-            ArchiveError::Csv(m) => say(lang, "archive-csv", &[("message", m)]),
-            ArchiveError::Scan { path, message } => say(
-                lang,
-                "archive-scan",
-                &[("path", path), ("message", message)],
-            ),
+            ArchiveError::Csv(e) => say(lang, "archive-csv", &[("message", e)]),
+            ArchiveError::Scan { path, source } => {
+                say(lang, "archive-scan", &[("path", path), ("message", source)])
+            }
         }
     }
 }

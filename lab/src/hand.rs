@@ -39,10 +39,11 @@ pub enum Hands<'a> {
     /// over the lines; numbers running over the cell line; continental 1
     /// and 7 for some.
     Wide(WideRanges),
-    /// Writers as wide as [`Hands::Wide`]'s, each writing in a hand of
-    /// the library's many sources (a font, a stroke font, a synthesised
-    /// hand, MNIST's writers): one family a sheet, every glyph drawn anew.
-    Many(WideRanges, &'a Library),
+    /// Writers in a hand of the library's many sources (a font, a stroke
+    /// font, a synthesised hand, MNIST's writers): one family a sheet,
+    /// every glyph drawn anew; laid out as tidy writers do, or as wide as
+    /// [`Hands::Wide`]'s where ranges are given.
+    Many(Option<WideRanges>, &'a Library),
 }
 
 /// Where a sheet's glyphs come from.
@@ -141,7 +142,10 @@ pub fn draw(
             (pen, style, Glyphs::Own(digits.writer(2, rng)))
         }
         Hands::Many(ranges, library) => {
-            let (pen, mut style) = wide_writer(&ranges, rng);
+            let (pen, mut style) = match ranges {
+                Some(ranges) => wide_writer(&ranges, rng),
+                None => tidy_writer(rng),
+            };
             let writer = library.writer(rng);
             // A synthesised hand writes its own continental forms.
             style.continental &= !writer.own_forms();

@@ -140,7 +140,7 @@ pub fn drawn_sheet<'p>(
     let players = synth::players_at(rules, form);
     let sheet = synth::random_sheet(rules, form, players, &mut rng);
     let hand = match hands {
-        Some(library) if i % 2 == 1 => synth::Hands::Many(MODERATE, library),
+        Some(library) if i % 2 == 1 => synth::Hands::Many(Some(MODERATE), library),
         _ => synth::Hands::Tidy,
     };
     let (page, _) = synth::draw(&sheet, form, digits, hand, false, 200.0, &mut rng);

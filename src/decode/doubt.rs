@@ -103,19 +103,19 @@ pub(super) fn doubted_by_row_and_column(
 }
 
 /// A column's value with its sign in the row.
-fn signed(minus: bool, v: i64) -> i64 {
+pub(super) fn signed(minus: bool, v: i64) -> i64 {
     if minus { -v } else { v }
 }
 
-fn column_name(minus: bool) -> &'static str {
+pub(super) fn column_name(minus: bool) -> &'static str {
     if minus { "minus" } else { "plus" }
 }
 
 /// The sheet as it most probably reads, as the verifier judges it: a field
 /// flagged (read unsure) with a likely suggestion counts at it.
-struct Probable<'a> {
-    sheet: &'a SheetResult,
-    flags: &'a [Flag],
+pub(super) struct Probable<'a> {
+    pub(super) sheet: &'a SheetResult,
+    pub(super) flags: &'a [Flag],
 }
 
 impl Probable<'_> {
@@ -138,7 +138,7 @@ impl Probable<'_> {
 
     /// A footer field: flagged, at its likely suggestion (none: the footer
     /// cannot vouch for it; an Endergebnis keeps its sign); else as it stands.
-    fn footer_value(&self, s: usize, name: &str, stands: Option<i64>) -> Option<i64> {
+    pub(super) fn footer_value(&self, s: usize, name: &str, stands: Option<i64>) -> Option<i64> {
         match self.flagged(None, s, name) {
             Some(f) => Self::likely_suggestion(f)
                 .map(|v| if stands.is_some_and(|e| e < 0) { -v } else { v }),
@@ -146,7 +146,7 @@ impl Probable<'_> {
         }
     }
 
-    fn column(&self, s: usize, m: bool) -> i64 {
+    pub(super) fn column(&self, s: usize, m: bool) -> i64 {
         self.sheet
             .games
             .iter()

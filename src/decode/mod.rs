@@ -33,6 +33,7 @@ mod footer;
 mod games;
 
 use doubt::doubt_flags;
+mod legal_row;
 use evidence::*;
 use footer::*;
 use games::*;
@@ -229,6 +230,7 @@ pub fn decode(
     let mut flags = game_flags(&mut sheet, &ev, &decided, &cols);
     flags.extend(footer_flags(&mut sheet, &ev, &cols));
     doubt_flags(&sheet, &ev, &mut flags);
+    legal_row::legal_row_flags(&sheet, &ev, &mut flags);
     across_side_flags(&ev, &mut flags);
     sheet.flags.extend(flags);
     sheet

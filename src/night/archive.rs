@@ -378,7 +378,7 @@ impl Archive {
     pub fn open(path: &Path) -> Result<Self, ArchiveError> {
         let conn = Connection::open(path).map_err(|e| ArchiveError::Open {
             path: path.display().to_string(),
-            message: e.to_string(),
+            source: e.into(),
         })?;
         // Several processes write at once (scans, `correct`, the review
         // service): each waits its turn rather than failing.
@@ -452,18 +452,18 @@ impl Archive {
     /// `to` as it was. The temporary file is the process's own, so two
     /// processes backing up at once each write their own copy.
     pub fn backup_to(&self, to: &Path) -> Result<(), ArchiveError> {
-        let failed = |e: &dyn std::fmt::Display| ArchiveError::Open {
+        let failed = |e: Box<dyn std::error::Error + Send + Sync>| ArchiveError::Open {
             path: to.display().to_string(),
-            message: e.to_string(),
+            source: e,
         };
-        let part = crate::night::files::temp_beside(to).map_err(|e| failed(&e))?;
-        let mut copy = Connection::open(part.path()).map_err(|e| failed(&e))?;
+        let part = crate::night::files::temp_beside(to).map_err(|e| failed(e.into()))?;
+        let mut copy = Connection::open(part.path()).map_err(|e| failed(e.into()))?;
         let backup = rusqlite::backup::Backup::new(&self.conn, &mut copy)?;
         backup.run_to_completion(256, std::time::Duration::from_millis(5), None)?;
         drop(backup);
         copy.pragma_update(None, "journal_mode", "DELETE")?;
         drop(copy);
-        crate::night::files::persist_synced(part, to).map_err(|e| failed(&e))
+        crate::night::files::persist_synced(part, to).map_err(|e| failed(e.into()))
     }
 
     /// A transaction that takes the write lock at once: one that read first

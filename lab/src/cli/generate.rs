@@ -148,8 +148,10 @@ fn range(text: &str) -> Result<(f64, f64), String> {
 pub enum HandsArg {
     Tidy,
     Wide,
-    /// Wide writers in hands of many sources (--hand-sources, --families).
+    /// Tidy writers in hands of many sources (--hand-sources, --families).
     Many,
+    /// Wide writers in hands of many sources.
+    ManyWide,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -208,7 +210,7 @@ pub fn run(a: GenerateArgs, lang: Lang) -> Result<()> {
         seating.len()
     };
     let library = match a.hands {
-        HandsArg::Many => Some(
+        HandsArg::Many | HandsArg::ManyWide => Some(
             Library::load(
                 &a.hands_dir
                     .clone()
@@ -278,7 +280,8 @@ impl Drawing<'_> {
         };
         let hands = match (a.hands, self.library) {
             (HandsArg::Wide, _) => synth::Hands::Wide(ranges),
-            (HandsArg::Many, Some(library)) => synth::Hands::Many(ranges, library),
+            (HandsArg::Many, Some(library)) => synth::Hands::Many(None, library),
+            (HandsArg::ManyWide, Some(library)) => synth::Hands::Many(Some(ranges), library),
             _ => synth::Hands::Tidy,
         };
         let (mut page, drawn) = synth::draw(

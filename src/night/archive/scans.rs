@@ -32,7 +32,7 @@ pub(super) fn keep(tx: &Transaction, sha256: &str, path: &Path) -> Result<(), Ar
     }
     let problem = |e: std::io::Error| ArchiveError::Scan {
         path: path.display().to_string(),
-        message: e.to_string(),
+        source: e,
     };
     let mut file = std::fs::File::open(path).map_err(problem)?;
     let size = file.metadata().map_err(problem)?.len();
