@@ -30,6 +30,8 @@ pub struct Report {
     pub false_folded: usize,
     /// False flags by their code.
     pub false_by_code: BTreeMap<&'static str, usize>,
+    /// The writer's mistakes by their code: found, and in all.
+    pub writer_by_code: BTreeMap<&'static str, (usize, usize)>,
     /// Flags of the result the truth does not have (`CELL_UNCERTAIN` aside).
     pub false_flags: usize,
     /// Of those, the ones on a row or seat a `CELL_UNCERTAIN` also points at
@@ -226,6 +228,15 @@ impl Report {
             "false flags per sheet by code: {}",
             by_code.join(", ")
         ));
+        let recall: Vec<String> = self
+            .writer_by_code
+            .iter()
+            .map(|(code, (found, all))| format!("{code} {found}/{all}"))
+            .collect();
+        out.push(format!(
+            "writer-error recall by code: {}",
+            recall.join(", ")
+        ));
         let (clean, unflagged) = self.writer_clean;
         let [game, footer, number, round_table] = self.uncertain_by_field.map(per_sheet);
         out.push(format!(
@@ -410,9 +421,13 @@ fn compare_flags(truth: &SheetResult, result: &SheetResult, report: &mut Report)
         .collect();
     for t in truth.flags.iter().filter(checked) {
         let raised = result.flags.iter().any(|r| t.same_finding(r));
+        let found = raised || folded.iter().any(|r| t.same_finding(r));
         report.writer_flags.1 += 1;
-        report.writer_flags.0 += usize::from(raised || folded.iter().any(|r| t.same_finding(r)));
+        report.writer_flags.0 += usize::from(found);
         report.writer_flags_raised += usize::from(raised);
+        let by_code = report.writer_by_code.entry(t.code.as_str()).or_default();
+        by_code.0 += usize::from(found);
+        by_code.1 += 1;
     }
     report.false_folded += folded
         .iter()

@@ -51,7 +51,7 @@ enum Glyphs<'a> {
     /// Any MNIST writer's digit.
     Mnist(&'a Digits),
     /// One MNIST writer's own few.
-    Own(Digits),
+    Own(Box<Digits>),
     /// One writer of the many sources.
     Writer(Writer<'a>),
 }
@@ -139,7 +139,7 @@ pub fn draw(
         }
         Hands::Wide(ranges) => {
             let (pen, style) = wide_writer(&ranges, rng);
-            (pen, style, Glyphs::Own(digits.writer(2, rng)))
+            (pen, style, Glyphs::Own(Box::new(digits.writer(2, rng))))
         }
         Hands::Many(ranges, library) => {
             let (pen, mut style) = match ranges {

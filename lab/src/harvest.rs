@@ -329,7 +329,7 @@ mod tests {
             RuleSet::load("merkur").expect("rules"),
             FormTemplate::load("punkteliste-a4-32").expect("form"),
         )];
-        let h = harvest(&pairs, &digits, 1, 3);
+        let h = harvest(&pairs, &digits, None, 1, 3);
         assert_eq!((h.sheets, h.lost_sheets), (1, 0));
         assert!(h.fields > 60, "a full sheet has many number fields");
         assert!(

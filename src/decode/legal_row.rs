@@ -11,6 +11,10 @@
 use super::doubt::{Probable, column_name, signed};
 use super::*;
 
+/// A row's cells to ask about: seat, minus column, and the value the
+/// Gesamt make it (none where no one value does).
+type RowCells<T> = (u32, Vec<(usize, bool, T)>);
+
 /// More rows than this explaining the Gesamt name none in particular:
 /// the Gesamt flags stand alone.
 const MOST_ROWS: usize = 3;
@@ -29,26 +33,25 @@ pub(super) fn legal_row_flags(sheet: &SheetResult, ev: &Evidence, flags: &mut Ve
     if off.len() < 2 {
         return;
     }
-    let rows: Vec<(u32, Vec<(usize, bool, i64)>)> = sheet
+    let rows: Vec<RowCells<i64>> = sheet
         .games
         .iter()
         .filter_map(|g| explaining(g, &off, &ev.legal).map(|c| (g.no, c)))
         .collect();
-    let named: Vec<(u32, Vec<(usize, bool, Option<i64>)>)> =
-        if !rows.is_empty() && rows.len() <= MOST_ROWS {
-            rows.into_iter()
-                .map(|(no, cells)| {
-                    (
-                        no,
-                        cells.into_iter().map(|(s, m, v)| (s, m, Some(v))).collect(),
-                    )
-                })
-                .collect()
-        } else if poorly_read(sheet, flags) {
-            every_cell_of(sheet, &off)
-        } else {
-            return;
-        };
+    let named: Vec<RowCells<Option<i64>>> = if !rows.is_empty() && rows.len() <= MOST_ROWS {
+        rows.into_iter()
+            .map(|(no, cells)| {
+                (
+                    no,
+                    cells.into_iter().map(|(s, m, v)| (s, m, Some(v))).collect(),
+                )
+            })
+            .collect()
+    } else if poorly_read(sheet, flags) {
+        every_cell_of(sheet, &off)
+    } else {
+        return;
+    };
     let mut new = Vec::new();
     for (no, cells) in named {
         for (seat, minus, value) in cells {
@@ -131,7 +134,7 @@ fn poorly_read(sheet: &SheetResult, flags: &[Flag]) -> bool {
 fn every_cell_of(
     sheet: &SheetResult,
     off: &BTreeMap<(usize, bool), i64>,
-) -> Vec<(u32, Vec<(usize, bool, Option<i64>)>)> {
+) -> Vec<RowCells<Option<i64>>> {
     sheet
         .games
         .iter()
@@ -325,7 +328,7 @@ mod tests {
             &[unsure(1, 1), unsure(1, 2), unsure(2, 1)]
         ));
         let off = BTreeMap::from([((2, false), 1), ((3, true), -1)]);
-        let cells: Vec<(u32, Vec<(usize, bool, Option<i64>)>)> = every_cell_of(&sheet, &off);
+        let cells: Vec<RowCells<Option<i64>>> = every_cell_of(&sheet, &off);
         assert_eq!(
             cells,
             [

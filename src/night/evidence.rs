@@ -135,10 +135,13 @@ impl Decoded {
     }
 }
 
+/// The archive's kept bytes of the scan with a hash, where it keeps them.
+pub type Kept<'a> = dyn Fn(&str) -> Result<Option<Vec<u8>>, ArchiveError> + 'a;
+
 /// Each audited sheet's scan by the sheet's id, every file decoded once.
 pub fn of_audit(
     audit: &crate::night::audit::Audit,
-    kept: &dyn Fn(&str) -> Result<Option<Vec<u8>>, ArchiveError>,
+    kept: &Kept,
     beside: &Path,
 ) -> Result<HashMap<i64, Evidence>, ArchiveError> {
     let mut scans = Decoded::default();

@@ -839,7 +839,13 @@ async fn a_reviewer_should_correct_a_night_by_keyboard_in_chromium() {
         "{path}: the typed value stored"
     );
 
-    // The crops render: a crop's screenshot has ink and paper.
+    // The crops render: a crop's screenshot has ink and paper (the sheet
+    // drawn anew after the second value, on a busy machine later).
+    until(
+        &client,
+        "return document.querySelector('img.crop')?.complete === true",
+    )
+    .await;
     let crop = client.find(Css("img.crop")).await.expect("a crop");
     let png = crop.screenshot().await.expect("screenshot");
     let shot = image::load_from_memory(&png).expect("png").to_luma8();

@@ -411,7 +411,8 @@ fn hostile_result(dir: &Path, name: &str, change: impl Fn(&mut serde_json::Value
 
 #[test]
 fn results_beyond_any_sheet_should_be_refused_by_name_never_abort() {
-    let cases: [(&str, &str, fn(&mut serde_json::Value)); 4] = [
+    type Change = fn(&mut serde_json::Value);
+    let cases: [(&str, &str, Change); 4] = [
         ("round.json", "round", |v| {
             v["round"] = 4_000_000_000u64.into()
         }),

@@ -144,7 +144,9 @@ impl Library {
             sources.push(Source::Synth);
         }
         let kind = match sources[rng.random_range(0..sources.len())] {
-            Source::Mnist => Kind::Mnist(self.mnist.as_ref().expect("mnist").writer(2, rng)),
+            Source::Mnist => {
+                Kind::Mnist(Box::new(self.mnist.as_ref().expect("mnist").writer(2, rng)))
+            }
             Source::Font => Kind::Font(&self.fonts[rng.random_range(0..self.fonts.len())]),
             Source::Hershey => {
                 Kind::Hershey(&self.hershey[rng.random_range(0..self.hershey.len())])
@@ -194,7 +196,7 @@ pub struct Writer<'a> {
 
 enum Kind<'a> {
     /// Two of each digit, the only ones this writer writes.
-    Mnist(Digits),
+    Mnist(Box<Digits>),
     Font(&'a FontFamily),
     Hershey(&'a HersheyFont),
     Synth(Box<SkeletonHand>),

@@ -76,8 +76,8 @@ fn ink_box(canvas: &GrayImage) -> Option<(u32, u32, u32, u32)> {
     b
 }
 
-/// The mean width of the canvas's strokes (px): twice the ink's area
-/// over its outline's length.
+/// The mean width of the canvas's strokes (px): the ink's area over the
+/// strokes' length, half its outline (which runs along both sides).
 pub fn stroke_width(canvas: &GrayImage) -> f64 {
     let inked = |x: i64, y: i64| {
         x >= 0
@@ -97,8 +97,7 @@ pub fn stroke_width(canvas: &GrayImage) -> f64 {
                 .count();
         }
     }
-    // Each stroke's outline runs along both its sides: its length is half the edges.
-    2.0 * area as f64 / (edge as f64 / 2.0).max(1.0)
+    area as f64 / (edge as f64 / 2.0).max(1.0)
 }
 
 /// The height of the canvas's ink (px).
@@ -244,10 +243,15 @@ mod tests {
 
     #[test]
     fn a_stroke_should_measure_about_its_width() {
-        let mut canvas = GrayImage::new(80, 80);
-        stroke(&mut canvas, &[(40.0, 5.0), (40.0, 75.0)], 4.0);
-        let w = stroke_width(&canvas);
-        assert!((7.0..=10.5).contains(&w), "{w}");
+        let width = |radius: f64| {
+            let mut canvas = GrayImage::new(100, 100);
+            stroke(&mut canvas, &[(50.0, 10.0), (50.0, 90.0)], radius);
+            stroke_width(&canvas)
+        };
+        // Its ink is 8 px across; the round ends' steps lengthen the outline.
+        let (thin, broad) = (width(4.0), width(8.0));
+        assert!((6.0..=9.0).contains(&thin), "{thin}");
+        assert!((1.7..=2.3).contains(&(broad / thin)), "{thin} {broad}");
     }
 
     #[test]
