@@ -9,6 +9,8 @@ use image::{GrayImage, Luma};
 
 use aufsicht::read::cnn::{HELD_BACK, Layers, Net, Shape, normalise};
 
+use crate::hands::raster::{Bend, bend_with};
+
 /// The first epoch's learning rate (of a net trained afresh), and its
 /// factor from one epoch to the next.
 pub const LEARNING_RATE: f64 = 2e-3;
@@ -259,46 +261,17 @@ pub fn fit_temperature(logits: &[Vec<f32>], labels: &[u32]) -> f32 {
 /// An MNIST digit as another hand might have written it: a small rotation
 /// and shear, and a smooth random displacement of every pixel (Simard et
 /// al., 2003, elastic distortion: displacements drawn at random, smoothed
-/// with a Gaussian of `SIGMA` px and scaled by `alpha`). The sheets' digits
+/// with a Gaussian of 4 px and scaled, [`bend_with`]). The sheets' digits
 /// are other writers' (the MNIST test split is other people's): a net that
 /// has seen each training digit only as written learns those hands, not
 /// the digit.
 pub fn bend(img: &[u8; 784], rng: &mut rand_chacha::ChaCha8Rng) -> [u8; 784] {
-    use image::ImageBuffer;
-    use imageproc::geometric_transformations::{Border, Interpolation, warp_with};
-    use rand::RngExt;
-    const SIGMA: f32 = 4.0;
-    let alpha = rng.random_range(6.0..22.0f32);
-    let mut field = || {
-        let raw = ImageBuffer::<Luma<f32>, Vec<f32>>::from_fn(28, 28, |_, _| {
-            Luma([rng.random_range(-1.0..1.0f32)])
-        });
-        imageproc::filter::gaussian_blur_f32(&raw, SIGMA)
+    const ANOTHER_HAND: Bend = Bend {
+        alpha: (6.0, 22.0),
+        degrees: 10.0,
+        shear: 0.25,
     };
-    let (dx, dy) = (field(), field());
-    let angle = rng.random_range(-10.0..10.0f32).to_radians();
-    let shear = rng.random_range(-0.25..0.25f32);
-    let (c, s) = (angle.cos(), angle.sin());
-    let centre = 13.5;
-    let src = GrayImage::from_fn(28, 28, |x, y| Luma([img[(y * 28 + x) as usize]]));
-    // Where each pixel comes from: rotated and sheared back, then displaced.
-    let bent = warp_with(
-        &src,
-        |x, y| {
-            let (u, v) = (x - centre, y - centre);
-            let (u, v) = (c * u + s * v, -s * u + c * v);
-            let (i, j) = (x as u32, y as u32);
-            (
-                u + shear * v + centre + alpha * dx.get_pixel(i, j)[0],
-                v + centre + alpha * dy.get_pixel(i, j)[0],
-            )
-        },
-        Interpolation::Bilinear,
-        Border::Constant(Luma([0])),
-    );
-    let mut out = [0u8; 784];
-    out.copy_from_slice(bent.as_raw());
-    out
+    bend_with(img, ANOTHER_HAND, rng)
 }
 
 /// An MNIST digit as the cell stage delivers ink.

@@ -66,47 +66,29 @@ pub(super) fn legal_row_flags(sheet: &SheetResult, ev: &Evidence, flags: &mut Ve
                 continue;
             }
             let read = fr.reading.value().map_or(0, i64::from);
-            let mut flag = match value {
-                Some(value) => {
-                    // As likely as the reading: the arithmetic's value stays a suggestion.
-                    let d = Decoded::from_ranked(vec![(value, 0.5), (read, 0.5)]);
-                    let mut flag = uncertain_flag(
-                        Some(no),
-                        Some(seat),
-                        name,
-                        &fr.reading,
-                        &fr.what,
-                        Some(&d),
-                        ev.lang,
-                    );
-                    flag.message = say(
-                        ev.lang,
-                        "uncertain-legal-row",
-                        &[
-                            ("what", &fr.what),
-                            ("read", &fr.reading.text),
-                            ("value", &value),
-                        ],
-                    );
-                    flag
-                }
-                None => {
-                    let mut flag = uncertain_flag(
-                        Some(no),
-                        Some(seat),
-                        name,
-                        &fr.reading,
-                        &fr.what,
-                        None,
-                        ev.lang,
-                    );
-                    flag.message = say(
-                        ev.lang,
-                        "uncertain-poor-hand",
-                        &[("what", &fr.what), ("read", &fr.reading.text)],
-                    );
-                    flag
-                }
+            // As likely as the reading: the arithmetic's value stays a suggestion.
+            let d = value.map(|v| Decoded::from_ranked(vec![(v, 0.5), (read, 0.5)]));
+            let mut flag = uncertain_flag(
+                Some(no),
+                Some(seat),
+                name,
+                &fr.reading,
+                &fr.what,
+                d.as_ref(),
+                ev.lang,
+            );
+            let (what, text) = (&fr.what, &fr.reading.text);
+            flag.message = match value {
+                Some(value) => say(
+                    ev.lang,
+                    "uncertain-legal-row",
+                    &[("what", what), ("read", text), ("value", &value)],
+                ),
+                None => say(
+                    ev.lang,
+                    "uncertain-poor-hand",
+                    &[("what", what), ("read", text)],
+                ),
             };
             flag.detail.doubted = true;
             new.push(flag);

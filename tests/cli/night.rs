@@ -389,28 +389,28 @@ fn sample_archive(dir: &Path) -> std::path::PathBuf {
     out.join("aufsicht.sqlite")
 }
 
-/// The embedded images of a sheet's audit page, written from `archive`.
-fn audit_images(archive: &Path, sheet: &str, page: &Path) -> usize {
-    let a = archive.to_str().expect("utf8");
-    let p = page.to_str().expect("utf8");
-    let done = aufsicht_en(&[
-        "audit",
-        "--archive",
-        a,
-        "--rules",
-        "merkur",
-        "--sheet",
-        sheet,
-        "--out",
-        p,
-    ]);
+/// The audit page `audit --archive ARCHIVE ARGS --out PAGE` writes.
+fn audit_page(archive: &Path, args: &[&str], page: &Path) -> String {
+    let (a, p) = (
+        archive.to_str().expect("utf8"),
+        page.to_str().expect("utf8"),
+    );
+    let mut all = vec!["audit", "--archive", a];
+    all.extend_from_slice(args);
+    all.extend(["--out", p]);
+    let done = aufsicht_en(&all);
     assert!(
         done.status.success(),
         "{}",
         String::from_utf8_lossy(&done.stderr)
     );
-    std::fs::read_to_string(page)
-        .expect("page")
+    std::fs::read_to_string(page).expect("page")
+}
+
+/// The embedded images of a sheet's audit page, written from `archive`.
+fn audit_images(archive: &Path, sheet: &str, page: &Path) -> usize {
+    let args = ["--rules", "merkur", "--sheet", sheet];
+    audit_page(archive, &args, page)
         .matches("data:image")
         .count()
 }
@@ -595,27 +595,7 @@ fn a_migration_or_a_backup_killed_at_any_point_should_lose_nothing() {
 
 /// The embedded images of sheet `sheet` of night `night`'s audit page.
 fn audit_crops(archive: &Path, night: &str, sheet: &str, page: &Path) -> Vec<String> {
-    let (a, p) = (
-        archive.to_str().expect("utf8"),
-        page.to_str().expect("utf8"),
-    );
-    let done = aufsicht_en(&[
-        "audit",
-        "--archive",
-        a,
-        "--tournament",
-        night,
-        "--sheet",
-        sheet,
-        "--out",
-        p,
-    ]);
-    assert!(
-        done.status.success(),
-        "{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
-    let html = std::fs::read_to_string(page).expect("page");
+    let html = audit_page(archive, &["--tournament", night, "--sheet", sheet], page);
     html.split("src=\"data:image")
         .skip(1)
         .map(|s| s.split('"').next().unwrap_or_default().to_string())

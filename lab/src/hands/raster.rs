@@ -169,7 +169,7 @@ pub struct Bend {
 /// Bends a 28×28 glyph by `how`, drawn afresh from `rng`.
 pub fn bend_with(img: &Glyph28, how: Bend, rng: &mut ChaCha8Rng) -> Glyph28 {
     const SIGMA: f32 = 4.0;
-    let alpha = rng.random_range(how.alpha.0..=how.alpha.1);
+    let alpha = rng.random_range(how.alpha.0..how.alpha.1);
     let mut field = || {
         let raw = ImageBuffer::<Luma<f32>, Vec<f32>>::from_fn(28, 28, |_, _| {
             Luma([rng.random_range(-1.0..1.0f32)])
@@ -177,8 +177,8 @@ pub fn bend_with(img: &Glyph28, how: Bend, rng: &mut ChaCha8Rng) -> Glyph28 {
         imageproc::filter::gaussian_blur_f32(&raw, SIGMA)
     };
     let (dx, dy) = (field(), field());
-    let angle = rng.random_range(-how.degrees..=how.degrees).to_radians();
-    let shear = rng.random_range(-how.shear..=how.shear);
+    let angle = rng.random_range(-how.degrees..how.degrees).to_radians();
+    let shear = rng.random_range(-how.shear..how.shear);
     let (c, s) = (angle.cos(), angle.sin());
     let centre = 13.5;
     let src = GrayImage::from_fn(28, 28, |x, y| Luma([img[(y * 28 + x) as usize]]));
