@@ -31,6 +31,16 @@ impl FromStr for Lang {
     }
 }
 
+impl Lang {
+    /// The language's code, as a page's `lang` attribute wants it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::De => "de",
+            Lang::En => "en",
+        }
+    }
+}
+
 const DE: &str = include_str!("../templates/messages/de.ftl");
 const EN: &str = include_str!("../templates/messages/en.ftl");
 

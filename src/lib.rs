@@ -49,6 +49,8 @@ pub mod check;
 
 pub mod night;
 
+pub mod html;
+
 pub use check::flags::{Code, Flag, Severity};
 pub use check::messages::Lang;
 pub use check::rules::RuleSet;

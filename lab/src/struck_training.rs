@@ -6,6 +6,7 @@
 
 use rayon::prelude::*;
 
+use crate::hands::Library;
 use crate::synth::{self, Capture, Digits, Hands, Mend, WideRanges};
 use crate::training::{Lessons, Sample, Schedule, fit};
 use aufsicht::cells::{self, Mark};
@@ -26,19 +27,21 @@ pub struct StruckHarvest {
 }
 
 /// Draws `sheets` sheets (the rule sets and forms in turn; tidy and wide
-/// hands, scanner and phone in turn) with four to eight corrected values
-/// each, and labels every game cell's pieces. The same seed gives the same
-/// samples.
+/// hands, scanner and phone in turn; where `hands` is given, every other
+/// sheet in a writer of its many sources) with four to eight corrected
+/// values each, and labels every game cell's pieces. The same seed gives
+/// the same samples.
 pub fn harvest_struck(
     pairs: &[(RuleSet, FormTemplate)],
     digits: &Digits,
+    hands: Option<&Library>,
     sheets: usize,
     seed: u64,
 ) -> StruckHarvest {
     let per_sheet: Vec<StruckHarvest> = (0..sheets)
         .into_par_iter()
         .map(|i| {
-            let (sheet, form, image) = drawn_sheet(pairs, digits, i, seed);
+            let (sheet, form, image) = drawn_sheet(pairs, digits, hands, i, seed);
             one_sheet(&sheet, form, &image)
         })
         .collect();
@@ -56,6 +59,7 @@ pub fn harvest_struck(
 fn drawn_sheet<'p>(
     pairs: &'p [(RuleSet, FormTemplate)],
     digits: &Digits,
+    hands: Option<&Library>,
     i: usize,
     seed: u64,
 ) -> (SheetResult, &'p FormTemplate, image::GrayImage) {
@@ -64,14 +68,16 @@ fn drawn_sheet<'p>(
     let players = synth::players_at(rules, form);
     let mut sheet = synth::random_sheet(rules, form, players, &mut rng);
     synth::corrections_of(&mut sheet, 4..=8, (i / 3).is_multiple_of(2), &mut rng);
-    let hands = if i.is_multiple_of(2) {
-        Hands::Tidy
-    } else {
-        Hands::Wide(WideRanges {
-            size: (0.45, 0.85),
-            ring: (1.0, 1.5),
-            slant: (0.0, 0.0),
-        })
+    let wide = WideRanges {
+        size: (0.45, 0.85),
+        ring: (1.0, 1.5),
+        slant: (0.0, 0.0),
+    };
+    // Every other sheet in one of the many hands, tidy and wide in turn.
+    let hands = match hands {
+        Some(library) if i % 2 == 1 => Hands::Many((i % 4 == 3).then_some(wide), library),
+        _ if i.is_multiple_of(2) => Hands::Tidy,
+        _ => Hands::Wide(wide),
     };
     let dpi = [200.0, 300.0, 150.0][i % 3];
     let (page, _) = synth::draw(&sheet, form, digits, hands, i % 4 == 1, dpi, &mut rng);

@@ -3,16 +3,15 @@
 //! wrote with their crops and readings, the row and footer arithmetic, the
 //! flags, and every change with who and when.
 
-use std::fmt::Write;
-
 use std::collections::HashMap;
 
 use crate::catalogue::say;
 use crate::cells::cut_at;
 use crate::check::messages::Lang;
+use crate::html::{DOCTYPE, Markup, compiled_in, html};
 use crate::night::audit::{Audit, AuditedSheet};
 use crate::night::evidence::Evidence;
-use crate::night::review::{CROP_PX_PER_MM, data_uri_png, esc, stored_alignment, union};
+use crate::night::review::{CROP_PX_PER_MM, data_uri_png, stored_alignment, union};
 use crate::page::form::FormTemplate;
 use crate::sheet::{Cell, GameRow, SheetResult};
 
@@ -34,38 +33,32 @@ pub fn page(audit: &Audit, scans: &Scans, lang: Lang) -> String {
         Some(p) => say(lang, "audit-title-player", &[("player", p)]),
         None => say(lang, "audit-title-sheet", &[]),
     };
-    let mut html = format!(
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{t}</title><style>{STYLE}</style></head><body><h1>{t}</h1>",
-        t = esc(&title)
-    );
-    if let Some(line) = &audit.standings {
-        let _ = write!(
-            html,
-            "<h2>{}</h2><table><tr>",
-            esc(&say(lang, "audit-standings", &[]))
-        );
-        for k in line.keys() {
-            let _ = write!(html, "<th>{}</th>", esc(k));
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    html! {
+        (DOCTYPE)
+        html lang=(lang.code()) {
+            head { meta charset="utf-8"; title { (title) } style { (compiled_in(STYLE)) } }
+            body {
+                h1 { (title) }
+                @if let Some(line) = &audit.standings {
+                    h2 { (say(lang, "audit-standings", &[])) }
+                    table {
+                        tr { @for k in line.keys() { th { (k) } } }
+                        tr { @for v in line.values() { td { (text(v)) } } }
+                    }
+                }
+                @for sheet in &audit.sheets { (section(sheet, scans, lang)) }
+            }
         }
-        html.push_str("</tr><tr>");
-        for v in line.values() {
-            let text = match v {
-                serde_json::Value::Null => String::new(),
-                serde_json::Value::String(s) => s.clone(),
-                v => v.to_string(),
-            };
-            let _ = write!(html, "<td>{}</td>", esc(&text));
-        }
-        html.push_str("</tr></table>");
     }
-    for sheet in &audit.sheets {
-        section(&mut html, sheet, scans, lang);
-    }
-    html.push_str("</body></html>");
-    html
+    .into_string()
 }
 
-fn section(html: &mut String, s: &AuditedSheet, scans: &Scans, lang: Lang) {
+fn section(s: &AuditedSheet, scans: &Scans, lang: Lang) -> Markup {
     let unknown = || "?".to_string();
     let args: [(&str, &dyn std::fmt::Display); 4] = [
         ("round", &s.round.map_or_else(unknown, |r| r.to_string())),
@@ -73,32 +66,23 @@ fn section(html: &mut String, s: &AuditedSheet, scans: &Scans, lang: Lang) {
         ("source", &s.source.clone().unwrap_or_else(unknown)),
         ("id", &s.id),
     ];
-    let _ = write!(
-        html,
-        "<section><h2>{}</h2>",
-        esc(&say(lang, "audit-sheet", &args))
-    );
-    if let Some(void) = &s.result.notes.void {
+    let void = s.result.notes.void.as_ref().map(|void| {
         let args: [(&str, &dyn std::fmt::Display); 3] =
             [("by", &void.by), ("at", &void.at), ("reason", &void.reason)];
-        let _ = write!(
-            html,
-            "<p class=\"void\">{}</p>",
-            esc(&say(lang, "audit-void", &args))
-        );
+        say(lang, "audit-void", &args)
+    });
+    let changed = matches!(scans.evidence.get(&s.id), Some(Evidence::Changed));
+    html! {
+        section {
+            h2 { (say(lang, "audit-sheet", &args)) }
+            @if let Some(void) = void { p class="void" { (void) } }
+            @if changed { p class="void" { (say(lang, "scan-changed", &[])) } }
+            (rows(s, scans, lang))
+            (footer(s, lang))
+            (flags(&s.result, lang))
+            (changes(s, lang))
+        }
     }
-    if let Some(Evidence::Changed) = scans.evidence.get(&s.id) {
-        let _ = write!(
-            html,
-            "<p class=\"void\">{}</p>",
-            esc(&say(lang, "scan-changed", &[]))
-        );
-    }
-    rows(html, s, scans, lang);
-    footer(html, s, lang);
-    flags(html, &s.result, lang);
-    changes(html, s, lang);
-    html.push_str("</section>");
 }
 
 /// The seats the audit is about: the player's, or every seat.
@@ -107,57 +91,40 @@ fn seats_of(s: &AuditedSheet) -> Vec<usize> {
         .map_or_else(|| (1..=s.result.seats()).collect(), |seat| vec![seat])
 }
 
-fn rows(html: &mut String, s: &AuditedSheet, scans: &Scans, lang: Lang) {
+fn rows(s: &AuditedSheet, scans: &Scans, lang: Lang) -> Markup {
     let sheet = &s.result;
     let crop = row_cropper(sheet, scans.evidence.get(&s.id), scans);
     let mine = seats_of(s);
-    let heads = ["audit-row", "audit-crop"].map(|id| say(lang, id, &[]));
-    let _ = write!(
-        html,
-        "<table><tr><th>{}</th><th>{}</th>",
-        esc(&heads[0]),
-        esc(&heads[1])
-    );
-    for seat in 1..=sheet.seats() {
-        let class = if s.seat == Some(seat) {
-            " class=\"me\""
-        } else {
-            ""
-        };
-        let _ = write!(html, "<th{class}>{seat}</th>");
-    }
-    for id in ["audit-read", "audit-sum", "audit-game", "audit-initials"] {
-        let _ = write!(html, "<th>{}</th>", esc(&say(lang, id, &[])));
-    }
-    html.push_str("</tr>");
-    for row in &sheet.games {
-        if !mine
-            .iter()
+    let written = |row: &&GameRow| {
+        mine.iter()
             .any(|&seat| row.cells.get(seat - 1).is_some_and(Cell::has_writing))
-        {
-            continue;
+    };
+    let me = |seat: usize| (s.seat == Some(seat)).then_some("me");
+    html! {
+        table {
+            tr {
+                th { (say(lang, "audit-row", &[])) }
+                th { (say(lang, "audit-crop", &[])) }
+                @for seat in 1..=sheet.seats() { th class=[me(seat)] { (seat) } }
+                @for id in ["audit-read", "audit-sum", "audit-game", "audit-initials"] {
+                    th { (say(lang, id, &[])) }
+                }
+            }
+            @for row in sheet.games.iter().filter(written) {
+                tr {
+                    td { (row.no) }
+                    td { @if let Some(uri) = crop(row.no) { img src=(uri); } }
+                    @for (i, cell) in row.cells.iter().enumerate() {
+                        td class=[me(i + 1)] { (cell_text(cell)) }
+                    }
+                    td { (readings(row, &mine)) }
+                    td { (row.cells.iter().filter_map(Cell::value).sum::<i64>()) }
+                    td { (row.class.as_ref().map_or("", |c| c.name.as_str())) }
+                    td { (initials(sheet, row)) }
+                }
+            }
         }
-        let image = crop(row.no).map_or_else(String::new, |uri| format!("<img src=\"{uri}\">"));
-        let _ = write!(html, "<tr><td>{}</td><td>{image}</td>", row.no);
-        for (i, cell) in row.cells.iter().enumerate() {
-            let class = if s.seat == Some(i + 1) {
-                " class=\"me\""
-            } else {
-                ""
-            };
-            let _ = write!(html, "<td{class}>{}</td>", esc(&cell_text(cell)));
-        }
-        let sum: i64 = row.cells.iter().filter_map(Cell::value).sum();
-        let game = row.class.as_ref().map_or("", |c| c.name.as_str());
-        let _ = write!(
-            html,
-            "<td>{}</td><td>{sum}</td><td>{}</td><td>{}</td></tr>",
-            esc(&readings(row, &mine)),
-            esc(game),
-            esc(&initials(sheet, row)),
-        );
     }
-    html.push_str("</table>");
 }
 
 /// A function that crops game row `no` from the sheet's scan, where the
@@ -184,13 +151,7 @@ fn row_cropper<'a>(
             .iter()
             .flat_map(|pm| [pm.plus, pm.minus])
             .reduce(union)?;
-        Some(data_uri_png(&cut_at(
-            image,
-            align,
-            whole,
-            1.0,
-            CROP_PX_PER_MM,
-        )))
+        data_uri_png(&cut_at(image, align, whole, 1.0, CROP_PX_PER_MM))
     }
 }
 
@@ -249,7 +210,7 @@ fn initials(sheet: &SheetResult, row: &GameRow) -> String {
 }
 
 /// Each audited seat's footer as written beside what its rows give.
-fn footer(html: &mut String, s: &AuditedSheet, lang: Lang) {
+fn footer(s: &AuditedSheet, lang: Lang) -> Markup {
     let sheet = &s.result;
     let heads = [
         "audit-seat",
@@ -258,48 +219,31 @@ fn footer(html: &mut String, s: &AuditedSheet, lang: Lang) {
         "audit-abzug",
         "audit-endergebnis",
     ];
-    html.push_str("<table><tr>");
-    for id in heads {
-        let _ = write!(html, "<th>{}</th>", esc(&say(lang, id, &[])));
+    let shown = |written: Option<i64>, rows: i64| {
+        let written = written.map_or_else(|| "–".into(), |v| v.to_string());
+        format!("{written} / {rows}")
+    };
+    let at = |values: &[Option<u32>], seat: usize| {
+        values.get(seat - 1).copied().flatten().map(i64::from)
+    };
+    html! {
+        table {
+            tr { @for id in heads { th { (say(lang, id, &[])) } } }
+            @for seat in seats_of(s) {
+                @let (plus, minus) = column_sums(sheet, seat);
+                @let g = sheet.gesamt.get(seat - 1).copied().flatten();
+                @let end = sheet.endergebnis.get(seat - 1).copied().flatten();
+                tr {
+                    td { (seat) }
+                    td { (shown(g.and_then(|g| g.plus).map(i64::from), plus)) }
+                    td { (shown(g.and_then(|g| g.minus).map(i64::from), minus)) }
+                    td { (shown(at(&sheet.abzug, seat), plus.min(minus))) }
+                    td { (shown(end, plus - minus)) }
+                }
+            }
+        }
+        p { (say(lang, "audit-footer-note", &[])) }
     }
-    html.push_str("</tr>");
-    for seat in seats_of(s) {
-        let (plus, minus) = column_sums(sheet, seat);
-        let g = sheet.gesamt.get(seat - 1).copied().flatten();
-        let shown = |written: Option<String>, rows: i64| {
-            format!("{} / {rows}", written.unwrap_or_else(|| "–".into()))
-        };
-        let end_rows = plus - minus;
-        let _ = write!(
-            html,
-            "<tr><td>{seat}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            shown(g.and_then(|g| g.plus).map(|v| v.to_string()), plus),
-            shown(g.and_then(|g| g.minus).map(|v| v.to_string()), minus),
-            shown(
-                sheet
-                    .abzug
-                    .get(seat - 1)
-                    .copied()
-                    .flatten()
-                    .map(|v| v.to_string()),
-                plus.min(minus)
-            ),
-            shown(
-                sheet
-                    .endergebnis
-                    .get(seat - 1)
-                    .copied()
-                    .flatten()
-                    .map(|v| v.to_string()),
-                end_rows
-            ),
-        );
-    }
-    let _ = write!(
-        html,
-        "</table><p>{}</p>",
-        esc(&say(lang, "audit-footer-note", &[]))
-    );
 }
 
 /// A seat's Plus and Minus column sums over the game rows.
@@ -313,52 +257,50 @@ fn column_sums(sheet: &SheetResult, seat: usize) -> (i64, i64) {
     })
 }
 
-fn flags(html: &mut String, sheet: &SheetResult, lang: Lang) {
-    let _ = write!(html, "<h3>{}</h3><ul>", esc(&say(lang, "audit-flags", &[])));
-    for f in &sheet.flags {
-        let _ = write!(
-            html,
-            "<li><b>{}</b> {}</li>",
-            f.code.as_str(),
-            esc(&f.message)
-        );
+fn flags(sheet: &SheetResult, lang: Lang) -> Markup {
+    html! {
+        h3 { (say(lang, "audit-flags", &[])) }
+        ul { @for f in &sheet.flags { li { b { (f.code.as_str()) } " " (f.message) } } }
     }
-    html.push_str("</ul>");
 }
 
-fn changes(html: &mut String, s: &AuditedSheet, lang: Lang) {
-    let _ = write!(html, "<h3>{}</h3>", esc(&say(lang, "audit-changes", &[])));
-    if s.changes.is_empty() {
-        let _ = write!(html, "<p>{}</p>", esc(&say(lang, "audit-no-changes", &[])));
-        return;
-    }
-    html.push_str("<table><tr>");
-    for id in [
+fn changes(s: &AuditedSheet, lang: Lang) -> Markup {
+    let heads = [
         "audit-kind",
         "audit-field",
         "audit-old",
         "audit-new",
         "audit-by",
         "audit-at",
-    ] {
-        let _ = write!(html, "<th>{}</th>", esc(&say(lang, id, &[])));
-    }
-    html.push_str("</tr>");
-    for audited in &s.changes {
-        let c = &audited.change;
-        let moved = audited.moved.map_or_else(String::new, |m| format!("{m:+}"));
+    ];
+    let blank = |v: &Option<String>| v.clone().unwrap_or_else(|| "–".into());
+    let kind = |c: &crate::night::archive::Change| {
         let kind = serde_json::to_value(c.kind).ok();
-        let kind = kind.as_ref().and_then(|k| k.as_str()).unwrap_or("");
-        let blank = |v: &Option<String>| esc(v.as_deref().unwrap_or("–"));
-        let _ = write!(
-            html,
-            "<tr><td>{kind}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{moved}</td></tr>",
-            esc(&c.field),
-            blank(&c.old),
-            blank(&c.new),
-            esc(&c.by),
-            esc(&c.at),
-        );
+        kind.as_ref()
+            .and_then(|k| k.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    html! {
+        h3 { (say(lang, "audit-changes", &[])) }
+        @if s.changes.is_empty() {
+            p { (say(lang, "audit-no-changes", &[])) }
+        } @else {
+            table {
+                tr { @for id in heads { th { (say(lang, id, &[])) } } th; }
+                @for audited in &s.changes {
+                    @let c = &audited.change;
+                    tr {
+                        td { (kind(c)) }
+                        td { (c.field) }
+                        td { (blank(&c.old)) }
+                        td { (blank(&c.new)) }
+                        td { (c.by) }
+                        td { (c.at) }
+                        td { @if let Some(m) = audited.moved { (format!("{m:+}")) } }
+                    }
+                }
+            }
+        }
     }
-    html.push_str("</table>");
 }

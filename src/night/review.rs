@@ -6,7 +6,6 @@
 //!
 //! `[SheetResult]` + the scanned images → [`page`] → HTML
 
-use std::fmt::Write as _;
 use std::io::Cursor;
 
 use base64::Engine as _;
@@ -18,6 +17,7 @@ use serde_json::Value;
 
 use crate::cells::cut_at;
 use crate::check::flags::Flag;
+use crate::html::{DOCTYPE, Markup, compiled_in, html, json_script};
 use crate::page::align::Alignment;
 use crate::page::form::{FormTemplate, MmBox};
 use crate::page::geometry::Homography;
@@ -230,29 +230,25 @@ fn sheet_cells(
     }
 }
 
-pub fn data_uri_png(img: &GrayImage) -> String {
+/// The image as a `data:` URI, or none where it cannot be encoded (an
+/// image of no pixels): no crop is shown rather than a broken one.
+pub fn data_uri_png(img: &GrayImage) -> Option<String> {
     let mut bytes = Vec::new();
-    let _ = img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png);
-    format!(
-        "data:image/png;base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(bytes)
-    )
+    let png = image::ImageFormat::Png;
+    img.write_to(&mut Cursor::new(&mut bytes), png).ok()?;
+    Some(data_uri("png", &bytes))
 }
 
-pub fn data_uri_jpeg(img: &RgbImage) -> String {
+pub fn data_uri_jpeg(img: &RgbImage) -> Option<String> {
     let mut bytes = Vec::new();
-    let _ = img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Jpeg);
-    format!(
-        "data:image/jpeg;base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(bytes)
-    )
+    let jpeg = image::ImageFormat::Jpeg;
+    img.write_to(&mut Cursor::new(&mut bytes), jpeg).ok()?;
+    Some(data_uri("jpeg", &bytes))
 }
 
-pub(crate) fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+fn data_uri(mime: &str, bytes: &[u8]) -> String {
+    let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+    format!("data:image/{mime};base64,{data}")
 }
 
 /// The whole form area, straightened, with the named cells outlined.
@@ -289,7 +285,7 @@ fn flag_extra(flag: &Flag) -> String {
         let conf = d.confidence.unwrap_or(0.0);
         parts.push(format!(
             "read “{}” ({:.0}%)",
-            esc(if r.is_empty() { "?" } else { r }),
+            if r.is_empty() { "?" } else { r },
             conf * 100.0
         ));
     }
@@ -297,7 +293,7 @@ fn flag_extra(flag: &Flag) -> String {
         let list: Vec<String> = d
             .alternatives
             .iter()
-            .map(|(t, p)| format!("“{}” {:.0}%", esc(t), p * 100.0))
+            .map(|(t, p)| format!("“{t}” {:.0}%", p * 100.0))
             .collect();
         parts.push(format!("alternatives: {}", list.join(", ")));
     }
@@ -305,7 +301,7 @@ fn flag_extra(flag: &Flag) -> String {
         let p = d.suggestion_probability.unwrap_or(0.0);
         // A footer field may hold the suggestion already.
         let how = if d.taken { "taken as" } else { "suggested:" };
-        parts.push(format!("{how} {} ({:.0}%)", esc(&s.to_string()), p * 100.0));
+        parts.push(format!("{how} {s} ({:.0}%)", p * 100.0));
     }
     parts.join("; ")
 }
@@ -402,166 +398,158 @@ pub fn page(title: &str, sheets: &[ReviewSheet]) -> String {
             sheets[i].file_name.clone(),
         )
     });
-
-    let mut html = String::new();
     let count = |st: Status| sheets.iter().filter(|s| s.result.status == st).count();
-    let _ = write!(
-        html,
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title><style>{STYLE}</style></head><body>\
-         <h1>{t}</h1><p>{} sheets: {} flagged, {} unreadable, {} ok. Flagged sheets first. \
-         Edit a value and press “Save corrected JSON”; then run <code>aufsicht correct --archive … --by NAME FILE.json</code>.</p>",
-        sheets.len(),
-        count(Status::Flagged),
-        count(Status::Unreadable),
-        count(Status::Ok),
-        t = esc(title),
-    );
-    for (n, &i) in order.iter().enumerate() {
-        section(&mut html, n, &sheets[i]);
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head { meta charset="utf-8"; title { (title) } style { (compiled_in(STYLE)) } }
+            body {
+                h1 { (title) }
+                p {
+                    (sheets.len()) " sheets: " (count(Status::Flagged)) " flagged, "
+                    (count(Status::Unreadable)) " unreadable, " (count(Status::Ok)) " ok. "
+                    "Flagged sheets first. Edit a value and press “Save corrected JSON”; then run "
+                    code { "aufsicht correct --archive … --by NAME FILE.json" } "."
+                }
+                @for (n, &i) in order.iter().enumerate() { (section(n, &sheets[i])) }
+                script { (compiled_in(SCRIPT)) }
+            }
+        }
     }
-    let _ = write!(html, "<script>{SCRIPT}</script></body></html>");
-    html
+    .into_string()
 }
 
-fn section(html: &mut String, n: usize, sheet: &ReviewSheet) {
+fn section(n: usize, sheet: &ReviewSheet) -> Markup {
     let r = sheet.result;
-    section_head(html, n, sheet);
     let align = stored_alignment(r);
     let can_cut = sheet.image.as_deref().zip(align.as_ref()).zip(sheet.form);
     let mut outlined = Vec::new();
     let mut editable = 0;
+    let mut flags = Vec::new();
     for flag in &r.flags {
-        let sev = if flag.is_error() { "error" } else { "warning" };
-        let _ = write!(
-            html,
-            "<div class=\"flag {sev}\"><b>{}</b> {}",
-            flag.code.as_str(),
-            esc(&flag.message)
-        );
-        let extra = flag_extra(flag);
-        if !extra.is_empty() {
-            let _ = write!(html, "<br><small>{extra}</small>");
-        }
-        if let Some(((img, align), form)) = can_cut {
+        let cells = can_cut.map(|((img, align), form)| {
             let cells = named_cells(flag, r, form);
-            flag_cells(html, flag, &cells, img, align);
             editable += cells.iter().filter(|c| c.path.is_some()).count();
             outlined.extend(cells.iter().map(|c| c.bx));
+            flag_cells(flag, &cells, img, align)
+        });
+        let extra = flag_extra(flag);
+        flags.push(html! {
+            div class={ "flag " (if flag.is_error() { "error" } else { "warning" }) } {
+                b { (flag.code.as_str()) } " " (flag.message)
+                @if !extra.is_empty() { br; small { (extra) } }
+                @if let Some(cells) = cells { (cells) }
+            }
+        });
+    }
+    let whole = can_cut
+        .filter(|_| r.status != Status::Ok)
+        .and_then(|((img, align), form)| data_uri_jpeg(&overview(img, align, form, &outlined)));
+    html! {
+        section id={ "s" (n) } class=(status_name(r.status)) data-file=(sheet.file_name) {
+            (section_head(sheet))
+            @for flag in &flags { (flag) }
+            @if editable > 0 {
+                p { button onclick={ "save(" (n) ")" } { "Save corrected JSON" } }
+            }
+            @if let Some(uri) = whole {
+                details open {
+                    summary { "whole sheet, flagged cells outlined" }
+                    img class="overview" alt="sheet" src=(uri);
+                }
+            }
+            // The result itself, for saving a correction.
+            (json_script(&format!("sheet-{n}"), &r.to_json_pretty()))
         }
-        let _ = write!(html, "</div>");
     }
-    if editable > 0 {
-        let _ = write!(
-            html,
-            "<p><button onclick=\"save({n})\">Save corrected JSON</button></p>"
-        );
-    }
-    if let Some(((img, align), form)) = can_cut
-        && r.status != Status::Ok
-    {
-        let _ = write!(
-            html,
-            "<details open><summary>whole sheet, flagged cells outlined</summary><img class=\"overview\" alt=\"sheet\" src=\"{}\"></details>",
-            data_uri_jpeg(&overview(img, align, form, &outlined))
-        );
-    }
-    // The result itself, for saving a correction (`<` escaped for the script element).
-    let json = r.to_json_pretty().replace('<', "\\u003c");
-    let _ = write!(
-        html,
-        "<script type=\"application/json\" id=\"sheet-{n}\">{json}</script></section>"
-    );
 }
 
-/// A sheet's heading, and the notes on what the reader and decoder made of it.
-fn section_head(html: &mut String, n: usize, sheet: &ReviewSheet) {
-    let r = sheet.result;
-    let status = match r.status {
+fn status_name(status: Status) -> &'static str {
+    match status {
         Status::Ok => "ok",
         Status::Flagged => "flagged",
         Status::Unreadable => "unreadable",
-    };
+    }
+}
+
+/// A sheet's heading, and the notes on what the reader and decoder made of it.
+fn section_head(sheet: &ReviewSheet) -> Markup {
+    let r = sheet.result;
+    let status = status_name(r.status);
     let num = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
     let players: Vec<String> = r
         .players
         .iter()
         .map(|p| p.clone().unwrap_or_else(|| "?".into()))
         .collect();
-    let _ = write!(
-        html,
-        "<section id=\"s{n}\" class=\"{status}\" data-file=\"{}\"><h2>{} — round {}, table {} — {status}</h2><p>players: {}; {} flags</p>",
-        esc(&sheet.file_name),
-        esc(r.source.as_deref().unwrap_or(&sheet.file_name)),
-        num(r.round),
-        num(r.table),
-        esc(&players.join(", ")),
-        r.flags.len(),
-    );
-    if let Some(note) = &sheet.scan_note {
-        let _ = write!(html, "<p><b>{}</b></p>", esc(note));
-    } else if sheet.image.is_none() && r.status != Status::Ok {
-        let _ = write!(
-            html,
-            "<p><b>The scanned image could not be opened</b> ({}): compare with the paper sheet.</p>",
-            esc(r.source.as_deref().unwrap_or("no source"))
-        );
-    }
+    let no_image = sheet.scan_note.is_none() && sheet.image.is_none() && r.status != Status::Ok;
     // Rule flags the uncertain cells alone would cause: why those cells matter.
-    let as_read: Vec<String> = r
+    let as_read: Vec<&str> = r
         .notes
         .flags_if_read_as_is
         .iter()
-        .map(|f| esc(&f.message))
+        .map(|f| f.message.as_str())
         .collect();
     // Notes on what the reader and decoder made of the sheet, each a line.
-    for (lead, items) in [
+    let notes = [
         ("If the uncertain cells are as read:", as_read.join(" ")),
         (
             "Read otherwise, taken as its row and column demand:",
-            esc(&taken_as_decoded(r).join("; ")),
+            taken_as_decoded(r).join("; "),
         ),
         (
             "A ring seen there was the number's own loop, read as drawn and not circled (check the circle):",
-            esc(&rings_read_as_digits(r).join("; ")),
+            rings_read_as_digits(r).join("; "),
         ),
-    ] {
-        if !items.is_empty() {
-            let _ = write!(html, "<p class=\"as-read\">{lead} {items}</p>");
+    ];
+    html! {
+        h2 {
+            (r.source.as_deref().unwrap_or(&sheet.file_name)) " — round " (num(r.round))
+            ", table " (num(r.table)) " — " (status)
+        }
+        p { "players: " (players.join(", ")) "; " (r.flags.len()) " flags" }
+        @if let Some(note) = &sheet.scan_note {
+            p { b { (note) } }
+        } @else if no_image {
+            p {
+                b { "The scanned image could not be opened" }
+                " (" (r.source.as_deref().unwrap_or("no source")) "): compare with the paper sheet."
+            }
+        }
+        @for (lead, items) in &notes {
+            @if !items.is_empty() { p class="as-read" { (lead) " " (items) } }
         }
     }
 }
 
 /// A flag's cells: their crops (several cells, a whole row, as one crop
 /// of them together, which reads best) and an edit box for each value.
-fn flag_cells(html: &mut String, flag: &Flag, cells: &[Named], img: &GrayImage, align: &Alignment) {
+fn flag_cells(flag: &Flag, cells: &[Named], img: &GrayImage, align: &Alignment) -> Markup {
     let shown: Vec<(String, MmBox)> = match cells.iter().map(|c| c.bx).reduce(union) {
         Some(all) if cells.len() > 2 => {
             vec![(format!("row {}", flag.row.unwrap_or(0)), all)]
         }
         _ => cells.iter().map(|c| (c.label.clone(), c.bx)).collect(),
     };
-    let _ = write!(html, "<br>");
-    for (label, bx) in &shown {
-        let crop = cut_at(img, align, *bx, 2.0, CROP_PX_PER_MM);
-        let _ = write!(
-            html,
-            "<img class=\"crop\" alt=\"{l}\" title=\"{l}\" src=\"{}\"> ",
-            data_uri_png(&crop),
-            l = esc(label)
-        );
-    }
-    let _ = write!(html, "<br>");
-    for cell in cells {
-        let _ = write!(html, "<span class=\"cell\">{}", esc(&cell.label));
-        if let Some(path) = &cell.path {
-            let _ = write!(
-                html,
-                " <input class=\"value\" data-path=\"{}\" value=\"{}\">",
-                esc(&Value::Array(path.clone()).to_string()),
-                esc(cell.value.as_deref().unwrap_or(""))
-            );
+    html! {
+        br;
+        @for (label, bx) in &shown {
+            @if let Some(uri) = data_uri_png(&cut_at(img, align, *bx, 2.0, CROP_PX_PER_MM)) {
+                img class="crop" alt=(label) title=(label) src=(uri);
+                " "
+            }
         }
-        let _ = write!(html, "</span>");
+        br;
+        @for cell in cells {
+            span class="cell" {
+                (cell.label)
+                @if let Some(path) = &cell.path {
+                    " "
+                    input class="value" data-path=(Value::Array(path.clone()))
+                        value=(cell.value.as_deref().unwrap_or(""));
+                }
+            }
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::html::{DOCTYPE, compiled_in, html};
 use crate::night::standings::player_key;
 
 /// The club's season rule (`[season]` in its CLUB.toml).
@@ -131,27 +132,29 @@ impl Season {
 
     /// The table as a page to print: one HTML file, every text escaped.
     pub fn page(&self, title: &str) -> String {
-        use crate::night::review::esc;
-        use std::fmt::Write;
-        let mut html = format!(
-            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{t}</title><style>\
-             body{{font-family:sans-serif}}table{{border-collapse:collapse}}\
-             td,th{{border:1px solid #999;padding:2px 6px;text-align:right}}\
-             @media print{{th{{background:none}}}}</style></head><body><h1>{t}</h1><table>",
-            t = esc(title)
-        );
-        for (i, record) in self.records().iter().enumerate() {
-            let cell = if i == 0 { "th" } else { "td" };
-            html.push_str("<tr>");
-            for field in record {
-                let _ = write!(html, "<{cell}>{}</{cell}>", esc(field));
+        let records = self.records();
+        html! {
+            (DOCTYPE)
+            html {
+                head { meta charset="utf-8"; title { (title) } style { (compiled_in(STYLE)) } }
+                body {
+                    h1 { (title) }
+                    table {
+                        tr { @for field in records.first().into_iter().flatten() { th { (field) } } }
+                        @for record in records.iter().skip(1) {
+                            tr { @for field in record { td { (field) } } }
+                        }
+                    }
+                }
             }
-            html.push_str("</tr>");
         }
-        html.push_str("</table></body></html>");
-        html
+        .into_string()
     }
 }
+
+const STYLE: &str = "body{font-family:sans-serif}table{border-collapse:collapse}\
+td,th{border:1px solid #999;padding:2px 6px;text-align:right}\
+@media print{th{background:none}}";
 
 #[cfg(test)]
 mod tests {

@@ -88,6 +88,10 @@ pub struct TrainStruckArgs {
     /// struck out and written anew each, cut by the pipeline.
     #[arg(long, default_value_t = 600)]
     pub sheets: usize,
+    /// Hands of many sources (data/hands, scripts/fetch-hands.sh): every
+    /// other sheet written by one of their training families' writers.
+    #[arg(long)]
+    pub hands: Option<PathBuf>,
     #[command(flatten)]
     pub go_on: GoOn,
 }
@@ -112,9 +116,23 @@ pub fn struck(a: TrainStruckArgs) -> Result<()> {
             h.lost_sheets
         );
     };
-    let training = harvest_struck(&forms, &digits.clone().without_last(held), a.sheets, seed);
+    let library = training_library(a.hands.as_deref(), &digits)?;
+    let library = library.as_ref();
+    let training = harvest_struck(
+        &forms,
+        &digits.clone().without_last(held),
+        library,
+        a.sheets,
+        seed,
+    );
     report(&training, "the training digits");
-    let held_back = harvest_struck(&forms, &digits.last(held), a.sheets.div_ceil(6), seed + 1);
+    let held_back = harvest_struck(
+        &forms,
+        &digits.last(held),
+        library,
+        a.sheets.div_ceil(6),
+        seed + 1,
+    );
     report(&held_back, "the held-back digits");
     let model = train_struck(
         &training.samples,
@@ -125,6 +143,19 @@ pub fn struck(a: TrainStruckArgs) -> Result<()> {
     )
     .map_err(|e| anyhow::anyhow!("training failed: {e}"))?;
     save_model(&model, &a.out)
+}
+
+/// The training families of the hands in `dir`, MNIST's training digits
+/// (but those held back) among them.
+fn training_library(
+    dir: Option<&std::path::Path>,
+    digits: &synth::Digits,
+) -> Result<Option<Library>> {
+    let Some(dir) = dir else { return Ok(None) };
+    let held = aufsicht::read::cnn::HELD_BACK;
+    let mnist = digits.clone().without_last(held);
+    let library = Library::load(dir, &ALL_SOURCES, Split::Training, Some(mnist));
+    library.map(Some).map_err(anyhow::Error::msg)
 }
 
 pub fn digits(a: TrainDigitsArgs) -> Result<()> {
@@ -145,18 +176,7 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
     let schedule = go_on.schedule(epochs)?;
     let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
     let held = aufsicht::read::cnn::HELD_BACK;
-    let library = match &hands {
-        Some(dir) => Some(
-            Library::load(
-                dir,
-                &ALL_SOURCES,
-                Split::Training,
-                Some(digits.clone().without_last(held)),
-            )
-            .map_err(anyhow::Error::msg)?,
-        ),
-        None => None,
-    };
+    let library = training_library(hands.as_deref(), &digits)?;
     let [cells, held_cells] =
             harvest_training_and_held(&digits, library.as_ref(), sheets, seed.wrapping_mul(1000) + 1, |h, what| {
                 eprintln!(

@@ -8,12 +8,9 @@ use axum::response::{Html, IntoResponse, Response};
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
+use aufsicht::html::{DOCTYPE, Markup, html};
 
 use super::Desk;
-
-const DESK: &str = include_str!("assets/desk.html");
-const STANDINGS: &str = include_str!("assets/standings.html");
-const RANKING: &str = include_str!("assets/ranking.html");
 
 /// The script and styles, by the name the pages ask for.
 const ASSETS: [(&str, &str, &str); 3] = [
@@ -34,46 +31,131 @@ const ASSETS: [(&str, &str, &str); 3] = [
     ),
 ];
 
-/// `template` with every `{{message-id}}` replaced by its text, and
-/// `{{title}}` by the night's title; the texts HTML-escaped.
-pub fn fill(template: &str, lang: Lang, title: &str) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(start) = rest.find("{{") {
-        out.push_str(&rest[..start]);
-        let Some(len) = rest[start..].find("}}") else {
-            break;
-        };
-        let key = &rest[start + 2..start + len];
-        let text = if key == "title" {
-            title.to_string()
-        } else {
-            say(lang, key, &[])
-        };
-        out.push_str(&escape(&text));
-        rest = &rest[start + len + 2..];
+/// A page of the desk: its head, and `body` under its heading.
+fn shell(title: &str, body_class: Option<&str>, data: Markup, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html {
+            head {
+                meta charset="utf-8";
+                title { (title) }
+                link rel="stylesheet" href="/assets/desk.css";
+            }
+            body class=[body_class] { (data) (body) }
+        }
     }
-    out.push_str(rest);
-    out
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// The words the desk's script shows, by the key it asks for.
+const DESK_WORDS: [(&str, &str); 17] = [
+    ("reading", "desk-reading"),
+    ("suggestion", "desk-suggestion"),
+    ("alternatives", "desk-alternatives"),
+    ("saved", "desk-saved"),
+    ("kept", "desk-kept"),
+    ("noflags", "desk-no-flags"),
+    ("alldone", "desk-all-done"),
+    ("namefirst", "desk-name-first"),
+    ("flags", "desk-flags"),
+    ("initial", "desk-initial"),
+    ("initialled", "desk-initialled"),
+    ("takeback", "desk-take-back"),
+    ("void", "desk-void"),
+    ("voidreason", "desk-void-reason"),
+    ("voided", "desk-voided"),
+    ("unvoid", "desk-unvoid"),
+    ("scanchanged", "scan-changed"),
+];
+
+/// The board's words (standings and ranking).
+const BOARD_WORDS: [(&str, &str); 3] = [
+    ("rank", "desk-rank"),
+    ("player", "desk-player"),
+    ("total", "desk-total"),
+];
+
+/// The words a page's script shows, as a JSON object in the page
+/// (`#words`), in the page's language.
+fn words(lang: Lang, words: &[(&str, &str)]) -> Markup {
+    let map: serde_json::Map<String, serde_json::Value> = words
+        .iter()
+        .map(|(key, id)| (key.to_string(), say(lang, id, &[]).into()))
+        .collect();
+    aufsicht::html::json_script("words", &serde_json::Value::Object(map).to_string())
+}
+
+pub fn desk_page(lang: Lang, night: &str) -> String {
+    let t = |id: &str| say(lang, id, &[]);
+    let title = format!("{}: {night}", t("desk-title"));
+    let body = html! {
+        header {
+            h1 { (title) }
+            label { (t("desk-reviewer")) " " input id="by" autocomplete="name" size="12"; }
+            nav {
+                a id="to-standings" href="/standings" target="_blank" { (t("desk-standings")) }
+                " "
+                a id="to-ranking" href="/ranking" target="_blank" { (t("desk-ranking")) }
+            }
+            p class="help" { (t("desk-help")) }
+        }
+        div id="desk" {
+            aside { h2 { (t("desk-queue")) } ol id="queue" {} }
+            main {
+                p id="status" role="status" {}
+                div id="powers" {}
+                div id="flags" {}
+                div id="whole" { img id="page" alt=""; }
+            }
+        }
+        script src="/assets/desk.js" {}
+    };
+    shell(&title, None, words(lang, &DESK_WORDS), body).into_string()
+}
+
+/// The standings on the projector (`refresh` every 2 s) or the ranking to
+/// print (`refresh` 0).
+fn board_page(lang: Lang, night: &str, heading: &str, class: &str, refresh: u32) -> String {
+    let t = |id: &str| say(lang, id, &[]);
+    let title = format!("{}: {night}", t(heading));
+    let print = refresh == 0;
+    let body = html! {
+        h1 { (title) }
+        @if print {
+            p class="noprint" {
+                a id="csv" href="/api/standings?download=1" { (t("desk-export-csv")) }
+                " "
+                button onclick="window.print()" { (t("desk-print")) }
+            }
+        }
+        table id="board" {}
+        script src="/assets/board.js" {}
+        script { "board(" (refresh) ");" }
+    };
+    shell(&title, Some(class), words(lang, &BOARD_WORDS), body).into_string()
 }
 
 pub async fn desk(State(desk): State<Arc<Desk>>) -> Html<String> {
-    Html(fill(DESK, desk.lang, &desk.title))
+    Html(desk_page(desk.lang, &desk.title))
 }
 
 pub async fn standings(State(desk): State<Arc<Desk>>) -> Html<String> {
-    Html(fill(STANDINGS, desk.lang, &desk.title))
+    Html(board_page(
+        desk.lang,
+        &desk.title,
+        "desk-standings",
+        "board",
+        2000,
+    ))
 }
 
 pub async fn ranking(State(desk): State<Arc<Desk>>) -> Html<String> {
-    Html(fill(RANKING, desk.lang, &desk.title))
+    Html(board_page(
+        desk.lang,
+        &desk.title,
+        "desk-ranking",
+        "ranking",
+        0,
+    ))
 }
 
 pub async fn asset(Path(name): Path<String>) -> Response {
@@ -112,15 +194,31 @@ mod tests {
 
     #[test]
     fn a_page_should_get_its_texts_from_the_catalogue_escaped() {
-        let filled = fill("<h1>{{desk-queue}}</h1><p>{{title}}</p>", Lang::En, "A & B");
-        assert_eq!(filled, "<h1>Sheets to review</h1><p>A &amp; B</p>");
-        for page in [DESK, STANDINGS, RANKING] {
-            let filled = fill(page, Lang::De, "x");
-            assert!(!filled.contains("{{"), "every placeholder filled");
-            assert!(
-                !filled.contains("desk-"),
-                "every message id known: {filled}"
-            );
+        let page = desk_page(Lang::En, "A & <B>");
+        let heading = format!(
+            "<h1>{}: A &amp; &lt;B&gt;</h1>",
+            say(Lang::En, "desk-title", &[])
+        );
+        assert!(page.contains(&heading), "{page}");
+        assert!(!page.contains("<B>"), "{page}");
+        for page in [
+            desk_page(Lang::De, "x"),
+            board_page(Lang::De, "x", "desk-standings", "board", 2000),
+            board_page(Lang::De, "x", "desk-ranking", "ranking", 0),
+        ] {
+            assert!(!page.contains("desk-"), "every message id known: {page}");
+        }
+    }
+
+    #[test]
+    fn the_scripts_words_should_be_json_with_every_key() {
+        let page = words(Lang::De, &DESK_WORDS).into_string();
+        let json = page
+            .trim_start_matches(r#"<script type="application/json" id="words">"#)
+            .trim_end_matches("</script>");
+        let words: serde_json::Value = serde_json::from_str(json).expect("JSON");
+        for (key, _) in DESK_WORDS {
+            assert!(words[key].as_str().is_some_and(|w| !w.is_empty()), "{key}");
         }
     }
 }

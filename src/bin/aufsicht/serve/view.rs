@@ -77,7 +77,7 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         .iter()
         .map(|flag| flag_view(stored, flag, page, &mut boxes))
         .collect();
-    let whole = page.map(|(img, a, f)| data_uri_jpeg(&overview(img, a, f, &boxes)));
+    let whole = page.and_then(|(img, a, f)| data_uri_jpeg(&overview(img, a, f, &boxes)));
     Ok(json!({
         "id": stored.id,
         "version": stored.version,
@@ -108,8 +108,8 @@ fn flag_view(
         .iter()
         .map(|n| {
             boxes.push(n.bx);
-            let crop =
-                page.map(|(img, a, _)| data_uri_png(&cut_at(img, a, n.bx, 2.0, CROP_PX_PER_MM)));
+            let crop = page
+                .and_then(|(img, a, _)| data_uri_png(&cut_at(img, a, n.bx, 2.0, CROP_PX_PER_MM)));
             let path = n.path.as_deref().and_then(|p| ValuePath::of_json(p, sheet));
             json!({
                 "label": n.label,

@@ -5,7 +5,7 @@ function board(every) {
   const headers = token ? { "x-aufsicht-token": token } : {};
   const csv = document.getElementById("csv");
   if (csv && token) csv.href += "&token=" + encodeURIComponent(token);
-  const names = document.body.dataset;
+  const names = JSON.parse(document.getElementById("words").textContent);
   async function load() {
     const r = await fetch("/api/standings?format=json", { headers });
     if (!r.ok) return;

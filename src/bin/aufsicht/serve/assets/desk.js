@@ -1,7 +1,7 @@
 // The review desk: the queue of sheets, flagged first; each flag with its
 // crops, reading, alternatives and suggestion; every correction stored at once.
 "use strict";
-const texts = document.body.dataset;
+const texts = JSON.parse(document.getElementById("words").textContent);
 const token = new URLSearchParams(location.search).get("token");
 const auth = token ? { "x-aufsicht-token": token } : {};
 if (token)
