@@ -186,7 +186,14 @@ pub enum ArchiveError {
     },
     /// Not a `source`: its text is already in the message, once.
     Sql(rusqlite::Error),
-    Corrupt(String),
+    /// A stored result that is no result.
+    StoredResult(#[source] Box<SheetError>),
+    /// A migration that failed for another cause than SQLite's.
+    Migration(#[source] rusqlite_migration::Error),
+    /// A night's stored date that is no date.
+    BadDate(String),
+    /// A kept scan whose bytes cannot be read back.
+    ScanRead(#[source] std::io::Error),
     NoTournament {
         name: String,
         names: String,
@@ -242,7 +249,12 @@ impl Tell for ArchiveError {
                 say(lang, "archive-open", &[("path", path), ("message", source)])
             }
             ArchiveError::Sql(e) => sql_cause(e, lang),
-            ArchiveError::Corrupt(m) => say(lang, "archive-corrupt", &[("message", m)]),
+            ArchiveError::StoredResult(e) => {
+                say(lang, "archive-corrupt", &[("message", &e.tell(lang))])
+            }
+            ArchiveError::Migration(e) => say(lang, "archive-migration", &[("message", e)]),
+            ArchiveError::BadDate(text) => say(lang, "archive-bad-date", &[("date", text)]),
+            ArchiveError::ScanRead(e) => say(lang, "archive-scan-read", &[("message", e)]),
             ArchiveError::NoTournament { name, names } => say(
                 lang,
                 "archive-no-such-tournament",
@@ -308,6 +320,7 @@ pub enum ParticipantsError {
     /// A list with a header that does not pass its checks.
     List {
         path: String,
+        #[source]
         error: RosterError,
     },
 }

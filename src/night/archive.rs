@@ -179,7 +179,7 @@ fn add_column(
 fn migration_error(e: rusqlite_migration::Error) -> ArchiveError {
     match e {
         rusqlite_migration::Error::RusqliteError { err, .. } => ArchiveError::Sql(err),
-        other => ArchiveError::Corrupt(other.to_string()),
+        other => ArchiveError::Migration(other),
     }
 }
 
@@ -221,8 +221,7 @@ pub fn sha256_file(path: &Path) -> Result<String, std::io::Error> {
 
 /// A date as the archive stores it (`YYYY-MM-DD`), read back.
 fn stored_date(text: &str) -> Result<NaiveDate, ArchiveError> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .map_err(|_| ArchiveError::Corrupt(format!("a night's date \"{text}\" is no date")))
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| ArchiveError::BadDate(text.to_string()))
 }
 
 /// The time now as the archive writes every timestamp: RFC 3339, UTC, to
@@ -915,7 +914,7 @@ fn opt(v: Option<i64>) -> String {
 }
 
 fn parse(json: &str) -> Result<SheetResult, ArchiveError> {
-    SheetResult::from_json("archive", json).map_err(|e| ArchiveError::Corrupt(e.to_string()))
+    SheetResult::from_json("archive", json).map_err(|e| ArchiveError::StoredResult(Box::new(e)))
 }
 
 /// The id of the tournament's round `number`, made on first use.

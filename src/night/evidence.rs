@@ -212,7 +212,11 @@ mod tests {
         let file = dir.path().join("scan0001.png");
         std::fs::write(&file, png(10)).expect("write");
         let read = result_of(&file, Some(hex_sha256(&png(10))));
-        let failing = |_: &str| Err(ArchiveError::Corrupt("disk I/O error".into()));
+        let failing = |_: &str| {
+            Err(ArchiveError::ScanRead(std::io::Error::other(
+                "disk I/O error",
+            )))
+        };
         assert!(
             Decoded::default()
                 .page_of(&read, None, failing, dir.path())

@@ -64,9 +64,7 @@ impl Archive {
             let mut hasher = Sha256::new();
             let mut buffer = vec![0u8; 1 << 16];
             loop {
-                let n = blob
-                    .read(&mut buffer)
-                    .map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
+                let n = blob.read(&mut buffer).map_err(ArchiveError::ScanRead)?;
                 if n == 0 {
                     break;
                 }
