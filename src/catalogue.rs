@@ -96,6 +96,33 @@ pub fn say(lang: Lang, id: &str, args: &[(&str, &dyn std::fmt::Display)]) -> Str
         .into_owned()
 }
 
+/// A table's column head in `lang`: `column-<name>` of the catalogue (a
+/// round's `column-round`), else the column's name as it is (a night's
+/// column, a club's own tie-break). The CSVs keep the names.
+pub fn column_head(lang: Lang, name: &str) -> String {
+    if let Some(n) = name
+        .strip_prefix("round_")
+        .filter(|n| n.parse::<u32>().is_ok())
+    {
+        return say(lang, "column-round", &[("n", &n)]);
+    }
+    let id = format!("column-{name}");
+    if bundle(lang).has_message(&id) {
+        say(lang, &id, &[])
+    } else {
+        name.to_string()
+    }
+}
+
+/// A date as people of `lang` write it: 09.01.2026 in German, 2026-01-09
+/// in English.
+pub fn date(lang: Lang, date: chrono::NaiveDate) -> String {
+    match lang {
+        Lang::De => date.format("%d.%m.%Y").to_string(),
+        Lang::En => date.format("%Y-%m-%d").to_string(),
+    }
+}
+
 /// A percentage as the messages show it (an argument to [`say`]): whole,
 /// rounded.
 pub fn percent<T: std::fmt::Display>(hundredths: T) -> String {
@@ -154,6 +181,22 @@ mod tests {
         for id in asked {
             assert!(known.iter().any(|k| k == id), "no message `{id}`");
         }
+    }
+
+    #[test]
+    fn column_heads_and_dates_should_follow_the_language() {
+        assert_eq!(column_head(Lang::De, "round_2"), "Runde 2");
+        assert_eq!(column_head(Lang::En, "round_2"), "Round 2");
+        assert_eq!(column_head(Lang::De, "solo_won"), "Solo gewonnen");
+        assert_eq!(column_head(Lang::De, "player"), "Teilnehmer");
+        assert_eq!(column_head(Lang::De, "round_difference"), "Rundendifferenz");
+        assert_eq!(
+            column_head(Lang::De, "2026-01-09 Januar"),
+            "2026-01-09 Januar"
+        );
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 1, 9).expect("a date");
+        assert_eq!(date(Lang::De, day), "09.01.2026");
+        assert_eq!(date(Lang::En, day), "2026-01-09");
     }
 
     #[test]

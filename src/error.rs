@@ -293,6 +293,24 @@ impl Tell for ArchiveError {
     }
 }
 
+/// What stops a work over the club's nights: the archive, or a night's
+/// rule set.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum ClubError {
+    Archive(#[from] ArchiveError),
+    Rules(#[from] TemplateError),
+}
+
+impl Tell for ClubError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            ClubError::Archive(e) => e.tell(lang),
+            ClubError::Rules(e) => e.tell(lang),
+        }
+    }
+}
+
 /// What an SQLite error means for the person who runs the command.
 fn sql_cause(e: &rusqlite::Error, lang: Lang) -> String {
     use rusqlite::ErrorCode as C;

@@ -551,6 +551,62 @@ impl Archive {
         Ok(nights)
     }
 
+    /// The night a desk opens on without being told: the latest dated
+    /// one, else the one stored last.
+    pub fn newest_night(&self) -> Result<i64, ArchiveError> {
+        let nights = self.nights()?;
+        let dated = nights
+            .iter()
+            .filter(|n| n.date.is_some())
+            .max_by_key(|n| (n.date, n.id));
+        let newest = dated.or_else(|| nights.iter().max_by_key(|n| n.id));
+        newest.map(|n| n.id).ok_or(ArchiveError::Empty)
+    }
+
+    /// How many sheets each night holds, by the night's id.
+    pub fn sheet_counts(&self) -> Result<std::collections::HashMap<i64, usize>, ArchiveError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT tournament_id, COUNT(*) FROM sheets GROUP BY tournament_id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+        let mut counts = std::collections::HashMap::new();
+        for row in rows {
+            let (night, n) = row?;
+            counts.insert(night, usize::try_from(n).unwrap_or(0));
+        }
+        Ok(counts)
+    }
+
+    /// A stored sheet by its archive id, in whichever night holds it.
+    pub fn sheet_anywhere(
+        &self,
+        sheet_id: i64,
+    ) -> Result<Option<(i64, StoredSheet)>, ArchiveError> {
+        let Some(night) = self.night_of_sheet(sheet_id)? else {
+            return Ok(None);
+        };
+        Ok(self.sheet(night, sheet_id)?.map(|s| (night, s)))
+    }
+
+    /// The tournament's name.
+    pub fn name_of(&self, tournament: i64) -> Result<String, ArchiveError> {
+        Ok(self.conn.query_row(
+            "SELECT name FROM tournaments WHERE id = ?1",
+            params![tournament],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The night that holds the sheet of this archive id, if any.
+    pub fn night_of_sheet(&self, sheet_id: i64) -> Result<Option<i64>, ArchiveError> {
+        let night = self.conn.query_row(
+            "SELECT tournament_id FROM sheets WHERE id = ?1",
+            params![sheet_id],
+            |r| r.get(0),
+        );
+        Ok(night.optional()?)
+    }
+
     /// The rule set the tournament was scanned with.
     pub fn rules_of(&self, tournament: i64) -> Result<String, ArchiveError> {
         Ok(self.conn.query_row(

@@ -8,9 +8,11 @@
 use serde::Serialize;
 
 use crate::check::messages::Lang;
-use crate::error::ArchiveError;
+use crate::check::rules::RuleSet;
+use crate::error::{ArchiveError, ClubError};
 use crate::night::archive::{Archive, Change, ChangeKind, StoredSheet};
 use crate::night::ranking::{NightRules, rank};
+use crate::night::season::{self, SeasonRule};
 use crate::night::standings::player_key;
 use crate::sheet::SheetResult;
 
@@ -28,14 +30,36 @@ pub enum Subject<'a> {
 pub struct Audit {
     pub player: Option<String>,
     pub sheets: Vec<AuditedSheet>,
-    /// The player's standings line by the CSV's column names.
-    pub standings: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The player's standings line by the CSV's column names: of the
+    /// night audited (none for a season audit over several nights).
+    pub standings: Option<Line>,
+    /// A season audit's nights the player played, in date order, each
+    /// with its standings line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nights: Vec<AuditedNight>,
+    /// A season audit's line of the season table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub season: Option<Line>,
+}
+
+/// A line of a table by its column names.
+pub type Line = serde_json::Map<String, serde_json::Value>;
+
+/// A night of a season audit.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditedNight {
+    pub name: String,
+    /// `YYYY-MM-DD`, where the night has a date.
+    pub date: Option<String>,
+    pub standings: Option<Line>,
 }
 
 /// One sheet of an audit.
 #[derive(Debug, Clone, Serialize)]
 pub struct AuditedSheet {
     pub id: i64,
+    /// The night's name.
+    pub tournament: String,
     pub source: Option<String>,
     pub round: Option<u32>,
     pub table: Option<u32>,
@@ -79,8 +103,15 @@ pub fn audit(
                 .ok_or(ArchiveError::NoSuchSheet(id))?;
             Ok(Audit {
                 player: None,
-                sheets: vec![audited(archive, &stored, None)?],
+                sheets: vec![audited(
+                    archive,
+                    &archive.name_of(tournament)?,
+                    &stored,
+                    None,
+                )?],
                 standings: None,
+                nights: Vec::new(),
+                season: None,
             })
         }
     }
@@ -94,22 +125,101 @@ fn player_audit(
     night: NightRules,
     lang: Lang,
 ) -> Result<Audit, ArchiveError> {
-    let stored = archive.sheets(tournament)?;
-    let mut sheets = Vec::new();
-    for s in &stored {
-        if let Some(seat) = seat_of(&s.result, player) {
-            sheets.push(audited(archive, s, Some(seat))?);
-        }
-    }
+    let (sheets, standings) = night_of_player(archive, tournament, player, night, lang)?;
     if sheets.is_empty() {
         return Err(ArchiveError::NoSuchPlayer(player.to_string()));
     }
-    sheets.sort_by_key(|s| (s.round, s.table, s.id));
-    let named = stored.into_iter().map(StoredSheet::into_named).collect();
     Ok(Audit {
         player: Some(player.to_string()),
         sheets,
-        standings: rank(named, night, lang).standings.line_of(player),
+        standings,
+        nights: Vec::new(),
+        season: None,
+    })
+}
+
+/// The sheets `player` sat at in the night (by round and table), and
+/// their standings line over it.
+fn night_of_player(
+    archive: &Archive,
+    tournament: i64,
+    player: &str,
+    night: NightRules,
+    lang: Lang,
+) -> Result<(Vec<AuditedSheet>, Option<Line>), ArchiveError> {
+    let stored = archive.sheets(tournament)?;
+    let name = archive.name_of(tournament)?;
+    let mut sheets = Vec::new();
+    for s in &stored {
+        if let Some(seat) = seat_of(&s.result, player) {
+            sheets.push(audited(archive, &name, s, Some(seat))?);
+        }
+    }
+    if sheets.is_empty() {
+        return Ok((sheets, None));
+    }
+    sheets.sort_by_key(|s| (s.round, s.table, s.id));
+    let named = stored.into_iter().map(StoredSheet::into_named).collect();
+    let line = rank(named, night, lang).standings.line_of(player);
+    Ok((sheets, line))
+}
+
+/// The audit of `subject` over every night of the archive: a player's
+/// nights in date order, each ranked under the rule set it was scanned
+/// with, and their line of the season under `rule`; a sheet in whichever
+/// night holds it.
+pub fn season_audit(
+    archive: &Archive,
+    subject: Subject,
+    rule: &SeasonRule,
+    lang: Lang,
+) -> Result<Audit, ClubError> {
+    let player = match subject {
+        Subject::Player(p) => p,
+        Subject::Sheet(id) => {
+            let night = archive
+                .night_of_sheet(id)?
+                .ok_or(ArchiveError::NoSuchSheet(id))?;
+            let rules = RuleSet::load(&archive.rules_of(night)?)?;
+            return Ok(audit(
+                archive,
+                night,
+                subject,
+                NightRules::of(&rules),
+                lang,
+            )?);
+        }
+    };
+    let mut all = Vec::new();
+    let mut nights = Vec::new();
+    for night in archive.nights()? {
+        let rules = RuleSet::load(&night.rules)?;
+        let (sheets, standings) =
+            night_of_player(archive, night.id, player, NightRules::of(&rules), lang)?;
+        if sheets.is_empty() {
+            continue;
+        }
+        all.extend(sheets);
+        nights.push(AuditedNight {
+            name: night.name,
+            date: night.date.map(|d| d.to_string()),
+            standings,
+        });
+    }
+    if all.is_empty() {
+        return Err(ArchiveError::NoSuchPlayer(player.to_string()).into());
+    }
+    let season = season::of_archive(archive, (None, None), rule, lang)?;
+    Ok(Audit {
+        player: Some(player.to_string()),
+        sheets: all,
+        // One night: its line, as an audit of that night gives it.
+        standings: match nights.as_slice() {
+            [one] => one.standings.clone(),
+            _ => None,
+        },
+        nights,
+        season: season.line_of(player),
     })
 }
 
@@ -125,11 +235,13 @@ fn seat_of(sheet: &SheetResult, player: &str) -> Option<usize> {
 
 fn audited(
     archive: &Archive,
+    night: &str,
     s: &StoredSheet,
     seat: Option<usize>,
 ) -> Result<AuditedSheet, ArchiveError> {
     Ok(AuditedSheet {
         id: s.id,
+        tournament: night.to_string(),
         source: s.result.source.clone(),
         round: s.result.round,
         table: s.result.table,

@@ -5,11 +5,12 @@
 
 use std::collections::HashMap;
 
+use crate::catalogue;
 use crate::catalogue::say;
 use crate::cells::cut_at;
 use crate::check::messages::Lang;
 use crate::html::{DOCTYPE, Markup, compiled_in, html};
-use crate::night::audit::{Audit, AuditedSheet};
+use crate::night::audit::{Audit, AuditedNight, AuditedSheet, Line};
 use crate::night::evidence::Evidence;
 use crate::night::review::{CROP_PX_PER_MM, data_uri_png, stored_alignment, union};
 use crate::page::form::FormTemplate;
@@ -27,16 +28,12 @@ pub struct Scans<'a> {
     pub evidence: &'a HashMap<i64, Evidence>,
 }
 
-/// The audit's page.
+/// The audit's page: a night's (its standings line, then its sheets), or
+/// a season's (the season's line, then each night's line and sheets).
 pub fn page(audit: &Audit, scans: &Scans, lang: Lang) -> String {
     let title = match &audit.player {
         Some(p) => say(lang, "audit-title-player", &[("player", p)]),
         None => say(lang, "audit-title-sheet", &[]),
-    };
-    let text = |v: &serde_json::Value| match v {
-        serde_json::Value::Null => String::new(),
-        serde_json::Value::String(s) => s.clone(),
-        v => v.to_string(),
     };
     html! {
         (DOCTYPE)
@@ -44,18 +41,85 @@ pub fn page(audit: &Audit, scans: &Scans, lang: Lang) -> String {
             head { meta charset="utf-8"; title { (title) } style { (compiled_in(STYLE)) } }
             body {
                 h1 { (title) }
-                @if let Some(line) = &audit.standings {
-                    h2 { (say(lang, "audit-standings", &[])) }
-                    table {
-                        tr { @for k in line.keys() { th { (k) } } }
-                        tr { @for v in line.values() { td { (text(v)) } } }
+                @if let Some(line) = &audit.season {
+                    h2 { (say(lang, "audit-season", &[])) }
+                    (line_table(line, audit, lang))
+                }
+                @if audit.nights.is_empty() {
+                    @if let Some(line) = &audit.standings {
+                        h2 { (say(lang, "audit-standings", &[])) }
+                        (line_table(line, audit, lang))
+                    }
+                    @for sheet in &audit.sheets { (section(sheet, scans, lang)) }
+                }
+                @for night in &audit.nights {
+                    h2 class="night" { (say(lang, "audit-night", &[("night", &night_label(night, lang))])) }
+                    @if let Some(line) = &night.standings { (line_table(line, audit, lang)) }
+                    @for sheet in audit.sheets.iter().filter(|s| s.tournament == night.name) {
+                        (section(sheet, scans, lang))
                     }
                 }
-                @for sheet in &audit.sheets { (section(sheet, scans, lang)) }
             }
         }
     }
     .into_string()
+}
+
+/// A night's name, and its date the language's way.
+fn night_label(night: &AuditedNight, lang: Lang) -> String {
+    let date = night
+        .date
+        .as_deref()
+        .and_then(|d| d.parse::<chrono::NaiveDate>().ok());
+    match date {
+        Some(d) => format!("{} ({})", night.name, catalogue::date(lang, d)),
+        None => night.name.clone(),
+    }
+}
+
+/// A standings or season line as a table: column heads in the language,
+/// the sheets to review by round and table.
+fn line_table(line: &Line, audit: &Audit, lang: Lang) -> Markup {
+    let text = |name: &str, v: &serde_json::Value| match v {
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::String(s) if name == "review" => by_round_and_table(s, audit, lang),
+        serde_json::Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    html! {
+        table {
+            tr { @for k in line.keys() { th { (catalogue::column_head(lang, k)) } } }
+            tr { @for (k, v) in line { td { (text(k, v)) } } }
+        }
+    }
+}
+
+/// The standings' `review` column (sheets by their names, `;` between)
+/// as "Runde 1, Tisch 3": the audit's sheets of those names.
+fn by_round_and_table(names: &str, audit: &Audit, lang: Lang) -> String {
+    let unknown = || "?".to_string();
+    let named = |name: &str| {
+        let s = audit
+            .sheets
+            .iter()
+            .find(|s| s.source.as_deref() == Some(name))?;
+        let args: [(&str, &dyn std::fmt::Display); 2] = [
+            ("round", &s.round.map_or_else(unknown, |r| r.to_string())),
+            ("table", &s.table.map_or_else(unknown, |t| t.to_string())),
+        ];
+        Some(say(lang, "audit-round-table", &args))
+    };
+    let names = names.split(';').filter(|n| !n.is_empty());
+    let shown: Vec<String> = names
+        .map(|n| named(n).unwrap_or_else(|| file_name(n)))
+        .collect();
+    shown.join("; ")
+}
+
+/// A path's last part: where a scan lies is the archive's business.
+fn file_name(path: &str) -> String {
+    let name = std::path::Path::new(path).file_name();
+    name.map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 fn section(s: &AuditedSheet, scans: &Scans, lang: Lang) -> Markup {
@@ -63,7 +127,10 @@ fn section(s: &AuditedSheet, scans: &Scans, lang: Lang) -> Markup {
     let args: [(&str, &dyn std::fmt::Display); 4] = [
         ("round", &s.round.map_or_else(unknown, |r| r.to_string())),
         ("table", &s.table.map_or_else(unknown, |t| t.to_string())),
-        ("source", &s.source.clone().unwrap_or_else(unknown)),
+        (
+            "source",
+            &s.source.as_deref().map_or_else(unknown, file_name),
+        ),
         ("id", &s.id),
     ];
     let void = s.result.notes.void.as_ref().map(|void| {

@@ -24,6 +24,17 @@ pub struct NightRules<'a> {
     pub seating: Option<&'a Seating>,
 }
 
+impl<'a> NightRules<'a> {
+    /// A night known by its rule set alone (no list, no draw).
+    pub fn of(rules: &'a RuleSet) -> Self {
+        NightRules {
+            rules,
+            participants: None,
+            seating: None,
+        }
+    }
+}
+
 /// A ranked night.
 pub struct Ranking {
     pub standings: Standings,

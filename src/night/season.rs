@@ -7,8 +7,15 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use chrono::NaiveDate;
+
+use crate::catalogue::Lang;
+use crate::check::rules::RuleSet;
+use crate::error::ClubError;
 use crate::html::{DOCTYPE, compiled_in, html};
-use crate::night::standings::player_key;
+use crate::night::archive::{Archive, Night, StoredSheet};
+use crate::night::standings::{player_key, standings};
+use crate::sheet::SheetResult;
 
 /// The club's season rule (`[season]` in its CLUB.toml).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -48,6 +55,45 @@ pub struct SeasonLine {
 pub struct Season {
     pub columns: Vec<String>,
     pub lines: Vec<SeasonLine>,
+}
+
+/// The season of the archive's nights dated `from` to `to` (see
+/// [`Night::within`]) under `rule`. A night's totals are its Endergebnisse
+/// as stored (a void sheet's 0): the same as its ranking gives, without
+/// verifying every sheet again for the tie-breaks a season does not use.
+pub fn of_archive(
+    archive: &Archive,
+    (from, to): (Option<NaiveDate>, Option<NaiveDate>),
+    rule: &SeasonRule,
+    lang: Lang,
+) -> Result<Season, ClubError> {
+    let mut nights = Vec::new();
+    for night in archive.nights()?.into_iter().filter(|n| n.within(from, to)) {
+        let rules = RuleSet::load(&night.rules)?;
+        let sheets: Vec<(String, SheetResult)> = archive
+            .sheets(night.id)?
+            .into_iter()
+            .map(StoredSheet::into_named)
+            .collect();
+        let ranked = standings(&sheets, &rules, None, lang);
+        nights.push(NightTotals {
+            column: column_of(&night),
+            totals: ranked
+                .players
+                .into_iter()
+                .map(|p| (p.player, p.total))
+                .collect(),
+        });
+    }
+    Ok(season(&nights, rule))
+}
+
+/// A night's column: its date, then its name.
+pub fn column_of(night: &Night) -> String {
+    match &night.date {
+        Some(d) => format!("{d} {}", night.name),
+        None => night.name.clone(),
+    }
 }
 
 /// The season of `nights` (in date order) under `rule`.
@@ -118,6 +164,27 @@ impl Season {
             rec
         });
         std::iter::once(header).chain(lines).collect()
+    }
+
+    /// `player`'s line by the CSV's column names (numbers as numbers, a
+    /// night not played null).
+    pub fn line_of(&self, player: &str) -> Option<serde_json::Map<String, serde_json::Value>> {
+        let key = player_key(player);
+        let at = self
+            .lines
+            .iter()
+            .position(|l| player_key(&l.player) == key)?;
+        let records = self.records();
+        let (header, line) = (records.first()?, records.get(at + 1)?);
+        let value = |(name, text): (&String, &String)| {
+            let v = match text.parse::<i64>() {
+                Ok(n) if name != "player" => n.into(),
+                _ if text.is_empty() => serde_json::Value::Null,
+                _ => text.as_str().into(),
+            };
+            (name.clone(), v)
+        };
+        Some(header.iter().zip(line).map(value).collect())
     }
 
     /// The table as CSV.

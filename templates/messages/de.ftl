@@ -311,3 +311,22 @@ audit-at = wann
 audit-moved = Gesamtpunkte
 season-club = Die Vereinsdatei { $path } ist nicht lesbar ([season] best = N, min_nights = M)
 season-title = Jahreswertung
+
+# Column heads of the pages (the CSVs keep the column names).
+column-rank = Platz
+column-player = Teilnehmer
+column-name = Name
+column-total = Punkte
+column-nights = Abende
+column-round = Runde { $n }
+column-review = Zu prüfen
+column-tout_won = Tout gewonnen
+column-tout_played = Tout gespielt
+column-solo_won = Solo gewonnen
+column-solo_played = Solo gespielt
+column-sie_played = Sie gespielt
+column-round_difference = Rundendifferenz
+audit-season = Jahreswertung
+audit-night = Abend: { $night }
+audit-round-table = Runde { $round }, Tisch { $table }
+desk-night = Abend

@@ -301,3 +301,22 @@ audit-at = at
 audit-moved = total moved
 season-club = cannot use the club file { $path } ([season] best = N, min_nights = M)
 season-title = Season table
+
+# Column heads of the pages (the CSVs keep the column names).
+column-rank = Rank
+column-player = Player
+column-name = Name
+column-total = Total
+column-nights = Nights
+column-round = Round { $n }
+column-review = To review
+column-tout_won = Tout won
+column-tout_played = Tout played
+column-solo_won = Solo won
+column-solo_played = Solo played
+column-sie_played = Sie played
+column-round_difference = Round difference
+audit-season = The season
+audit-night = Night: { $night }
+audit-round-table = round { $round }, table { $table }
+desk-night = Night

@@ -19,24 +19,31 @@ fn night_archive(dir: &Path) -> PathBuf {
 }
 
 /// A running desk, stopped when dropped.
-struct Desk {
+pub(crate) struct Desk {
     child: Child,
     /// `http://127.0.0.1:PORT/`, as it printed first.
-    url: String,
+    pub(crate) url: String,
 }
 
 impl Desk {
     fn start(archive: &Path) -> Desk {
+        Desk::start_in("en", archive, &[])
+    }
+
+    /// A desk speaking `lang`, with more of `review --serve`'s arguments.
+    pub(crate) fn start_in(lang: &str, archive: &Path, more: &[&str]) -> Desk {
         let mut child = Command::new(env!("CARGO_BIN_EXE_aufsicht"))
             .args([
                 "--lang",
-                "en",
+                lang,
                 "review",
                 "--serve",
                 "--listen",
                 "127.0.0.1:0",
             ])
-            .args(["--rules", "merkur", "--title", "Test night", "--archive"])
+            .args(["--rules", "merkur", "--title", "Test night"])
+            .args(more)
+            .arg("--archive")
             .arg(archive)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -53,7 +60,7 @@ impl Desk {
     }
 
     /// A request as a script sends it: (status, head in lower case, body).
-    fn call(
+    pub(crate) fn call(
         &self,
         method: &str,
         path: &str,
@@ -81,7 +88,7 @@ impl Desk {
         (status, head.to_ascii_lowercase(), body.to_string())
     }
 
-    fn json(&self, path: &str) -> Value {
+    pub(crate) fn json(&self, path: &str) -> Value {
         let (status, _, body) = self.call("GET", path, &[], "");
         assert_eq!(status, 200, "{path}: {body}");
         serde_json::from_str(&body).expect("json")
@@ -666,10 +673,10 @@ fn free_port() -> u16 {
 }
 
 /// ChromeDriver on its own port, stopped when dropped.
-struct Driver(Child, u16);
+pub(crate) struct Driver(Child, u16);
 
 impl Driver {
-    fn start() -> Driver {
+    pub(crate) fn start() -> Driver {
         let port = free_port();
         let mut child = Command::new("chromedriver")
             .arg(format!("--port={port}"))
@@ -699,7 +706,7 @@ impl Drop for Driver {
 const ENTER: &str = "\u{E007}";
 
 /// Headless Chromium through WebDriver, quiet on this closed network.
-async fn browser(driver: &Driver, profile: &Path) -> fantoccini::Client {
+pub(crate) async fn browser(driver: &Driver, profile: &Path) -> fantoccini::Client {
     let mut caps = serde_json::Map::new();
     let args = [
         "--headless=new",
@@ -724,7 +731,7 @@ async fn browser(driver: &Driver, profile: &Path) -> fantoccini::Client {
 }
 
 /// Waits until `script` returns true in the page.
-async fn until(client: &fantoccini::Client, script: &str) {
+pub(crate) async fn until(client: &fantoccini::Client, script: &str) {
     // A minute: CI runs the other tests beside this one on two cores.
     for _ in 0..1200 {
         let done = client.execute(script, vec![]).await.expect("script");

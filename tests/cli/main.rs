@@ -3,6 +3,8 @@
 
 mod common;
 
+mod club;
+
 mod desk;
 mod draw;
 mod hostile;

@@ -11,7 +11,7 @@ use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, RuleSet, SheetResult};
 
 /// Writes a legal, verified night: `players` at tables of four, each round seated anew.
-fn write_night(dir: &Path, players: usize, seed: u64) -> Vec<SheetResult> {
+pub(crate) fn write_night(dir: &Path, players: usize, seed: u64) -> Vec<SheetResult> {
     let rules = RuleSet::load("merkur").expect("merkur");
     let form = FormTemplate::load("punkteliste-a4-32").expect("form");
     let ids: Vec<String> = (0..players).map(|i| format!("{}", 100 + i * 7)).collect();
@@ -47,7 +47,7 @@ fn write_night(dir: &Path, players: usize, seed: u64) -> Vec<SheetResult> {
     sheets
 }
 
-fn rows(csv: &str) -> Vec<BTreeMap<String, String>> {
+pub(crate) fn rows(csv: &str) -> Vec<BTreeMap<String, String>> {
     let mut lines = csv.lines();
     let header: Vec<String> = lines
         .next()

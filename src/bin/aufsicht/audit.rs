@@ -8,7 +8,7 @@ use clap::ValueEnum;
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
-use aufsicht::night::audit::{Subject, audit};
+use aufsicht::night::audit::{Subject, audit, season_audit};
 use aufsicht::night::audit_page::{Scans, page};
 use aufsicht::night::ranking::NightRules;
 use aufsicht::page::form::FormTemplate;
@@ -26,12 +26,17 @@ pub struct AuditArgs {
     /// The archive id of the sheet audited (as the desk lists it).
     #[arg(long)]
     pub sheet: Option<i64>,
-    /// The tournament's name; may be left out when the archive holds one.
+    /// One night, by its name or date; without it a player's audit covers
+    /// every night they played, and a sheet is found in any night.
     #[arg(long)]
     pub tournament: Option<String>,
-    /// The rule set to rank by; default: the one the night was scanned with.
-    #[arg(long)]
+    /// With --tournament: the rule set to rank by; default: the one the
+    /// night was scanned with.
+    #[arg(long, requires = "tournament")]
     pub rules: Option<String>,
+    /// The club's file (`[season]`): the season's line under its rule.
+    #[arg(long)]
+    pub club: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "html")]
     pub format: Format,
     #[arg(long)]
@@ -46,23 +51,26 @@ pub enum Format {
 
 pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
     let db = open_archive(&a.archive, lang)?;
-    let tournament = db.pick_tournament(a.tournament.as_deref()).told(lang)?;
-    let rules = match &a.rules {
-        Some(r) => r.clone(),
-        None => db.rules_of(tournament).told(lang)?,
-    };
-    let rules = load_rules(&rules, lang)?;
     let subject = match (&a.player, a.sheet) {
         (Some(p), _) => Subject::Player(p),
         (None, Some(id)) => Subject::Sheet(id),
         (None, None) => unreachable!("clap requires --player or --sheet"),
     };
-    let night = NightRules {
-        rules: &rules,
-        participants: None,
-        seating: None,
+    let found = match &a.tournament {
+        Some(night) => {
+            let tournament = db.pick_tournament(Some(night)).told(lang)?;
+            let rules = match &a.rules {
+                Some(r) => r.clone(),
+                None => db.rules_of(tournament).told(lang)?,
+            };
+            let rules = load_rules(&rules, lang)?;
+            audit(&db, tournament, subject, NightRules::of(&rules), lang).told(lang)?
+        }
+        None => {
+            let rule = crate::season::club_rule(a.club.as_ref(), lang)?;
+            season_audit(&db, subject, &rule, lang).told(lang)?
+        }
     };
-    let found = audit(&db, tournament, subject, night, lang).told(lang)?;
     let text = match a.format {
         Format::Json => serde_json::to_string_pretty(&found)? + "\n",
         Format::Html => {

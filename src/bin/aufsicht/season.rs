@@ -6,11 +6,9 @@ use anyhow::{Context, Result};
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
-use aufsicht::night::archive::StoredSheet;
-use aufsicht::night::season::{NightTotals, SeasonRule, season};
-use aufsicht::night::standings::standings;
+use aufsicht::night::season::{self, SeasonRule};
 
-use crate::common::{Told, date_range, load_rules, open_archive, write_stdout};
+use crate::common::{Told, date_range, open_archive, write_stdout};
 
 /// The arguments of `season`.
 #[derive(clap::Args)]
@@ -35,37 +33,7 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
     let (from, to) = date_range(a.from.as_deref(), a.to.as_deref(), lang)?;
     let rule = club_rule(a.club.as_ref(), lang)?;
     let db = open_archive(&a.archive, lang)?;
-    let mut nights = Vec::new();
-    for night in db
-        .nights()
-        .told(lang)?
-        .into_iter()
-        .filter(|n| n.within(from, to))
-    {
-        let rules = load_rules(&night.rules, lang)?;
-        let sheets: Vec<(String, aufsicht::SheetResult)> = db
-            .sheets(night.id)
-            .told(lang)?
-            .into_iter()
-            .map(StoredSheet::into_named)
-            .collect();
-        // A night's totals are its Endergebnisse as stored (a void sheet's
-        // 0): the same as its ranking gives, without verifying every sheet
-        // again for the tie-breaks a season does not use.
-        let ranked = standings(&sheets, &rules, None, lang);
-        nights.push(NightTotals {
-            column: match &night.date {
-                Some(d) => format!("{d} {}", night.name),
-                None => night.name.clone(),
-            },
-            totals: ranked
-                .players
-                .into_iter()
-                .map(|p| (p.player, p.total))
-                .collect(),
-        });
-    }
-    let table = season(&nights, &rule);
+    let table = season::of_archive(&db, (from, to), &rule, lang).told(lang)?;
     if let Some(page) = &a.page {
         let title = say(lang, "season-title", &[]);
         std::fs::write(page, table.page(&title))
@@ -77,7 +45,7 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
 }
 
 /// The club's `[season]` rule; every night counts without a file.
-fn club_rule(path: Option<&PathBuf>, lang: Lang) -> Result<SeasonRule> {
+pub fn club_rule(path: Option<&PathBuf>, lang: Lang) -> Result<SeasonRule> {
     #[derive(serde::Deserialize)]
     struct Club {
         #[serde(default)]

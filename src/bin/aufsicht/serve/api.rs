@@ -1,5 +1,6 @@
 //! The desk's JSON endpoints (docs/contract.md, "The review service").
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use axum::Json;
@@ -10,14 +11,17 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use aufsicht::RuleSet;
 use aufsicht::SheetResult;
 use aufsicht::catalogue::{Tell, say};
-use aufsicht::error::{ArchiveError, PowerError};
+use aufsicht::error::{ArchiveError, ClubError, PowerError};
 use aufsicht::night::archive::{Edit, StoredSheet};
 use aufsicht::night::audit::Audit;
 use aufsicht::night::desk::{self, ValuePath};
+use aufsicht::night::participants::Participants;
 use aufsicht::night::powers;
 use aufsicht::night::ranking::{NightRules, rank};
+use aufsicht::night::seating::Seating;
 
 use super::Desk;
 
@@ -43,10 +47,12 @@ impl Desk {
         Problem(status, e.tell(self.lang))
     }
 
-    pub(super) fn stored(&self, id: i64) -> Result<StoredSheet, Problem> {
+    /// A sheet by its archive id (one id names one sheet in the whole
+    /// archive), with the night that holds it.
+    pub(super) fn stored_in(&self, id: i64) -> Result<(i64, StoredSheet), Problem> {
         let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
         archive
-            .sheet(self.tournament, id)
+            .sheet_anywhere(id)
             .map_err(|e| self.problem(e))?
             .ok_or_else(|| {
                 Problem(
@@ -56,20 +62,109 @@ impl Desk {
             })
     }
 
-    fn all(&self) -> Result<Vec<StoredSheet>, Problem> {
-        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
-        archive.sheets(self.tournament).map_err(|e| self.problem(e))
+    pub(super) fn stored(&self, id: i64) -> Result<StoredSheet, Problem> {
+        Ok(self.stored_in(id)?.1)
     }
 
-    /// The sheet verified again with the rules (and the list) of the night.
-    fn verified(&self, sheet: SheetResult) -> Result<SheetResult, Problem> {
-        let mut checked = aufsicht::verify(sheet, &self.rules, self.lang)
+    /// The night a request names (`?tournament=NAME|DATE`), or the one
+    /// the desk opened on.
+    pub(super) fn night(&self, wanted: Option<&str>) -> Result<NightOf<'_>, Problem> {
+        let Some(wanted) = wanted else {
+            return self.night_by_id(self.opened);
+        };
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let id = archive.pick_tournament(Some(wanted)).map_err(|e| match e {
+            ArchiveError::NoTournament { .. } => Problem(StatusCode::NOT_FOUND, e.tell(self.lang)),
+            e => self.problem(e),
+        })?;
+        drop(archive);
+        self.night_by_id(id)
+    }
+
+    /// Night `id` with what checks it: the command line's for the night
+    /// opened on, the rule set it was scanned with for any other.
+    fn night_by_id(&self, id: i64) -> Result<NightOf<'_>, Problem> {
+        if id == self.opened {
+            return Ok(NightOf {
+                id,
+                rules: Cow::Borrowed(&self.rules),
+                participants: self.participants.as_ref(),
+                seating: self.seating.as_ref(),
+            });
+        }
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let name = archive.rules_of(id).map_err(|e| self.problem(e))?;
+        drop(archive);
+        let rules = RuleSet::load(&name)
+            .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.tell(self.lang)))?;
+        Ok(NightOf {
+            id,
+            rules: Cow::Owned(rules),
+            participants: None,
+            seating: None,
+        })
+    }
+
+    fn all(&self, night: &NightOf) -> Result<Vec<StoredSheet>, Problem> {
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        archive.sheets(night.id).map_err(|e| self.problem(e))
+    }
+
+    /// The sheet verified again with the rules (and the list) of its night.
+    fn verified(&self, night: &NightOf, sheet: SheetResult) -> Result<SheetResult, Problem> {
+        let mut checked = aufsicht::verify(sheet, &night.rules, self.lang)
             .map_err(|e| Problem(StatusCode::UNPROCESSABLE_ENTITY, e.tell(self.lang)))?;
-        if let Some(list) = &self.participants {
+        if let Some(list) = night.participants {
             list.check(&mut checked, self.lang);
         }
         Ok(checked)
     }
+}
+
+/// A night of the archive and what checks it.
+pub(super) struct NightOf<'d> {
+    pub id: i64,
+    rules: Cow<'d, RuleSet>,
+    participants: Option<&'d Participants>,
+    seating: Option<&'d Seating>,
+}
+
+impl NightOf<'_> {
+    fn rules(&self) -> NightRules<'_> {
+        NightRules {
+            rules: &self.rules,
+            participants: self.participants,
+            seating: self.seating,
+        }
+    }
+}
+
+/// `?tournament=NAME|DATE`: the night a `GET` is about.
+#[derive(Deserialize)]
+pub struct NightQuery {
+    #[serde(default)]
+    tournament: Option<String>,
+}
+
+/// `GET /api/nights`: the archive's nights, newest first, with how many
+/// sheets each holds; the one the desk opened on marked.
+pub async fn nights(State(desk): State<Arc<Desk>>) -> Reply {
+    blocking(move || {
+        let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let nights = archive.nights().map_err(|e| desk.problem(e))?;
+        let counts = archive.sheet_counts().map_err(|e| desk.problem(e))?;
+        let listed: Vec<Value> = nights
+            .iter()
+            .rev()
+            .map(|n| {
+                json!({"name": n.name, "date": n.date.map(|d| d.to_string()),
+                       "sheets": counts.get(&n.id).copied().unwrap_or(0),
+                       "opened": n.id == desk.opened})
+            })
+            .collect();
+        Ok(Json(listed).into_response())
+    })
+    .await
 }
 
 /// Runs the archive and image work off the async threads.
@@ -79,13 +174,12 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) 
         .expect("a desk task panicked")
 }
 
-/// `GET /api/sheets`: every sheet, flagged first.
-pub async fn sheets(State(desk): State<Arc<Desk>>) -> Reply {
+/// `GET /api/sheets`: every sheet of the night, flagged first.
+pub async fn sheets(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) -> Reply {
     blocking(move || {
+        let night = desk.night(q.tournament.as_deref())?.id;
         let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
-        let queue = archive
-            .queue(desk.tournament)
-            .map_err(|e| desk.problem(e))?;
+        let queue = archive.queue(night).map_err(|e| desk.problem(e))?;
         Ok(Json(queue).into_response())
     })
     .await
@@ -207,7 +301,8 @@ impl Desk {
         looked_at: &[String],
         version: Option<i64>,
     ) -> Reply {
-        let checked = self.verified(sheet)?;
+        let (night, _) = self.stored_in(id)?;
+        let checked = self.verified(&self.night_by_id(night)?, sheet)?;
         let edit = Edit {
             corrected: &checked,
             who: by,
@@ -329,6 +424,8 @@ pub async fn verdict(
 #[derive(Deserialize)]
 pub struct StandingsQuery {
     #[serde(default)]
+    tournament: Option<String>,
+    #[serde(default)]
     download: Option<u8>,
     /// `json`: the rows as objects by the CSV's column names.
     #[serde(default)]
@@ -360,17 +457,13 @@ fn rows_of_csv(csv: &[u8]) -> Vec<serde_json::Map<String, Value>> {
 
 pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQuery>) -> Reply {
     blocking(move || {
+        let night = desk.night(q.tournament.as_deref())?;
         let sheets = desk
-            .all()?
+            .all(&night)?
             .into_iter()
             .map(StoredSheet::into_named)
             .collect();
-        let night = NightRules {
-            rules: &desk.rules,
-            participants: desk.participants.as_ref(),
-            seating: desk.seating.as_ref(),
-        };
-        let table = rank(sheets, night, desk.lang).standings;
+        let table = rank(sheets, night.rules(), desk.lang).standings;
         let mut csv = Vec::new();
         table
             .write_csv(&mut csv)
@@ -394,6 +487,9 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
 
 #[derive(Deserialize)]
 pub struct AuditQuery {
+    /// One night; without it a player's audit covers every night.
+    #[serde(default)]
+    tournament: Option<String>,
     #[serde(default)]
     pub(super) player: Option<String>,
     #[serde(default)]
@@ -402,7 +498,7 @@ pub struct AuditQuery {
 
 /// The audit a query asks for: of `?player=NUMBER` or `?sheet=ID`.
 pub(super) fn audit_of(desk: &Desk, q: &AuditQuery) -> Result<Audit, Problem> {
-    use aufsicht::night::audit::{Subject, audit};
+    use aufsicht::night::audit::{Subject, audit, season_audit};
     let subject = match (q.player.as_deref(), q.sheet) {
         (Some(p), _) => Subject::Player(p),
         (None, Some(id)) => Subject::Sheet(id),
@@ -411,16 +507,22 @@ pub(super) fn audit_of(desk: &Desk, q: &AuditQuery) -> Result<Audit, Problem> {
             return Err(Problem(StatusCode::BAD_REQUEST, said));
         }
     };
-    let night = NightRules {
-        rules: &desk.rules,
-        participants: desk.participants.as_ref(),
-        seating: desk.seating.as_ref(),
-    };
-    let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
-    audit(&archive, desk.tournament, subject, night, desk.lang).map_err(|e| match e {
-        ArchiveError::NoSuchPlayer(_) => Problem(StatusCode::NOT_FOUND, e.tell(desk.lang)),
+    let lang = desk.lang;
+    let refused = |e: ArchiveError| match e {
+        ArchiveError::NoSuchPlayer(_) => Problem(StatusCode::NOT_FOUND, e.tell(lang)),
         e => desk.problem(e),
-    })
+    };
+    let Some(wanted) = q.tournament.as_deref() else {
+        let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let rule = aufsicht::night::season::SeasonRule::default();
+        return season_audit(&archive, subject, &rule, lang).map_err(|e| match e {
+            ClubError::Archive(e) => refused(e),
+            e => Problem(StatusCode::INTERNAL_SERVER_ERROR, e.tell(lang)),
+        });
+    };
+    let night = desk.night(Some(wanted))?;
+    let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
+    audit(&archive, night.id, subject, night.rules(), lang).map_err(refused)
 }
 
 /// `GET /api/audit?player=NUMBER` or `?sheet=ID`: the contract's audit JSON.

@@ -39,7 +39,10 @@ pub struct ServeOptions {
 /// Everything the desk's requests share.
 pub struct Desk {
     archive: Mutex<Archive>,
-    tournament: i64,
+    /// The night the desk opened on; its rules, list and draw are the
+    /// command line's. Every other night is checked by the rule set it
+    /// was scanned with.
+    opened: i64,
     rules: RuleSet,
     participants: Option<Participants>,
     seating: Option<Seating>,
@@ -61,12 +64,14 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         .map(|p| crate::common::load_seating(p, lang))
         .transpose()?;
     let archive = open_archive(&o.archive, lang)?;
-    let tournament = archive
-        .pick_tournament(o.tournament.as_deref())
-        .told(lang)?;
+    let opened = match o.tournament.as_deref() {
+        Some(night) => archive.pick_tournament(Some(night)),
+        None => archive.newest_night(),
+    }
+    .told(lang)?;
     let desk = Arc::new(Desk {
         archive: Mutex::new(archive),
-        tournament,
+        opened,
         rules,
         participants,
         seating,
@@ -95,6 +100,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/ranking", get(pages::ranking))
         .route("/audit", get(pages::audit))
         .route("/assets/{name}", get(pages::asset))
+        .route("/api/nights", get(api::nights))
         .route("/api/sheets", get(api::sheets))
         .route("/api/sheets/{id}", get(api::sheet))
         .route("/api/sheets/{id}/view", get(api::view))

@@ -91,6 +91,7 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
         header {
             h1 { (title) }
             label { (t("desk-reviewer")) " " input id="by" autocomplete="name" size="12"; }
+            label hidden { (t("desk-night")) " " select id="night" {} }
             nav {
                 a id="to-standings" href="/standings" target="_blank" { (t("desk-standings")) }
                 " "

@@ -5,9 +5,13 @@ function board(every) {
   const headers = token ? { "x-aufsicht-token": token } : {};
   const csv = document.getElementById("csv");
   if (csv && token) csv.href += "&token=" + encodeURIComponent(token);
+  const shown = new URLSearchParams(location.search).get("tournament");
+  if (csv && shown) csv.href += "&tournament=" + encodeURIComponent(shown);
   const names = JSON.parse(document.getElementById("words").textContent);
   async function load() {
-    const r = await fetch("/api/standings?format=json", { headers });
+    const night = new URLSearchParams(location.search).get("tournament");
+    const of = night ? "&tournament=" + encodeURIComponent(night) : "";
+    const r = await fetch("/api/standings?format=json" + of, { headers });
     if (!r.ok) return;
     const rows = await r.json();
     const table = document.getElementById("board");

@@ -2,10 +2,22 @@
 // crops, reading, alternatives and suggestion; every correction stored at once.
 "use strict";
 const texts = JSON.parse(document.getElementById("words").textContent);
-const token = new URLSearchParams(location.search).get("token");
+const params = new URLSearchParams(location.search);
+const token = params.get("token");
 const auth = token ? { "x-aufsicht-token": token } : {};
-if (token)
-  for (const a of document.querySelectorAll("nav a")) a.href += "?token=" + encodeURIComponent(token);
+// The night in hand: the page's ?tournament=, else the one the desk opened on.
+let night = params.get("tournament");
+
+// The projector and the ranking follow the night in hand.
+function links() {
+  for (const a of document.querySelectorAll("nav a")) {
+    const q = new URLSearchParams();
+    if (token) q.set("token", token);
+    if (night) q.set("tournament", night);
+    a.href = a.pathname + (q.size ? "?" + q : "");
+  }
+}
+links();
 const by = document.getElementById("by");
 by.value = localStorage.getItem("aufsicht-by") || "";
 by.addEventListener("change", () => localStorage.setItem("aufsicht-by", by.value.trim()));
@@ -33,8 +45,38 @@ async function get(url) {
   return r.json();
 }
 
+const ofNight = () => (night ? "?tournament=" + encodeURIComponent(night) : "");
+
+// The archive's nights to switch between (shown where it holds several).
+async function loadNights() {
+  const nights = await get("/api/nights");
+  const pick = document.getElementById("night");
+  pick.replaceChildren();
+  for (const n of nights) {
+    const o = document.createElement("option");
+    o.value = n.name;
+    o.textContent = `${n.date ? n.date + " " : ""}${n.name} (${n.sheets})`;
+    o.selected = night ? n.name === night : n.opened;
+    pick.appendChild(o);
+  }
+  pick.closest("label").hidden = nights.length < 2;
+  pick.onchange = async () => {
+    night = pick.value;
+    const q = new URLSearchParams(location.search);
+    q.set("tournament", night);
+    history.replaceState(null, "", "?" + q);
+    links();
+    sheet = null;
+    document.getElementById("flags").replaceChildren();
+    await loadQueue();
+    const first = queue.find(s => s.status !== "ok") || queue[0];
+    if (first) await open(first.id, 0);
+    document.body.dataset.night = night;
+  };
+}
+
 async function loadQueue() {
-  queue = await get("/api/sheets");
+  queue = await get("/api/sheets" + ofNight());
   const list = document.getElementById("queue");
   list.replaceChildren();
   for (const s of queue) {
@@ -232,6 +274,7 @@ async function store(f, value, kept, pressed) {
 
 (async function start() {
   const began = performance.now();
+  await loadNights();
   await loadQueue();
   const first = queue.find(s => s.status !== "ok") || queue[0];
   if (first) await open(first.id, 0);
