@@ -526,6 +526,10 @@ pub enum PowerError {
     NoSuchRow(u32),
     /// A sheet is declared invalid only with a reason.
     NoReason,
+    /// No footer value of the sheet at that seat and field.
+    NoSuchField { seat: usize, field: String },
+    /// Initials name a game row, or a seat and a footer field: not both, not neither.
+    RowOrField,
 }
 
 impl Tell for PowerError {
@@ -533,6 +537,10 @@ impl Tell for PowerError {
         match self {
             PowerError::NoSuchRow(row) => say(lang, "power-no-row", &[("row", row)]),
             PowerError::NoReason => say(lang, "power-no-reason", &[]),
+            PowerError::NoSuchField { seat, field } => {
+                say(lang, "power-no-field", &[("seat", seat), ("field", field)])
+            }
+            PowerError::RowOrField => say(lang, "power-row-or-field", &[]),
         }
     }
 }

@@ -7,7 +7,46 @@ use crate::check::messages::{Lang, Msg, row_values};
 use crate::check::rules::{RuleSet, TableSize};
 use crate::check::{as_read, one_look};
 use crate::error::SheetError;
+use crate::sheet::notes::Accepted;
 use crate::sheet::{Cell, GameRow, SheetResult, Status};
+
+/// The `INK_DIFFERS` flags that the supervisor's initials at the desk
+/// accept (the seeds: a change is valid once the Aufsicht has signed it),
+/// taken out of `flags`: a game row's by the row's initials, a footer
+/// value's by that value's. The paper's own Aufs. box does not accept a
+/// later edit: it may have been there before the edit.
+fn accept_initialled(sheet: &SheetResult, flags: &mut Vec<Flag>) -> Vec<Accepted> {
+    let initials_of = |f: &Flag| {
+        let notes = &sheet.notes;
+        match (f.row, f.seat, f.field.as_deref()) {
+            (Some(row), _, _) => notes
+                .supervisor_initials
+                .iter()
+                .find(|i| i.row == row)
+                .map(|i| (&i.by, &i.at)),
+            (None, Some(seat), Some(field)) => notes
+                .footer_initials
+                .iter()
+                .find(|i| i.seat == seat && i.field == field)
+                .map(|i| (&i.by, &i.at)),
+            _ => None,
+        }
+    };
+    let mut accepted = Vec::new();
+    flags.retain(|f| {
+        let by = (f.code == Code::InkDiffers)
+            .then(|| initials_of(f))
+            .flatten();
+        let Some((by, at)) = by else { return true };
+        accepted.push(Accepted {
+            flag: f.clone(),
+            by: by.clone(),
+            at: at.clone(),
+        });
+        false
+    });
+    accepted
+}
 
 /// Checks `sheet` against `rules`: flags and game classes recomputed, values untouched.
 ///
@@ -18,11 +57,12 @@ pub fn verify(
     rules: &RuleSet,
     lang: Lang,
 ) -> Result<SheetResult, SheetError> {
-    let mut reading: Vec<Flag> = sheet
-        .flags
-        .drain(..)
+    // Flags accepted before are judged again: initials taken back open them.
+    let accepted = sheet.notes.accepted.drain(..).map(|a| a.flag);
+    let mut reading: Vec<Flag> = (sheet.flags.drain(..).chain(accepted))
         .filter(|f| f.code.is_from_reading())
         .collect();
+    sheet.notes.accepted = accept_initialled(&sheet, &mut reading);
     one_look::unfold(&mut reading);
     sheet.rules = Some(rules.id.clone());
     if sheet.status == Status::Unreadable || reading.iter().any(|f| f.code == Code::SheetUnreadable)

@@ -1109,6 +1109,17 @@ pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
                 Some(i.by.clone()),
             );
         }
+        for i in &sheet.notes.footer_initials {
+            map.insert(
+                match i.field.as_str() {
+                    "plus" | "minus" => {
+                        format!("gesamt.{}.{}.supervisor_initials", i.seat, i.field)
+                    }
+                    other => format!("{other}.{}.supervisor_initials", i.seat),
+                },
+                Some(i.by.clone()),
+            );
+        }
         if let Some(void) = &sheet.notes.void {
             map.insert("void".into(), Some(void.reason.clone()));
         }

@@ -325,9 +325,20 @@ fn column_sums(sheet: &SheetResult, seat: usize) -> (i64, i64) {
 }
 
 fn flags(sheet: &SheetResult, lang: Lang) -> Markup {
+    let accepted = |by: &String, at: &String| {
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("by", by), ("at", at)];
+        say(lang, "audit-accepted", &args)
+    };
     html! {
         h3 { (say(lang, "audit-flags", &[])) }
-        ul { @for f in &sheet.flags { li { b { (f.code.as_str()) } " " (f.message) } } }
+        ul {
+            @for f in &sheet.flags { li { b { (f.code.as_str()) } " " (f.message) } }
+            @for a in &sheet.notes.accepted {
+                li class="accepted" {
+                    b { (a.flag.code.as_str()) } " " (a.flag.message) " — " (accepted(&a.by, &a.at))
+                }
+            }
+        }
     }
 }
 

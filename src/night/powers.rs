@@ -7,7 +7,10 @@
 
 use crate::error::PowerError;
 use crate::sheet::SheetResult;
-use crate::sheet::notes::{RowInitials, Void};
+use crate::sheet::notes::{FooterInitials, RowInitials, Void};
+
+/// The footer fields the supervisor initials.
+pub const FOOTER_FIELDS: [&str; 4] = ["plus", "minus", "abzug", "endergebnis"];
 
 /// The supervisor initials game row `row`: a correction or a tout there is
 /// initialled. Initialling a row again keeps the first initials.
@@ -31,6 +34,52 @@ pub fn take_back_initials(sheet: &mut SheetResult, row: u32) -> Result<(), Power
     has_row(sheet, row)?;
     sheet.notes.supervisor_initials.retain(|i| i.row != row);
     Ok(())
+}
+
+/// The supervisor initials the footer value `field` of `seat` (from 1):
+/// a later edit there is accepted. Initialling it again keeps the first.
+pub fn initial_footer(
+    sheet: &mut SheetResult,
+    seat: usize,
+    field: &str,
+    by: &str,
+    at: &str,
+) -> Result<(), PowerError> {
+    has_field(sheet, seat, field)?;
+    let initials = &mut sheet.notes.footer_initials;
+    if !initials.iter().any(|i| i.seat == seat && i.field == field) {
+        initials.push(FooterInitials {
+            seat,
+            field: field.to_string(),
+            by: by.to_string(),
+            at: at.to_string(),
+        });
+        initials.sort_by(|a, b| (a.seat, &a.field).cmp(&(b.seat, &b.field)));
+    }
+    Ok(())
+}
+
+/// Takes back the supervisor's initials of a footer value.
+pub fn take_back_footer_initials(
+    sheet: &mut SheetResult,
+    seat: usize,
+    field: &str,
+) -> Result<(), PowerError> {
+    has_field(sheet, seat, field)?;
+    let initials = &mut sheet.notes.footer_initials;
+    initials.retain(|i| !(i.seat == seat && i.field == field));
+    Ok(())
+}
+
+fn has_field(sheet: &SheetResult, seat: usize, field: &str) -> Result<(), PowerError> {
+    if (1..=sheet.seats()).contains(&seat) && FOOTER_FIELDS.contains(&field) {
+        Ok(())
+    } else {
+        Err(PowerError::NoSuchField {
+            seat,
+            field: field.to_string(),
+        })
+    }
 }
 
 /// Declares the sheet invalid, or (`void` false) valid again.
@@ -98,6 +147,72 @@ mod tests {
         );
         take_back_initials(&mut sheet, 1).expect("row 1");
         assert!(codes(sheet).contains(&Code::CorrectionNotInitialled));
+    }
+
+    /// A sheet with a value written later in another pen at row 1, seat 1,
+    /// and at seat 2's Endergebnis.
+    fn edited_later() -> SheetResult {
+        let mut sheet = crate::sheet::example::one_row_sheet(1);
+        for (row, seat, field) in [(Some(1), 1, "plus"), (None, 2, "endergebnis")] {
+            sheet.flags.push(crate::check::flags::Flag {
+                code: Code::InkDiffers,
+                severity: Code::InkDiffers.severity(),
+                row,
+                seat: Some(seat),
+                field: Some(field.into()),
+                message: "another pen".into(),
+                detail: Default::default(),
+                extra: Default::default(),
+            });
+        }
+        sheet
+    }
+
+    fn checked(sheet: SheetResult) -> SheetResult {
+        let rules = RuleSet::load("merkur").expect("merkur");
+        crate::verify(sheet, &rules, Lang::En).expect("verified")
+    }
+
+    fn open_ink(sheet: &SheetResult) -> Vec<(Option<u32>, Option<usize>)> {
+        let ink = sheet.flags.iter().filter(|f| f.code == Code::InkDiffers);
+        ink.map(|f| (f.row, f.seat)).collect()
+    }
+
+    #[test]
+    fn initials_should_accept_a_later_edit_and_undo_should_open_it_again() {
+        let sheet = checked(edited_later());
+        assert_eq!(open_ink(&sheet), [(Some(1), Some(1)), (None, Some(2))]);
+        let mut initialled = sheet.clone();
+        initial(&mut initialled, 1, "AB", "2026-11-28T10:00:00Z").expect("row 1");
+        let initialled = checked(initialled);
+        assert_eq!(open_ink(&initialled), [(None, Some(2))]);
+        let accepted = &initialled.notes.accepted;
+        assert_eq!(accepted.len(), 1);
+        assert_eq!(
+            (accepted[0].flag.row, accepted[0].by.as_str()),
+            (Some(1), "AB")
+        );
+        // The footer value by its seat and field; a wrong field refused.
+        let mut both = initialled.clone();
+        initial_footer(&mut both, 2, "endergebnis", "CD", "2026-11-28T10:05:00Z").expect("seat 2");
+        assert_eq!(
+            initial_footer(&mut both, 2, "gesamt", "CD", "now"),
+            Err(PowerError::NoSuchField {
+                seat: 2,
+                field: "gesamt".into()
+            })
+        );
+        let both = checked(both);
+        assert!(open_ink(&both).is_empty());
+        assert_eq!(both.notes.accepted.len(), 2);
+        // Verified again, nothing moves; taken back, the flags open again.
+        assert_eq!(checked(both.clone()).notes.accepted, both.notes.accepted);
+        let mut undone = both;
+        take_back_initials(&mut undone, 1).expect("row 1");
+        take_back_footer_initials(&mut undone, 2, "endergebnis").expect("seat 2");
+        let undone = checked(undone);
+        assert_eq!(open_ink(&undone), [(Some(1), Some(1)), (None, Some(2))]);
+        assert!(undone.notes.accepted.is_empty());
     }
 
     #[test]

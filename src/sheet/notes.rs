@@ -168,6 +168,14 @@ pub struct SheetNotes {
     /// Aufs. box would be: a correction or a tout there is initialled.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub supervisor_initials: Vec<RowInitials>,
+    /// Footer values the supervisor initialled at the desk.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub footer_initials: Vec<FooterInitials>,
+    /// Flags the supervisor's initials accepted (a later edit in another
+    /// pen, `INK_DIFFERS`): no longer open, kept with who and when; taking
+    /// the initials back opens them again.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accepted: Vec<Accepted>,
     /// The supervisor declared the sheet invalid: its players' points of
     /// its round count 0.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -188,6 +196,24 @@ pub struct RowInitials {
     pub at: String,
 }
 
+/// A footer value the supervisor initialled: the seat (from 1), the
+/// field (`plus` or `minus` of the Gesamt, `abzug`, `endergebnis`), who, when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FooterInitials {
+    pub seat: usize,
+    pub field: String,
+    pub by: String,
+    pub at: String,
+}
+
+/// A flag the supervisor's initials accepted: the flag, who, when.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Accepted {
+    pub flag: crate::check::flags::Flag,
+    pub by: String,
+    pub at: String,
+}
+
 /// A sheet declared invalid: who, when, why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Void {
@@ -204,6 +230,8 @@ impl Lenient for SheetNotes {
         "printed",
         "numbers_from_print",
         "supervisor_initials",
+        "footer_initials",
+        "accepted",
         "void",
         "source_sha256",
     ];
@@ -215,6 +243,8 @@ impl Lenient for SheetNotes {
             "printed" => self.printed = typed(value)?,
             "numbers_from_print" => self.numbers_from_print = typed(value)?,
             "supervisor_initials" => self.supervisor_initials = typed(value)?,
+            "footer_initials" => self.footer_initials = typed(value)?,
+            "accepted" => self.accepted = typed(value)?,
             "void" => self.void = typed(value)?,
             "source_sha256" => self.source_sha256 = typed(value)?,
             _ => return Err(value),

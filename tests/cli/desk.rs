@@ -528,6 +528,110 @@ fn archive_with_a_correction(dir: &Path) -> PathBuf {
     night
 }
 
+/// The tie night in an archive, table 1's row 3, seat 2, and seat 3's
+/// Endergebnis written later in another pen (as the scan flags it).
+fn archive_with_a_later_edit(dir: &Path) -> PathBuf {
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    let night = dir.join("night.sqlite");
+    let mut archive = aufsicht::night::archive::Archive::open(&night).expect("archive");
+    let tournament = archive.tournament("Stift", "merkur").expect("tournament");
+    for (i, sheet) in tie_night().into_iter().enumerate() {
+        let mut sheet = aufsicht::verify(sheet, &rules, aufsicht::Lang::En).expect("verify");
+        if i == 0 {
+            for (row, seat, field) in [(Some(3), 2, "plus"), (None, 3, "endergebnis")] {
+                sheet.flags.push(aufsicht::Flag {
+                    code: aufsicht::Code::InkDiffers,
+                    severity: aufsicht::Code::InkDiffers.severity(),
+                    row,
+                    seat: Some(seat),
+                    field: Some(field.into()),
+                    message: "written in another pen".into(),
+                    detail: Default::default(),
+                    extra: Default::default(),
+                });
+            }
+            sheet.status = aufsicht::Status::Flagged;
+        }
+        let name = format!("tisch{}.json", i + 1);
+        archive
+            .store_file(tournament, &format!("{i:064x}"), None, &[(name, sheet)])
+            .expect("store");
+    }
+    night
+}
+
+#[test]
+fn the_aufsichts_initials_should_accept_a_later_edit_and_undo_should_open_it() {
+    let dir = temp("accepted");
+    let night = archive_with_a_later_edit(&dir);
+    let desk = Desk::start(&night);
+    let queue = desk.json("/api/sheets");
+    let first = queue
+        .as_array()
+        .expect("queue")
+        .iter()
+        .find(|s| s["table"] == 1);
+    let id = first.and_then(|s| s["id"].as_i64()).expect("table 1");
+    let act = |body: Value| {
+        let headers = [("Content-Type", "application/json")];
+        let path = format!("/api/sheets/{id}/initials");
+        let (status, _, answer) = desk.call("POST", &path, &headers, &body.to_string());
+        assert_eq!(status, 200, "{answer}");
+        serde_json::from_str::<Value>(&answer).expect("json")
+    };
+    let ink = |sheet: &Value| codes(sheet).iter().filter(|c| *c == "INK_DIFFERS").count();
+    // The review column names table 1's sheet for its players.
+    let review = |desk: &Desk| -> Vec<String> {
+        let lines = desk.json("/api/standings?format=json");
+        let lines = lines.as_array().expect("lines").iter();
+        lines
+            .filter_map(|l| {
+                l["review"]
+                    .as_str()
+                    .filter(|r| !r.is_empty())
+                    .map(String::from)
+            })
+            .collect()
+    };
+    assert!(!review(&desk).is_empty());
+    assert_eq!(ink(&desk.json(&format!("/api/sheets/{id}"))), 2);
+    let row = act(json!({"by": "AB", "row": 3}));
+    assert_eq!(ink(&row), 1);
+    assert_eq!(row["accepted"][0]["by"], "AB");
+    assert_eq!(row["accepted"][0]["flag"]["row"], 3);
+    let both = act(json!({"by": "CD", "seat": 3, "field": "endergebnis"}));
+    assert_eq!(ink(&both), 0);
+    assert!(review(&desk).is_empty(), "{:?}", review(&desk));
+    // The audit shows them accepted, by whom; the trail has both initials.
+    let audit = desk.json(&format!("/api/audit?sheet={id}"));
+    let accepted = &audit["sheets"][0]["result"]["accepted"];
+    assert_eq!(accepted.as_array().map(Vec::len), Some(2), "{audit}");
+    let trail = desk.json(&format!("/api/sheets/{id}/trail"));
+    let fields: Vec<String> = trail
+        .as_array()
+        .expect("trail")
+        .iter()
+        .map(|c| text_of(&c["field"]))
+        .collect();
+    assert!(
+        fields.contains(&"endergebnis.3.supervisor_initials".to_string()),
+        "{fields:?}"
+    );
+    // A field no footer has, and neither row nor field: refused.
+    let headers = [("Content-Type", "application/json")];
+    let path = format!("/api/sheets/{id}/initials");
+    let wrong = json!({"by": "CD", "seat": 3, "field": "gesamt"}).to_string();
+    assert_eq!(desk.call("POST", &path, &headers, &wrong).0, 404);
+    let neither = json!({"by": "CD"}).to_string();
+    assert_eq!(desk.call("POST", &path, &headers, &neither).0, 400);
+    // Undone: open again, and in the review column.
+    act(json!({"by": "AB", "row": 3, "undo": true}));
+    let undone = act(json!({"by": "CD", "seat": 3, "field": "endergebnis", "undo": true}));
+    assert_eq!(ink(&undone), 2);
+    assert!(undone.get("accepted").is_none(), "{undone}");
+    assert!(!review(&desk).is_empty());
+}
+
 fn codes(sheet: &Value) -> Vec<String> {
     sheet["flags"]
         .as_array()

@@ -331,8 +331,8 @@ impl Desk {
         let at = aufsicht::night::archive::now();
         change(&mut sheet, &at).map_err(|e| {
             let status = match e {
-                PowerError::NoSuchRow(_) => StatusCode::NOT_FOUND,
-                PowerError::NoReason => StatusCode::BAD_REQUEST,
+                PowerError::NoSuchRow(_) | PowerError::NoSuchField { .. } => StatusCode::NOT_FOUND,
+                PowerError::NoReason | PowerError::RowOrField => StatusCode::BAD_REQUEST,
             };
             Problem(status, e.tell(self.lang))
         })?;
@@ -362,7 +362,13 @@ fn body_of<T: serde::de::DeserializeOwned>(desk: &Desk, body: &Bytes) -> Result<
 #[serde(deny_unknown_fields)]
 struct InitialsBody {
     by: String,
-    row: u32,
+    /// A game row, or a footer value by its seat and field.
+    #[serde(default)]
+    row: Option<u32>,
+    #[serde(default)]
+    seat: Option<usize>,
+    #[serde(default)]
+    field: Option<String>,
     /// Takes the initials back.
     #[serde(default)]
     undo: bool,
@@ -370,8 +376,9 @@ struct InitialsBody {
     version: Option<i64>,
 }
 
-/// `POST /api/sheets/{id}/initials`: the supervisor initials a game row
-/// (or takes it back); the sheet verified again.
+/// `POST /api/sheets/{id}/initials`: the supervisor initials a game row or
+/// a footer value (or takes it back): a correction, a tout or a later edit
+/// there is accepted; the sheet verified again.
 pub async fn initials(
     State(desk): State<Arc<Desk>>,
     Path(id): Path<i64>,
@@ -381,11 +388,18 @@ pub async fn initials(
     blocking(move || {
         let body: InitialsBody = body_of(&desk, &body)?;
         let version = named_version(body.version, &headers);
+        let by = body.by.trim();
         desk.act(id, &body.by, version, |sheet, at| {
-            if body.undo {
-                powers::take_back_initials(sheet, body.row)
-            } else {
-                powers::initial(sheet, body.row, body.by.trim(), at)
+            match (body.row, body.seat, body.field.as_deref()) {
+                (Some(row), None, None) if body.undo => powers::take_back_initials(sheet, row),
+                (Some(row), None, None) => powers::initial(sheet, row, by, at),
+                (None, Some(seat), Some(field)) if body.undo => {
+                    powers::take_back_footer_initials(sheet, seat, field)
+                }
+                (None, Some(seat), Some(field)) => {
+                    powers::initial_footer(sheet, seat, field, by, at)
+                }
+                _ => Err(PowerError::RowOrField),
             }
         })
     })

@@ -90,6 +90,8 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         "page": whole,
         "void": sheet.notes.void,
         "supervisor_initials": sheet.notes.supervisor_initials,
+        "footer_initials": sheet.notes.footer_initials,
+        "accepted": sheet.notes.accepted,
         "scan_changed": matches!(evidence, Evidence::Changed),
     }))
 }
@@ -139,6 +141,8 @@ fn flag_view(
         "code": flag.code,
         "severity": flag.severity,
         "row": flag.row,
+        "seat": flag.seat,
+        "field": flag.field,
         "message": flag.message,
         "path": path.map(|p| p.to_string()),
         "value": path.map(|p| desk::get(sheet, p)),

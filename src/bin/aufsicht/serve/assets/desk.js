@@ -128,6 +128,10 @@ function renderPowers() {
   for (const i of sheet.supervisor_initials || [])
     box.append(line(`${texts.initialled} ${i.row}`, `${i.by}, ${i.at}`),
       button(`uninitial-${i.row}`, texts.takeback, () => power("initials", { row: i.row, undo: true })));
+  for (const i of sheet.footer_initials || [])
+    box.append(line(`${texts.initialled} ${i.seat} ${i.field}`, `${i.by}, ${i.at}`),
+      button(`uninitial-${i.seat}-${i.field}`, texts.takeback,
+        () => power("initials", { seat: i.seat, field: i.field, undo: true })));
 }
 
 async function power(what, body) {
@@ -173,9 +177,15 @@ function render() {
       div.appendChild(line(texts.alternatives,
         f.alternatives.map(([v, p]) => `${v} (${Math.round(p * 100)}%)`).join(", ")));
     if (f.suggestion != null) div.appendChild(line(texts.suggestion, f.suggestion));
-    if (f.row != null && (f.code === "CORRECTION_NOT_INITIALLED" || f.code === "TOUT_NOT_INITIALLED"))
+    // The Aufsicht's initials make a change valid: a correction, a tout, a
+    // later edit in another pen (a row's, or a footer value's).
+    const initialled = ["CORRECTION_NOT_INITIALLED", "TOUT_NOT_INITIALLED", "INK_DIFFERS"];
+    if (f.row != null && initialled.includes(f.code))
       div.appendChild(button(`initial-${i}`, `${texts.initial} ${f.row}`,
         () => power("initials", { row: f.row })));
+    else if (f.code === "INK_DIFFERS" && f.seat != null && f.field)
+      div.appendChild(button(`initial-${i}`, `${texts.initial} ${f.seat} ${f.field}`,
+        () => power("initials", { seat: f.seat, field: f.field })));
     const input = document.createElement("input");
     input.id = `value-${i}`;
     input.placeholder = f.suggestion != null ? String(f.suggestion) : (f.value ?? "");
