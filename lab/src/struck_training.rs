@@ -87,8 +87,8 @@ fn drawn_sheet<'p>(
 }
 
 /// A game cell's pieces labelled: in a corrected cell whose pieces are
-/// the struck value (one piece, the strike joins its digits) and one piece
-/// per digit of the new one, the struck one is the first (the new value
+/// the struck value (one piece where the strike joins its digits, else one
+/// per digit) and one piece per digit of the new one, the struck one is the first (the new value
 /// beside) or the lowest (the new value above); one digit written over
 /// another is one piece of both; in any other cell with one piece per
 /// digit, each is writing.
@@ -140,6 +140,20 @@ fn labels(c: &Cell, v: u32, pieces: &[(image::GrayImage, u32, u32)]) -> Option<V
         let one = |v: Option<u32>| v.is_some_and(|v| v < 10);
         let old = c.notes.struck.and_then(|s| s.value);
         return (pieces.len() == 1 && one(Some(v)) && one(old)).then(|| vec![OVER]);
+    }
+    // A strike that does not join the struck digits leaves one piece per
+    // struck digit, each with its share of the strike: beside the new
+    // value, they come first.
+    let old_digits = c
+        .notes
+        .struck
+        .and_then(|s| s.value)
+        .map(|v| v.to_string().len());
+    if let Some(old) = old_digits.filter(|&n| n > 1 && pieces.len() == digits + n)
+        && mend != Mend::Above
+    {
+        let kind = |i: usize| if i < old { STRUCK_CLASS } else { WRITING };
+        return Some((0..pieces.len()).map(kind).collect());
     }
     if pieces.len() != digits + 1 {
         return None;

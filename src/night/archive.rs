@@ -16,6 +16,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use crate::error::ArchiveError;
+use crate::night::names::Names;
 use crate::sheet::SheetResult;
 
 const SCHEMA: &str = "
@@ -87,7 +88,7 @@ pub use check::{Checked, Damage};
 pub use scans::MAX_KEPT_SCAN;
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 4;
+pub const SCHEMA_VERSION: usize = 5;
 
 /// The archive's migrations, in order; the archive's `user_version` says
 /// how many ran. The first is the schema as it stood before versions:
@@ -130,6 +131,16 @@ fn migrations() -> rusqlite_migration::Migrations<'static> {
              UPDATE corrections SET at = replace(at, ' ', 'T') || 'Z' WHERE at LIKE '____-__-__ __:__:__';
              UPDATE sheets SET scanned = replace(scanned, ' ', 'T') || 'Z' WHERE scanned LIKE '____-__-__ __:__:__';
              UPDATE tournaments SET created = replace(created, ' ', 'T') || 'Z' WHERE created LIKE '____-__-__ __:__:__';",
+        ),
+        // Each night's participants list (number by value, name): every
+        // page shows the name beside the number.
+        rusqlite_migration::M::up(
+            "CREATE TABLE IF NOT EXISTS names (
+                tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+                number TEXT NOT NULL,
+                name TEXT NOT NULL,
+                PRIMARY KEY (tournament_id, number)
+            );",
         ),
     ];
     debug_assert_eq!(ms.len(), SCHEMA_VERSION);
@@ -586,6 +597,38 @@ impl Archive {
             return Ok(None);
         };
         Ok(self.sheet(night, sheet_id)?.map(|s| (night, s)))
+    }
+
+    /// Keeps `names` as the night's participants list, in place of the
+    /// one it had.
+    pub fn keep_names(&mut self, tournament: i64, names: &Names) -> Result<(), ArchiveError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "DELETE FROM names WHERE tournament_id = ?1",
+            params![tournament],
+        )?;
+        for (number, name) in names.iter() {
+            tx.execute(
+                "INSERT INTO names (tournament_id, number, name) VALUES (?1, ?2, ?3)",
+                params![tournament, number, name],
+            )?;
+        }
+        Ok(tx.commit()?)
+    }
+
+    /// The names every night's list gives, the newest night's first.
+    pub fn names(&self) -> Result<Names, ArchiveError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT n.number, n.name FROM names n JOIN tournaments t ON t.id = n.tournament_id
+             ORDER BY t.date IS NULL, t.date DESC, t.id DESC",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let mut names = Names::default();
+        for row in rows {
+            let (number, name) = row?;
+            names.name_if_unnamed(&number, &name);
+        }
+        Ok(names)
     }
 
     /// The tournament's name.

@@ -11,6 +11,7 @@ use crate::check::messages::Lang;
 use crate::check::rules::RuleSet;
 use crate::error::{ArchiveError, ClubError};
 use crate::night::archive::{Archive, Change, ChangeKind, StoredSheet};
+use crate::night::names::Names;
 use crate::night::ranking::{NightRules, rank};
 use crate::night::season::{self, SeasonRule};
 use crate::night::standings::player_key;
@@ -29,6 +30,12 @@ pub enum Subject<'a> {
 #[derive(Debug, Clone, Serialize)]
 pub struct Audit {
     pub player: Option<String>,
+    /// The player's name, where a night's list or the club's names them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Who every number on the audit's sheets is (for the page).
+    #[serde(skip)]
+    pub names: Names,
     pub sheets: Vec<AuditedSheet>,
     /// The player's standings line by the CSV's column names: of the
     /// night audited (none for a season audit over several nights).
@@ -103,6 +110,8 @@ pub fn audit(
                 .ok_or(ArchiveError::NoSuchSheet(id))?;
             Ok(Audit {
                 player: None,
+                name: None,
+                names: archive.names()?,
                 sheets: vec![audited(
                     archive,
                     &archive.name_of(tournament)?,
@@ -129,13 +138,25 @@ fn player_audit(
     if sheets.is_empty() {
         return Err(ArchiveError::NoSuchPlayer(player.to_string()));
     }
+    let names = archive.names()?;
     Ok(Audit {
         player: Some(player.to_string()),
+        name: names.get(player).map(String::from),
+        names,
         sheets,
         standings,
         nights: Vec::new(),
         season: None,
     })
+}
+
+impl Audit {
+    /// Names those no night's list names from `more` (the club's members).
+    pub fn name_from(&mut self, more: &Names) {
+        self.names.fill_from(more);
+        let player = self.player.as_deref();
+        self.name = player.and_then(|p| self.names.get(p)).map(String::from);
+    }
 }
 
 /// The sheets `player` sat at in the night (by round and table), and
@@ -210,8 +231,11 @@ pub fn season_audit(
         return Err(ArchiveError::NoSuchPlayer(player.to_string()).into());
     }
     let season = season::of_archive(archive, (None, None), rule, lang)?;
+    let names = archive.names()?;
     Ok(Audit {
         player: Some(player.to_string()),
+        name: names.get(player).map(String::from),
+        names,
         sheets: all,
         // One night: its line, as an audit of that night gives it.
         standings: match nights.as_slice() {

@@ -12,6 +12,7 @@ use crate::check::messages::Lang;
 use crate::html::{DOCTYPE, Markup, compiled_in, html};
 use crate::night::audit::{Audit, AuditedNight, AuditedSheet, Line};
 use crate::night::evidence::Evidence;
+use crate::night::names::Names;
 use crate::night::review::{CROP_PX_PER_MM, data_uri_png, stored_alignment, union};
 use crate::page::form::FormTemplate;
 use crate::sheet::{Cell, GameRow, SheetResult};
@@ -31,9 +32,18 @@ pub struct Scans<'a> {
 /// The audit's page: a night's (its standings line, then its sheets), or
 /// a season's (the season's line, then each night's line and sheets).
 pub fn page(audit: &Audit, scans: &Scans, lang: Lang) -> String {
-    let title = match &audit.player {
-        Some(p) => say(lang, "audit-title-player", &[("player", p)]),
-        None => say(lang, "audit-title-sheet", &[]),
+    // The number written one way (as asked for, it may carry a zero).
+    let player = audit
+        .player
+        .as_deref()
+        .map(crate::night::standings::player_key);
+    let title = match (&player, &audit.name) {
+        (Some(p), Some(name)) => format!(
+            "{} ({name})",
+            say(lang, "audit-title-player", &[("player", p)])
+        ),
+        (Some(p), None) => say(lang, "audit-title-player", &[("player", p)]),
+        (None, _) => say(lang, "audit-title-sheet", &[]),
     };
     html! {
         (DOCTYPE)
@@ -50,13 +60,13 @@ pub fn page(audit: &Audit, scans: &Scans, lang: Lang) -> String {
                         h2 { (say(lang, "audit-standings", &[])) }
                         (line_table(line, audit, lang))
                     }
-                    @for sheet in &audit.sheets { (section(sheet, scans, lang)) }
+                    @for sheet in &audit.sheets { (section(sheet, scans, &audit.names, lang)) }
                 }
                 @for night in &audit.nights {
                     h2 class="night" { (say(lang, "audit-night", &[("night", &night_label(night, lang))])) }
                     @if let Some(line) = &night.standings { (line_table(line, audit, lang)) }
                     @for sheet in audit.sheets.iter().filter(|s| s.tournament == night.name) {
-                        (section(sheet, scans, lang))
+                        (section(sheet, scans, &audit.names, lang))
                     }
                 }
             }
@@ -86,10 +96,25 @@ fn line_table(line: &Line, audit: &Audit, lang: Lang) -> Markup {
         serde_json::Value::String(s) => s.clone(),
         v => v.to_string(),
     };
+    // The name beside the number, where a list gives one.
+    let name = line
+        .get("player")
+        .and_then(|p| p.as_str())
+        .and_then(|p| audit.names.get(p));
     html! {
         table {
-            tr { @for k in line.keys() { th { (catalogue::column_head(lang, k)) } } }
-            tr { @for (k, v) in line { td { (text(k, v)) } } }
+            tr {
+                @for k in line.keys() {
+                    th { (catalogue::column_head(lang, k)) }
+                    @if k == "player" && name.is_some() { th { (catalogue::column_head(lang, "name")) } }
+                }
+            }
+            tr {
+                @for (k, v) in line {
+                    td { (text(k, v)) }
+                    @if k == "player" { @if let Some(name) = name { td { (name) } } }
+                }
+            }
         }
     }
 }
@@ -122,7 +147,7 @@ fn file_name(path: &str) -> String {
     name.map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-fn section(s: &AuditedSheet, scans: &Scans, lang: Lang) -> Markup {
+fn section(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup {
     let unknown = || "?".to_string();
     let args: [(&str, &dyn std::fmt::Display); 4] = [
         ("round", &s.round.map_or_else(unknown, |r| r.to_string())),
@@ -144,12 +169,22 @@ fn section(s: &AuditedSheet, scans: &Scans, lang: Lang) -> Markup {
             h2 { (say(lang, "audit-sheet", &args)) }
             @if let Some(void) = void { p class="void" { (void) } }
             @if changed { p class="void" { (say(lang, "scan-changed", &[])) } }
-            (rows(s, scans, lang))
+            (rows(s, scans, names, lang))
             (footer(s, lang))
             (flags(&s.result, lang))
             (changes(s, lang))
         }
     }
+}
+
+/// Who sat at `seat`: the number, and the name where a list gives one.
+fn who_sat(sheet: &SheetResult, seat: usize, names: &Names) -> Option<String> {
+    let number = sheet.players.get(seat - 1)?.as_deref()?;
+    let number = crate::night::standings::player_key(number);
+    Some(match names.get(&number) {
+        Some(name) => format!("{number} {name}"),
+        None => number,
+    })
 }
 
 /// The seats the audit is about: the player's, or every seat.
@@ -158,7 +193,7 @@ fn seats_of(s: &AuditedSheet) -> Vec<usize> {
         .map_or_else(|| (1..=s.result.seats()).collect(), |seat| vec![seat])
 }
 
-fn rows(s: &AuditedSheet, scans: &Scans, lang: Lang) -> Markup {
+fn rows(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup {
     let sheet = &s.result;
     let crop = row_cropper(sheet, scans.evidence.get(&s.id), scans);
     let mine = seats_of(s);
@@ -172,7 +207,12 @@ fn rows(s: &AuditedSheet, scans: &Scans, lang: Lang) -> Markup {
             tr {
                 th { (say(lang, "audit-row", &[])) }
                 th { (say(lang, "audit-crop", &[])) }
-                @for seat in 1..=sheet.seats() { th class=[me(seat)] { (seat) } }
+                @for seat in 1..=sheet.seats() {
+                    th class=[me(seat)] {
+                        (seat)
+                        @if let Some(who) = who_sat(sheet, seat, names) { br; small { (who) } }
+                    }
+                }
                 @for id in ["audit-read", "audit-sum", "audit-game", "audit-initials"] {
                     th { (say(lang, id, &[])) }
                 }

@@ -15,6 +15,7 @@ pub mod draw;
 pub mod evidence;
 pub mod files;
 pub mod hall;
+pub mod names;
 pub mod participants;
 pub mod powers;
 pub mod ranking;

@@ -16,6 +16,7 @@ use crate::check::flags::{Code, Flag, FlagDetail};
 use crate::check::messages::Lang;
 use crate::decode::ACCEPT;
 use crate::error::ParticipantsError;
+use crate::night::names::Names;
 use crate::night::roster::Roster;
 use crate::sheet::{SheetResult, Status};
 
@@ -37,6 +38,7 @@ fn reading_confidence(flag: &Flag) -> f64 {
 #[derive(Debug, Clone, Default)]
 pub struct Participants {
     numbers: BTreeSet<String>,
+    names: Names,
 }
 
 impl Participants {
@@ -54,7 +56,15 @@ impl Participants {
             .map(|p| p.number.trim_start_matches('0').to_string())
             .filter(|n| !n.is_empty())
             .collect();
-        Participants { numbers }
+        Participants {
+            numbers,
+            names: Names::of_roster(roster),
+        }
+    }
+
+    /// The names the list gives.
+    pub fn names(&self) -> &Names {
+        &self.names
     }
 
     /// The older list, leniently: see [`Roster::numbers_only`].

@@ -18,6 +18,8 @@ use serde_json::Value;
 use crate::cells::cut_at;
 use crate::check::flags::Flag;
 use crate::html::{DOCTYPE, Markup, compiled_in, html, json_script};
+use crate::night::names::Names;
+use crate::night::standings::player_key;
 use crate::page::align::Alignment;
 use crate::page::form::{FormTemplate, MmBox};
 use crate::page::geometry::Homography;
@@ -383,7 +385,7 @@ window.addEventListener('load', () => {
 "#;
 
 /// The review page for a night.
-pub fn page(title: &str, sheets: &[ReviewSheet]) -> String {
+pub fn page(title: &str, sheets: &[ReviewSheet], names: &Names) -> String {
     let mut order: Vec<usize> = (0..sheets.len()).collect();
     let rank = |s: &SheetResult| match s.status {
         Status::Flagged => 0,
@@ -411,7 +413,7 @@ pub fn page(title: &str, sheets: &[ReviewSheet]) -> String {
                     "Flagged sheets first. Edit a value and press “Save corrected JSON”; then run "
                     code { "aufsicht correct --archive … --by NAME FILE.json" } "."
                 }
-                @for (n, &i) in order.iter().enumerate() { (section(n, &sheets[i])) }
+                @for (n, &i) in order.iter().enumerate() { (section(n, &sheets[i], names)) }
                 script { (compiled_in(SCRIPT)) }
             }
         }
@@ -419,7 +421,7 @@ pub fn page(title: &str, sheets: &[ReviewSheet]) -> String {
     .into_string()
 }
 
-fn section(n: usize, sheet: &ReviewSheet) -> Markup {
+fn section(n: usize, sheet: &ReviewSheet, names: &Names) -> Markup {
     let r = sheet.result;
     let align = stored_alignment(r);
     let can_cut = sheet.image.as_deref().zip(align.as_ref()).zip(sheet.form);
@@ -447,7 +449,7 @@ fn section(n: usize, sheet: &ReviewSheet) -> Markup {
         .and_then(|((img, align), form)| data_uri_jpeg(&overview(img, align, form, &outlined)));
     html! {
         section id={ "s" (n) } class=(status_name(r.status)) data-file=(sheet.file_name) {
-            (section_head(sheet))
+            (section_head(sheet, names))
             @for flag in &flags { (flag) }
             @if editable > 0 {
                 p { button onclick={ "save(" (n) ")" } { "Save corrected JSON" } }
@@ -473,14 +475,19 @@ fn status_name(status: Status) -> &'static str {
 }
 
 /// A sheet's heading, and the notes on what the reader and decoder made of it.
-fn section_head(sheet: &ReviewSheet) -> Markup {
+fn section_head(sheet: &ReviewSheet, names: &Names) -> Markup {
     let r = sheet.result;
     let status = status_name(r.status);
     let num = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
-    let players: Vec<String> = r
-        .players
-        .iter()
-        .map(|p| p.clone().unwrap_or_else(|| "?".into()))
+    // Each number written one way, its name beside it where a list gives one.
+    let players: Vec<String> = (r.players.iter())
+        .map(|p| match p.as_deref().map(player_key) {
+            Some(n) => match names.get(&n) {
+                Some(name) => format!("{n} {name}"),
+                None => n,
+            },
+            None => "?".into(),
+        })
         .collect();
     let no_image = sheet.scan_note.is_none() && sheet.image.is_none() && r.status != Status::Ok;
     // Rule flags the uncertain cells alone would cause: why those cells matter.
@@ -707,6 +714,7 @@ mod tests {
                     form: None,
                 },
             ],
+            &Names::default(),
         );
         let first = html.find("data-file=\"bad.json\"").expect("bad listed");
         let second = html.find("data-file=\"ok.json\"").expect("ok listed");

@@ -14,6 +14,7 @@ use crate::check::rules::RuleSet;
 use crate::error::ClubError;
 use crate::html::{DOCTYPE, compiled_in, html};
 use crate::night::archive::{Archive, Night, StoredSheet};
+use crate::night::names::Names;
 use crate::night::standings::{player_key, standings};
 use crate::sheet::SheetResult;
 
@@ -105,7 +106,7 @@ pub fn season(nights: &[NightTotals], rule: &SeasonRule) -> Season {
                 .entry(player_key(player))
                 .or_insert_with(|| SeasonLine {
                     rank: None,
-                    player: player.clone(),
+                    player: player_key(player),
                     nights: 0,
                     total: 0,
                     per_night: vec![None; nights.len()],
@@ -197,9 +198,22 @@ impl Season {
         Ok(())
     }
 
-    /// The table as a page to print: one HTML file, every text escaped.
-    pub fn page(&self, title: &str) -> String {
-        let records = self.records();
+    /// The table as a page to print: one HTML file, every text escaped;
+    /// column heads in `lang`, each player's name beside the number.
+    pub fn page(&self, title: &str, lang: Lang, names: &Names) -> String {
+        let mut records = self.records();
+        for (i, record) in records.iter_mut().enumerate() {
+            let name = match i {
+                0 => "name".to_string(),
+                _ => names.get(&record[1]).unwrap_or_default().to_string(),
+            };
+            record.insert(2, name);
+        }
+        if let Some(head) = records.first_mut() {
+            for h in head.iter_mut() {
+                *h = crate::catalogue::column_head(lang, h);
+            }
+        }
         html! {
             (DOCTYPE)
             html {
@@ -249,12 +263,12 @@ mod tests {
     }
 
     #[test]
-    fn every_night_should_count_and_numbers_match_across_nights() {
+    fn every_night_should_count_and_numbers_match_across_nights_written_one_way() {
         let s = season(&nights(), &SeasonRule::default());
         assert_eq!(
             csv(&s),
             "rank,player,nights,total,2026-01-10 Januar,2026-02-14 Februar,2026-03-07 März\n\
-             1,0042,3,23,-5,25,3\n\
+             1,42,3,23,-5,25,3\n\
              2,17,3,22,30,-20,12\n\
              3,8,2,20,10,,10\n"
         );
@@ -275,7 +289,7 @@ mod tests {
         // 17: 30 + 12; 42: 25 + 3; 8 played two nights: listed, not ranked.
         assert_eq!(
             lines,
-            [(Some(1), "17", 42), (Some(2), "0042", 28), (None, "8", 20)]
+            [(Some(1), "17", 42), (Some(2), "42", 28), (None, "8", 20)]
         );
     }
 

@@ -222,8 +222,9 @@ impl Night<'_> {
             }
             return;
         };
+        // A number is written one way everywhere: by its value.
         let acc = self.players.entry(player_key(&id)).or_insert_with(|| Acc {
-            player: id.clone(),
+            player: player_key(&id),
             tie_breaks: vec![0; self.rules.tie_breaks.len()],
             ..Acc::default()
         });

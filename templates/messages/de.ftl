@@ -333,3 +333,5 @@ audit-night = Abend: { $night }
 audit-round-table = Runde { $round }, Tisch { $table }
 desk-night = Abend
 audit-accepted = angenommen von { $by } am { $at }
+load-members = Die Mitgliederliste { $path } ist nicht lesbar
+desk-players = Am Tisch

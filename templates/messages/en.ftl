@@ -323,3 +323,5 @@ audit-night = Night: { $night }
 audit-round-table = round { $round }, table { $table }
 desk-night = Night
 audit-accepted = accepted by { $by } at { $at }
+load-members = cannot read the member list { $path }
+desk-players = At the table

@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use aufsicht::night::names::Names;
+use aufsicht::night::roster::Roster;
+
 use crate::common::{aufsicht, temp};
 use crate::desk::{Desk, Driver, browser, until};
 use crate::standings::{rows, write_night};
@@ -31,7 +34,27 @@ fn club_archive(dir: &Path) -> (PathBuf, BTreeMap<&'static str, BTreeMap<String,
         let t = archive.tournament(name, "merkur").expect("night");
         let date = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").expect("date");
         archive.date(t, date).expect("dated");
-        for (i, sheet) in sheets.into_iter().enumerate() {
+        // Each night's list names its players; March's sheets write the
+        // numbers with a leading zero; player 233 is named by no list.
+        let listed = |id: &&String| id.as_str() != "233";
+        let players = sheets.iter().flat_map(|s| s.players.iter().flatten());
+        let mut people: Vec<&String> = players.filter(listed).collect();
+        people.sort();
+        people.dedup();
+        let list: String = people
+            .iter()
+            .map(|p| format!("{p},Spieler {p}\n"))
+            .collect();
+        let roster = Roster::parse(&format!("number,name\n{list}")).expect("list");
+        archive
+            .keep_names(t, &Names::of_roster(&roster))
+            .expect("names kept");
+        for (i, mut sheet) in sheets.into_iter().enumerate() {
+            if *name == *"März" {
+                for p in sheet.players.iter_mut().flatten() {
+                    *p = format!("0{p}");
+                }
+            }
             let sha = format!("{n}{i:063}");
             let stored = [(format!("{name}-{i}.json"), sheet)];
             archive.store_file(t, &sha, None, &stored).expect("store");
@@ -175,6 +198,60 @@ fn the_club_pages_should_speak_german_with_dates_as_germans_write_them() {
     ] {
         assert!(!html.contains(english), "{english} on a German page");
     }
+    assert!(
+        html.contains("Prüfung: Teilnehmer 107 (Spieler 107)"),
+        "the name in the title"
+    );
+    assert!(
+        html.contains("<td>Spieler 107</td>"),
+        "the name beside the number"
+    );
+    // The season: names from the nights' lists, and from the club's
+    // members for the one no night names; every number one way.
+    std::fs::write(
+        dir.join("mitglieder.csv"),
+        "number,name\n233,Anna Huber\n107,Nicht dieser\n",
+    )
+    .expect("members");
+    std::fs::write(
+        dir.join("CLUB.toml"),
+        "[members]\nfile = \"mitglieder.csv\"\n",
+    )
+    .expect("club");
+    let season_page = dir.join("season.html");
+    let club = dir.join("CLUB.toml");
+    let season = aufsicht(&[
+        "season",
+        "--archive",
+        a,
+        "--club",
+        club.to_str().expect("utf8"),
+        "--page",
+        season_page.to_str().expect("utf8"),
+    ]);
+    assert!(
+        season.status.success(),
+        "{}",
+        String::from_utf8_lossy(&season.stderr)
+    );
+    let csv = String::from_utf8_lossy(&season.stdout);
+    assert!(
+        csv.starts_with("rank,player,nights,total,"),
+        "the CSV keeps its names: {csv}"
+    );
+    assert!(!csv.contains(",0107,"), "one way: {csv}");
+    let page = std::fs::read_to_string(&season_page).expect("season page");
+    for text in [
+        "<th>Platz</th>",
+        "<th>Name</th>",
+        "<td>Spieler 107</td>",
+        "<td>Anna Huber</td>",
+        "<th>Abende</th>",
+    ] {
+        assert!(page.contains(text), "{text} missing");
+    }
+    assert!(!page.contains("Nicht dieser"), "a night's list comes first");
+    assert!(!page.contains("<td>0107</td>"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -214,6 +291,29 @@ async fn the_desk_should_open_on_the_newest_night_and_switch_between_them() {
             .parse()
             .expect("number");
         assert_eq!(total, totals["Januar"][player], "{player}");
+    }
+    let named = standings
+        .as_array()
+        .expect("lines")
+        .iter()
+        .filter(|l| {
+            l["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("Spieler "))
+        })
+        .count();
+    assert_eq!(
+        named, 19,
+        "every January player a list names (233: none), on the board"
+    );
+    let first = desk.json("/api/sheets")[0]["id"].as_i64().expect("a sheet");
+    let view = desk.json(&format!("/api/sheets/{first}/view"));
+    for seat in view["names"].as_array().expect("names") {
+        let number = seat["number"].as_str().expect("number");
+        assert!(!number.starts_with('0'), "one way: {number}");
+        if number != "233" {
+            assert_eq!(seat["name"], format!("Spieler {number}"));
+        }
     }
     let (status, _, _) = desk.call("GET", "/api/sheets?tournament=Nirgends", &[], "");
     assert_eq!(status, 404);

@@ -30,9 +30,9 @@ pub struct AuditArgs {
     /// every night they played, and a sheet is found in any night.
     #[arg(long)]
     pub tournament: Option<String>,
-    /// With --tournament: the rule set to rank by; default: the one the
-    /// night was scanned with.
-    #[arg(long, requires = "tournament")]
+    /// The rule set to rank one night by (the night --tournament names, or
+    /// the archive's only one); default: the one it was scanned with.
+    #[arg(long)]
     pub rules: Option<String>,
     /// The club's file (`[season]`): the season's line under its rule.
     #[arg(long)]
@@ -56,9 +56,11 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
         (None, Some(id)) => Subject::Sheet(id),
         (None, None) => unreachable!("clap requires --player or --sheet"),
     };
-    let found = match &a.tournament {
-        Some(night) => {
-            let tournament = db.pick_tournament(Some(night)).told(lang)?;
+    let club = crate::season::club_file(a.club.as_ref(), lang)?;
+    let one_night = a.tournament.is_some() || a.rules.is_some();
+    let mut found = match one_night {
+        true => {
+            let tournament = db.pick_tournament(a.tournament.as_deref()).told(lang)?;
             let rules = match &a.rules {
                 Some(r) => r.clone(),
                 None => db.rules_of(tournament).told(lang)?,
@@ -66,11 +68,11 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
             let rules = load_rules(&rules, lang)?;
             audit(&db, tournament, subject, NightRules::of(&rules), lang).told(lang)?
         }
-        None => {
-            let rule = crate::season::club_rule(a.club.as_ref(), lang)?;
-            season_audit(&db, subject, &rule, lang).told(lang)?
-        }
+        false => season_audit(&db, subject, &club.season, lang).told(lang)?,
     };
+    if club.members.is_some() {
+        found.name_from(&crate::season::names_of(&db, &club, lang)?);
+    }
     let text = match a.format {
         Format::Json => serde_json::to_string_pretty(&found)? + "\n",
         Format::Html => {

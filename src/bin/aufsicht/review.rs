@@ -8,7 +8,7 @@ use aufsicht::Lang;
 use aufsicht::catalogue::say;
 use aufsicht::page::form::FormTemplate;
 
-use crate::common::{Told, sheet_results};
+use crate::common::{Told, load_participants, sheet_results};
 
 /// The arguments of `review`.
 #[derive(clap::Args)]
@@ -33,8 +33,9 @@ pub struct ReviewArgs {
     /// Rule set id or the path of a rule file, to verify corrected sheets.
     #[arg(long, requires = "serve")]
     pub rules: Option<String>,
-    /// The night's registered participants, for the standings' checks.
-    #[arg(long, requires = "serve")]
+    /// The night's registered participants: their names beside the
+    /// numbers, and (the desk) the standings' checks.
+    #[arg(long)]
     pub participants: Option<PathBuf>,
     /// The night's seating (`draw`), for the standings' checks.
     #[arg(long, requires = "serve")]
@@ -61,12 +62,18 @@ pub fn run(a: ReviewArgs, lang: Lang) -> Result<()> {
             },
             lang,
         ),
-        (_, _, _, Some(out)) => review(&out, &a.title, &a.dirs, lang),
+        (_, _, _, Some(out)) => review(&out, &a.title, &a.dirs, a.participants.as_deref(), lang),
         _ => unreachable!("clap requires --out, or --serve with --archive and --rules"),
     }
 }
 
-fn review(out: &Path, title: &str, dirs: &[PathBuf], lang: Lang) -> Result<()> {
+fn review(
+    out: &Path,
+    title: &str,
+    dirs: &[PathBuf],
+    participants: Option<&Path>,
+    lang: Lang,
+) -> Result<()> {
     use aufsicht::night::evidence::Evidence;
     use aufsicht::night::review::{ReviewSheet, page, stored_alignment};
     let results = sheet_results(dirs, lang)?;
@@ -117,7 +124,10 @@ fn review(out: &Path, title: &str, dirs: &[PathBuf], lang: Lang) -> Result<()> {
             })
         })
         .collect::<Result<_>>()?;
-    let html = page(title, &sheets);
+    let names = load_participants(participants, lang)?
+        .map(|list| list.names().clone())
+        .unwrap_or_default();
+    let html = page(title, &sheets, &names);
     std::fs::write(out, html)
         .with_context(|| say(lang, "cannot-write", &[("path", &out.display())]))?;
     if missing > 0 {

@@ -150,7 +150,12 @@ pub fn scan(
     let archive = match archive {
         Some(a) => {
             let (file, name, date) = (a.file.as_deref(), a.tournament.as_deref(), a.date);
-            Some(scan_run::open_night(file, name, date, out, &rules.id).told(lang)?)
+            let (db, night) = scan_run::open_night(file, name, date, out, &rules.id).told(lang)?;
+            if let Some(list) = &participants {
+                let mut kept = db.lock().unwrap_or_else(|p| p.into_inner());
+                kept.keep_names(night, list.names()).told(lang)?;
+            }
+            Some((db, night))
         }
         None => None,
     };

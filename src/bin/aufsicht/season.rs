@@ -6,6 +6,8 @@ use anyhow::{Context, Result};
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
+use aufsicht::night::archive::Archive;
+use aufsicht::night::names::Names;
 use aufsicht::night::season::{self, SeasonRule};
 
 use crate::common::{Told, date_range, open_archive, write_stdout};
@@ -31,12 +33,13 @@ pub struct SeasonArgs {
 
 pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
     let (from, to) = date_range(a.from.as_deref(), a.to.as_deref(), lang)?;
-    let rule = club_rule(a.club.as_ref(), lang)?;
+    let club = club_file(a.club.as_ref(), lang)?;
     let db = open_archive(&a.archive, lang)?;
-    let table = season::of_archive(&db, (from, to), &rule, lang).told(lang)?;
+    let table = season::of_archive(&db, (from, to), &club.season, lang).told(lang)?;
     if let Some(page) = &a.page {
         let title = say(lang, "season-title", &[]);
-        std::fs::write(page, table.page(&title))
+        let names = names_of(&db, &club, lang)?;
+        std::fs::write(page, table.page(&title, lang, &names))
             .with_context(|| say(lang, "cannot-write", &[("path", &page.display())]))?;
     }
     let mut csv = Vec::new();
@@ -44,18 +47,54 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
     write_stdout(&csv, lang)
 }
 
-/// The club's `[season]` rule; every night counts without a file.
-pub fn club_rule(path: Option<&PathBuf>, lang: Lang) -> Result<SeasonRule> {
+/// The club's file (CLUB.toml): its `[season]` rule, and its member list
+/// (`[members] file`, relative to the club's file).
+#[derive(Default)]
+pub struct Club {
+    pub season: SeasonRule,
+    pub members: Option<PathBuf>,
+}
+
+/// The club's file at `path`; every night counts and no member list
+/// names anyone without one.
+pub fn club_file(path: Option<&PathBuf>, lang: Lang) -> Result<Club> {
     #[derive(serde::Deserialize)]
-    struct Club {
+    #[serde(deny_unknown_fields)]
+    struct File {
         #[serde(default)]
         season: SeasonRule,
+        #[serde(default)]
+        members: Option<Members>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Members {
+        file: PathBuf,
     }
     let Some(path) = path else {
-        return Ok(SeasonRule::default());
+        return Ok(Club::default());
     };
     let said = || say(lang, "season-club", &[("path", &path.display())]);
     let text = std::fs::read_to_string(path).with_context(said)?;
-    let club: Club = toml::from_str(&text).with_context(said)?;
-    Ok(club.season)
+    let file: File = toml::from_str(&text).with_context(said)?;
+    let beside = path.parent().unwrap_or(std::path::Path::new("."));
+    Ok(Club {
+        season: file.season,
+        members: file.members.map(|m| beside.join(m.file)),
+    })
+}
+
+/// Who the numbers are: every night's list in the archive, then the
+/// club's member list for those no night names.
+pub fn names_of(db: &Archive, club: &Club, lang: Lang) -> Result<Names> {
+    let mut names = db.names().told(lang)?;
+    if let Some(members) = &club.members {
+        let listed = Names::load(members).told(lang).context(say(
+            lang,
+            "load-members",
+            &[("path", &members.display())],
+        ))?;
+        names.fill_from(&listed);
+    }
+    Ok(names)
 }

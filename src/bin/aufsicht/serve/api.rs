@@ -18,6 +18,7 @@ use aufsicht::error::{ArchiveError, ClubError, PowerError};
 use aufsicht::night::archive::{Edit, StoredSheet};
 use aufsicht::night::audit::Audit;
 use aufsicht::night::desk::{self, ValuePath};
+use aufsicht::night::names::Names;
 use aufsicht::night::participants::Participants;
 use aufsicht::night::powers;
 use aufsicht::night::ranking::{NightRules, rank};
@@ -103,6 +104,12 @@ impl Desk {
             participants: None,
             seating: None,
         })
+    }
+
+    /// Who the numbers are, as every night's list names them.
+    pub(super) fn names(&self) -> Result<Names, Problem> {
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        archive.names().map_err(|e| self.problem(e))
     }
 
     fn all(&self, night: &NightOf) -> Result<Vec<StoredSheet>, Problem> {
@@ -483,7 +490,17 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
             .write_csv(&mut csv)
             .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         if q.format.as_deref() == Some("json") {
-            return Ok(Json(rows_of_csv(&csv)).into_response());
+            let names = desk.names()?;
+            let mut rows = rows_of_csv(&csv);
+            for row in &mut rows {
+                let player = row
+                    .get("player")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let name = names.get(player).map(Value::from).unwrap_or(Value::Null);
+                row.insert("name".into(), name);
+            }
+            return Ok(Json(rows).into_response());
         }
         let mut response =
             ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response();

@@ -63,12 +63,16 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         .as_deref()
         .map(|p| crate::common::load_seating(p, lang))
         .transpose()?;
-    let archive = open_archive(&o.archive, lang)?;
+    let mut archive = open_archive(&o.archive, lang)?;
     let opened = match o.tournament.as_deref() {
         Some(night) => archive.pick_tournament(Some(night)),
         None => archive.newest_night(),
     }
     .told(lang)?;
+    // The list given keeps its names with the night: every page shows them.
+    if let Some(list) = &participants {
+        archive.keep_names(opened, list.names()).told(lang)?;
+    }
     let desk = Arc::new(Desk {
         archive: Mutex::new(archive),
         opened,

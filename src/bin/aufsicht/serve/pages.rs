@@ -47,7 +47,8 @@ fn shell(title: &str, body_class: Option<&str>, data: Markup, body: Markup) -> M
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 17] = [
+const DESK_WORDS: [(&str, &str); 18] = [
+    ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
     ("alternatives", "desk-alternatives"),
@@ -68,9 +69,10 @@ const DESK_WORDS: [(&str, &str); 17] = [
 ];
 
 /// The board's words (standings and ranking).
-const BOARD_WORDS: [(&str, &str); 3] = [
+const BOARD_WORDS: [(&str, &str); 4] = [
     ("rank", "desk-rank"),
     ("player", "desk-player"),
+    ("name", "column-name"),
     ("total", "desk-total"),
 ];
 

@@ -78,6 +78,19 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         .map(|flag| flag_view(stored, flag, page, &mut boxes))
         .collect();
     let whole = page.and_then(|(img, a, f)| data_uri_jpeg(&overview(img, a, f, &boxes)));
+    // Each seat's number (written one way) and name, where a list gives one.
+    let known = desk
+        .archive
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .names()?;
+    let names: Vec<Value> = (sheet.players.iter())
+        .map(|p| {
+            let number = p.as_deref().map(aufsicht::night::standings::player_key);
+            let name = number.as_deref().and_then(|n| known.get(n));
+            json!({"number": number, "name": name})
+        })
+        .collect();
     Ok(json!({
         "id": stored.id,
         "version": stored.version,
@@ -90,6 +103,7 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         "page": whole,
         "void": sheet.notes.void,
         "supervisor_initials": sheet.notes.supervisor_initials,
+        "names": names,
         "footer_initials": sheet.notes.footer_initials,
         "accepted": sheet.notes.accepted,
         "scan_changed": matches!(evidence, Evidence::Changed),

@@ -17,13 +17,16 @@ function board(every) {
     const table = document.getElementById("board");
     table.replaceChildren();
     const tr = table.insertRow();
-    for (const h of [names.rank, names.player, names.total]) {
+    const named = rows.some(l => l.name);
+    const heads = named ? [names.rank, names.player, names.name, names.total] : [names.rank, names.player, names.total];
+    for (const h of heads) {
       const th = document.createElement("th"); th.textContent = h; tr.appendChild(th);
     }
     for (const l of rows) {
       const row = table.insertRow();
       row.dataset.player = l.player;
-      for (const v of [l.rank, l.player, l.total]) row.insertCell().textContent = v;
+      const cells = named ? [l.rank, l.player, l.name ?? "", l.total] : [l.rank, l.player, l.total];
+      for (const v of cells) row.insertCell().textContent = v;
     }
     document.body.dataset.loaded = String(Date.now());
   }

@@ -125,6 +125,9 @@ function renderPowers() {
     box.append(reason, button("void", texts.void,
       () => power("verdict", { void: true, reason: reason.value })));
   }
+  const seated = (sheet.names || []).map((p, s) =>
+    `${s + 1}: ${p.number ?? "?"}${p.name ? " " + p.name : ""}`);
+  if (seated.length) box.append(line(texts.players, seated.join(" · ")));
   for (const i of sheet.supervisor_initials || [])
     box.append(line(`${texts.initialled} ${i.row}`, `${i.by}, ${i.at}`),
       button(`uninitial-${i.row}`, texts.takeback, () => power("initials", { row: i.row, undo: true })));
