@@ -88,7 +88,13 @@ pub fn say(lang: Lang, id: &str, args: &[(&str, &dyn std::fmt::Display)]) -> Str
     };
     let mut fluent_args = FluentArgs::new();
     for (name, value) in args {
-        fluent_args.set(*name, value.to_string());
+        let text = value.to_string();
+        // A whole number as written is a number to Fluent, so that a
+        // message can choose its plural form; "0107" stays text.
+        match text.parse::<i64>() {
+            Ok(n) if n.to_string() == text => fluent_args.set(*name, n),
+            _ => fluent_args.set(*name, text),
+        }
     }
     let mut errors = Vec::new();
     bundle
@@ -181,6 +187,30 @@ mod tests {
         for id in asked {
             assert!(known.iter().any(|k| k == id), "no message `{id}`");
         }
+    }
+
+    #[test]
+    fn counts_should_take_the_languages_plural_forms() {
+        let said = |lang, n: usize| {
+            let args: [(&str, &dyn std::fmt::Display); 5] = [
+                ("sheets", &n),
+                ("ok", &n),
+                ("flagged", &0),
+                ("unreadable", &0),
+                ("path", &"out"),
+            ];
+            say(lang, "scan-done", &args)
+        };
+        assert!(
+            said(Lang::De, 1).starts_with("1 Blatt,"),
+            "{}",
+            said(Lang::De, 1)
+        );
+        assert!(said(Lang::De, 2).starts_with("2 Blätter,"));
+        assert!(said(Lang::En, 1).starts_with("1 sheet,"));
+        assert!(said(Lang::En, 11).starts_with("11 sheets,"));
+        let numbered = say(Lang::De, "archive-no-such-player", &[("player", &"0107")]);
+        assert!(numbered.contains("0107"), "text stays text: {numbered}");
     }
 
     #[test]

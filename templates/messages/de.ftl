@@ -18,36 +18,75 @@ cannot-lock = { $path } lässt sich nicht sperren
 ## scan
 scan-waiting = ein anderer Scan schreibt gerade nach { $path }: warte, bis er fertig ist
 scan-bar = {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} Dateien  {"{"}msg{"}"}  {"{"}elapsed{"}"} vergangen, {"{"}eta{"}"} übrig
-scan-progress = { $sheets } Blätter, { $flagged } markiert oder unlesbar
+scan-progress = { $sheets ->
+    [one] { $sheets } Blatt
+   *[other] { $sheets } Blätter
+}, { $flagged } markiert oder unlesbar
 scan-resumed = { $count } Dateien waren schon im Archiv: von dort übernommen, nicht neu gelesen
-scan-done = { $sheets } Blätter, { $ok } in Ordnung, { $flagged } markiert, { $unreadable } unlesbar; Ergebnisse und summary.csv in { $path }
+scan-done = { $sheets ->
+    [one] { $sheets } Blatt
+   *[other] { $sheets } Blätter
+}, { $ok } in Ordnung, { $flagged } markiert, { $unreadable } unlesbar; Ergebnisse und summary.csv in { $path }
 scan-failed = { $count } Dateien haben keine Ergebnisdatei (siehe oben): die Ursache beheben und denselben Befehl noch einmal ausführen; fertige Dateien werden nicht zweimal gelesen
 scan-incomplete = { $count } Dateien oder Ordner ließen sich nicht vom Laufwerk lesen (siehe oben und summary.csv): die Ursache beheben und denselben Befehl noch einmal ausführen
 
 ## verify, standings, review
 verify-other-rules = Hinweis: { $file } nennt das Regelwerk `{ $named }`; geprüft wurde mit `{ $rules }`, wie --rules sagt
 standings-verify-failed = { $file }: { $error }; gezählt wie geschrieben, mit seinen Markierungen, wie sie sind
-standings-other-rules = { $count } Blätter wurden unter einem anderen Regelwerk als --rules { $rules } gelesen: { $first }{ $more }; jedes Regelwerk für sich werten
+standings-other-rules = { $count ->
+    [one] { $count } Blatt wurde
+   *[other] { $count } Blätter wurden
+} unter einem anderen Regelwerk als --rules { $rules } gelesen: { $first }{ $more }; jedes Regelwerk für sich werten
 and-more = {" "}und { $count } weitere
 write-output = die Ausgabe lässt sich nicht schreiben: { $error }
 write-checks = die Abendprüfungen lassen sich nicht nach { $path } schreiben
-standings-done = { $players } Spieler aus { $sheets } Blättern; { $checks } Abendprüfungen (in { $path }); { $review } Spieler mit Blättern zur Durchsicht
+standings-done = { $players ->
+    [one] { $players } Spieler
+   *[other] { $players } Spieler
+} aus { $sheets ->
+    [one] { $sheets } Blatt
+   *[other] { $sheets } Blättern
+}; { $checks ->
+    [one] { $checks } Abendprüfung
+   *[other] { $checks } Abendprüfungen
+} (in { $path }); { $review } Spieler mit Blättern zur Durchsicht
 not-a-folder = { $path } ist kein Ordner: die Ordner der Blattergebnisse angeben (scan --out)
 skipped-json = übersprungen: { $file }: { $error }
 no-results = keine Blattergebnisse (*.json) in { $dirs }: zuerst `aufsicht scan --out ORDNER` ausführen
 review-no-alignment = { $file }: keine gespeicherte Ausrichtung (mit einer älteren Version gescannt?): keine Ausschnitte dafür
-review-missing-images = { $count } markierte Blätter ohne ihren Scan (verschoben?): die Seite zeigt ihre Markierungen ohne Ausschnitte
-review-done = Durchsichtsseite für { $count } Blätter nach { $path } geschrieben: im Browser öffnen
+review-missing-images = { $count ->
+    [one] { $count } markiertes Blatt
+   *[other] { $count } markierte Blätter
+} ohne ihren Scan (verschoben?): die Seite zeigt ihre Markierungen ohne Ausschnitte
+review-done = Durchsichtsseite für { $count ->
+    [one] { $count } Blatt
+   *[other] { $count } Blätter
+} nach { $path } geschrieben: im Browser öffnen
 
 ## Archiv, export, correct
 archive-missing = { $path } gibt es nicht: das Archiv angeben, das ein Scan geschrieben hat (scan --archive, sonst aufsicht.sqlite in --out)
-export-done = { $count } Blätter und values.csv nach { $path } geschrieben
-export-season-done = { $nights } Abende, { $count } Listen nach { $path } exportiert (nights.csv nennt sie)
+export-done = { $count ->
+    [one] { $count } Blatt
+   *[other] { $count } Blätter
+} und values.csv nach { $path } geschrieben
+export-season-done = { $nights ->
+    [one] { $nights } Abend
+   *[other] { $nights } Abende
+}, { $count ->
+    [one] { $count } Liste
+   *[other] { $count } Listen
+} nach { $path } exportiert (nights.csv nennt sie)
 by-empty = --by ist leer: angeben, wer das Blatt berichtigt hat (Name oder Kürzel)
 correct-not-archived = { $file }: seine Quelle { $source } (Seite { $page }) ist nicht im Archiv: ein Ergebnis berichtigen, das ein Scan in dieses Archiv geschrieben hat
 correct-change = { $field }: { $old } -> { $new }
 blank = (leer)
-correct-done = { $count } Werte von { $by } berichtigt; das Blatt hat jetzt { $flags } Markierungen
+correct-done = { $count ->
+    [one] { $count } Wert
+   *[other] { $count } Werte
+} von { $by } berichtigt; das Blatt hat jetzt { $flags ->
+    [one] { $flags } Markierung
+   *[other] { $flags } Markierungen
+}
 
 ## Fehler der Bibliothek
 template-read = { $file } lässt sich nicht lesen: { $problem }
@@ -276,7 +315,10 @@ desk-total = Punkte
 
 ## scan --watch
 watch-start = beobachte { $path }: jeder Scan wird gelesen, sobald er ankommt; Strg-C beendet
-watch-file = { $file }: { $sheets } Blätter, { $flagged } markiert oder unlesbar
+watch-file = { $file }: { $sheets ->
+    [one] { $sheets } Blatt
+   *[other] { $sheets } Blätter
+}, { $flagged } markiert oder unlesbar
 watch-stopping = beende: die angefangenen Dateien werden noch fertig gelesen (nochmals Strg-C beendet sofort)
 watch-not-folder = --watch { $path }: kein Ordner: den Ordner angeben, in den der Scanner schreibt
 power-no-row = Das Blatt hat keine Spielzeile { $row }

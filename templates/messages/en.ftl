@@ -17,36 +17,75 @@ cannot-lock = cannot lock { $path }
 ## scan
 scan-waiting = another scan is writing to { $path }: waiting until it is done
 scan-bar = {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} files  {"{"}msg{"}"}  {"{"}elapsed{"}"} gone, {"{"}eta{"}"} left
-scan-progress = { $sheets } sheets, { $flagged } flagged or unreadable
+scan-progress = { $sheets ->
+    [one] { $sheets } sheet
+   *[other] { $sheets } sheets
+}, { $flagged } flagged or unreadable
 scan-resumed = { $count } files were in the archive already: taken from there, not read again
-scan-done = { $sheets } sheets, { $ok } ok, { $flagged } flagged, { $unreadable } unreadable; results and summary.csv in { $path }
+scan-done = { $sheets ->
+    [one] { $sheets } sheet
+   *[other] { $sheets } sheets
+}, { $ok } ok, { $flagged } flagged, { $unreadable } unreadable; results and summary.csv in { $path }
 scan-failed = { $count } files have no result file (see above): fix the cause and run the same command again; finished files are not read twice
 scan-incomplete = { $count } files or folders could not be read from the disk (see above and summary.csv): fix the cause and run the same command again
 
 ## verify, standings, review
 verify-other-rules = note: { $file } names rule set `{ $named }`; it was checked with `{ $rules }` as --rules says
 standings-verify-failed = { $file }: { $error }; counted as written, with its flags as they are
-standings-other-rules = { $count } sheets were read under another rule set than --rules { $rules }: { $first }{ $more }; rank each rule set on its own
+standings-other-rules = { $count ->
+    [one] { $count } sheet was
+   *[other] { $count } sheets were
+} read under another rule set than --rules { $rules }: { $first }{ $more }; rank each rule set on its own
 and-more = {" "}and { $count } more
 write-output = cannot write the output: { $error }
 write-checks = cannot write the night checks to { $path }
-standings-done = { $players } players from { $sheets } sheets; { $checks } night checks (in { $path }); { $review } players with sheets to review
+standings-done = { $players ->
+    [one] { $players } player
+   *[other] { $players } players
+} from { $sheets ->
+    [one] { $sheets } sheet
+   *[other] { $sheets } sheets
+}; { $checks ->
+    [one] { $checks } night check
+   *[other] { $checks } night checks
+} (in { $path }); { $review } players with sheets to review
 not-a-folder = { $path } is not a folder: give the folders of sheet results (scan --out)
 skipped-json = skipped { $file }: { $error }
 no-results = no sheet results (*.json) in { $dirs }: run `aufsicht scan --out DIR` first
 review-no-alignment = { $file }: no stored alignment (scanned by an older version?): no crops for it
-review-missing-images = { $count } flagged sheets without their scanned image (moved?): the page shows their flags without crops
-review-done = review page for { $count } sheets written to { $path }: open it in a browser
+review-missing-images = { $count ->
+    [one] { $count } flagged sheet
+   *[other] { $count } flagged sheets
+} without their scanned image (moved?): the page shows their flags without crops
+review-done = review page for { $count ->
+    [one] { $count } sheet
+   *[other] { $count } sheets
+} written to { $path }: open it in a browser
 
 ## archive, export, correct
 archive-missing = { $path } does not exist: give the archive a scan wrote (scan --archive, default aufsicht.sqlite in --out)
-export-done = { $count } sheets and values.csv written to { $path }
-export-season-done = { $nights } nights, { $count } sheets exported to { $path } (nights.csv names them)
+export-done = { $count ->
+    [one] { $count } sheet
+   *[other] { $count } sheets
+} and values.csv written to { $path }
+export-season-done = { $nights ->
+    [one] { $nights } night
+   *[other] { $nights } nights
+}, { $count ->
+    [one] { $count } sheet
+   *[other] { $count } sheets
+} exported to { $path } (nights.csv names them)
 by-empty = --by is empty: say who corrected the sheet (name or initials)
 correct-not-archived = { $file }: its source { $source } (page { $page }) is not in the archive: correct a result that a scan into this archive wrote
 correct-change = { $field }: { $old } -> { $new }
 blank = (blank)
-correct-done = { $count } values corrected by { $by }; the sheet now has { $flags } flags
+correct-done = { $count ->
+    [one] { $count } value
+   *[other] { $count } values
+} corrected by { $by }; the sheet now has { $flags ->
+    [one] { $flags } flag
+   *[other] { $flags } flags
+}
 
 ## Errors of the library
 template-read = cannot read { $file }: { $problem }
@@ -266,7 +305,10 @@ desk-total = total
 
 ## scan --watch
 watch-start = watching { $path }: each scan is read as it arrives; Ctrl-C stops
-watch-file = { $file }: { $sheets } sheets, { $flagged } flagged or unreadable
+watch-file = { $file }: { $sheets ->
+    [one] { $sheets } sheet
+   *[other] { $sheets } sheets
+}, { $flagged } flagged or unreadable
 watch-stopping = stopping: the files in hand are finished first (Ctrl-C again stops at once)
 watch-not-folder = --watch { $path }: not a folder: give the folder the scanner writes into
 power-no-row = the sheet has no game row { $row }

@@ -393,7 +393,7 @@ fn standings_should_refuse_results_of_another_rule_set_and_name_them() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("1 sheets were read under another rule set than --rules merkur")
+        stderr.contains("1 sheet was read under another rule set than --rules merkur")
             && stderr.contains("doppelkopf-scanner.json (doppelkopf)"),
         "{stderr}"
     );

@@ -88,8 +88,8 @@ fn a_watched_folder_should_be_read_as_the_scanner_fills_it_until_ctrl_c() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".part"))
         .collect();
     assert!(parts.is_empty(), "no result half-written: {parts:?}");
-    // ": 1 sheets," and never "11 sheets": each file's own line.
-    assert_eq!(said().matches(": 1 sheets,").count(), 2, "{}", said());
+    // ": 1 sheet," (its plural form) and never "11 sheets": each file's own line.
+    assert_eq!(said().matches(": 1 sheet,").count(), 2, "{}", said());
 }
 
 #[test]
