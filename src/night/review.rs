@@ -15,6 +15,7 @@ use imageproc::rect::Rect;
 use nalgebra::Matrix3;
 use serde_json::Value;
 
+use crate::catalogue::{Lang, say};
 use crate::cells::cut_at;
 use crate::check::flags::Flag;
 use crate::html::{DOCTYPE, Markup, compiled_in, html, json_script};
@@ -76,12 +77,17 @@ pub(crate) fn union(a: MmBox, b: MmBox) -> MmBox {
 }
 
 /// The cells a flag names on this form.
-pub fn named_cells(flag: &Flag, sheet: &SheetResult, form: &FormTemplate) -> Vec<Named> {
+pub fn named_cells(
+    flag: &Flag,
+    sheet: &SheetResult,
+    form: &FormTemplate,
+    lang: Lang,
+) -> Vec<Named> {
     let field = flag.field.as_deref();
     match (flag.row, flag.seat) {
-        (Some(row), seat) => game_cells(row, seat, field, sheet, form),
-        (None, Some(s)) => footer_cells(s, field, sheet, form),
-        (None, None) => sheet_cells(flag, field, sheet, form),
+        (Some(row), seat) => game_cells(row, seat, field, sheet, form, lang),
+        (None, Some(s)) => footer_cells(s, field, sheet, form, lang),
+        (None, None) => sheet_cells(flag, field, sheet, form, lang),
     }
 }
 
@@ -97,6 +103,7 @@ fn game_cells(
     field: Option<&str>,
     sheet: &SheetResult,
     form: &FormTemplate,
+    lang: Lang,
 ) -> Vec<Named> {
     let mut out = Vec::new();
     let Some(boxes) = form.fields.game.get(row as usize - 1) else {
@@ -118,7 +125,11 @@ fn game_cells(
                 continue;
             }
             out.push(Named {
-                label: format!("row {row}, seat {s}, {col}"),
+                label: {
+                    let args: [(&str, &dyn std::fmt::Display); 3] =
+                        [("row", &row), ("seat", &s), ("column", &col)];
+                    say(lang, "cell-in-row", &args)
+                },
                 bx,
                 path: gi.map(|i| {
                     vec![
@@ -143,6 +154,7 @@ fn footer_cells(
     field: Option<&str>,
     sheet: &SheetResult,
     form: &FormTemplate,
+    lang: Lang,
 ) -> Vec<Named> {
     let f = &form.fields;
     let i = s - 1;
@@ -183,7 +195,7 @@ fn footer_cells(
             at("players"),
             sheet.players.get(i).cloned().flatten(),
         )],
-        Some("signature") => vec![("signature", f.signature.get(i).copied(), None, None)],
+        Some("signature") => vec![("cell-signature", f.signature.get(i).copied(), None, None)],
         // Footer flags without a field: the seat's footer.
         None => vec![endergebnis, plus, minus],
         // The Endergebnis.
@@ -192,8 +204,13 @@ fn footer_cells(
     chosen
         .into_iter()
         .filter_map(|(label, bx, path, value)| {
+            // The footer's printed words stay; a signature is said.
+            let label = match label {
+                "cell-signature" => say(lang, label, &[]),
+                printed => printed.to_string(),
+            };
             Some(Named {
-                label: format!("seat {s}, {label}"),
+                label: say(lang, "cell-of-seat", &[("seat", &s), ("label", &label)]),
                 bx: bx?,
                 path,
                 value,
@@ -209,24 +226,35 @@ fn sheet_cells(
     field: Option<&str>,
     sheet: &SheetResult,
     form: &FormTemplate,
+    lang: Lang,
 ) -> Vec<Named> {
     let f = &form.fields;
     let named = |label: &str, bx, path: Option<&str>, value| Named {
-        label: label.into(),
+        label: say(lang, label, &[]),
         bx,
         path: path.map(|p| vec![p.into()]),
         value,
     };
     match field {
-        Some("round") => vec![named("round", f.round, Some("round"), num(sheet.round))],
-        Some("table") => vec![named("table", f.table, Some("table"), num(sheet.table))],
+        Some("round") => vec![named(
+            "cell-round",
+            f.round,
+            Some("round"),
+            num(sheet.round),
+        )],
+        Some("table") => vec![named(
+            "cell-table",
+            f.table,
+            Some("table"),
+            num(sheet.table),
+        )],
         _ => f
             .endergebnis
             .iter()
             .copied()
             .reduce(union)
             .filter(|_| matches!(flag.code, crate::check::flags::Code::EndergebnisNotZero))
-            .map(|bx| named("Endergebnis line", bx, None, None))
+            .map(|bx| named("cell-endergebnis-line", bx, None, None))
             .into_iter()
             .collect(),
     }
@@ -280,30 +308,36 @@ pub fn overview(
     rgb
 }
 
-fn flag_extra(flag: &Flag) -> String {
+fn flag_extra(flag: &Flag, lang: Lang) -> String {
     let mut parts = Vec::new();
     let d = &flag.detail;
+    let percent = |p: f64| crate::catalogue::percent(p * 100.0);
     if let Some(r) = &d.reading {
-        let conf = d.confidence.unwrap_or(0.0);
-        parts.push(format!(
-            "read “{}” ({:.0}%)",
-            if r.is_empty() { "?" } else { r },
-            conf * 100.0
-        ));
+        let shown = if r.is_empty() { "?" } else { r };
+        let conf = percent(d.confidence.unwrap_or(0.0));
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("reading", &shown), ("percent", &conf)];
+        parts.push(say(lang, "review-read", &args));
     }
     if !d.alternatives.is_empty() {
-        let list: Vec<String> = d
-            .alternatives
-            .iter()
-            .map(|(t, p)| format!("“{t}” {:.0}%", p * 100.0))
+        let list: Vec<String> = (d.alternatives.iter())
+            .map(|(t, p)| format!("“{t}” {}%", percent(*p)))
             .collect();
-        parts.push(format!("alternatives: {}", list.join(", ")));
+        parts.push(say(
+            lang,
+            "review-alternatives",
+            &[("list", &list.join(", "))],
+        ));
     }
     if let Some(s) = d.suggestion {
-        let p = d.suggestion_probability.unwrap_or(0.0);
+        let p = percent(d.suggestion_probability.unwrap_or(0.0));
         // A footer field may hold the suggestion already.
-        let how = if d.taken { "taken as" } else { "suggested:" };
-        parts.push(format!("{how} {s} ({:.0}%)", p * 100.0));
+        let id = if d.taken {
+            "review-taken-as"
+        } else {
+            "review-suggested"
+        };
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("value", &s), ("percent", &p)];
+        parts.push(say(lang, id, &args));
     }
     parts.join("; ")
 }
@@ -339,7 +373,7 @@ function corrected(n) {
     let value = null;
     if (text !== '') value = path[0] === 'players' ? text : Number(text);
     if (value !== null && path[0] !== 'players' && !Number.isInteger(value)) {
-      alert('Not a whole number: ' + text); return null;
+      alert(document.body.dataset.notwhole + ' ' + text); return null;
     }
     setPath(sheet, path, value);
   }
@@ -385,7 +419,7 @@ window.addEventListener('load', () => {
 "#;
 
 /// The review page for a night.
-pub fn page(title: &str, sheets: &[ReviewSheet], names: &Names) -> String {
+pub fn page(title: &str, sheets: &[ReviewSheet], names: &Names, lang: Lang) -> String {
     let mut order: Vec<usize> = (0..sheets.len()).collect();
     let rank = |s: &SheetResult| match s.status {
         Status::Flagged => 0,
@@ -401,19 +435,23 @@ pub fn page(title: &str, sheets: &[ReviewSheet], names: &Names) -> String {
         )
     });
     let count = |st: Status| sheets.iter().filter(|s| s.result.status == st).count();
+    let args: [(&str, &dyn std::fmt::Display); 4] = [
+        ("sheets", &sheets.len()),
+        ("flagged", &count(Status::Flagged)),
+        ("unreadable", &count(Status::Unreadable)),
+        ("ok", &count(Status::Ok)),
+    ];
     html! {
         (DOCTYPE)
-        html lang="en" {
+        html lang=(lang.code()) {
             head { meta charset="utf-8"; title { (title) } style { (compiled_in(STYLE)) } }
-            body {
+            body data-notwhole=(say(lang, "review-not-whole", &[])) {
                 h1 { (title) }
                 p {
-                    (sheets.len()) " sheets: " (count(Status::Flagged)) " flagged, "
-                    (count(Status::Unreadable)) " unreadable, " (count(Status::Ok)) " ok. "
-                    "Flagged sheets first. Edit a value and press “Save corrected JSON”; then run "
-                    code { "aufsicht correct --archive … --by NAME FILE.json" } "."
+                    (say(lang, "review-summary", &args)) " "
+                    code { "aufsicht correct --archive … --by NAME FILE.json" }
                 }
-                @for (n, &i) in order.iter().enumerate() { (section(n, &sheets[i], names)) }
+                @for (n, &i) in order.iter().enumerate() { (section(n, &sheets[i], names, lang)) }
                 script { (compiled_in(SCRIPT)) }
             }
         }
@@ -421,7 +459,7 @@ pub fn page(title: &str, sheets: &[ReviewSheet], names: &Names) -> String {
     .into_string()
 }
 
-fn section(n: usize, sheet: &ReviewSheet, names: &Names) -> Markup {
+fn section(n: usize, sheet: &ReviewSheet, names: &Names, lang: Lang) -> Markup {
     let r = sheet.result;
     let align = stored_alignment(r);
     let can_cut = sheet.image.as_deref().zip(align.as_ref()).zip(sheet.form);
@@ -430,12 +468,12 @@ fn section(n: usize, sheet: &ReviewSheet, names: &Names) -> Markup {
     let mut flags = Vec::new();
     for flag in &r.flags {
         let cells = can_cut.map(|((img, align), form)| {
-            let cells = named_cells(flag, r, form);
+            let cells = named_cells(flag, r, form, lang);
             editable += cells.iter().filter(|c| c.path.is_some()).count();
             outlined.extend(cells.iter().map(|c| c.bx));
-            flag_cells(flag, &cells, img, align)
+            flag_cells(flag, &cells, img, align, lang)
         });
-        let extra = flag_extra(flag);
+        let extra = flag_extra(flag, lang);
         flags.push(html! {
             div class={ "flag " (if flag.is_error() { "error" } else { "warning" }) } {
                 b { (flag.code.as_str()) } " " (flag.message)
@@ -449,14 +487,14 @@ fn section(n: usize, sheet: &ReviewSheet, names: &Names) -> Markup {
         .and_then(|((img, align), form)| data_uri_jpeg(&overview(img, align, form, &outlined)));
     html! {
         section id={ "s" (n) } class=(status_name(r.status)) data-file=(sheet.file_name) {
-            (section_head(sheet, names))
+            (section_head(sheet, names, lang))
             @for flag in &flags { (flag) }
             @if editable > 0 {
-                p { button onclick={ "save(" (n) ")" } { "Save corrected JSON" } }
+                p { button onclick={ "save(" (n) ")" } { (say(lang, "review-save", &[])) } }
             }
             @if let Some(uri) = whole {
                 details open {
-                    summary { "whole sheet, flagged cells outlined" }
+                    summary { (say(lang, "review-whole", &[])) }
                     img class="overview" alt="sheet" src=(uri);
                 }
             }
@@ -475,9 +513,13 @@ fn status_name(status: Status) -> &'static str {
 }
 
 /// A sheet's heading, and the notes on what the reader and decoder made of it.
-fn section_head(sheet: &ReviewSheet, names: &Names) -> Markup {
+fn section_head(sheet: &ReviewSheet, names: &Names, lang: Lang) -> Markup {
     let r = sheet.result;
-    let status = status_name(r.status);
+    let status = say(
+        lang,
+        &format!("review-status-{}", status_name(r.status)),
+        &[],
+    );
     let num = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
     // Each number written one way, its name beside it where a list gives one.
     let players: Vec<String> = (r.players.iter())
@@ -499,42 +541,48 @@ fn section_head(sheet: &ReviewSheet, names: &Names) -> Markup {
         .collect();
     // Notes on what the reader and decoder made of the sheet, each a line.
     let notes = [
-        ("If the uncertain cells are as read:", as_read.join(" ")),
-        (
-            "Read otherwise, taken as its row and column demand:",
-            taken_as_decoded(r).join("; "),
-        ),
-        (
-            "A ring seen there was the number's own loop, read as drawn and not circled (check the circle):",
-            rings_read_as_digits(r).join("; "),
-        ),
+        ("review-as-read", as_read.join(" ")),
+        ("review-taken", taken_as_decoded(r, lang).join("; ")),
+        ("review-rings", rings_read_as_digits(r, lang).join("; ")),
     ];
+    let source = r.source.as_deref().unwrap_or(&sheet.file_name);
+    let heading: [(&str, &dyn std::fmt::Display); 4] = [
+        ("source", &source),
+        ("round", &num(r.round)),
+        ("table", &num(r.table)),
+        ("status", &status),
+    ];
+    let seated: [(&str, &dyn std::fmt::Display); 2] =
+        [("players", &players.join(", ")), ("flags", &r.flags.len())];
     html! {
-        h2 {
-            (r.source.as_deref().unwrap_or(&sheet.file_name)) " — round " (num(r.round))
-            ", table " (num(r.table)) " — " (status)
-        }
-        p { "players: " (players.join(", ")) "; " (r.flags.len()) " flags" }
+        h2 { (say(lang, "review-heading", &heading)) }
+        p { (say(lang, "review-players", &seated)) }
         @if let Some(note) = &sheet.scan_note {
             p { b { (note) } }
         } @else if no_image {
-            p {
-                b { "The scanned image could not be opened" }
-                " (" (r.source.as_deref().unwrap_or("no source")) "): compare with the paper sheet."
-            }
+            p { b { (say(lang, "review-no-image", &[("source", &source)])) } }
         }
         @for (lead, items) in &notes {
-            @if !items.is_empty() { p class="as-read" { (lead) " " (items) } }
+            @if !items.is_empty() { p class="as-read" { (say(lang, lead, &[])) " " (items) } }
         }
     }
 }
 
 /// A flag's cells: their crops (several cells, a whole row, as one crop
 /// of them together, which reads best) and an edit box for each value.
-fn flag_cells(flag: &Flag, cells: &[Named], img: &GrayImage, align: &Alignment) -> Markup {
+fn flag_cells(
+    flag: &Flag,
+    cells: &[Named],
+    img: &GrayImage,
+    align: &Alignment,
+    lang: Lang,
+) -> Markup {
     let shown: Vec<(String, MmBox)> = match cells.iter().map(|c| c.bx).reduce(union) {
         Some(all) if cells.len() > 2 => {
-            vec![(format!("row {}", flag.row.unwrap_or(0)), all)]
+            vec![(
+                say(lang, "cell-row", &[("row", &flag.row.unwrap_or(0))]),
+                all,
+            )]
         }
         _ => cells.iter().map(|c| (c.label.clone(), c.bx)).collect(),
     };
@@ -562,7 +610,7 @@ fn flag_cells(flag: &Flag, cells: &[Named], img: &GrayImage, align: &Alignment) 
 
 /// The game cells decoding gave another value than the reader's best
 /// reading (see `decode::REPLACE`), as "game 3, seat 2 minus: read 8, taken as 2".
-fn taken_as_decoded(r: &SheetResult) -> Vec<String> {
+fn taken_as_decoded(r: &SheetResult, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
     for g in &r.games {
         for (s, c) in g.cells.iter().enumerate() {
@@ -575,11 +623,14 @@ fn taken_as_decoded(r: &SheetResult) -> Vec<String> {
                     && reading.decoded
                     && read.parse::<u32>().ok() != Some(v)
                 {
-                    out.push(format!(
-                        "game {}, seat {} {name}: read {read}, taken as {v}",
-                        g.no,
-                        s + 1
-                    ));
+                    let args: [(&str, &dyn std::fmt::Display); 5] = [
+                        ("row", &g.no),
+                        ("seat", &(s + 1)),
+                        ("column", &name),
+                        ("read", read),
+                        ("value", &v),
+                    ];
+                    out.push(say(lang, "review-taken-line", &args));
                 }
             }
         }
@@ -590,14 +641,16 @@ fn taken_as_decoded(r: &SheetResult) -> Vec<String> {
 /// The game cells whose ring, where `CIRCLE_NOT_SOLO` stood, was read as
 /// the number's own loop (`ring_was_digits`), as "game 8,
 /// seat 4: 10": the circle decides a solo, so a person sees which.
-fn rings_read_as_digits(r: &SheetResult) -> Vec<String> {
+fn rings_read_as_digits(r: &SheetResult, lang: Lang) -> Vec<String> {
     r.games
         .iter()
         .flat_map(|g| g.cells.iter().enumerate().map(move |(s, c)| (g.no, s, c)))
         .filter(|(_, _, c)| c.notes.ring_was_digits)
         .map(|(no, s, c)| {
             let value = c.plus.or(c.minus).map_or("?".into(), |v| v.to_string());
-            format!("game {no}, seat {}: {value}", s + 1)
+            let args: [(&str, &dyn std::fmt::Display); 3] =
+                [("row", &no), ("seat", &(s + 1)), ("value", &value)];
+            say(lang, "review-ring-line", &args)
         })
         .collect()
 }
@@ -633,6 +686,7 @@ mod tests {
             &flag(Code::CellUncertain, Some(2), Some(3), Some("minus")),
             &s,
             &form,
+            Lang::En,
         );
         assert_eq!(cells.len(), 1);
         assert_eq!(cells[0].bx, form.fields.game[1][2].minus);
@@ -656,6 +710,7 @@ mod tests {
             &flag(Code::RowNotZeroSum, Some(2), None, None),
             &sheet(),
             &form,
+            Lang::En,
         );
         assert_eq!(cells.len(), 8);
     }
@@ -666,9 +721,9 @@ mod tests {
         f.detail.reading = Some("35".into());
         f.detail.suggestion = Some(55);
         f.detail.suggestion_probability = Some(0.97);
-        assert!(flag_extra(&f).contains("suggested: 55 (97%)"));
+        assert!(flag_extra(&f, Lang::En).contains("suggested: 55 (97%)"));
         f.detail.taken = true;
-        let shown = flag_extra(&f);
+        let shown = flag_extra(&f, Lang::En);
         assert!(
             shown.contains("read “35”") && shown.contains("taken as 55 (97%)"),
             "{shown}"
@@ -683,6 +738,7 @@ mod tests {
             &flag(Code::AbzugMismatch, None, Some(4), Some("abzug")),
             &s,
             &form,
+            Lang::En,
         );
         assert_eq!(cells.len(), 1);
         assert_eq!(cells[0].bx, form.fields.abzug[3]);
@@ -715,6 +771,7 @@ mod tests {
                 },
             ],
             &Names::default(),
+            Lang::En,
         );
         let first = html.find("data-file=\"bad.json\"").expect("bad listed");
         let second = html.find("data-file=\"ok.json\"").expect("ok listed");
@@ -724,15 +781,47 @@ mod tests {
     }
 
     #[test]
+    fn the_page_should_speak_german_with_names_beside_numbers() {
+        let mut bad = sheet();
+        bad.status = Status::Flagged;
+        bad.players[0] = Some("011".into());
+        bad.flags
+            .push(flag(Code::GesamtMismatch, None, Some(1), Some("plus")));
+        let roster =
+            crate::night::roster::Roster::parse("number,name\n11,Anna Huber\n").expect("list");
+        let one = [ReviewSheet {
+            result: &bad,
+            file_name: "bad.json".into(),
+            image: None,
+            scan_note: None,
+            form: None,
+        }];
+        let html = page("Abend", &one, &Names::of_roster(&roster), Lang::De);
+        for german in [
+            "html lang=\"de\"",
+            "1 Blatt: 1 markiert",
+            "Runde",
+            "Spieler: 11 Anna Huber",
+            "1 Markierung",
+        ] {
+            assert!(html.contains(german), "{german} missing: {html}");
+        }
+        assert!(
+            !html.contains("Spieler: 011"),
+            "written one way on the page"
+        );
+    }
+
+    #[test]
     fn a_ring_read_as_digits_should_be_named_on_the_page() {
         let mut s = sheet();
-        assert!(rings_read_as_digits(&s).is_empty());
+        assert!(rings_read_as_digits(&s, Lang::En).is_empty());
         let no = s.games[0].no;
         let cell = &mut s.games[0].cells[1];
         cell.notes.ring_was_digits = true;
         let value = cell.plus.expect("seat 2 plays plus");
         assert_eq!(
-            rings_read_as_digits(&s),
+            rings_read_as_digits(&s, Lang::En),
             vec![format!("game {no}, seat 2: {value}")]
         );
     }
@@ -753,7 +842,7 @@ mod tests {
         let read = same.plus.map(|v| v.to_string()).unwrap_or_default();
         same.notes.set_reading(false, decoded(read));
         let no = s.games[0].no;
-        let taken = taken_as_decoded(&s);
+        let taken = taken_as_decoded(&s, Lang::En);
         assert_eq!(
             taken,
             vec![format!("game {no}, seat 2 plus: read 8, taken as {value}")]

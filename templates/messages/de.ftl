@@ -377,3 +377,37 @@ desk-night = Abend
 audit-accepted = angenommen von { $by } am { $at }
 load-members = Die Mitgliederliste { $path } ist nicht lesbar
 desk-players = Am Tisch
+
+# Die Durchsichtsseite.
+review-summary = { $sheets ->
+    [one] 1 Blatt
+   *[other] { $sheets } Blätter
+}: { $flagged } markiert, { $unreadable } unlesbar, { $ok } in Ordnung. Markierte Blätter zuerst. Einen Wert ändern und „Berichtigtes JSON speichern“ drücken; dann ausführen:
+review-save = Berichtigtes JSON speichern
+review-whole = ganzes Blatt, markierte Felder umrandet
+review-heading = { $source } — Runde { $round }, Tisch { $table } — { $status }
+review-status-ok = in Ordnung
+review-status-flagged = markiert
+review-status-unreadable = unlesbar
+review-players = Spieler: { $players }; { $flags ->
+    [one] 1 Markierung
+   *[other] { $flags } Markierungen
+}
+review-no-image = Der Scan ließ sich nicht öffnen ({ $source }): mit dem Papierblatt vergleichen.
+review-as-read = Wenn die unsicheren Felder so stimmen, wie gelesen:
+review-taken = Anders gelesen, genommen, wie Zeile und Spalte es verlangen:
+review-rings = Ein dort gesehener Kreis war die eigene Schleife der Zahl, wie geschrieben gelesen und nicht eingekreist (den Kreis prüfen):
+review-read = gelesen „{ $reading }“ ({ $percent } %)
+review-alternatives = andere Lesarten: { $list }
+review-suggested = Vorschlag: { $value } ({ $percent } %)
+review-taken-as = genommen als { $value } ({ $percent } %)
+review-taken-line = Spiel { $row }, Platz { $seat } { $column }: gelesen { $read }, genommen als { $value }
+review-ring-line = Spiel { $row }, Platz { $seat }: { $value }
+review-not-whole = Keine ganze Zahl:
+cell-in-row = Zeile { $row }, Platz { $seat }, { $column }
+cell-of-seat = Platz { $seat }, { $label }
+cell-row = Zeile { $row }
+cell-signature = Unterschrift
+cell-round = Runde
+cell-table = Tisch
+cell-endergebnis-line = Endergebnis-Zeile

@@ -367,3 +367,37 @@ desk-night = Night
 audit-accepted = accepted by { $by } at { $at }
 load-members = cannot read the member list { $path }
 desk-players = At the table
+
+# The review page.
+review-summary = { $sheets ->
+    [one] 1 sheet
+   *[other] { $sheets } sheets
+}: { $flagged } flagged, { $unreadable } unreadable, { $ok } ok. Flagged sheets first. Edit a value and press “Save corrected JSON”; then run
+review-save = Save corrected JSON
+review-whole = whole sheet, flagged cells outlined
+review-heading = { $source } — round { $round }, table { $table } — { $status }
+review-status-ok = ok
+review-status-flagged = flagged
+review-status-unreadable = unreadable
+review-players = players: { $players }; { $flags ->
+    [one] 1 flag
+   *[other] { $flags } flags
+}
+review-no-image = The scanned image could not be opened ({ $source }): compare with the paper sheet.
+review-as-read = If the uncertain cells are as read:
+review-taken = Read otherwise, taken as its row and column demand:
+review-rings = A ring seen there was the number's own loop, read as drawn and not circled (check the circle):
+review-read = read “{ $reading }” ({ $percent }%)
+review-alternatives = alternatives: { $list }
+review-suggested = suggested: { $value } ({ $percent }%)
+review-taken-as = taken as { $value } ({ $percent }%)
+review-taken-line = game { $row }, seat { $seat } { $column }: read { $read }, taken as { $value }
+review-ring-line = game { $row }, seat { $seat }: { $value }
+review-not-whole = Not a whole number:
+cell-in-row = row { $row }, seat { $seat }, { $column }
+cell-of-seat = seat { $seat }, { $label }
+cell-row = row { $row }
+cell-signature = signature
+cell-round = round
+cell-table = table
+cell-endergebnis-line = Endergebnis line

@@ -39,7 +39,7 @@ fn flags_with_cells(out: &Path) -> usize {
         n += sheet
             .flags
             .iter()
-            .filter(|f| !named_cells(f, &sheet, &form).is_empty())
+            .filter(|f| !named_cells(f, &sheet, &form, aufsicht::Lang::En).is_empty())
             .count();
     }
     n

@@ -127,7 +127,7 @@ fn review(
     let names = load_participants(participants, lang)?
         .map(|list| list.names().clone())
         .unwrap_or_default();
-    let html = page(title, &sheets, &names);
+    let html = page(title, &sheets, &names, lang);
     std::fs::write(out, html)
         .with_context(|| say(lang, "cannot-write", &[("path", &out.display())]))?;
     if missing > 0 {

@@ -75,7 +75,7 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
     let flags: Vec<Value> = sheet
         .flags
         .iter()
-        .map(|flag| flag_view(stored, flag, page, &mut boxes))
+        .map(|flag| flag_view(stored, flag, page, &mut boxes, desk.lang))
         .collect();
     let whole = page.and_then(|(img, a, f)| data_uri_jpeg(&overview(img, a, f, &boxes)));
     // Each seat's number (written one way) and name, where a list gives one.
@@ -117,9 +117,10 @@ fn flag_view(
     flag: &Flag,
     page: Page,
     boxes: &mut Vec<aufsicht::page::form::MmBox>,
+    lang: aufsicht::Lang,
 ) -> Value {
     let sheet = &stored.result;
-    let named = page.map_or_else(Vec::new, |(_, _, f)| named_cells(flag, sheet, f));
+    let named = page.map_or_else(Vec::new, |(_, _, f)| named_cells(flag, sheet, f, lang));
     let cells: Vec<Value> = named
         .iter()
         .map(|n| {
