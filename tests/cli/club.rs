@@ -361,5 +361,36 @@ async fn the_desk_should_open_on_the_newest_night_and_switch_between_them() {
         "{heads:?}"
     );
     assert!(heads.contains(&"Jahreswertung".to_string()), "{heads:?}");
+    // The season page, as printed from the archive, in Chromium.
+    let page = dir.join("season.html");
+    let a = archive.to_str().expect("utf8");
+    let run = aufsicht(&[
+        "season",
+        "--archive",
+        a,
+        "--page",
+        page.to_str().expect("utf8"),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    client
+        .goto(&format!("file://{}", page.display()))
+        .await
+        .expect("season page");
+    let shown = client
+        .execute("return document.querySelectorAll('tr').length", vec![])
+        .await
+        .expect("rows");
+    assert_eq!(shown, serde_json::json!(21), "a head and 20 players");
+    let shot = client.screenshot().await.expect("screenshot");
+    let img = image::load_from_memory(&shot).expect("a PNG").to_rgb8();
+    let ink = img
+        .pixels()
+        .filter(|p| p[0] < 90 && p[1] < 90 && p[2] < 90)
+        .count();
+    assert!(ink > 1000, "the season on screen: {ink} dark pixels");
     client.close().await.expect("close");
 }
