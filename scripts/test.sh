@@ -4,3 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cargo test --locked --workspace
+# The Debian package, tested as it is installed (docs/install.md).
+scripts/test-package.sh

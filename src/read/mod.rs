@@ -87,12 +87,19 @@ pub trait DigitReader {
     }
 }
 
-/// Where the Tesseract model lies: `AUFSICHT_TESSDATA`, the project's
-/// `data/tessdata` (installed by scripts/install-deps.sh, has the legacy
-/// engine), or the system's.
+/// Where the Tesseract model lies: `AUFSICHT_TESSDATA`; the package's
+/// (`share/aufsicht/tessdata` beside the binary's `bin`); the project's
+/// `data/tessdata` (installed by scripts/install-deps.sh; both have the
+/// legacy engine); or the system's.
 pub fn tessdata_dir() -> Option<String> {
     if let Ok(dir) = std::env::var("AUFSICHT_TESSDATA") {
         return Some(dir);
+    }
+    let exe = std::env::current_exe().ok();
+    let prefix = exe.as_deref().and_then(|e| e.parent()?.parent());
+    let packaged = prefix.map(|p| p.join("share/aufsicht/tessdata"));
+    if let Some(dir) = packaged.filter(|d| d.join("eng.traineddata").exists()) {
+        return Some(dir.to_string_lossy().into_owned());
     }
     let local = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tessdata");
     if std::path::Path::new(local).join("eng.traineddata").exists() {

@@ -7,6 +7,7 @@ mod archive;
 mod audit;
 mod common;
 mod draw;
+mod generate;
 mod print;
 mod render;
 mod review;
@@ -30,7 +31,7 @@ use aufsicht::Lang;
     version,
     about = "Reads and checks Schafkopf and Doppelkopf score sheets"
 )]
-struct Cli {
+pub(crate) struct Cli {
     /// Language of flag messages: de (default) or en. Also AUFSICHT_LANG.
     #[arg(long, global = true, env = "AUFSICHT_LANG", default_value = "de")]
     lang: Lang,
@@ -68,6 +69,8 @@ enum Command {
     Review(review::ReviewArgs),
     /// Render a blank form to print (PNG or PDF by the file's extension).
     RenderForm(render::RenderFormArgs),
+    /// Write the man page or a shell's completions to standard output.
+    Generate(generate::GenerateArgs),
 }
 
 fn main() -> ExitCode {
@@ -102,5 +105,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Audit(a) => audit::run(a, lang),
         Command::Review(a) => review::run(a, lang),
         Command::RenderForm(a) => render::run(a, lang),
+        Command::Generate(a) => generate::run(a, lang),
     }
 }
