@@ -11,188 +11,26 @@
 
 use std::path::Path;
 
-use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use crate::error::ArchiveError;
-use crate::night::names::Names;
 use crate::sheet::SheetResult;
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS tournaments (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    rules TEXT NOT NULL,
-    created TEXT NOT NULL DEFAULT (datetime('now'))
-);
-CREATE TABLE IF NOT EXISTS rounds (
-    id INTEGER PRIMARY KEY,
-    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-    number INTEGER NOT NULL,
-    UNIQUE (tournament_id, number)
-);
-CREATE TABLE IF NOT EXISTS sheets (
-    id INTEGER PRIMARY KEY,
-    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-    round_id INTEGER REFERENCES rounds(id),
-    source TEXT NOT NULL,
-    page INTEGER NOT NULL,
-    sha256 TEXT NOT NULL,
-    form TEXT,
-    rules TEXT,
-    status TEXT NOT NULL,
-    fit REAL,
-    table_no INTEGER,
-    result_json TEXT NOT NULL,
-    result_file TEXT,
-    scanned TEXT NOT NULL DEFAULT (datetime('now')),
-    UNIQUE (tournament_id, sha256, page)
-);
-CREATE TABLE IF NOT EXISTS players (
-    sheet_id INTEGER NOT NULL REFERENCES sheets(id),
-    seat INTEGER NOT NULL,
-    participant TEXT,
-    PRIMARY KEY (sheet_id, seat)
-);
-CREATE TABLE IF NOT EXISTS sheet_values (
-    sheet_id INTEGER NOT NULL REFERENCES sheets(id),
-    field TEXT NOT NULL,
-    value INTEGER,
-    PRIMARY KEY (sheet_id, field)
-);
-CREATE TABLE IF NOT EXISTS flags (
-    sheet_id INTEGER NOT NULL REFERENCES sheets(id),
-    code TEXT NOT NULL,
-    severity TEXT NOT NULL,
-    row_no INTEGER,
-    seat INTEGER,
-    field TEXT,
-    message TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS corrections (
-    id INTEGER PRIMARY KEY,
-    sheet_id INTEGER NOT NULL REFERENCES sheets(id),
-    field TEXT NOT NULL,
-    old_value TEXT,
-    new_value TEXT,
-    who TEXT NOT NULL,
-    at TEXT NOT NULL DEFAULT (datetime('now'))
-);
-";
-
 mod check;
+mod nights;
 mod scans;
+mod schema;
+mod trail;
 
 pub use check::{Checked, Damage};
+pub use nights::Night;
+pub use schema::SCHEMA_VERSION;
+pub use trail::{Change, ChangeKind, Correction, diff, values};
+
 pub use scans::MAX_KEPT_SCAN;
-
-/// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 5;
-
-/// The archive's migrations, in order; the archive's `user_version` says
-/// how many ran. The first is the schema as it stood before versions:
-/// an archive of that time holds its tables already, so its statements
-/// create only what is missing, and its hook adds the columns that were
-/// added by hand before. Every migration may run twice: two processes
-/// that open an older archive at once both read its version before
-/// either writes, and the second runs after the first.
-fn migrations() -> rusqlite_migration::Migrations<'static> {
-    let ms = vec![
-        rusqlite_migration::M::up_with_hook(SCHEMA, |tx: &rusqlite::Transaction| {
-            add_column(tx, "sheets", "result_file", "TEXT")?;
-            // Counts the corrections stored: an edit made on an older version is refused.
-            add_column(tx, "sheets", "version", "INTEGER NOT NULL DEFAULT 0")
-        }),
-        // A night's date (YYYY-MM-DD), for the season.
-        rusqlite_migration::M::up_with_hook("", |tx: &rusqlite::Transaction| {
-            add_column(tx, "tournaments", "date", "TEXT")
-        }),
-        // The scans themselves, by content, and each stored result's hash
-        // (what `archive check` holds them to).
-        rusqlite_migration::M::up_with_hook(
-            "CREATE TABLE IF NOT EXISTS scans (
-                sha256 TEXT PRIMARY KEY,
-                size INTEGER NOT NULL,
-                bytes BLOB NOT NULL
-            );",
-            |tx: &rusqlite::Transaction| {
-                add_column(tx, "sheets", "result_sha256", "TEXT")?;
-                hash_results(tx)
-            },
-        ),
-        // Every queue count and re-verification reads a sheet's flags and
-        // corrections; the season's archive only grows.
-        // And every timestamp in one format, RFC 3339 (SQLite's defaults
-        // wrote `YYYY-MM-DD HH:MM:SS`, in UTC too).
-        rusqlite_migration::M::up(
-            "CREATE INDEX IF NOT EXISTS flags_by_sheet ON flags (sheet_id);
-             CREATE INDEX IF NOT EXISTS corrections_by_sheet ON corrections (sheet_id);
-             UPDATE corrections SET at = replace(at, ' ', 'T') || 'Z' WHERE at LIKE '____-__-__ __:__:__';
-             UPDATE sheets SET scanned = replace(scanned, ' ', 'T') || 'Z' WHERE scanned LIKE '____-__-__ __:__:__';
-             UPDATE tournaments SET created = replace(created, ' ', 'T') || 'Z' WHERE created LIKE '____-__-__ __:__:__';",
-        ),
-        // Each night's participants list (number by value, name): every
-        // page shows the name beside the number.
-        rusqlite_migration::M::up(
-            "CREATE TABLE IF NOT EXISTS names (
-                tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-                number TEXT NOT NULL,
-                name TEXT NOT NULL,
-                PRIMARY KEY (tournament_id, number)
-            );",
-        ),
-    ];
-    debug_assert_eq!(ms.len(), SCHEMA_VERSION);
-    rusqlite_migration::Migrations::new(ms)
-}
-
-/// Sets the hash of every stored result that has none.
-fn hash_results(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
-    let rows: Vec<(i64, String)> = tx
-        .prepare("SELECT id, result_json FROM sheets WHERE result_sha256 IS NULL")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
-    for (id, json) in rows {
-        tx.execute(
-            "UPDATE sheets SET result_sha256 = ?2 WHERE id = ?1",
-            params![id, text_sha256(&json)],
-        )?;
-    }
-    Ok(())
-}
-
-/// The SHA-256 of a text, as hex.
-fn text_sha256(text: &str) -> String {
-    hex(&Sha256::digest(text.as_bytes()))
-}
-
-/// Adds a column to a table that lacks it.
-fn add_column(
-    tx: &rusqlite::Transaction,
-    table: &str,
-    column: &str,
-    declared: &str,
-) -> rusqlite_migration::HookResult {
-    let has: i64 = tx.query_row(
-        "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2",
-        params![table, column],
-        |r| r.get(0),
-    )?;
-    if has == 0 {
-        tx.execute_batch(&format!(
-            "ALTER TABLE {table} ADD COLUMN {column} {declared}"
-        ))?;
-    }
-    Ok(())
-}
-
-fn migration_error(e: rusqlite_migration::Error) -> ArchiveError {
-    match e {
-        rusqlite_migration::Error::RusqliteError { err, .. } => ArchiveError::Sql(err),
-        other => ArchiveError::Migration(other),
-    }
-}
+use schema::{migration_error, migrations};
+use trail::values_by_field;
 
 /// How long a write waits for another process's write to finish.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
@@ -230,11 +68,6 @@ pub fn sha256_file(path: &Path) -> Result<String, std::io::Error> {
     Ok(hex(&hasher.finalize()))
 }
 
-/// A date as the archive stores it (`YYYY-MM-DD`), read back.
-fn stored_date(text: &str) -> Result<NaiveDate, ArchiveError> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| ArchiveError::BadDate(text.to_string()))
-}
-
 /// The time now as the archive writes every timestamp: RFC 3339, UTC, to
 /// the second (`2026-11-28T10:33:41Z`).
 pub fn now() -> String {
@@ -246,16 +79,13 @@ pub fn hex_sha256(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// The SHA-256 of a text, as hex.
+fn text_sha256(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
 }
 
-/// One value that changed in a correction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Correction {
-    pub field: String,
-    pub old: Option<String>,
-    pub new: Option<String>,
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A sheet as the review queue lists it.
@@ -305,77 +135,6 @@ impl StoredSheet {
             .clone()
             .unwrap_or_else(|| format!("sheet-{}", self.id));
         (name, self.result)
-    }
-}
-
-/// A night (tournament) of the archive.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Night {
-    pub id: i64,
-    pub name: String,
-    /// Its date, where the scan gave one (stored as `YYYY-MM-DD`).
-    pub date: Option<NaiveDate>,
-    /// The rule set it was scanned with.
-    pub rules: String,
-}
-
-impl Night {
-    /// Whether it lies in the dates `from` to `to` (both included, either
-    /// open). Without bounds every night does; with one, an undated night
-    /// does not.
-    pub fn within(&self, from: Option<NaiveDate>, to: Option<NaiveDate>) -> bool {
-        match (from, to, self.date) {
-            (None, None, _) => true,
-            (_, _, None) => false,
-            (from, to, Some(d)) => from.is_none_or(|f| d >= f) && to.is_none_or(|t| d <= t),
-        }
-    }
-
-    /// Its name, with its date where it has one: how a person picks it.
-    pub fn label(&self) -> String {
-        match &self.date {
-            Some(date) => format!("{} ({date})", self.name),
-            None => self.name.clone(),
-        }
-    }
-}
-
-/// One entry of a sheet's trail.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Change {
-    pub field: String,
-    pub old: Option<String>,
-    pub new: Option<String>,
-    pub by: String,
-    pub at: String,
-    pub kind: ChangeKind,
-}
-
-/// What a trail entry records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ChangeKind {
-    /// A value changed.
-    Correction,
-    /// A value looked at and left as written.
-    Kept,
-    /// The supervisor initialled a game row, or took it back.
-    Initials,
-    /// The supervisor declared the sheet invalid, or valid again.
-    Verdict,
-}
-
-impl ChangeKind {
-    fn of(field: &str, old: &Option<String>, new: &Option<String>) -> Self {
-        if field.ends_with(".supervisor_initials") {
-            ChangeKind::Initials
-        } else if field == "void" {
-            ChangeKind::Verdict
-        } else if old == new {
-            ChangeKind::Kept
-        } else {
-            ChangeKind::Correction
-        }
     }
 }
 
@@ -482,218 +241,6 @@ impl Archive {
         Ok(self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
-    }
-
-    /// The tournament's id, created on first use.
-    pub fn tournament(&self, name: &str, rules: &str) -> Result<i64, ArchiveError> {
-        self.conn.execute(
-            "INSERT OR IGNORE INTO tournaments (name, rules, created) VALUES (?1, ?2, ?3)",
-            params![name, rules, now()],
-        )?;
-        Ok(self.conn.query_row(
-            "SELECT id FROM tournaments WHERE name = ?1",
-            params![name],
-            |r| r.get(0),
-        )?)
-    }
-
-    /// The tournament's date, where one was given.
-    pub fn date_of(&self, tournament: i64) -> Result<Option<NaiveDate>, ArchiveError> {
-        let text: Option<String> = self.conn.query_row(
-            "SELECT date FROM tournaments WHERE id = ?1",
-            params![tournament],
-            |r| r.get(0),
-        )?;
-        text.as_deref().map(stored_date).transpose()
-    }
-
-    /// Dates the tournament. A night keeps its date: another one is
-    /// refused, nothing changed.
-    pub fn date(&self, tournament: i64, date: NaiveDate) -> Result<(), ArchiveError> {
-        match self.date_of(tournament)? {
-            Some(had) if had != date => {
-                let name: String = self.conn.query_row(
-                    "SELECT name FROM tournaments WHERE id = ?1",
-                    params![tournament],
-                    |r| r.get(0),
-                )?;
-                Err(ArchiveError::DateDiffers {
-                    name,
-                    had: had.to_string(),
-                    given: date.to_string(),
-                })
-            }
-            Some(_) => Ok(()),
-            None => {
-                self.conn.execute(
-                    "UPDATE tournaments SET date = ?2 WHERE id = ?1",
-                    params![tournament, date.to_string()],
-                )?;
-                Ok(())
-            }
-        }
-    }
-
-    /// The archive's nights, dated ones in date order, then undated ones,
-    /// each by name.
-    pub fn nights(&self) -> Result<Vec<Night>, ArchiveError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, name, date, rules FROM tournaments ORDER BY date IS NULL, date, name",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get::<_, Option<String>>(2)?,
-                r.get(3)?,
-            ))
-        })?;
-        let mut nights = Vec::new();
-        for row in rows {
-            let (id, name, date, rules) = row?;
-            let date = date.as_deref().map(stored_date).transpose()?;
-            nights.push(Night {
-                id,
-                name,
-                date,
-                rules,
-            });
-        }
-        Ok(nights)
-    }
-
-    /// The night a desk opens on without being told: the latest dated
-    /// one, else the one stored last.
-    pub fn newest_night(&self) -> Result<i64, ArchiveError> {
-        let nights = self.nights()?;
-        let dated = nights
-            .iter()
-            .filter(|n| n.date.is_some())
-            .max_by_key(|n| (n.date, n.id));
-        let newest = dated.or_else(|| nights.iter().max_by_key(|n| n.id));
-        newest.map(|n| n.id).ok_or(ArchiveError::Empty)
-    }
-
-    /// How many sheets each night holds, by the night's id.
-    pub fn sheet_counts(&self) -> Result<std::collections::HashMap<i64, usize>, ArchiveError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT tournament_id, COUNT(*) FROM sheets GROUP BY tournament_id")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
-        let mut counts = std::collections::HashMap::new();
-        for row in rows {
-            let (night, n) = row?;
-            counts.insert(night, usize::try_from(n).unwrap_or(0));
-        }
-        Ok(counts)
-    }
-
-    /// A stored sheet by its archive id, in whichever night holds it.
-    pub fn sheet_anywhere(
-        &self,
-        sheet_id: i64,
-    ) -> Result<Option<(i64, StoredSheet)>, ArchiveError> {
-        let Some(night) = self.night_of_sheet(sheet_id)? else {
-            return Ok(None);
-        };
-        Ok(self.sheet(night, sheet_id)?.map(|s| (night, s)))
-    }
-
-    /// Keeps `names` as the night's participants list, in place of the
-    /// one it had.
-    pub fn keep_names(&mut self, tournament: i64, names: &Names) -> Result<(), ArchiveError> {
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "DELETE FROM names WHERE tournament_id = ?1",
-            params![tournament],
-        )?;
-        for (number, name) in names.iter() {
-            tx.execute(
-                "INSERT INTO names (tournament_id, number, name) VALUES (?1, ?2, ?3)",
-                params![tournament, number, name],
-            )?;
-        }
-        Ok(tx.commit()?)
-    }
-
-    /// The names every night's list gives, the newest night's first.
-    pub fn names(&self) -> Result<Names, ArchiveError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT n.number, n.name FROM names n JOIN tournaments t ON t.id = n.tournament_id
-             ORDER BY t.date IS NULL, t.date DESC, t.id DESC",
-        )?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-        let mut names = Names::default();
-        for row in rows {
-            let (number, name) = row?;
-            names.name_if_unnamed(&number, &name);
-        }
-        Ok(names)
-    }
-
-    /// The tournament's name.
-    pub fn name_of(&self, tournament: i64) -> Result<String, ArchiveError> {
-        Ok(self.conn.query_row(
-            "SELECT name FROM tournaments WHERE id = ?1",
-            params![tournament],
-            |r| r.get(0),
-        )?)
-    }
-
-    /// The night that holds the sheet of this archive id, if any.
-    pub fn night_of_sheet(&self, sheet_id: i64) -> Result<Option<i64>, ArchiveError> {
-        let night = self.conn.query_row(
-            "SELECT tournament_id FROM sheets WHERE id = ?1",
-            params![sheet_id],
-            |r| r.get(0),
-        );
-        Ok(night.optional()?)
-    }
-
-    /// The rule set the tournament was scanned with.
-    pub fn rules_of(&self, tournament: i64) -> Result<String, ArchiveError> {
-        Ok(self.conn.query_row(
-            "SELECT rules FROM tournaments WHERE id = ?1",
-            params![tournament],
-            |r| r.get(0),
-        )?)
-    }
-
-    /// The night named by its name or its date (YYYY-MM-DD, where one
-    /// night has it), or the only one when none is named.
-    pub fn pick_tournament(&self, night: Option<&str>) -> Result<i64, ArchiveError> {
-        let all = self.nights()?;
-        let labels = |nights: &[&Night]| {
-            nights
-                .iter()
-                .map(|n| n.label())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let every: Vec<&Night> = all.iter().collect();
-        let Some(wanted) = night else {
-            return match every.as_slice() {
-                [one] => Ok(one.id),
-                [] => Err(ArchiveError::Empty),
-                _ => Err(ArchiveError::SeveralTournaments(labels(&every))),
-            };
-        };
-        if let Some(n) = all.iter().find(|n| n.name == wanted) {
-            return Ok(n.id);
-        }
-        let wanted_date = NaiveDate::parse_from_str(wanted, "%Y-%m-%d").ok();
-        let dated: Vec<&Night> = all
-            .iter()
-            .filter(|n| wanted_date.is_some() && n.date == wanted_date)
-            .collect();
-        match dated.as_slice() {
-            [one] => Ok(one.id),
-            [] => Err(ArchiveError::NoTournament {
-                name: wanted.to_string(),
-                names: labels(&every),
-            }),
-            _ => Err(ArchiveError::SeveralTournaments(labels(&dated))),
-        }
     }
 
     /// The stored results of an image (all its pages, in page order), if any.
@@ -1077,125 +624,6 @@ fn write_details(
     Ok(())
 }
 
-/// Every number on the sheet by a field path (`game.3.seat.2.plus`,
-/// `gesamt.1.minus`, `abzug.1`, `endergebnis.1`, `round`, `table`), blanks included.
-pub fn values(sheet: &SheetResult) -> Vec<(String, Option<i64>)> {
-    let mut out = vec![
-        ("round".to_string(), sheet.round.map(i64::from)),
-        ("table".to_string(), sheet.table.map(i64::from)),
-    ];
-    for g in &sheet.games {
-        for (s, c) in g.cells.iter().enumerate() {
-            out.push((
-                format!("game.{}.seat.{}.plus", g.no, s + 1),
-                c.plus.map(i64::from),
-            ));
-            out.push((
-                format!("game.{}.seat.{}.minus", g.no, s + 1),
-                c.minus.map(i64::from),
-            ));
-        }
-    }
-    for (s, g) in sheet.gesamt.iter().enumerate() {
-        out.push((
-            format!("gesamt.{}.plus", s + 1),
-            g.and_then(|g| g.plus).map(i64::from),
-        ));
-        out.push((
-            format!("gesamt.{}.minus", s + 1),
-            g.and_then(|g| g.minus).map(i64::from),
-        ));
-    }
-    for (s, a) in sheet.abzug.iter().enumerate() {
-        out.push((format!("abzug.{}", s + 1), a.map(i64::from)));
-    }
-    for (s, e) in sheet.endergebnis.iter().enumerate() {
-        out.push((format!("endergebnis.{}", s + 1), *e));
-    }
-    out
-}
-
-/// One field's value (as the trail writes it) by its archive name.
-fn values_by_field(sheet: &SheetResult, field: &str) -> Option<String> {
-    if let Some(seat) = field.strip_prefix("player.") {
-        let i = seat.parse::<usize>().ok()?.checked_sub(1)?;
-        return sheet.players.get(i).cloned().flatten();
-    }
-    values(sheet)
-        .into_iter()
-        .find(|(f, _)| f == field)
-        .and_then(|(_, v)| v.map(|v| v.to_string()))
-}
-
-/// What changed between two versions of a sheet: numbers, participant
-/// numbers, circles, initials and signatures.
-pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
-    let mut before: std::collections::BTreeMap<String, Option<String>> = values(old)
-        .into_iter()
-        .map(|(f, v)| (f, v.map(|v| v.to_string())))
-        .collect();
-    let mut after: std::collections::BTreeMap<String, Option<String>> = values(new)
-        .into_iter()
-        .map(|(f, v)| (f, v.map(|v| v.to_string())))
-        .collect();
-    for (sheet, map) in [(old, &mut before), (new, &mut after)] {
-        for (s, p) in sheet.players.iter().enumerate() {
-            map.insert(format!("player.{}", s + 1), p.clone());
-        }
-        for (s, sig) in sheet.signatures.iter().enumerate() {
-            map.insert(format!("signature.{}", s + 1), Some(sig.to_string()));
-        }
-        // The supervisor's acts: who initialled a row, why a sheet is void.
-        for i in &sheet.notes.supervisor_initials {
-            map.insert(
-                format!("game.{}.supervisor_initials", i.row),
-                Some(i.by.clone()),
-            );
-        }
-        for i in &sheet.notes.footer_initials {
-            map.insert(
-                match i.field.as_str() {
-                    "plus" | "minus" => {
-                        format!("gesamt.{}.{}.supervisor_initials", i.seat, i.field)
-                    }
-                    other => format!("{other}.{}.supervisor_initials", i.seat),
-                },
-                Some(i.by.clone()),
-            );
-        }
-        if let Some(void) = &sheet.notes.void {
-            map.insert("void".into(), Some(void.reason.clone()));
-        }
-        for g in &sheet.games {
-            map.insert(
-                format!("game.{}.initials", g.no),
-                Some(g.initials.to_string()),
-            );
-            for (s, c) in g.cells.iter().enumerate() {
-                map.insert(
-                    format!("game.{}.seat.{}.circled", g.no, s + 1),
-                    Some(c.circled.to_string()),
-                );
-            }
-        }
-    }
-    let fields: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
-    fields
-        .into_iter()
-        .filter_map(|f| {
-            let o = before.get(f).cloned().flatten();
-            let n = after.get(f).cloned().flatten();
-            // A row that appears only now reads "false"/blank before: same thing.
-            let blankish = |v: &Option<String>| v.as_deref().is_none_or(|v| v == "false");
-            (o != n && !(blankish(&o) && blankish(&n))).then(|| Correction {
-                field: f.clone(),
-                old: o,
-                new: n,
-            })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1228,7 +656,7 @@ mod tests {
         let (_dir, path) = temp("nights");
         let a = Archive::open(&path).expect("open");
         let jan = a.tournament("Januar", "merkur").expect("night");
-        let day = |d: &str| NaiveDate::parse_from_str(d, "%Y-%m-%d").expect("date");
+        let day = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").expect("date");
         a.date(jan, day("2026-01-10")).expect("dated");
         let (one, two) = (
             a.tournament("Doppelt 1", "merkur").expect("night"),

@@ -1,0 +1,260 @@
+//! The archive's nights: named, dated, picked by name or date, the newest
+//! found, and each night's participants list (its names).
+
+use chrono::NaiveDate;
+use rusqlite::{OptionalExtension, params};
+
+use super::{Archive, StoredSheet, now};
+use crate::error::ArchiveError;
+use crate::night::names::Names;
+
+/// A night (tournament) of the archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Night {
+    pub id: i64,
+    pub name: String,
+    /// Its date, where the scan gave one (stored as `YYYY-MM-DD`).
+    pub date: Option<NaiveDate>,
+    /// The rule set it was scanned with.
+    pub rules: String,
+}
+
+impl Night {
+    /// Whether it lies in the dates `from` to `to` (both included, either
+    /// open). Without bounds every night does; with one, an undated night
+    /// does not.
+    pub fn within(&self, from: Option<NaiveDate>, to: Option<NaiveDate>) -> bool {
+        match (from, to, self.date) {
+            (None, None, _) => true,
+            (_, _, None) => false,
+            (from, to, Some(d)) => from.is_none_or(|f| d >= f) && to.is_none_or(|t| d <= t),
+        }
+    }
+
+    /// Its name, with its date where it has one: how a person picks it.
+    pub fn label(&self) -> String {
+        match &self.date {
+            Some(date) => format!("{} ({date})", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+/// A date as the archive stores it (`YYYY-MM-DD`), read back.
+fn stored_date(text: &str) -> Result<NaiveDate, ArchiveError> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| ArchiveError::BadDate(text.to_string()))
+}
+
+impl Archive {
+    /// The tournament's id, created on first use.
+    pub fn tournament(&self, name: &str, rules: &str) -> Result<i64, ArchiveError> {
+        self.conn.execute(
+            "INSERT OR IGNORE INTO tournaments (name, rules, created) VALUES (?1, ?2, ?3)",
+            params![name, rules, now()],
+        )?;
+        Ok(self.conn.query_row(
+            "SELECT id FROM tournaments WHERE name = ?1",
+            params![name],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The tournament's date, where one was given.
+    pub fn date_of(&self, tournament: i64) -> Result<Option<NaiveDate>, ArchiveError> {
+        let text: Option<String> = self.conn.query_row(
+            "SELECT date FROM tournaments WHERE id = ?1",
+            params![tournament],
+            |r| r.get(0),
+        )?;
+        text.as_deref().map(stored_date).transpose()
+    }
+
+    /// Dates the tournament. A night keeps its date: another one is
+    /// refused, nothing changed.
+    pub fn date(&self, tournament: i64, date: NaiveDate) -> Result<(), ArchiveError> {
+        match self.date_of(tournament)? {
+            Some(had) if had != date => {
+                let name: String = self.conn.query_row(
+                    "SELECT name FROM tournaments WHERE id = ?1",
+                    params![tournament],
+                    |r| r.get(0),
+                )?;
+                Err(ArchiveError::DateDiffers {
+                    name,
+                    had: had.to_string(),
+                    given: date.to_string(),
+                })
+            }
+            Some(_) => Ok(()),
+            None => {
+                self.conn.execute(
+                    "UPDATE tournaments SET date = ?2 WHERE id = ?1",
+                    params![tournament, date.to_string()],
+                )?;
+                Ok(())
+            }
+        }
+    }
+
+    /// The archive's nights, dated ones in date order, then undated ones,
+    /// each by name.
+    pub fn nights(&self) -> Result<Vec<Night>, ArchiveError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, name, date, rules FROM tournaments ORDER BY date IS NULL, date, name",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get(3)?,
+            ))
+        })?;
+        let mut nights = Vec::new();
+        for row in rows {
+            let (id, name, date, rules) = row?;
+            let date = date.as_deref().map(stored_date).transpose()?;
+            nights.push(Night {
+                id,
+                name,
+                date,
+                rules,
+            });
+        }
+        Ok(nights)
+    }
+
+    /// The night a desk opens on without being told: the latest dated
+    /// one, else the one stored last.
+    pub fn newest_night(&self) -> Result<i64, ArchiveError> {
+        let nights = self.nights()?;
+        let dated = nights
+            .iter()
+            .filter(|n| n.date.is_some())
+            .max_by_key(|n| (n.date, n.id));
+        let newest = dated.or_else(|| nights.iter().max_by_key(|n| n.id));
+        newest.map(|n| n.id).ok_or(ArchiveError::Empty)
+    }
+
+    /// How many sheets each night holds, by the night's id.
+    pub fn sheet_counts(&self) -> Result<std::collections::HashMap<i64, usize>, ArchiveError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT tournament_id, COUNT(*) FROM sheets GROUP BY tournament_id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+        let mut counts = std::collections::HashMap::new();
+        for row in rows {
+            let (night, n) = row?;
+            counts.insert(night, usize::try_from(n).unwrap_or(0));
+        }
+        Ok(counts)
+    }
+
+    /// A stored sheet by its archive id, in whichever night holds it.
+    pub fn sheet_anywhere(
+        &self,
+        sheet_id: i64,
+    ) -> Result<Option<(i64, StoredSheet)>, ArchiveError> {
+        let Some(night) = self.night_of_sheet(sheet_id)? else {
+            return Ok(None);
+        };
+        Ok(self.sheet(night, sheet_id)?.map(|s| (night, s)))
+    }
+
+    /// Keeps `names` as the night's participants list, in place of the
+    /// one it had.
+    pub fn keep_names(&mut self, tournament: i64, names: &Names) -> Result<(), ArchiveError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "DELETE FROM names WHERE tournament_id = ?1",
+            params![tournament],
+        )?;
+        for (number, name) in names.iter() {
+            tx.execute(
+                "INSERT INTO names (tournament_id, number, name) VALUES (?1, ?2, ?3)",
+                params![tournament, number, name],
+            )?;
+        }
+        Ok(tx.commit()?)
+    }
+
+    /// The names every night's list gives, the newest night's first.
+    pub fn names(&self) -> Result<Names, ArchiveError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT n.number, n.name FROM names n JOIN tournaments t ON t.id = n.tournament_id
+             ORDER BY t.date IS NULL, t.date DESC, t.id DESC",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let mut names = Names::default();
+        for row in rows {
+            let (number, name) = row?;
+            names.name_if_unnamed(&number, &name);
+        }
+        Ok(names)
+    }
+
+    /// The tournament's name.
+    pub fn name_of(&self, tournament: i64) -> Result<String, ArchiveError> {
+        Ok(self.conn.query_row(
+            "SELECT name FROM tournaments WHERE id = ?1",
+            params![tournament],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The night that holds the sheet of this archive id, if any.
+    pub fn night_of_sheet(&self, sheet_id: i64) -> Result<Option<i64>, ArchiveError> {
+        let night = self.conn.query_row(
+            "SELECT tournament_id FROM sheets WHERE id = ?1",
+            params![sheet_id],
+            |r| r.get(0),
+        );
+        Ok(night.optional()?)
+    }
+
+    /// The rule set the tournament was scanned with.
+    pub fn rules_of(&self, tournament: i64) -> Result<String, ArchiveError> {
+        Ok(self.conn.query_row(
+            "SELECT rules FROM tournaments WHERE id = ?1",
+            params![tournament],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The night named by its name or its date (YYYY-MM-DD, where one
+    /// night has it), or the only one when none is named.
+    pub fn pick_tournament(&self, night: Option<&str>) -> Result<i64, ArchiveError> {
+        let all = self.nights()?;
+        let labels = |nights: &[&Night]| {
+            nights
+                .iter()
+                .map(|n| n.label())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let every: Vec<&Night> = all.iter().collect();
+        let Some(wanted) = night else {
+            return match every.as_slice() {
+                [one] => Ok(one.id),
+                [] => Err(ArchiveError::Empty),
+                _ => Err(ArchiveError::SeveralTournaments(labels(&every))),
+            };
+        };
+        if let Some(n) = all.iter().find(|n| n.name == wanted) {
+            return Ok(n.id);
+        }
+        let wanted_date = NaiveDate::parse_from_str(wanted, "%Y-%m-%d").ok();
+        let dated: Vec<&Night> = all
+            .iter()
+            .filter(|n| wanted_date.is_some() && n.date == wanted_date)
+            .collect();
+        match dated.as_slice() {
+            [one] => Ok(one.id),
+            [] => Err(ArchiveError::NoTournament {
+                name: wanted.to_string(),
+                names: labels(&every),
+            }),
+            _ => Err(ArchiveError::SeveralTournaments(labels(&dated))),
+        }
+    }
+}

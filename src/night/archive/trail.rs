@@ -1,0 +1,170 @@
+//! The archive's trail: what a correction changed, value by value, and
+//! each entry's kind (a correction, a value kept, initials, a verdict).
+
+use crate::sheet::SheetResult;
+
+/// One value that changed in a correction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Correction {
+    pub field: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+/// One entry of a sheet's trail.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Change {
+    pub field: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+    pub by: String,
+    pub at: String,
+    pub kind: ChangeKind,
+}
+
+/// What a trail entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    /// A value changed.
+    Correction,
+    /// A value looked at and left as written.
+    Kept,
+    /// The supervisor initialled a game row, or took it back.
+    Initials,
+    /// The supervisor declared the sheet invalid, or valid again.
+    Verdict,
+}
+
+impl ChangeKind {
+    pub(super) fn of(field: &str, old: &Option<String>, new: &Option<String>) -> Self {
+        if field.ends_with(".supervisor_initials") {
+            ChangeKind::Initials
+        } else if field == "void" {
+            ChangeKind::Verdict
+        } else if old == new {
+            ChangeKind::Kept
+        } else {
+            ChangeKind::Correction
+        }
+    }
+}
+
+/// Every number on the sheet by a field path (`game.3.seat.2.plus`,
+/// `gesamt.1.minus`, `abzug.1`, `endergebnis.1`, `round`, `table`), blanks included.
+pub fn values(sheet: &SheetResult) -> Vec<(String, Option<i64>)> {
+    let mut out = vec![
+        ("round".to_string(), sheet.round.map(i64::from)),
+        ("table".to_string(), sheet.table.map(i64::from)),
+    ];
+    for g in &sheet.games {
+        for (s, c) in g.cells.iter().enumerate() {
+            out.push((
+                format!("game.{}.seat.{}.plus", g.no, s + 1),
+                c.plus.map(i64::from),
+            ));
+            out.push((
+                format!("game.{}.seat.{}.minus", g.no, s + 1),
+                c.minus.map(i64::from),
+            ));
+        }
+    }
+    for (s, g) in sheet.gesamt.iter().enumerate() {
+        out.push((
+            format!("gesamt.{}.plus", s + 1),
+            g.and_then(|g| g.plus).map(i64::from),
+        ));
+        out.push((
+            format!("gesamt.{}.minus", s + 1),
+            g.and_then(|g| g.minus).map(i64::from),
+        ));
+    }
+    for (s, a) in sheet.abzug.iter().enumerate() {
+        out.push((format!("abzug.{}", s + 1), a.map(i64::from)));
+    }
+    for (s, e) in sheet.endergebnis.iter().enumerate() {
+        out.push((format!("endergebnis.{}", s + 1), *e));
+    }
+    out
+}
+
+/// One field's value (as the trail writes it) by its archive name.
+pub(super) fn values_by_field(sheet: &SheetResult, field: &str) -> Option<String> {
+    if let Some(seat) = field.strip_prefix("player.") {
+        let i = seat.parse::<usize>().ok()?.checked_sub(1)?;
+        return sheet.players.get(i).cloned().flatten();
+    }
+    values(sheet)
+        .into_iter()
+        .find(|(f, _)| f == field)
+        .and_then(|(_, v)| v.map(|v| v.to_string()))
+}
+
+/// What changed between two versions of a sheet: numbers, participant
+/// numbers, circles, initials and signatures.
+pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
+    let mut before: std::collections::BTreeMap<String, Option<String>> = values(old)
+        .into_iter()
+        .map(|(f, v)| (f, v.map(|v| v.to_string())))
+        .collect();
+    let mut after: std::collections::BTreeMap<String, Option<String>> = values(new)
+        .into_iter()
+        .map(|(f, v)| (f, v.map(|v| v.to_string())))
+        .collect();
+    for (sheet, map) in [(old, &mut before), (new, &mut after)] {
+        for (s, p) in sheet.players.iter().enumerate() {
+            map.insert(format!("player.{}", s + 1), p.clone());
+        }
+        for (s, sig) in sheet.signatures.iter().enumerate() {
+            map.insert(format!("signature.{}", s + 1), Some(sig.to_string()));
+        }
+        // The supervisor's acts: who initialled a row, why a sheet is void.
+        for i in &sheet.notes.supervisor_initials {
+            map.insert(
+                format!("game.{}.supervisor_initials", i.row),
+                Some(i.by.clone()),
+            );
+        }
+        for i in &sheet.notes.footer_initials {
+            map.insert(
+                match i.field.as_str() {
+                    "plus" | "minus" => {
+                        format!("gesamt.{}.{}.supervisor_initials", i.seat, i.field)
+                    }
+                    other => format!("{other}.{}.supervisor_initials", i.seat),
+                },
+                Some(i.by.clone()),
+            );
+        }
+        if let Some(void) = &sheet.notes.void {
+            map.insert("void".into(), Some(void.reason.clone()));
+        }
+        for g in &sheet.games {
+            map.insert(
+                format!("game.{}.initials", g.no),
+                Some(g.initials.to_string()),
+            );
+            for (s, c) in g.cells.iter().enumerate() {
+                map.insert(
+                    format!("game.{}.seat.{}.circled", g.no, s + 1),
+                    Some(c.circled.to_string()),
+                );
+            }
+        }
+    }
+    let fields: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    fields
+        .into_iter()
+        .filter_map(|f| {
+            let o = before.get(f).cloned().flatten();
+            let n = after.get(f).cloned().flatten();
+            // A row that appears only now reads "false"/blank before: same thing.
+            let blankish = |v: &Option<String>| v.as_deref().is_none_or(|v| v == "false");
+            (o != n && !(blankish(&o) && blankish(&n))).then(|| Correction {
+                field: f.clone(),
+                old: o,
+                new: n,
+            })
+        })
+        .collect()
+}
