@@ -273,17 +273,7 @@ impl Drawing<'_> {
                 &mut rng,
             );
         }
-        let ranges = synth::WideRanges {
-            size: a.digit_size,
-            ring: a.ring_height,
-            slant: a.slant,
-        };
-        let hands = match (a.hands, self.library) {
-            (HandsArg::Wide, _) => synth::Hands::Wide(ranges),
-            (HandsArg::Many, Some(library)) => synth::Hands::Many(None, library),
-            (HandsArg::ManyWide, Some(library)) => synth::Hands::Many(Some(ranges), library),
-            _ => synth::Hands::Tidy,
-        };
+        let hands = self.hands();
         let (mut page, drawn) = synth::draw(
             &sheet,
             self.form,
@@ -333,29 +323,69 @@ impl Drawing<'_> {
         } else {
             image
         };
+        let (stem, file) = self.scan_file(i, seat);
+        image
+            .save(&file, a.dpi)
+            .with_context(|| format!("cannot write {}", file.display()))?;
+        let edit = edit.map(|e| e.facts(colours.map(|(_, editor)| editor)));
+        let tidy = matches!(hands, synth::Hands::Tidy);
+        let mut truth = aufsicht::verify(sheet, self.rules, self.lang)?;
+        truth.source = Some(file.display().to_string());
+        truth.extra.insert("capture".into(), facts);
+        self.write_truth(truth, &stem, mistake, edit, colours, &drawn, tidy)
+    }
+
+    /// The hands the sheets are written in.
+    fn hands(&self) -> synth::Hands<'_> {
+        let a = self.args;
+        let ranges = synth::WideRanges {
+            size: a.digit_size,
+            ring: a.ring_height,
+            slant: a.slant,
+        };
+        match (a.hands, self.library) {
+            (HandsArg::Wide, _) => synth::Hands::Wide(ranges),
+            (HandsArg::Many, Some(library)) => synth::Hands::Many(None, library),
+            (HandsArg::ManyWide, Some(library)) => synth::Hands::Many(Some(ranges), library),
+            _ => synth::Hands::Tidy,
+        }
+    }
+
+    /// Sheet `i`'s file name (its round and table where seated) and scan file.
+    fn scan_file(&self, i: usize, seat: Option<&(u32, u32, Vec<String>)>) -> (String, PathBuf) {
         let stem = match seat {
             Some((round, table, _)) => format!("{}-r{round}-t{table:02}", self.rules.id),
             None => format!("{}-{:04}", self.rules.id, i + 1),
         };
-        let ext = match a.format {
+        let ext = match self.args.format {
             Format::Png => "png",
             Format::Jpg => "jpg",
             Format::Tif => "tif",
             Format::Pdf => "pdf",
         };
         let file = self.scans.join(format!("{stem}.{ext}"));
-        image
-            .save(&file, a.dpi)
-            .with_context(|| format!("cannot write {}", file.display()))?;
-        let mut truth = aufsicht::verify(sheet, self.rules, self.lang)?;
-        truth.source = Some(file.display().to_string());
-        truth.extra.insert("capture".into(), facts);
+        (stem, file)
+    }
+
+    /// Writes the sheet's truth with what was drawn on it: the writer's
+    /// mistake, the later edit, the pens' colours, the dashes and, for
+    /// hands other than the tidy ones, the writer.
+    #[allow(clippy::too_many_arguments)]
+    fn write_truth(
+        &self,
+        mut truth: aufsicht::SheetResult,
+        stem: &str,
+        mistake: serde_json::Value,
+        edit: Option<serde_json::Value>,
+        colours: Option<(edits::PenColour, edits::PenColour)>,
+        drawn: &synth::Drawn,
+        tidy: bool,
+    ) -> Result<()> {
         if !mistake.is_null() {
             truth.extra.insert("writer_error".into(), mistake);
         }
-        if let Some(edit) = &edit {
-            let colour = colours.map(|(_, editor)| editor);
-            truth.extra.insert("later_edit".into(), edit.facts(colour));
+        if let Some(edit) = edit {
+            truth.extra.insert("later_edit".into(), edit);
         }
         if let Some((writer, _)) = colours {
             truth
@@ -375,8 +405,8 @@ impl Drawing<'_> {
                     .collect::<Vec<_>>()
             ),
         );
-        if !matches!(hands, synth::Hands::Tidy) {
-            truth.extra.insert("writer".into(), drawn.writer);
+        if !tidy {
+            truth.extra.insert("writer".into(), drawn.writer.clone());
         }
         std::fs::write(
             self.truths.join(format!("{stem}.json")),
