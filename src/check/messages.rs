@@ -94,8 +94,6 @@ impl Msg {
     /// The sentence, worded in the catalogue (`flag-*`).
     pub fn text(&self, lang: Lang) -> String {
         use Msg::*;
-        let written = |v: Option<String>| v.unwrap_or_else(|| say(lang, "flag-nothing", &[]));
-        let column = |plus: bool| if plus { "plus" } else { "minus" };
         match self {
             RowNotZeroSum { row, sum } => say(
                 lang,
@@ -151,6 +149,16 @@ impl Msg {
                 "flag-circle-not-solo",
                 &[("row", row), ("seat", seat)],
             ),
+            footer => footer.footer_text(lang),
+        }
+    }
+
+    /// The text of a finding about a seat's footer or the whole sheet.
+    fn footer_text(&self, lang: Lang) -> String {
+        use Msg::*;
+        let written = |v: Option<String>| v.unwrap_or_else(|| say(lang, "flag-nothing", &[]));
+        let column = |plus: bool| if plus { "plus" } else { "minus" };
+        match self {
             GesamtMismatch {
                 seat,
                 plus,
@@ -211,6 +219,7 @@ impl Msg {
             PflichtsoloMissing { seat } => say(lang, "flag-pflichtsolo-missing", &[("seat", seat)]),
             SignatureMissing { seat } => say(lang, "flag-signature-missing", &[("seat", seat)]),
             PlayerIdMissing { seat } => say(lang, "flag-player-id-missing", &[("seat", seat)]),
+            row => unreachable!("a row's finding is said by text: {row:?}"),
         }
     }
 }

@@ -182,14 +182,7 @@ impl SheetResult {
     }
 
     fn check_shape(&self, name: &str) -> Result<(), SheetError> {
-        // Round, table and row numbers as the desk takes them: a number
-        // beyond would make the standings lay out a column for each.
-        const MOST: u32 = 999;
-        let bad = |field: &str, message: String| SheetError::Shape {
-            file: name.to_string(),
-            field: field.to_string(),
-            message,
-        };
+        let bad = |field: &str, message: String| shape_error(name, field, message);
         if self.schema != SCHEMA {
             return Err(bad(
                 "schema",
@@ -227,6 +220,14 @@ impl SheetResult {
                 ));
             }
         }
+        self.check_rows(name, seats)?;
+        self.check_flags(name, seats)
+    }
+
+    /// Each game row (one cell a seat, numbered once, within any form), and
+    /// the round and table numbers.
+    fn check_rows(&self, name: &str, seats: usize) -> Result<(), SheetError> {
+        let bad = |field: &str, message: String| shape_error(name, field, message);
         let mut seen = std::collections::BTreeSet::new();
         for (i, row) in self.games.iter().enumerate() {
             if row.cells.len() != seats {
@@ -265,6 +266,12 @@ impl SheetResult {
                 return Err(bad(field, format!("is {n}; it runs from 1 to {MOST}")));
             }
         }
+        Ok(())
+    }
+
+    /// Every flag's row and seat (its consequences' too) on the sheet.
+    fn check_flags(&self, name: &str, seats: usize) -> Result<(), SheetError> {
+        let bad = |field: &str, message: String| shape_error(name, field, message);
         let flags = self
             .flags
             .iter()
@@ -345,6 +352,18 @@ pub fn finished_sheet(
         flags: Vec::new(),
         notes: Default::default(),
         extra: Default::default(),
+    }
+}
+
+/// Round, table and row numbers as the desk takes them: a number beyond
+/// would make the standings lay out a column for each.
+const MOST: u32 = 999;
+
+fn shape_error(file: &str, field: &str, message: String) -> SheetError {
+    SheetError::Shape {
+        file: file.to_string(),
+        field: field.to_string(),
+        message,
     }
 }
 
