@@ -291,6 +291,7 @@ impl Reader<'_> {
     /// struck ink waits to be read; gives the indices of those written
     /// over or half struck, whose readings a person must look at.
     fn find_corrections(&mut self, pending: &mut [Pending]) -> Vec<usize> {
+        self.strikes_taken_for_rings(pending);
         let games: Vec<usize> = (0..pending.len())
             .filter(|&i| matches!(pending[i].field, Field::Game(..)))
             .filter(|&i| !self.ringed.contains(&pending[i].field))
@@ -319,6 +320,30 @@ impl Reader<'_> {
             };
         }
         unsure
+    }
+
+    /// A strike across a value can be taken for a ring. Each ringed game
+    /// field's ink with its "ring" is asked of the struck-ink net: where
+    /// it parts into a struck value and writing, the ring was the strike,
+    /// and the field is read as not circled, its ink as drawn (the struck
+    /// net then parts it).
+    fn strikes_taken_for_rings(&mut self, pending: &mut [Pending]) {
+        let ringed: Vec<usize> = (0..pending.len())
+            .filter(|&i| matches!(pending[i].field, Field::Game(..)))
+            .filter(|&i| self.ringed.contains(&pending[i].field))
+            .filter(|&i| pending[i].unpeeled.is_some())
+            .collect();
+        let inks: Vec<&GrayImage> = (ringed.iter())
+            .filter_map(|&i| pending[i].unpeeled.as_ref())
+            .collect();
+        let found = super::struck::find(&inks);
+        for (i, found) in ringed.into_iter().zip(found) {
+            if let Some(super::struck::Found::Parted { .. }) = found {
+                let p = &mut pending[i];
+                p.digits = p.unpeeled.take().unwrap_or_else(|| p.digits.clone());
+                self.ringed.remove(&p.field);
+            }
+        }
     }
 
     /// The values struck out, each read as it is (strike and all): a

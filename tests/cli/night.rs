@@ -537,59 +537,89 @@ fn killed_after(args: &[&str], after: Duration) {
     let _ = child.wait();
 }
 
+/// `archive check` on a copy of `old` killed after `after`, then opened
+/// again: every sheet whole. Gives the version the kill left and whether
+/// the backup before the migration was taken.
+fn migration_killed(dir: &Path, old: &Path, name: &str, after: Duration) -> (i64, bool) {
+    let work = dir.join(format!("work-{name}.sqlite"));
+    std::fs::copy(old, &work).expect("copy");
+    let w = work.to_str().expect("utf8");
+    killed_after(&["archive", "check", w], after);
+    let version: i64 = rusqlite::Connection::open(&work)
+        .and_then(|c| c.query_row("PRAGMA user_version", [], |r| r.get(0)))
+        .expect("version");
+    let backup = dir.join(format!("work-{name}.sqlite.v2.bak"));
+    let backup_taken = backup.exists();
+    // Killed before, during or after the migration: opened again, it
+    // holds every sheet, each result whole.
+    let (passed, said) = archive_check(&work);
+    assert!(
+        passed && said.contains("300 sheets checked"),
+        "{name}: {said}"
+    );
+    if backup_taken {
+        let kept = Archive::open(&backup).expect("the backup opens");
+        assert_eq!(kept.check().expect("check").sheets, 300, "{name}");
+    }
+    // A backup of it killed at the same time: the copy whole or absent,
+    // the archive untouched.
+    let copy = dir.join(format!("copy-{name}.sqlite"));
+    let c = copy.to_str().expect("utf8");
+    killed_after(&["archive", "backup", w, c], after);
+    if copy.exists() {
+        let (passed, said) = archive_check(&copy);
+        assert!(
+            passed && said.contains("300 sheets checked"),
+            "{name}: {said}"
+        );
+    }
+    let (passed, said) = archive_check(&work);
+    assert!(
+        passed && said.contains("300 sheets checked"),
+        "{name}: {said}"
+    );
+    (version, backup_taken)
+}
+
 #[test]
 fn a_migration_or_a_backup_killed_at_any_point_should_lose_nothing() {
     let dir = temp("kill-archive");
     let old = dir.join("old.sqlite");
     archive_of_schema_2(&old, 300);
     // Migrating and checking this archive takes about 150 ms, a backup
-    // 60 ms: kills every 8 ms fall before, during and after each (the
-    // migration's own window, backup taken and not yet committed, is
-    // about 30 ms wide here).
+    // 60 ms: kills every 8 ms fall before, during and after each.
+    let inside = |&(_, v, backup): &(u64, i64, bool)| v == 2 && backup;
     let mut landed = Vec::new();
     for ms in (0..=160).step_by(8) {
-        let work = dir.join(format!("work-{ms}.sqlite"));
-        std::fs::copy(&old, &work).expect("copy");
-        let w = work.to_str().expect("utf8");
-        killed_after(&["archive", "check", w], Duration::from_millis(ms));
-        // Inside: the backup taken, the migration not committed.
-        let version: i64 = rusqlite::Connection::open(&work)
-            .and_then(|c| c.query_row("PRAGMA user_version", [], |r| r.get(0)))
-            .expect("version");
-        let backup_taken = dir.join(format!("work-{ms}.sqlite.v2.bak")).exists();
-        landed.push((ms, version, backup_taken));
-        // Killed before, during or after the migration: opened again, it
-        // holds every sheet, each result whole.
-        let (passed, said) = archive_check(&work);
-        assert!(
-            passed && said.contains("300 sheets checked"),
-            "{ms} ms: {said}"
-        );
-        let backup = dir.join(format!("work-{ms}.sqlite.v2.bak"));
-        if backup.exists() {
-            let kept = Archive::open(&backup).expect("the backup opens");
-            assert_eq!(kept.check().expect("check").sheets, 300, "{ms} ms");
+        let (v, backup) = migration_killed(&dir, &old, &ms.to_string(), Duration::from_millis(ms));
+        landed.push((ms * 1000, v, backup));
+    }
+    // The migration's own window (the backup taken, the migration not yet
+    // committed) is a few milliseconds on a fast machine: where no kill
+    // fell inside it, kills every 250 µs between the last before and the
+    // first after.
+    if !landed.iter().any(inside) {
+        let before = landed
+            .iter()
+            .filter(|l| l.1 == 2)
+            .map(|l| l.0)
+            .max()
+            .unwrap_or(0);
+        let after = landed
+            .iter()
+            .filter(|l| l.1 != 2)
+            .map(|l| l.0)
+            .min()
+            .unwrap_or(before);
+        for us in (before..after).step_by(250) {
+            let (v, backup) =
+                migration_killed(&dir, &old, &format!("{us}us"), Duration::from_micros(us));
+            landed.push((us, v, backup));
         }
-        let copy = dir.join(format!("copy-{ms}.sqlite"));
-        let c = copy.to_str().expect("utf8");
-        killed_after(&["archive", "backup", w, c], Duration::from_millis(ms));
-        // The copy is whole or absent; the archive untouched.
-        if copy.exists() {
-            let (passed, said) = archive_check(&copy);
-            assert!(
-                passed && said.contains("300 sheets checked"),
-                "{ms} ms: {said}"
-            );
-        }
-        let (passed, said) = archive_check(&work);
-        assert!(
-            passed && said.contains("300 sheets checked"),
-            "{ms} ms: {said}"
-        );
     }
     assert!(
-        landed.iter().any(|&(_, v, backup)| v == 2 && backup),
-        "no kill landed inside the migration: (ms, version, backup) {landed:?}"
+        landed.iter().any(inside),
+        "no kill landed inside the migration: (µs, version, backup) {landed:?}"
     );
 }
 
