@@ -286,21 +286,38 @@ impl Reader<'_> {
         values
     }
 
-    /// The uncircled game fields among `pending` that hold a correction
+    /// The game fields among `pending` that hold a correction
     /// ([`super::struck`]): parted ones keep only their writing, their
     /// struck ink waits to be read; gives the indices of those written
     /// over or half struck, whose readings a person must look at.
+    ///
+    /// A strike across a value can be taken for a ring: a ringed field is
+    /// asked with its "ring", and where its ink parts into a struck value
+    /// and writing, the ring was the strike and the field is not circled.
+    /// Any other finding leaves a ringed field as it is.
     fn find_corrections(&mut self, pending: &mut [Pending]) -> Vec<usize> {
-        self.strikes_taken_for_rings(pending);
-        let games: Vec<usize> = (0..pending.len())
+        let games: Vec<(usize, bool)> = (0..pending.len())
             .filter(|&i| matches!(pending[i].field, Field::Game(..)))
-            .filter(|&i| !self.ringed.contains(&pending[i].field))
+            .map(|i| (i, self.ringed.contains(&pending[i].field)))
+            .filter(|&(i, ringed)| !ringed || pending[i].unpeeled.is_some())
             .collect();
-        let inks: Vec<&GrayImage> = games.iter().map(|&i| &pending[i].digits).collect();
+        let inks: Vec<&GrayImage> = (games.iter())
+            .map(|&(i, ringed)| match (ringed, &pending[i].unpeeled) {
+                (true, Some(with_ring)) => with_ring,
+                _ => &pending[i].digits,
+            })
+            .collect();
         let found = super::struck::find(&inks);
         let mut unsure = Vec::new();
-        for (i, found) in games.into_iter().zip(found) {
+        for ((i, ringed), found) in games.into_iter().zip(found) {
             let p = &mut pending[i];
+            if ringed {
+                if !matches!(found, Some(super::struck::Found::Parted { .. })) {
+                    continue;
+                }
+                p.unpeeled = None;
+                self.ringed.remove(&p.field);
+            }
             p.corrected = match found {
                 Some(super::struck::Found::Parted { writing, struck }) => {
                     p.digits = writing;
@@ -320,30 +337,6 @@ impl Reader<'_> {
             };
         }
         unsure
-    }
-
-    /// A strike across a value can be taken for a ring. Each ringed game
-    /// field's ink with its "ring" is asked of the struck-ink net: where
-    /// it parts into a struck value and writing, the ring was the strike,
-    /// and the field is read as not circled, its ink as drawn (the struck
-    /// net then parts it).
-    fn strikes_taken_for_rings(&mut self, pending: &mut [Pending]) {
-        let ringed: Vec<usize> = (0..pending.len())
-            .filter(|&i| matches!(pending[i].field, Field::Game(..)))
-            .filter(|&i| self.ringed.contains(&pending[i].field))
-            .filter(|&i| pending[i].unpeeled.is_some())
-            .collect();
-        let inks: Vec<&GrayImage> = (ringed.iter())
-            .filter_map(|&i| pending[i].unpeeled.as_ref())
-            .collect();
-        let found = super::struck::find(&inks);
-        for (i, found) in ringed.into_iter().zip(found) {
-            if let Some(super::struck::Found::Parted { .. }) = found {
-                let p = &mut pending[i];
-                p.digits = p.unpeeled.take().unwrap_or_else(|| p.digits.clone());
-                self.ringed.remove(&p.field);
-            }
-        }
     }
 
     /// The values struck out, each read as it is (strike and all): a

@@ -254,6 +254,14 @@ fn the_club_pages_should_speak_german_with_dates_as_germans_write_them() {
     assert!(!page.contains("<td>0107</td>"));
 }
 
+/// The dark pixels of a screenshot of the page: text and tables drawn.
+async fn dark_pixels_on_screen(client: &fantoccini::Client) -> usize {
+    let shot = client.screenshot().await.expect("screenshot");
+    let img = image::load_from_memory(&shot).expect("a PNG").to_rgb8();
+    let dark = |p: &&image::Rgb<u8>| p[0] < 90 && p[1] < 90 && p[2] < 90;
+    img.pixels().filter(dark).count()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_desk_should_open_on_the_newest_night_and_switch_between_them() {
     use fantoccini::Locator::Css;
@@ -335,12 +343,7 @@ async fn the_desk_should_open_on_the_newest_night_and_switch_between_them() {
     let link = client.find(Css("#to-standings")).await.expect("link");
     let href = link.attr("href").await.expect("href").unwrap_or_default();
     assert!(href.contains("tournament=Januar"), "{href}");
-    let shot = client.screenshot().await.expect("screenshot");
-    let img = image::load_from_memory(&shot).expect("a PNG").to_rgb8();
-    let ink = img
-        .pixels()
-        .filter(|p| p[0] < 90 && p[1] < 90 && p[2] < 90)
-        .count();
+    let ink = dark_pixels_on_screen(&client).await;
     assert!(ink > 1000, "the desk on screen: {ink} dark pixels");
     // The season audit page in German.
     client
@@ -385,12 +388,7 @@ async fn the_desk_should_open_on_the_newest_night_and_switch_between_them() {
         .await
         .expect("rows");
     assert_eq!(shown, serde_json::json!(21), "a head and 20 players");
-    let shot = client.screenshot().await.expect("screenshot");
-    let img = image::load_from_memory(&shot).expect("a PNG").to_rgb8();
-    let ink = img
-        .pixels()
-        .filter(|p| p[0] < 90 && p[1] < 90 && p[2] < 90)
-        .count();
+    let ink = dark_pixels_on_screen(&client).await;
     assert!(ink > 1000, "the season on screen: {ink} dark pixels");
     client.close().await.expect("close");
 }
