@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use aufsicht::{page::form::FormTemplate, page::input, read::TesseractReader, scan};
+use aufsicht::{page::form::FormTemplate, page::input, scan};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
@@ -19,7 +19,7 @@ fn main() -> Result<(), String> {
     let img = page.image.as_ref().map_err(|e| e.to_string())?;
     eprintln!("load    {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     let mut cnn = aufsicht::read::cnn::CnnReader::new().map_err(|e| e.to_string())?;
-    let mut printed = TesseractReader::printed().map_err(|e| e.to_string())?;
+    let mut printed = aufsicht::read::print_reader().map_err(|e| e.to_string())?;
     let t = Instant::now();
     let prep = aufsicht::page::align::prepare(img);
     eprintln!("  prepare {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
@@ -36,9 +36,9 @@ fn main() -> Result<(), String> {
     let sheet = scan::locate(img, &forms).map_err(|e| e.to_string())?;
     eprintln!("locate  {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     // The engines start on first use; a batch reuses them.
-    scan::confirm(&sheet, &mut printed);
+    scan::confirm(&sheet, printed.as_mut());
     let t = Instant::now();
-    let c = scan::confirm(&sheet, &mut printed);
+    let c = scan::confirm(&sheet, printed.as_mut());
     eprintln!("{c:?}");
     eprintln!("confirm {:>6.0} ms", t.elapsed().as_secs_f64() * 1e3);
     let _ = scan::read_sheet(&sheet, &mut cnn, src, 1, aufsicht::Lang::En);

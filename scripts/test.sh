@@ -4,5 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cargo test --locked --workspace
+# The build without Tesseract (docs/install.md), with a scan of the samples.
+cargo test --locked --no-default-features --test pure
 # The Debian package, tested as it is installed (docs/install.md).
 scripts/test-package.sh

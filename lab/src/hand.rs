@@ -114,6 +114,20 @@ fn printed_page(form: &FormTemplate, code: &TableCode, dpi: f64) -> GrayImage {
     image::imageops::resize(&page, w, h, image::imageops::FilterType::Triangle)
 }
 
+/// A coffee ring over the top half of a printed sheet's code: ink there,
+/// no code to read.
+pub fn blot_code(page: &mut GrayImage, form: &FormTemplate, dpi: f64) {
+    let [x, y, side, _] = form.code_box();
+    let px = |mm: f64| mm_to_px(mm, dpi).round() as u32;
+    for yy in px(y)..px(y + side / 2.0).min(page.height()) {
+        for xx in px(x)..px(x + side).min(page.width()) {
+            if (xx + yy) % 7 < 3 {
+                page.put_pixel(xx, yy, image::Luma([0]));
+            }
+        }
+    }
+}
+
 /// Draws `sheet` by hand onto the blank form at `dpi`; onto the sheet
 /// `print` makes where `printed` (round, table and players are then in
 /// print, not written).

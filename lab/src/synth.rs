@@ -15,7 +15,7 @@ use aufsicht::page::form::FormTemplate;
 use aufsicht::sheet::{Cell, GameRow, SheetResult, finished_sheet};
 
 pub use super::digits::Digits;
-pub use super::hand::{Drawn, Hands, WideRanges, draw};
+pub use super::hand::{Drawn, Hands, WideRanges, blot_code, draw};
 pub use super::strokes::{Mend, Strike};
 
 /// `games` rows drawn from the rule set's legal `rows`: Rufspiele and

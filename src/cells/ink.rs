@@ -126,3 +126,74 @@ pub(super) fn pen_core(crop: &GrayImage, shade: f64) -> Option<f64> {
         (seen * 4 > n).then_some(v as f64)
     })
 }
+
+/// How many of `ink`'s dark pixels lie farther than `spread` px (the
+/// alignment's residual and the printer's spread) from any dark pixel of
+/// `near`, the two the same size; and how many dark pixels `ink` has.
+pub fn ink_beyond(ink: &GrayImage, near: &GrayImage, spread: u8) -> (usize, usize) {
+    let marks = GrayImage::from_fn(near.width(), near.height(), |x, y| {
+        Luma([if near.get_pixel(x, y)[0] < 128 {
+            255
+        } else {
+            0
+        }])
+    });
+    let around =
+        imageproc::morphology::dilate(&marks, imageproc::distance_transform::Norm::LInf, spread);
+    let dark: Vec<(u32, u32)> = ink
+        .enumerate_pixels()
+        .filter(|(_, _, p)| p[0] < 128)
+        .map(|(x, y, _)| (x, y))
+        .collect();
+    let beyond = dark
+        .iter()
+        .filter(|&&(x, y)| around.get_pixel_checked(x, y).is_none_or(|m| m[0] == 0))
+        .count();
+    (beyond, dark.len())
+}
+
+/// How well two drawings of one size lie on each other: moved by up to
+/// `reach` px either way, the best, over the moves, of the lesser share:
+/// `a`'s dark pixels within `spread` px of `b`'s, or `b`'s within `spread`
+/// of `a`'s. 1: the same ink; near 0: unrelated.
+pub fn ink_agreement(a: &GrayImage, b: &GrayImage, spread: u8, reach: i32) -> f64 {
+    let dark = |img: &GrayImage| -> Vec<(i32, i32)> {
+        img.enumerate_pixels()
+            .filter(|(_, _, p)| p[0] < 128)
+            .map(|(x, y, _)| (x as i32, y as i32))
+            .collect()
+    };
+    let around = |img: &GrayImage| {
+        let marks = GrayImage::from_fn(img.width(), img.height(), |x, y| {
+            Luma([if img.get_pixel(x, y)[0] < 128 { 255 } else { 0 }])
+        });
+        imageproc::morphology::dilate(&marks, imageproc::distance_transform::Norm::LInf, spread)
+    };
+    let (ink_a, ink_b) = (dark(a), dark(b));
+    if ink_a.is_empty() || ink_b.is_empty() {
+        return 0.0;
+    }
+    let (near_a, near_b) = (around(a), around(b));
+    let share = |ink: &[(i32, i32)], near: &GrayImage, (dx, dy): (i32, i32)| {
+        let on = ink
+            .iter()
+            .filter(|&&(x, y)| {
+                let (u, v) = (x + dx, y + dy);
+                u >= 0
+                    && v >= 0
+                    && near
+                        .get_pixel_checked(u as u32, v as u32)
+                        .is_some_and(|m| m[0] > 0)
+            })
+            .count();
+        on as f64 / ink.len() as f64
+    };
+    let mut best = 0.0f64;
+    for dy in -reach..=reach {
+        for dx in -reach..=reach {
+            let agree = share(&ink_a, &near_b, (dx, dy)).min(share(&ink_b, &near_a, (-dx, -dy)));
+            best = best.max(agree);
+        }
+    }
+    best
+}

@@ -19,7 +19,7 @@ use crate::night::summary::Row;
 use crate::page::form::FormTemplate;
 use crate::page::input;
 use crate::page::unreadable::{FileProblem, Unreadable};
-use crate::read::{DigitReader, ReaderError, TesseractReader};
+use crate::read::{DigitReader, PrintReader, ReaderError};
 use crate::scan::scan_page;
 use crate::sheet::{SheetResult, Status};
 
@@ -32,7 +32,7 @@ pub enum ReaderKind {
     Tesseract,
 }
 
-type Readers = (Box<dyn DigitReader + Send>, TesseractReader);
+type Readers = (Box<dyn DigitReader + Send>, Box<dyn PrintReader + Send>);
 
 /// One thread's engines and the form it found last.
 struct Worker {
@@ -43,9 +43,9 @@ struct Worker {
 fn readers(kind: ReaderKind) -> Result<Readers, ReaderError> {
     let digits: Box<dyn DigitReader + Send> = match kind {
         ReaderKind::Cnn => Box::new(crate::read::cnn::CnnReader::new()?),
-        ReaderKind::Tesseract => Box::new(TesseractReader::digits()?),
+        ReaderKind::Tesseract => crate::read::tesseract_digits()?,
     };
-    Ok((digits, TesseractReader::printed()?))
+    Ok((digits, crate::read::print_reader()?))
 }
 
 /// One input file of the batch and the base of its result files.
@@ -263,7 +263,7 @@ impl Batch<'_> {
                 &forms,
                 self.rules,
                 digits.as_mut(),
-                printed,
+                printed.as_mut(),
                 self.lang,
             )
         });

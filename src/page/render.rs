@@ -128,6 +128,24 @@ pub fn printed_number(bx: MmBox, text: &str, margin: f64, px_per_mm: f64) -> Gra
     out
 }
 
+/// The form's text `t` as it lies in the box `bx` (mm), alone on white,
+/// cut as `cells::cut_at` cuts a page with no margin, at `px_per_mm`.
+pub fn printed_text(t: &Text, bx: MmBox, px_per_mm: f64) -> GrayImage {
+    let [x, y, w, h] = bx;
+    let side = |mm: f64| (mm * px_per_mm).round().max(1.0) as u32;
+    let mut out = GrayImage::from_pixel(side(w), side(h), Luma([255]));
+    let font = if t.bold { BOLD } else { REGULAR };
+    if let Ok(font) = FontRef::try_from_slice(font) {
+        let local = Text {
+            x: t.x - x,
+            y: t.y - y,
+            ..t.clone()
+        };
+        draw_text_mm(&mut out, &font, &local, px_per_mm * 25.4);
+    }
+    out
+}
+
 /// Cap height (mm) of the printed round, table and numbers: clear print,
 /// well inside a 7 mm box.
 const PRINTED_DIGITS: f64 = 3.2;

@@ -1,11 +1,17 @@
 //! Reading digits: the `DigitReader` trait and its readers: [`cnn`], the
 //! trained nets, and Tesseract (strong on print, weak on handwriting:
-//! measured, see docs/reading.md).
+//! measured, see docs/reading.md); the `PrintReader` trait for the print
+//! on a sheet: Tesseract, or [`font`], which matches the form's own font.
 
 pub mod cnn;
+pub mod font;
 mod openmp;
+#[cfg(feature = "tesseract")]
+mod tesseract;
 
 pub use openmp::limit_openmp_threads;
+#[cfg(feature = "tesseract")]
+pub use tesseract::{TesseractReader, tessdata_dir};
 
 use image::GrayImage;
 
@@ -87,37 +93,33 @@ pub trait DigitReader {
     }
 }
 
-/// Where the Tesseract model lies: `AUFSICHT_TESSDATA`; the package's
-/// (`share/aufsicht/tessdata` beside the binary's `bin`); the project's
-/// `data/tessdata` (installed by scripts/install-deps.sh; both have the
-/// legacy engine); or the system's.
-pub fn tessdata_dir() -> Option<String> {
-    if let Ok(dir) = std::env::var("AUFSICHT_TESSDATA") {
-        return Some(dir);
-    }
-    let exe = std::env::current_exe().ok();
-    let prefix = exe.as_deref().and_then(|e| e.parent()?.parent());
-    let packaged = prefix.map(|p| p.join("share/aufsicht/tessdata"));
-    if let Some(dir) = packaged.filter(|d| d.join("eng.traineddata").exists()) {
-        return Some(dir.to_string_lossy().into_owned());
-    }
-    let local = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tessdata");
-    if std::path::Path::new(local).join("eng.traineddata").exists() {
-        return Some(local.to_string());
-    }
-    None
+/// Reads the print on a sheet: the form's title and row numbers, and a
+/// drawn table's printed numbers where its code cannot be read.
+pub trait PrintReader {
+    fn name(&self) -> &str;
+    /// The text of one printed line, where this reader reads letters; None
+    /// where it does not (the line is then held against its expected print).
+    fn line(&mut self, img: &GrayImage) -> Option<Reading>;
+    /// The printed number in `img` (black on white, any margin).
+    fn number(&mut self, img: &GrayImage) -> Reading;
 }
 
-/// Tesseract with a digit whitelist, one engine reused for every cell.
-pub struct TesseractReader {
-    api: Option<tesseract::Tesseract>,
-    datapath: Option<String>,
-    legacy: bool,
-    whitelist: &'static str,
+/// The reader for the print: Tesseract where this build has it, else the
+/// form's font matched glyph by glyph.
+pub fn print_reader() -> Result<Box<dyn PrintReader + Send>, ReaderError> {
+    #[cfg(feature = "tesseract")]
+    return Ok(Box::new(TesseractReader::printed()?));
+    #[cfg(not(feature = "tesseract"))]
+    return Ok(Box::new(font::FontDigits::new()));
 }
 
-/// Letters, digits and the punctuation of printed form titles.
-const PRINTED: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-.";
+/// Tesseract's digit reader, where this build has Tesseract.
+pub fn tesseract_digits() -> Result<Box<dyn DigitReader + Send>, ReaderError> {
+    #[cfg(feature = "tesseract")]
+    return Ok(Box::new(TesseractReader::digits()?));
+    #[cfg(not(feature = "tesseract"))]
+    return Err(ReaderError::NotBuilt);
+}
 
 /// A reader that cannot be set up.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -125,6 +127,8 @@ const PRINTED: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 pub enum ReaderError {
     /// Neither of Tesseract's engines starts: its English model is missing.
     TesseractMissing,
+    /// This build has no Tesseract (built without its feature).
+    NotBuilt,
     /// A committed model file cannot be read as a net.
     Model {
         which: &'static str,
@@ -137,122 +141,13 @@ impl Tell for ReaderError {
         use crate::catalogue::say;
         match self {
             ReaderError::TesseractMissing => say(lang, "reader-tesseract-missing", &[]),
+            ReaderError::NotBuilt => say(lang, "reader-tesseract-not-built", &[]),
             ReaderError::Model { which, message } => say(
                 lang,
                 "reader-model",
                 &[("which", which), ("message", message)],
             ),
         }
-    }
-}
-
-impl TesseractReader {
-    /// The legacy engine (best on handwritten digits measured here) when its
-    /// model is there, else the LSTM engine.
-    pub fn digits() -> Result<Self, ReaderError> {
-        Self::new("0123456789")
-    }
-
-    /// An engine for printed text (titles, row numbers): the legacy engine
-    /// where its model is there (several times faster than LSTM on a title),
-    /// else LSTM; both read the printed samples right.
-    pub fn printed() -> Result<Self, ReaderError> {
-        Self::new(PRINTED)
-    }
-
-    pub fn new(whitelist: &'static str) -> Result<Self, ReaderError> {
-        let datapath = tessdata_dir();
-        let mut reader = TesseractReader {
-            api: None,
-            datapath,
-            legacy: true,
-            whitelist,
-        };
-        if reader.engine().is_none() {
-            reader.legacy = false;
-            reader.engine().ok_or(ReaderError::TesseractMissing)?;
-        }
-        Ok(reader)
-    }
-
-    fn engine(&mut self) -> Option<&mut tesseract::Tesseract> {
-        if self.api.is_none() {
-            let oem = if self.legacy {
-                tesseract::OcrEngineMode::TesseractOnly
-            } else {
-                tesseract::OcrEngineMode::LstmOnly
-            };
-            let api =
-                tesseract::Tesseract::new_with_oem(self.datapath.as_deref(), Some("eng"), oem)
-                    .ok()?
-                    .set_variable("tessedit_char_whitelist", self.whitelist)
-                    .ok()?
-                    .set_variable("debug_file", "/dev/null")
-                    .ok()?
-                    // No adaptive learning from page to page: a reading must
-                    // not depend on which pages this engine read before.
-                    .set_variable("classify_enable_learning", "0")
-                    .ok()?;
-            self.api = Some(api);
-        }
-        self.api.as_mut()
-    }
-
-    /// Reads printed or handwritten text on one line.
-    pub fn read_line(&mut self, img: &GrayImage) -> Reading {
-        let (w, h) = img.dimensions();
-        let Some(mut api) = self.engine().map(|_| ()).and_then(|_| self.api.take()) else {
-            return Reading::none();
-        };
-        api.set_page_seg_mode(tesseract::PageSegMode::PsmSingleLine);
-        let result = api
-            .set_frame(img.as_raw(), w as i32, h as i32, 1, w as i32)
-            .map(|a| a.set_source_resolution(300))
-            .ok()
-            .and_then(|a| a.recognize().ok());
-        let Some(mut api) = result else {
-            return Reading::none();
-        };
-        let text = api.get_text().unwrap_or_default();
-        let conf = api.mean_text_conf();
-        self.api = Some(api);
-        Reading {
-            text: text.chars().filter(|c| !c.is_whitespace()).collect(),
-            confidence: (conf.clamp(0, 100) as f32) / 100.0,
-            alternatives: Vec::new(),
-        }
-    }
-}
-
-impl DigitReader for TesseractReader {
-    fn name(&self) -> &str {
-        if self.legacy {
-            "tesseract-legacy"
-        } else {
-            "tesseract-lstm"
-        }
-    }
-
-    fn read(&mut self, digits: &GrayImage) -> Reading {
-        // Tesseract wants text about 30-40 px high with a white border.
-        let h = digits.height().max(1);
-        let scale = (48.0 / f64::from(h)).clamp(0.5, 4.0);
-        let resized = image::imageops::resize(
-            digits,
-            ((f64::from(digits.width()) * scale) as u32).max(1),
-            ((f64::from(h) * scale) as u32).max(1),
-            image::imageops::FilterType::Triangle,
-        );
-        let pad = 16;
-        let mut framed = GrayImage::from_pixel(
-            resized.width() + 2 * pad,
-            resized.height() + 2 * pad,
-            image::Luma([255]),
-        );
-        image::imageops::overlay(&mut framed, &resized, i64::from(pad), i64::from(pad));
-        let mut r = self.read_line(&framed);
-        r.text.retain(|c| c.is_ascii_digit());
-        r
     }
 }
 

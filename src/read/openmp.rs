@@ -4,7 +4,8 @@
 /// later: without it, each call is ten times slower. A program that reads
 /// with Tesseract calls this first: it replaces itself (same pid, so a kill
 /// or Ctrl-C reaches the one process that works) with a copy started with
-/// the limit set.
+/// the limit set. A build without Tesseract, or off Unix, has nothing to limit.
+#[cfg(all(unix, feature = "tesseract"))]
 pub fn limit_openmp_threads() {
     use std::os::unix::process::CommandExt;
     if std::env::var_os("OMP_THREAD_LIMIT").is_some() {
@@ -18,3 +19,6 @@ pub fn limit_openmp_threads() {
             .exec();
     }
 }
+
+#[cfg(not(all(unix, feature = "tesseract")))]
+pub fn limit_openmp_threads() {}

@@ -14,7 +14,7 @@ use crate::decode::{self, CONFIDENT, CellReadings, Field, FieldReading};
 use crate::page::align::{self, Alignment, MIN_FIT};
 use crate::page::form::{Fields, FormTemplate, MmBox};
 use crate::page::unreadable::Unreadable;
-use crate::read::{DigitReader, Reading, TesseractReader};
+use crate::read::{DigitReader, PrintReader, Reading};
 use crate::sheet::{
     Cell, CellNotes, GameRow, Gesamt, Marks, Placement, SCHEMA, SheetNotes, SheetResult, Status,
 };
@@ -40,7 +40,7 @@ pub fn scan_page(
     forms: &[FormTemplate],
     rules: &crate::check::rules::RuleSet,
     digits: &mut dyn DigitReader,
-    printed: &mut TesseractReader,
+    printed: &mut dyn PrintReader,
     lang: Lang,
 ) -> SheetResult {
     let mut times = StageTimes::default();
@@ -53,7 +53,7 @@ pub fn scan_page(
 pub struct StageTimes {
     /// Finding the form: the ruled lines, the homography.
     pub locate: std::time::Duration,
-    /// The printed title and row numbers read (Tesseract).
+    /// The printed title and row numbers read (Tesseract) or matched.
     pub confirm: std::time::Duration,
     /// Every field cut from the page and read (ink, rings, digits).
     pub read: std::time::Duration,
@@ -72,7 +72,7 @@ pub fn scan_page_timed(
     forms: &[FormTemplate],
     rules: &crate::check::rules::RuleSet,
     digits: &mut dyn DigitReader,
-    printed: &mut TesseractReader,
+    printed: &mut dyn PrintReader,
     lang: Lang,
     times: &mut StageTimes,
 ) -> SheetResult {
@@ -90,7 +90,7 @@ pub fn scan_page_timed(
         Err(why) => return unreadable(&source, page.number, seats, &why, lang),
     };
     let clock = std::time::Instant::now();
-    let (title, title_ok, rows) = confirm(&aligned, printed);
+    let confirmed = confirm(&aligned, printed);
     times.confirm += clock.elapsed();
     let clock = std::time::Instant::now();
     let (mut read, mut readings) = read_sheet(&aligned, digits, &source, page.number, lang);
@@ -106,9 +106,9 @@ pub fn scan_page_timed(
     }
     times.code += clock.elapsed();
     if let Some(a) = &mut read.notes.alignment {
-        a.title_read = Some(title);
-        a.title_matches = Some(title_ok);
-        a.row_numbers_read = Some(rows);
+        a.title_read = confirmed.title_read;
+        a.title_matches = Some(confirmed.title_matches);
+        a.row_numbers_read = Some(confirmed.row_numbers_read);
     }
     let clock = std::time::Instant::now();
     let decoded = decode::decode(read.clone(), &readings, rules, lang);

@@ -108,15 +108,15 @@ pub(super) fn apply_code(
 }
 
 /// Where a printed sheet's code could not be read, its printed round,
-/// table and numbers are read by Tesseract (strong on print: 99.5-100% of
-/// printed digits measured here). A field's reading stands where Tesseract
-/// and the digit net agree on it (the net's best or a listed alternative):
+/// table and numbers are read by the print reader (Tesseract: 99.5-100% of
+/// printed digits measured here; or the form's font matched). A field's
+/// reading stands where the print reader and the digit net agree on it (the net's best or a listed alternative):
 /// it is not asked about, and the result says `numbers_from_print`. A
 /// field they disagree on (a number written over the print, a smudge)
 /// stays as read, asked about.
 pub(super) fn take_printed_numbers(
     aligned: &AlignedSheet,
-    printed: &mut TesseractReader,
+    printed: &mut dyn PrintReader,
     read: &mut SheetResult,
     readings: &mut CellReadings,
 ) {
@@ -174,9 +174,9 @@ pub(super) fn take_printed_numbers(
     read.notes.numbers_from_print |= taken;
 }
 
-/// The digits Tesseract reads in the printed box `bx`, where it reads
-/// nothing but digits.
-fn print_of(aligned: &AlignedSheet, printed: &mut TesseractReader, bx: MmBox) -> Option<String> {
+/// The digits the print reader reads in the printed box `bx`, where it
+/// reads nothing but digits.
+fn print_of(aligned: &AlignedSheet, printed: &mut dyn PrintReader, bx: MmBox) -> Option<String> {
     let c = cells::analyse(
         &cells::cut(aligned.page, &aligned.alignment, bx),
         false,
@@ -185,12 +185,12 @@ fn print_of(aligned: &AlignedSheet, printed: &mut TesseractReader, bx: MmBox) ->
     if c.mark != Mark::Ink {
         return None;
     }
-    let r = printed.read(&c.digits);
+    let r = printed.number(&c.digits);
     (!r.text.is_empty() && r.confidence >= PRINT_SURE).then_some(r.text)
 }
 
-/// Tesseract's own confidence (its mean word confidence, 0..1) below
-/// which its reading of a printed number is not used.
+/// The print reader's confidence (Tesseract's mean word confidence,
+/// 0..1) below which its reading of a printed number is not used.
 const PRINT_SURE: f32 = 0.6;
 
 /// Ink (mm²) in a printed player field beyond its print (and 0.5 mm
@@ -199,7 +199,7 @@ const WRITTEN_OVER_MM2: f64 = 1.5;
 
 /// How far (px at 10 px a mm) ink may lie from the expected print and
 /// still be print: the alignment's residual and the printer's spread.
-const PRINT_SPREAD_PX: u8 = 5;
+pub(super) const PRINT_SPREAD_PX: u8 = 5;
 
 /// The seats (from 1) whose printed number has ink written over it.
 pub(super) fn written_over(aligned: &AlignedSheet, code: &TableCode) -> Vec<usize> {
@@ -217,27 +217,7 @@ pub(super) fn written_over(aligned: &AlignedSheet, code: &TableCode) -> Vec<usiz
     {
         let crop = cells::cut_at(aligned.page, &aligned.alignment, bx, margin, ppm);
         let expected = crate::page::render::printed_number(bx, number, margin, ppm);
-        let print = image::GrayImage::from_fn(expected.width(), expected.height(), |x, y| {
-            image::Luma([if expected.get_pixel(x, y)[0] < 128 {
-                255
-            } else {
-                0
-            }])
-        });
-        let near_print = imageproc::morphology::dilate(
-            &print,
-            imageproc::distance_transform::Norm::LInf,
-            PRINT_SPREAD_PX,
-        );
-        let beyond = crop
-            .enumerate_pixels()
-            .filter(|(x, y, p)| {
-                p[0] < 128
-                    && near_print
-                        .get_pixel_checked(*x, *y)
-                        .is_none_or(|m| m[0] == 0)
-            })
-            .count();
+        let (beyond, _) = cells::ink_beyond(&crop, &expected, PRINT_SPREAD_PX);
         if beyond as f64 / (ppm * ppm) > WRITTEN_OVER_MM2 {
             seats.push(i + 1);
         }

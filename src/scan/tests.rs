@@ -534,3 +534,25 @@ fn a_printed_sheet_whose_lines_are_lost_should_be_placed_by_its_code() {
         }
     }
 }
+
+#[test]
+fn a_form_should_be_confirmed_by_its_print_without_reading_letters() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let page = crate::page::render::render_form(form, cells::PX_PER_MM * 25.4);
+    let mut font = crate::read::font::FontDigits::new();
+    let confirmed = confirm(&aligned(&page, form), &mut font);
+    assert_eq!(
+        confirmed.title_read, None,
+        "the font reader reads no letters"
+    );
+    assert!(confirmed.title_matches);
+    assert_eq!(confirmed.row_numbers_read, 3);
+    // A foreign form's title printed where this form's stands.
+    let mut other = form.clone();
+    other.texts[0].text = "Kegelabend im Vereinsheim".into();
+    let foreign = crate::page::render::render_form(&other, cells::PX_PER_MM * 25.4);
+    let confirmed = confirm(&aligned(&foreign, form), &mut font);
+    assert!(!confirmed.title_matches);
+    assert_eq!(confirmed.row_numbers_read, 3);
+}

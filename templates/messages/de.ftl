@@ -157,6 +157,7 @@ print-done = { $sheets } Punktelisten gedruckt in { $path }
 print-too-many = ein Tisch mit { $seats } Plätzen passt nicht auf das Formular { $form } ({ $room } Plätze)
 print-unknown = die Teilnehmernummer { $number } der Sitzordnung steht nicht in der Teilnehmerliste
 reader-tesseract-missing = Tesseract startet nicht: tesseract-ocr-eng installieren (scripts/install-deps.sh)
+reader-tesseract-not-built = dieser Build von aufsicht hat kein Tesseract: --reader cnn nehmen oder mit Tesseract bauen (docs/install.md)
 reader-model = das Modell „{ $which }“ lässt sich nicht lesen: { $message }
 batch-readers = die Ziffernleser lassen sich nicht einrichten: { $message }
 batch-hash = { $path } lässt sich nicht lesen, um seinen Inhalt festzuhalten: { $problem }

@@ -156,6 +156,7 @@ print-done = { $sheets } sheets printed to { $path }
 print-too-many = a table of { $seats } seats does not fit the form { $form } ({ $room } seats)
 print-unknown = participant number { $number } of the seating is not on the participant list
 reader-tesseract-missing = Tesseract could not start: install tesseract-ocr-eng (scripts/install-deps.sh)
+reader-tesseract-not-built = this build of aufsicht has no Tesseract: use --reader cnn, or build it with Tesseract (docs/install.md)
 reader-model = the { $which } model cannot be read: { $message }
 batch-readers = cannot set up the digit readers: { $message }
 batch-hash = cannot read { $path } to note its content: { $problem }

@@ -8,7 +8,6 @@ use anyhow::{Result, bail};
 
 use aufsicht::page::form::FormTemplate;
 use aufsicht::page::input;
-use aufsicht::read::TesseractReader;
 use aufsicht::read::cnn::CnnReader;
 use aufsicht::scan::{StageTimes, scan_page_timed};
 use aufsicht::{Lang, RuleSet};
@@ -48,7 +47,7 @@ pub fn run(a: BenchArgs, lang: Lang) -> Result<()> {
         bail!("no scans among the inputs");
     }
     let mut digits = CnnReader::new()?;
-    let mut printed = TesseractReader::printed()?;
+    let mut printed = aufsicht::read::print_reader()?;
     let out = std::env::temp_dir().join(format!("aufsicht-bench-{}.json", std::process::id()));
     let mut pages: Vec<[Duration; 8]> = Vec::new();
     for pass in 0..a.passes.max(1) {
@@ -68,7 +67,7 @@ pub fn run(a: BenchArgs, lang: Lang) -> Result<()> {
                     &forms,
                     &rules,
                     &mut digits,
-                    &mut printed,
+                    printed.as_mut(),
                     lang,
                     &mut t,
                 );

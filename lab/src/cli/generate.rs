@@ -64,6 +64,10 @@ pub struct GenerateArgs {
     /// with the table's code, not written by hand.
     #[arg(long)]
     pub printed: bool,
+    /// Share of printed sheets whose code a coffee ring blots out: their
+    /// round, table and players must be read from the print.
+    #[arg(long, default_value_t = 0.0, requires = "printed")]
+    pub codes_blotted: f64,
     /// Which writers: tidy (the sets the model was tuned on) or wide (sizes,
     /// pens, loose rings, overruns and continental digits of real paper).
     #[arg(long, value_enum, default_value = "tidy")]
@@ -283,6 +287,10 @@ impl Drawing<'_> {
             a.dpi,
             &mut rng,
         );
+        // Drawn only when asked for, so the sets drawn without them stay as they were.
+        if a.codes_blotted > 0.0 && rng.random_bool(a.codes_blotted) {
+            synth::blot_code(&mut page, self.form, a.dpi);
+        }
         let written = a.colour.then(|| page.clone());
         // Drawn only when asked for, so the sets drawn without them stay as they were.
         let edit = if a.later_edits > 0.0 && rng.random_bool(a.later_edits) {

@@ -1,0 +1,163 @@
+//! Tesseract: the printed title and numbers, and a choice of digit reader
+//! (strong on print, weak on handwriting: measured, see docs/reading.md).
+//! Only in builds with the `tesseract` feature (the default).
+
+use image::GrayImage;
+
+use super::{DigitReader, PrintReader, ReaderError, Reading};
+
+/// Where the Tesseract model lies: `AUFSICHT_TESSDATA`; the package's
+/// (`share/aufsicht/tessdata` beside the binary's `bin`); the project's
+/// `data/tessdata` (installed by scripts/install-deps.sh; both have the
+/// legacy engine); or the system's.
+pub fn tessdata_dir() -> Option<String> {
+    if let Ok(dir) = std::env::var("AUFSICHT_TESSDATA") {
+        return Some(dir);
+    }
+    let exe = std::env::current_exe().ok();
+    let prefix = exe.as_deref().and_then(|e| e.parent()?.parent());
+    let packaged = prefix.map(|p| p.join("share/aufsicht/tessdata"));
+    if let Some(dir) = packaged.filter(|d| d.join("eng.traineddata").exists()) {
+        return Some(dir.to_string_lossy().into_owned());
+    }
+    let local = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tessdata");
+    if std::path::Path::new(local).join("eng.traineddata").exists() {
+        return Some(local.to_string());
+    }
+    None
+}
+
+/// Tesseract with a digit whitelist, one engine reused for every cell.
+pub struct TesseractReader {
+    api: Option<tesseract::Tesseract>,
+    datapath: Option<String>,
+    legacy: bool,
+    whitelist: &'static str,
+}
+
+/// Letters, digits and the punctuation of printed form titles.
+const PRINTED: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-.";
+
+impl TesseractReader {
+    /// The legacy engine (best on handwritten digits measured here) when its
+    /// model is there, else the LSTM engine.
+    pub fn digits() -> Result<Self, ReaderError> {
+        Self::new("0123456789")
+    }
+
+    /// An engine for printed text (titles, row numbers): the legacy engine
+    /// where its model is there (several times faster than LSTM on a title),
+    /// else LSTM; both read the printed samples right.
+    pub fn printed() -> Result<Self, ReaderError> {
+        Self::new(PRINTED)
+    }
+
+    pub fn new(whitelist: &'static str) -> Result<Self, ReaderError> {
+        let datapath = tessdata_dir();
+        let mut reader = TesseractReader {
+            api: None,
+            datapath,
+            legacy: true,
+            whitelist,
+        };
+        if reader.engine().is_none() {
+            reader.legacy = false;
+            reader.engine().ok_or(ReaderError::TesseractMissing)?;
+        }
+        Ok(reader)
+    }
+
+    fn engine(&mut self) -> Option<&mut tesseract::Tesseract> {
+        if self.api.is_none() {
+            let oem = if self.legacy {
+                tesseract::OcrEngineMode::TesseractOnly
+            } else {
+                tesseract::OcrEngineMode::LstmOnly
+            };
+            let api =
+                tesseract::Tesseract::new_with_oem(self.datapath.as_deref(), Some("eng"), oem)
+                    .ok()?
+                    .set_variable("tessedit_char_whitelist", self.whitelist)
+                    .ok()?
+                    .set_variable("debug_file", "/dev/null")
+                    .ok()?
+                    // No adaptive learning from page to page: a reading must
+                    // not depend on which pages this engine read before.
+                    .set_variable("classify_enable_learning", "0")
+                    .ok()?;
+            self.api = Some(api);
+        }
+        self.api.as_mut()
+    }
+
+    /// Reads printed or handwritten text on one line.
+    pub fn read_line(&mut self, img: &GrayImage) -> Reading {
+        let (w, h) = img.dimensions();
+        let Some(mut api) = self.engine().map(|_| ()).and_then(|_| self.api.take()) else {
+            return Reading::none();
+        };
+        api.set_page_seg_mode(tesseract::PageSegMode::PsmSingleLine);
+        let result = api
+            .set_frame(img.as_raw(), w as i32, h as i32, 1, w as i32)
+            .map(|a| a.set_source_resolution(300))
+            .ok()
+            .and_then(|a| a.recognize().ok());
+        let Some(mut api) = result else {
+            return Reading::none();
+        };
+        let text = api.get_text().unwrap_or_default();
+        let conf = api.mean_text_conf();
+        self.api = Some(api);
+        Reading {
+            text: text.chars().filter(|c| !c.is_whitespace()).collect(),
+            confidence: (conf.clamp(0, 100) as f32) / 100.0,
+            alternatives: Vec::new(),
+        }
+    }
+}
+
+impl DigitReader for TesseractReader {
+    fn name(&self) -> &str {
+        if self.legacy {
+            "tesseract-legacy"
+        } else {
+            "tesseract-lstm"
+        }
+    }
+
+    fn read(&mut self, digits: &GrayImage) -> Reading {
+        // Tesseract wants text about 30-40 px high with a white border.
+        let h = digits.height().max(1);
+        let scale = (48.0 / f64::from(h)).clamp(0.5, 4.0);
+        let resized = image::imageops::resize(
+            digits,
+            ((f64::from(digits.width()) * scale) as u32).max(1),
+            ((f64::from(h) * scale) as u32).max(1),
+            image::imageops::FilterType::Triangle,
+        );
+        let pad = 16;
+        let mut framed = GrayImage::from_pixel(
+            resized.width() + 2 * pad,
+            resized.height() + 2 * pad,
+            image::Luma([255]),
+        );
+        image::imageops::overlay(&mut framed, &resized, i64::from(pad), i64::from(pad));
+        let mut r = self.read_line(&framed);
+        r.text.retain(|c| c.is_ascii_digit());
+        r
+    }
+}
+
+impl PrintReader for TesseractReader {
+    fn name(&self) -> &str {
+        DigitReader::name(self)
+    }
+
+    fn line(&mut self, img: &GrayImage) -> Option<Reading> {
+        Some(self.read_line(img))
+    }
+
+    fn number(&mut self, img: &GrayImage) -> Reading {
+        self.read(img)
+    }
+}
