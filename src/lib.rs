@@ -13,7 +13,7 @@
 //!      ──where a flag stands, a second look (a solo's ring; a ring read as drawn;
 //!        the reader's second net on the flagged footer and rows), then decode
 //!        and verify again
-//!      ──night::participants (the night's list, when given)──▶ participant numbers checked
+//!      ──night::tournament::participants (the night's list, when given)──▶ participant numbers checked
 //! ```
 //!
 //! What a stage adds beside the contract's values (readings, marks, the
@@ -23,9 +23,9 @@
 //! `scan::scan_page` runs a page through all of it. The night:
 //!
 //! ```text
-//! files ──night::batch (all cores)──▶ result files + summary.csv ──night::archive──▶ SQLite
-//! [SheetResult] ──night::standings──▶ ranking + night checks
-//! [SheetResult] + scans ──night::review──▶ one HTML page (crops, edits → corrected JSON)
+//! files ──night::batch (all cores)──▶ result files + summary.csv ──night::club::archive──▶ SQLite
+//! [SheetResult] ──night::tournament::standings──▶ ranking + night checks
+//! [SheetResult] + scans ──night::desk::review──▶ one HTML page (crops, edits → corrected JSON)
 //! ```
 //!
 //! Rule sets (`check::rules`), form templates (`page::form`) and every

@@ -1,30 +1,18 @@
-//! The night: the batch over all inputs ([`batch`], result names unique by
-//! construction in [`result_names`], files written whole by [`files`],
-//! [`summary`]) and its driving from start to end ([`scan_run`]: the
-//! folder held, the archive opened, files given or watched, the summary), the SQLite [`archive`], the night's [`participants`] from its [`roster`], the
-//! [`standings`] (one [`ranking`] for every place that shows it), and the [`review`] page.
+//! The night and the club, in rooms:
+//! - [`batch`]: a scan's run ([`batch::run`]: the folder held, the night's
+//!   archive opened, files given or watched, tallied) over the batch on all
+//!   cores, with result names unique by construction and `summary.csv`;
+//! - [`tournament`]: the night as the organisers run it: the registered
+//!   list, the draw and its seating, the hall's papers, the standings and
+//!   the night's checks;
+//! - [`club`]: the club's SQLite archive of every night, the season, a
+//!   complaint's audit and the scans it shows;
+//! - [`desk`]: the review: its edits, the supervisor's powers and the
+//!   review page;
+//! - [`files`]: files written whole, for all of them.
 
-pub mod archive;
-pub mod audit;
-pub mod audit_page;
 pub mod batch;
-pub mod checks;
-pub mod copies;
+pub mod club;
 pub mod desk;
-pub mod draw;
-pub mod evidence;
 pub mod files;
-pub mod hall;
-pub mod names;
-pub mod participants;
-pub mod powers;
-pub mod ranking;
-pub mod result_names;
-pub mod review;
-pub mod roster;
-pub mod scan_run;
-pub mod season;
-pub mod seated;
-pub mod seating;
-pub mod standings;
-pub mod summary;
+pub mod tournament;

@@ -7,7 +7,6 @@
 //! a gigabyte. PDF pages are decoded one at a time, as they are read.
 
 use std::collections::HashSet;
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 use image::metadata::Orientation;
@@ -83,13 +82,50 @@ pub fn collect(inputs: &[PathBuf]) -> Found {
     found
 }
 
-fn walk(path: &Path, seen: &mut HashSet<(u64, u64)>, found: &mut Found) {
+/// What makes a file itself, whatever the path to it: on Unix its device
+/// and inode (a link or a bind mount leads to the same); elsewhere the
+/// path with every link resolved.
+#[cfg(unix)]
+type Identity = (u64, u64);
+#[cfg(not(unix))]
+type Identity = PathBuf;
+
+#[cfg(unix)]
+fn identity(_: &Path, meta: &std::fs::Metadata) -> Identity {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn identity(path: &Path, _: &std::fs::Metadata) -> Identity {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// What a file that is neither a folder nor a regular file is.
+#[cfg(unix)]
+fn special(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "FIFO"
+    } else if kind.is_socket() {
+        "socket"
+    } else {
+        "device"
+    }
+}
+
+#[cfg(not(unix))]
+fn special(_: std::fs::FileType) -> &'static str {
+    "device"
+}
+
+fn walk(path: &Path, seen: &mut HashSet<Identity>, found: &mut Found) {
     let mut pass = |why| found.passed_over.push((path.to_path_buf(), why));
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) => return pass(PassedOver::Unreadable(FileProblem::from(&e))),
     };
-    if !seen.insert((meta.dev(), meta.ino())) {
+    if !seen.insert(identity(path, &meta)) {
         return pass(PassedOver::Again);
     }
     let kind = meta.file_type();
@@ -110,14 +146,7 @@ fn walk(path: &Path, seen: &mut HashSet<(u64, u64)>, found: &mut Found) {
             walk(&p, seen, found);
         }
     } else if !kind.is_file() {
-        let what = if kind.is_fifo() {
-            "FIFO"
-        } else if kind.is_socket() {
-            "socket"
-        } else {
-            "device"
-        };
-        pass(PassedOver::NotARegularFile(what));
+        pass(PassedOver::NotARegularFile(special(kind)));
     } else if kind_of(path) == Kind::Other {
         pass(PassedOver::NotAScan);
     } else {

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use aufsicht::night::names::Names;
-use aufsicht::night::roster::Roster;
+use aufsicht::night::tournament::names::Names;
+use aufsicht::night::tournament::roster::Roster;
 
 use crate::common::{aufsicht, temp};
 use crate::desk::{Desk, Driver, browser, until};
@@ -26,7 +26,7 @@ const NIGHTS: [(&str, &str, usize); 3] = [
 /// over the night's result files.
 fn club_archive(dir: &Path) -> (PathBuf, BTreeMap<&'static str, BTreeMap<String, i64>>) {
     let file = dir.join("club.sqlite");
-    let mut archive = aufsicht::night::archive::Archive::open(&file).expect("archive");
+    let mut archive = aufsicht::night::club::archive::Archive::open(&file).expect("archive");
     let mut totals = BTreeMap::new();
     for (n, (name, date, players)) in NIGHTS.into_iter().enumerate() {
         let night_dir = dir.join(name);

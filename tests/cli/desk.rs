@@ -309,7 +309,7 @@ fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
     ]);
     assert!(out.status.success());
     let values = std::fs::read_to_string(export.join("values.csv")).expect("values");
-    let field = aufsicht::night::desk::ValuePath::archive_field(&path.parse().expect("path"));
+    let field = aufsicht::night::desk::edits::ValuePath::archive_field(&path.parse().expect("path"));
     assert!(
         values.lines().any(|l| l.ends_with(&format!(",{field},17"))),
         "{field} = 17 exported"
@@ -435,7 +435,7 @@ fn the_desk_should_rank_exactly_as_standings_does_tie_breaks_included() {
     let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
     let (sheets, night) = (dir.join("sheets"), dir.join("night.sqlite"));
     std::fs::create_dir_all(&sheets).expect("dir");
-    let mut archive = aufsicht::night::archive::Archive::open(&night).expect("archive");
+    let mut archive = aufsicht::night::club::archive::Archive::open(&night).expect("archive");
     let tournament = archive.tournament("Ties", "merkur").expect("tournament");
     for (i, sheet) in tie_night().into_iter().enumerate() {
         let sheet = aufsicht::verify(sheet, &rules, aufsicht::Lang::En).expect("verify");
@@ -513,7 +513,7 @@ fn the_desk_should_rank_exactly_as_standings_does_tie_breaks_included() {
 fn archive_with_a_correction(dir: &Path) -> PathBuf {
     let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
     let night = dir.join("night.sqlite");
-    let mut archive = aufsicht::night::archive::Archive::open(&night).expect("archive");
+    let mut archive = aufsicht::night::club::archive::Archive::open(&night).expect("archive");
     let tournament = archive.tournament("Powers", "merkur").expect("tournament");
     for (i, mut sheet) in tie_night().into_iter().enumerate() {
         if i == 0 {
@@ -533,7 +533,7 @@ fn archive_with_a_correction(dir: &Path) -> PathBuf {
 fn archive_with_a_later_edit(dir: &Path) -> PathBuf {
     let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
     let night = dir.join("night.sqlite");
-    let mut archive = aufsicht::night::archive::Archive::open(&night).expect("archive");
+    let mut archive = aufsicht::night::club::archive::Archive::open(&night).expect("archive");
     let tournament = archive.tournament("Stift", "merkur").expect("tournament");
     for (i, sheet) in tie_night().into_iter().enumerate() {
         let mut sheet = aufsicht::verify(sheet, &rules, aufsicht::Lang::En).expect("verify");
@@ -917,7 +917,7 @@ async fn a_reviewer_should_correct_a_night_by_keyboard_in_chromium() {
             .iter()
             .any(|t| t["by"] == "Tester"
                 && t["field"]
-                    == aufsicht::night::desk::ValuePath::archive_field(
+                    == aufsicht::night::desk::edits::ValuePath::archive_field(
                         &path.parse().expect("path")
                     )),
         "{trail}"
@@ -1147,7 +1147,7 @@ fn an_archive_should_be_backed_up_while_the_desk_uses_it() {
     );
     assert!(!dir.join("copy.sqlite.part").exists());
     drop(desk);
-    let kept = aufsicht::night::archive::Archive::open(&copy).expect("the copy opens");
+    let kept = aufsicht::night::club::archive::Archive::open(&copy).expect("the copy opens");
     let t = kept.pick_tournament(None).expect("one night");
     let sheets = kept.sheets(t).expect("sheets");
     assert_eq!(sheets.len(), 4);

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::{aufsicht, root, temp};
 
-use aufsicht::night::archive::Archive;
+use aufsicht::night::club::archive::Archive;
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_aufsicht"));

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::common::{aufsicht, aufsicht_en, root, temp};
 
 use aufsicht::SheetResult;
-use aufsicht::night::archive::Archive;
+use aufsicht::night::club::archive::Archive;
 
 fn results_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)

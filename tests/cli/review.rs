@@ -9,7 +9,7 @@ use std::process::Command;
 use crate::common::{aufsicht, scan_flagged_samples, temp};
 
 use aufsicht::SheetResult;
-use aufsicht::night::review::named_cells;
+use aufsicht::night::desk::review::named_cells;
 use aufsicht::page::form::FormTemplate;
 
 fn chromium(args: &[&str]) -> std::process::Output {

@@ -246,7 +246,7 @@ fn with_the_participant_list_a_lost_sheet_and_an_unregistered_number_should_be_c
 fn a_season_should_add_each_nights_standings_in_date_order_under_the_club_rule() {
     let dir = temp("season");
     let file = dir.join("club.sqlite");
-    let mut archive = aufsicht::night::archive::Archive::open(&file).expect("archive");
+    let mut archive = aufsicht::night::club::archive::Archive::open(&file).expect("archive");
     let mut per_night: Vec<BTreeMap<String, i64>> = Vec::new();
     // Stored out of date order: the season puts them in order.
     for (n, (name, date, players)) in [
@@ -382,7 +382,7 @@ fn standings_csv(args: &[&str]) -> String {
 fn a_season_exported_and_read_back_should_rank_each_night_as_the_archive_does() {
     let dir = temp("export-season");
     let file = dir.join("club.sqlite");
-    let mut archive = aufsicht::night::archive::Archive::open(&file).expect("archive");
+    let mut archive = aufsicht::night::club::archive::Archive::open(&file).expect("archive");
     for (n, (name, date)) in [
         ("Februar / Fasching", "2026-02-14"),
         ("Januar", "2026-01-10"),

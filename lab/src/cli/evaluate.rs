@@ -67,7 +67,7 @@ fn scan(a: &EvaluateArgs, scans: &Path, rules: &str, lang: Lang) -> Result<()> {
     let participants = a
         .participants
         .as_deref()
-        .map(aufsicht::night::participants::Participants::load)
+        .map(aufsicht::night::tournament::participants::Participants::load)
         .transpose()
         .map_err(|e| told(&e))?;
     std::fs::create_dir_all(&a.results)
@@ -86,7 +86,7 @@ fn scan(a: &EvaluateArgs, scans: &Path, rules: &str, lang: Lang) -> Result<()> {
         archive: None,
         participants: participants.as_ref(),
     };
-    let read = aufsicht::night::scan_run::read_files(&batch, found, &a.results, &|_| {})
+    let read = aufsicht::night::batch::run::read_files(&batch, found, &a.results, &|_| {})
         .map_err(|e| told(&e))?;
     for outcome in read.outcomes {
         if let Err(e) = outcome {

@@ -524,12 +524,12 @@ fn night_tables(
     let seating = if let Some(path) = &a.seating {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read the seating {}", path.display()))?;
-        aufsicht::night::seating::Seating::from_csv(&text)
+        aufsicht::night::tournament::seating::Seating::from_csv(&text)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.tell(lang)))?
     } else if let Some(players) = a.night {
         let numbers = night_numbers(players, a.seed);
         let allowed: Vec<usize> = rules.tables.iter().map(|t| t.players).collect();
-        let seating = aufsicht::night::draw::draw(&numbers, &allowed, rules.rounds.max(1), a.seed)
+        let seating = aufsicht::night::tournament::draw::draw(&numbers, &allowed, rules.rounds.max(1), a.seed)
             .map_err(|e| anyhow::anyhow!(e.tell(lang)))?;
         let list: String = numbers
             .iter()

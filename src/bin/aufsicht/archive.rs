@@ -85,7 +85,7 @@ pub fn archive_run(a: ArchiveArgs, lang: Lang) -> Result<()> {
 
 /// Every damage on its own line; the scans' cost a sheet at the end.
 fn check(archive: &Path, lang: Lang) -> Result<()> {
-    use aufsicht::night::archive::Damage;
+    use aufsicht::night::club::archive::Damage;
     let db = open_archive(archive, lang)?;
     let checked = db.check().told(lang)?;
     for d in &checked.damage {
@@ -189,7 +189,7 @@ fn export_season(a: &ExportArgs, lang: Lang) -> Result<()> {
 /// A night's folder: its date and name, letters and digits kept, the rest
 /// a dash; another night's folder of the same name gets the night's id.
 fn night_folder(
-    night: &aufsicht::night::archive::Night,
+    night: &aufsicht::night::club::archive::Night,
     taken: &mut std::collections::BTreeSet<String>,
 ) -> String {
     let name: String = night
@@ -229,7 +229,7 @@ pub fn correct_run(a: CorrectArgs, lang: Lang) -> Result<()> {
 
 /// The night's sheets as contract JSON and its `values.csv` into `out`:
 /// how many sheets.
-fn export(db: &aufsicht::night::archive::Archive, t: i64, out: &Path, lang: Lang) -> Result<usize> {
+fn export(db: &aufsicht::night::club::archive::Archive, t: i64, out: &Path, lang: Lang) -> Result<usize> {
     std::fs::create_dir_all(out)
         .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
     let sheets = db.sheets(t).told(lang)?;
@@ -246,9 +246,9 @@ fn export(db: &aufsicht::night::archive::Archive, t: i64, out: &Path, lang: Lang
         .collect();
     let mut distinct = files.clone();
     distinct.dedup();
-    let named = aufsicht::night::result_names::name_all(
+    let named = aufsicht::night::batch::result_names::name_all(
         &distinct,
-        &mut aufsicht::night::result_names::Existing::none(),
+        &mut aufsicht::night::batch::result_names::Existing::none(),
     );
     let mut written = std::collections::BTreeSet::new();
     for (stored, file) in sheets.iter().zip(&files) {

@@ -8,9 +8,9 @@ use clap::ValueEnum;
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
-use aufsicht::night::audit::{Subject, audit, season_audit};
-use aufsicht::night::audit_page::{Scans, page};
-use aufsicht::night::ranking::NightRules;
+use aufsicht::night::club::audit::{Subject, audit, season_audit};
+use aufsicht::night::club::audit_page::{Scans, page};
+use aufsicht::night::tournament::ranking::NightRules;
 use aufsicht::page::form::FormTemplate;
 
 use crate::common::{Told, load_rules, open_archive};
@@ -78,7 +78,7 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
         Format::Html => {
             let dir = a.archive.parent().unwrap_or(Path::new("."));
             let kept = |sha: &str| db.scan_bytes(sha);
-            let evidence = aufsicht::night::evidence::of_audit(&found, &kept, dir).told(lang)?;
+            let evidence = aufsicht::night::club::evidence::of_audit(&found, &kept, dir).told(lang)?;
             let forms = FormTemplate::builtins();
             page(
                 &found,

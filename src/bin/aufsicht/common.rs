@@ -47,8 +47,8 @@ pub fn load_rules(rules: &str, lang: Lang) -> Result<RuleSet> {
 pub fn load_participants(
     list: Option<&Path>,
     lang: Lang,
-) -> Result<Option<aufsicht::night::participants::Participants>> {
-    list.map(aufsicht::night::participants::Participants::load)
+) -> Result<Option<aufsicht::night::tournament::participants::Participants>> {
+    list.map(aufsicht::night::tournament::participants::Participants::load)
         .transpose()
         .told(lang)
         .context(say(lang, "load-participants", &[]))
@@ -133,21 +133,21 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-pub fn open_archive(path: &Path, lang: Lang) -> Result<aufsicht::night::archive::Archive> {
+pub fn open_archive(path: &Path, lang: Lang) -> Result<aufsicht::night::club::archive::Archive> {
     if !path.is_file() {
         bail!(say(lang, "archive-missing", &[("path", &path.display())]));
     }
-    aufsicht::night::archive::Archive::open(path).told(lang)
+    aufsicht::night::club::archive::Archive::open(path).told(lang)
 }
 
 /// The seating `draw` wrote, checked.
 pub fn load_seating(
     path: &std::path::Path,
     lang: Lang,
-) -> Result<aufsicht::night::seating::Seating> {
+) -> Result<aufsicht::night::tournament::seating::Seating> {
     let text = std::fs::read_to_string(path)
         .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))?;
-    aufsicht::night::seating::Seating::from_csv(&text)
+    aufsicht::night::tournament::seating::Seating::from_csv(&text)
         .told(lang)
         .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))
 }

@@ -7,8 +7,8 @@ use anyhow::{Context, Result};
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
-use aufsicht::night::draw::draw;
-use aufsicht::night::roster::Roster;
+use aufsicht::night::tournament::draw::draw;
+use aufsicht::night::tournament::roster::Roster;
 
 use crate::common::{Told, load_rules};
 
@@ -55,9 +55,9 @@ pub fn run(a: DrawArgs, lang: Lang) -> Result<()> {
         .with_context(|| say(lang, "draw-write", &[("path", &a.out.display())]))?;
     if let Some(hall) = &a.hall {
         let mut pdf = aufsicht::page::render::PdfPages::new();
-        let hall_dpi = aufsicht::night::hall::DPI;
-        let list = aufsicht::night::hall::table_list(&seating, &roster, &a.tournament, lang);
-        let slips = aufsicht::night::hall::slips(&seating, &roster, &a.tournament, lang);
+        let hall_dpi = aufsicht::night::tournament::hall::DPI;
+        let list = aufsicht::night::tournament::hall::table_list(&seating, &roster, &a.tournament, lang);
+        let slips = aufsicht::night::tournament::hall::slips(&seating, &roster, &a.tournament, lang);
         for page in list.iter().chain(&slips) {
             pdf.add(page, hall_dpi);
         }

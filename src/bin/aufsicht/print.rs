@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
 use aufsicht::check::rules::{Family, RuleSet};
-use aufsicht::night::roster::Roster;
+use aufsicht::night::tournament::roster::Roster;
 use aufsicht::page::code::TableCode;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::page::render::{PdfPages, render_printed};

@@ -74,8 +74,8 @@ fn review(
     participants: Option<&Path>,
     lang: Lang,
 ) -> Result<()> {
-    use aufsicht::night::evidence::Evidence;
-    use aufsicht::night::review::{ReviewSheet, page, stored_alignment};
+    use aufsicht::night::club::evidence::Evidence;
+    use aufsicht::night::desk::review::{ReviewSheet, page, stored_alignment};
     let results = sheet_results(dirs, lang)?;
     let forms = FormTemplate::builtins();
     let custom: Vec<FormTemplate> = results
@@ -87,7 +87,7 @@ fn review(
     let all_forms: Vec<FormTemplate> = forms.into_iter().chain(custom).collect();
     let mut missing = 0;
     // Each scan file decoded once, however many of its pages are sheets.
-    let mut decoded = aufsicht::night::evidence::Decoded::default();
+    let mut decoded = aufsicht::night::club::evidence::Decoded::default();
     let no_archive = |_: &str| Ok(None);
     let sheets: Vec<ReviewSheet> = results
         .iter()

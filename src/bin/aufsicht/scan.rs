@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 
 use aufsicht::catalogue::say;
-use aufsicht::night::scan_run;
+use aufsicht::night::batch::run;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, page::input};
 
@@ -145,12 +145,12 @@ pub fn scan(
         let said = say(lang, "scan-waiting", &[("path", &out.display())]);
         eprintln!("aufsicht: {said}");
     };
-    let _only_scan_here = scan_run::FolderLock::take(out, waiting)
+    let _only_scan_here = run::FolderLock::take(out, waiting)
         .with_context(|| say(lang, "cannot-write-folder", &[("path", &out.display())]))?;
     let archive = match archive {
         Some(a) => {
             let (file, name, date) = (a.file.as_deref(), a.tournament.as_deref(), a.date);
-            let (db, night) = scan_run::open_night(file, name, date, out, &rules.id).told(lang)?;
+            let (db, night) = run::open_night(file, name, date, out, &rules.id).told(lang)?;
             if let Some(list) = &participants {
                 let mut kept = db.lock().unwrap_or_else(|p| p.into_inner());
                 kept.keep_names(night, list.names()).told(lang)?;
@@ -175,7 +175,7 @@ pub fn scan(
         Inputs::Files(files) => read_files(&batch, files, out, lang)?,
         Inputs::Watch(dir) => crate::watch::watch(&batch, dir, out, lang)?,
     };
-    report(out, scan_run::Tally::of(read, lang), lang)
+    report(out, run::Tally::of(read, lang), lang)
 }
 
 /// Reads the files and folders given, with a progress bar.
@@ -184,7 +184,7 @@ fn read_files(
     inputs: &[PathBuf],
     out: &Path,
     lang: Lang,
-) -> Result<scan_run::Read> {
+) -> Result<run::Read> {
     use indicatif::{ProgressBar, ProgressStyle};
     use std::sync::atomic::{AtomicUsize, Ordering};
     let found = input::collect(inputs);
@@ -204,13 +204,13 @@ fn read_files(
         bar.set_message(say(lang, "scan-progress", &args));
         bar.inc(1);
     };
-    let read = scan_run::read_files(batch, found, out, &on_done).told(lang)?;
+    let read = run::read_files(batch, found, out, &on_done).told(lang)?;
     bar.finish_and_clear();
     Ok(read)
 }
 
 /// The summary file and the run's last words; the error says what is missing.
-fn report(out: &Path, tally: scan_run::Tally, lang: Lang) -> Result<()> {
+fn report(out: &Path, tally: run::Tally, lang: Lang) -> Result<()> {
     for (file, why) in &tally.failed {
         eprintln!("aufsicht: {}: {why}", file.display());
     }

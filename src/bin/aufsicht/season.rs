@@ -6,9 +6,9 @@ use anyhow::{Context, Result};
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
-use aufsicht::night::archive::Archive;
-use aufsicht::night::names::Names;
-use aufsicht::night::season::{self, SeasonRule};
+use aufsicht::night::club::archive::Archive;
+use aufsicht::night::tournament::names::Names;
+use aufsicht::night::club::season::{self, SeasonRule};
 
 use crate::common::{Told, date_range, open_archive, write_stdout};
 

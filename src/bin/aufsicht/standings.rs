@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use aufsicht::catalogue::{Tell, say};
-use aufsicht::night::ranking::{NightRules, rank};
+use aufsicht::night::tournament::ranking::{NightRules, rank};
 use aufsicht::{Lang, SheetResult};
 
-use aufsicht::night::archive::StoredSheet;
+use aufsicht::night::club::archive::StoredSheet;
 
 use crate::common::{Told, load_participants, load_rules, open_archive, sheet_results};
 

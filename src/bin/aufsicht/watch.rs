@@ -1,5 +1,5 @@
 //! `scan --watch DIR`: each file is read as the scanner drops it into the
-//! folder (`night::scan_run::watch`), so the results are ready when the
+//! folder (`night::batch::run::watch`), so the results are ready when the
 //! last sheet leaves the scanner. Ctrl-C stops after the files in hand
 //! (each result is written whole or not at all); a second Ctrl-C stops at
 //! once.
@@ -13,7 +13,7 @@ use anyhow::Result;
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
 use aufsicht::night::batch::{Batch, FileDone};
-use aufsicht::night::scan_run::{self, Read};
+use aufsicht::night::batch::run::{self, Read};
 
 use crate::common::Told;
 
@@ -33,7 +33,7 @@ pub fn watch(batch: &Batch, dir: &Path, out: &Path, lang: Lang) -> Result<Read> 
     let passed = |path: &Path, why: &aufsicht::page::input::PassedOver| {
         eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
     };
-    scan_run::watch(batch, dir, out, &stop, &passed, &|d| tell_done(d, lang)).told(lang)
+    run::watch(batch, dir, out, &stop, &passed, &|d| tell_done(d, lang)).told(lang)
 }
 
 fn tell_done(d: &FileDone, lang: Lang) {

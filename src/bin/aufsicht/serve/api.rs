@@ -15,14 +15,14 @@ use aufsicht::RuleSet;
 use aufsicht::SheetResult;
 use aufsicht::catalogue::{Tell, say};
 use aufsicht::error::{ArchiveError, ClubError, PowerError};
-use aufsicht::night::archive::{Edit, StoredSheet};
-use aufsicht::night::audit::Audit;
-use aufsicht::night::desk::{self, ValuePath};
-use aufsicht::night::names::Names;
-use aufsicht::night::participants::Participants;
-use aufsicht::night::powers;
-use aufsicht::night::ranking::{NightRules, rank};
-use aufsicht::night::seating::Seating;
+use aufsicht::night::club::archive::{Edit, StoredSheet};
+use aufsicht::night::club::audit::Audit;
+use aufsicht::night::desk::edits::{self, ValuePath};
+use aufsicht::night::tournament::names::Names;
+use aufsicht::night::tournament::participants::Participants;
+use aufsicht::night::desk::powers;
+use aufsicht::night::tournament::ranking::{NightRules, rank};
+use aufsicht::night::tournament::seating::Seating;
 
 use super::Desk;
 
@@ -287,7 +287,7 @@ pub async fn values(
                 .path
                 .parse()
                 .map_err(|e: aufsicht::error::EditError| bad(e.tell(lang)))?;
-            desk::set(&mut sheet, path, &pv.value).map_err(|e| bad(e.tell(lang)))?;
+            edits::set(&mut sheet, path, &pv.value).map_err(|e| bad(e.tell(lang)))?;
             looked_at.push(path.archive_field());
         }
         let by = body.by.trim();
@@ -335,7 +335,7 @@ impl Desk {
             return Err(Problem(StatusCode::BAD_REQUEST, said));
         }
         let mut sheet = self.stored(id)?.result;
-        let at = aufsicht::night::archive::now();
+        let at = aufsicht::night::club::archive::now();
         change(&mut sheet, &at).map_err(|e| {
             let status = match e {
                 PowerError::NoSuchRow(_) | PowerError::NoSuchField { .. } => StatusCode::NOT_FOUND,
@@ -529,7 +529,7 @@ pub struct AuditQuery {
 
 /// The audit a query asks for: of `?player=NUMBER` or `?sheet=ID`.
 pub(super) fn audit_of(desk: &Desk, q: &AuditQuery) -> Result<Audit, Problem> {
-    use aufsicht::night::audit::{Subject, audit, season_audit};
+    use aufsicht::night::club::audit::{Subject, audit, season_audit};
     let subject = match (q.player.as_deref(), q.sheet) {
         (Some(p), _) => Subject::Player(p),
         (None, Some(id)) => Subject::Sheet(id),
@@ -545,7 +545,7 @@ pub(super) fn audit_of(desk: &Desk, q: &AuditQuery) -> Result<Audit, Problem> {
     };
     let Some(wanted) = q.tournament.as_deref() else {
         let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
-        let rule = aufsicht::night::season::SeasonRule::default();
+        let rule = aufsicht::night::club::season::SeasonRule::default();
         return season_audit(&archive, subject, &rule, lang).map_err(|e| match e {
             ClubError::Archive(e) => refused(e),
             e => Problem(StatusCode::INTERNAL_SERVER_ERROR, e.tell(lang)),

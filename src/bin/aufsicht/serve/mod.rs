@@ -17,9 +17,9 @@ use axum::Router;
 use axum::routing::{get, post};
 
 use aufsicht::catalogue::say;
-use aufsicht::night::archive::Archive;
-use aufsicht::night::participants::Participants;
-use aufsicht::night::seating::Seating;
+use aufsicht::night::club::archive::Archive;
+use aufsicht::night::tournament::participants::Participants;
+use aufsicht::night::tournament::seating::Seating;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, RuleSet};
 

@@ -174,11 +174,11 @@ pub async fn audit(
     State(desk): State<Arc<Desk>>,
     axum::extract::Query(q): axum::extract::Query<super::api::AuditQuery>,
 ) -> Result<Response, super::api::Problem> {
-    use aufsicht::night::audit_page::{Scans, page};
+    use aufsicht::night::club::audit_page::{Scans, page};
     let work = move || {
         let found = super::api::audit_of(&desk, &q)?;
         let kept = |sha: &str| desk.kept_scan(sha);
-        let evidence = aufsicht::night::evidence::of_audit(&found, &kept, &desk.archive_dir)
+        let evidence = aufsicht::night::club::evidence::of_audit(&found, &kept, &desk.archive_dir)
             .map_err(|e| desk.problem(e))?;
         let scans = Scans {
             forms: &desk.forms,

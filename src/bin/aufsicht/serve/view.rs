@@ -10,10 +10,10 @@ use serde_json::{Value, json};
 use aufsicht::cells::cut_at;
 use aufsicht::check::flags::Flag;
 use aufsicht::error::ArchiveError;
-use aufsicht::night::archive::StoredSheet;
-use aufsicht::night::desk::{self, ValuePath};
-use aufsicht::night::evidence::{Decoded, Evidence};
-use aufsicht::night::review::{
+use aufsicht::night::club::archive::StoredSheet;
+use aufsicht::night::desk::edits::{self, ValuePath};
+use aufsicht::night::club::evidence::{Decoded, Evidence};
+use aufsicht::night::desk::review::{
     CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, named_cells, overview, stored_alignment,
 };
 use aufsicht::page::align::Alignment;
@@ -86,7 +86,7 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         .names()?;
     let names: Vec<Value> = (sheet.players.iter())
         .map(|p| {
-            let number = p.as_deref().map(aufsicht::night::standings::player_key);
+            let number = p.as_deref().map(aufsicht::night::tournament::standings::player_key);
             let name = number.as_deref().and_then(|n| known.get(n));
             json!({"number": number, "name": name})
         })
@@ -160,7 +160,7 @@ fn flag_view(
         "field": flag.field,
         "message": flag.message,
         "path": path.map(|p| p.to_string()),
-        "value": path.map(|p| desk::get(sheet, p)),
+        "value": path.map(|p| edits::get(sheet, p)),
         "reading": d.reading,
         "alternatives": d.alternatives,
         "suggestion": suggestion,

@@ -16,8 +16,8 @@ use crate::check::flags::{Code, Flag, FlagDetail};
 use crate::check::messages::Lang;
 use crate::decode::ACCEPT;
 use crate::error::ParticipantsError;
-use crate::night::names::Names;
-use crate::night::roster::Roster;
+use crate::night::tournament::names::Names;
+use crate::night::tournament::roster::Roster;
 use crate::sheet::{SheetResult, Status};
 
 /// How sure the reader must be of a number for the list to confirm it.

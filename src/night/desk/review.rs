@@ -19,8 +19,8 @@ use crate::catalogue::{Lang, say};
 use crate::cells::cut_at;
 use crate::check::flags::Flag;
 use crate::html::{DOCTYPE, Markup, compiled_in, html, json_script};
-use crate::night::names::Names;
-use crate::night::standings::player_key;
+use crate::night::tournament::names::Names;
+use crate::night::tournament::standings::player_key;
 use crate::page::align::Alignment;
 use crate::page::form::{FormTemplate, MmBox};
 use crate::page::geometry::Homography;
@@ -788,7 +788,7 @@ mod tests {
         bad.flags
             .push(flag(Code::GesamtMismatch, None, Some(1), Some("plus")));
         let roster =
-            crate::night::roster::Roster::parse("number,name\n11,Anna Huber\n").expect("list");
+            crate::night::tournament::roster::Roster::parse("number,name\n11,Anna Huber\n").expect("list");
         let one = [ReviewSheet {
             result: &bad,
             file_name: "bad.json".into(),

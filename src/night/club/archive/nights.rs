@@ -6,7 +6,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{Archive, StoredSheet, now};
 use crate::error::ArchiveError;
-use crate::night::names::Names;
+use crate::night::tournament::names::Names;
 
 /// A night (tournament) of the archive.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,10 +1,14 @@
 //! A night's batch: input files → pages → [`scan_page`] → result files in
 //! the output folder, the archive, and `summary.csv`, on all cores.
 //!
-//! Every input has its own result files ([`crate::night::result_names`]). Files
+//! Every input has its own result files ([`result_names`]). Files
 //! already in the archive (same image bytes) are not read again: a batch
 //! killed midway resumes where it stopped. Result files are written whole
 //! (temporary file, then rename): a kill never leaves half a JSON.
+
+pub mod result_names;
+pub mod run;
+pub mod summary;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -14,8 +18,8 @@ use rayon::prelude::*;
 use crate::catalogue::{Tell, say};
 use crate::check::messages::Lang;
 use crate::check::rules::RuleSet;
-use crate::night::archive::{Archive, sha256_file};
-use crate::night::summary::Row;
+use crate::night::club::archive::{Archive, sha256_file};
+use crate::night::batch::summary::Row;
 use crate::page::form::FormTemplate;
 use crate::page::input;
 use crate::page::unreadable::{FileProblem, Unreadable};
@@ -49,7 +53,7 @@ fn readers(kind: ReaderKind) -> Result<Readers, ReaderError> {
 }
 
 /// One input file of the batch and the base of its result files.
-pub type Job = crate::night::result_names::Named;
+pub type Job = crate::night::batch::result_names::Named;
 
 /// What became of one input file. The results themselves are on disk
 /// (and in the archive): a batch of any size keeps only these lines.
@@ -139,7 +143,7 @@ pub struct Batch<'a> {
     /// The archive and the tournament's id in it.
     pub archive: Option<(Mutex<Archive>, i64)>,
     /// The night's registered participant numbers, when known.
-    pub participants: Option<&'a crate::night::participants::Participants>,
+    pub participants: Option<&'a crate::night::tournament::participants::Participants>,
 }
 
 impl Batch<'_> {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use image::GrayImage;
 
 use crate::error::ArchiveError;
-use crate::night::archive::hex_sha256;
+use crate::night::club::archive::hex_sha256;
 use crate::sheet::SheetResult;
 
 /// What a page can show of a result's scan.
@@ -140,7 +140,7 @@ pub type Kept<'a> = dyn Fn(&str) -> Result<Option<Vec<u8>>, ArchiveError> + 'a;
 
 /// Each audited sheet's scan by the sheet's id, every file decoded once.
 pub fn of_audit(
-    audit: &crate::night::audit::Audit,
+    audit: &crate::night::club::audit::Audit,
     kept: &Kept,
     beside: &Path,
 ) -> Result<HashMap<i64, Evidence>, ArchiveError> {

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalogue::say;
 use crate::check::messages::Lang;
-use crate::night::checks::{NightCheck, NightCheckKind, sheet_name};
+use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_name};
 use crate::sheet::{GameRow, SheetResult, Status};
 
 /// Share of the larger sheet's game rows, written alike at the same row

@@ -8,10 +8,10 @@ use crate::check::messages::Lang;
 use crate::check::rules::RuleSet;
 use crate::check::verify::verify;
 use crate::error::SheetError;
-use crate::night::participants::Participants;
-use crate::night::seated::seating_checks;
-use crate::night::seating::Seating;
-use crate::night::standings::{Standings, standings};
+use crate::night::tournament::participants::Participants;
+use crate::night::tournament::seated::seating_checks;
+use crate::night::tournament::seating::Seating;
+use crate::night::tournament::standings::{Standings, standings};
 use crate::sheet::SheetResult;
 
 /// What a night is ranked under.

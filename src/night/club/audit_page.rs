@@ -10,10 +10,10 @@ use crate::catalogue::say;
 use crate::cells::cut_at;
 use crate::check::messages::Lang;
 use crate::html::{DOCTYPE, Markup, compiled_in, html};
-use crate::night::audit::{Audit, AuditedNight, AuditedSheet, Line};
-use crate::night::evidence::Evidence;
-use crate::night::names::Names;
-use crate::night::review::{CROP_PX_PER_MM, data_uri_png, stored_alignment, union};
+use crate::night::club::audit::{Audit, AuditedNight, AuditedSheet, Line};
+use crate::night::club::evidence::Evidence;
+use crate::night::tournament::names::Names;
+use crate::night::desk::review::{CROP_PX_PER_MM, data_uri_png, stored_alignment, union};
 use crate::page::form::FormTemplate;
 use crate::sheet::{Cell, GameRow, SheetResult};
 
@@ -23,7 +23,7 @@ td.me,th.me{background:#fff3c4}img{display:block;max-width:42em}.void{color:#a00
 section{page-break-inside:avoid;border-top:2px solid #444;margin-top:1.5em}";
 
 /// What the page needs besides the audit: the forms and each sheet's
-/// scan by the sheet's id ([`crate::night::evidence::of_audit`]).
+/// scan by the sheet's id ([`crate::night::club::evidence::of_audit`]).
 pub struct Scans<'a> {
     pub forms: &'a [FormTemplate],
     pub evidence: &'a HashMap<i64, Evidence>,
@@ -36,7 +36,7 @@ pub fn page(audit: &Audit, scans: &Scans, lang: Lang) -> String {
     let player = audit
         .player
         .as_deref()
-        .map(crate::night::standings::player_key);
+        .map(crate::night::tournament::standings::player_key);
     let title = match (&player, &audit.name) {
         (Some(p), Some(name)) => format!(
             "{} ({name})",
@@ -180,7 +180,7 @@ fn section(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup
 /// Who sat at `seat`: the number, and the name where a list gives one.
 fn who_sat(sheet: &SheetResult, seat: usize, names: &Names) -> Option<String> {
     let number = sheet.players.get(seat - 1)?.as_deref()?;
-    let number = crate::night::standings::player_key(number);
+    let number = crate::night::tournament::standings::player_key(number);
     Some(match names.get(&number) {
         Some(name) => format!("{number} {name}"),
         None => number,
@@ -392,7 +392,7 @@ fn changes(s: &AuditedSheet, lang: Lang) -> Markup {
         "audit-at",
     ];
     let blank = |v: &Option<String>| v.clone().unwrap_or_else(|| "–".into());
-    let kind = |c: &crate::night::archive::Change| {
+    let kind = |c: &crate::night::club::archive::Change| {
         let kind = serde_json::to_value(c.kind).ok();
         kind.as_ref()
             .and_then(|k| k.as_str())

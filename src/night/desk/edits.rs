@@ -460,7 +460,7 @@ mod tests {
         assert_eq!(set(&mut s, path, &json!(12)), Ok(true));
         assert_eq!(get(&s, path), json!(12));
         assert_eq!(set(&mut s, path, &json!(12)), Ok(false), "the same again");
-        let changed = crate::night::archive::diff(&before, &s);
+        let changed = crate::night::club::archive::diff(&before, &s);
         assert_eq!(changed.len(), 1, "{changed:?}");
         assert_eq!(changed[0].field, "game.5.seat.2.minus");
         let end: ValuePath = "endergebnis/1".parse().expect("path");

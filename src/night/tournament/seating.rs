@@ -91,7 +91,7 @@ impl Seating {
                 .iter()
                 .flatten()
                 .flatten()
-                .any(|p| crate::night::roster::same(p, &player));
+                .any(|p| crate::night::tournament::roster::same(p, &player));
             let seats = &mut rounds[round - 1][table - 1];
             if seats[seat - 1].is_some() || twice {
                 return Err(SeatingError::Twice { line: line_no });

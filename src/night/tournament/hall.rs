@@ -7,8 +7,8 @@ use image::{GrayImage, Luma};
 
 use crate::catalogue::say;
 use crate::check::messages::Lang;
-use crate::night::roster::Roster;
-use crate::night::seating::Seating;
+use crate::night::tournament::roster::Roster;
+use crate::night::tournament::seating::Seating;
 use crate::page::form::Text;
 use crate::page::render::{BOLD, REGULAR, draw_text_mm, mm_to_px};
 
@@ -144,7 +144,7 @@ fn seats_of(seating: &Seating, number: &str) -> Vec<Option<(usize, usize)>> {
             tables.iter().enumerate().find_map(|(t, seats)| {
                 let s = seats
                     .iter()
-                    .position(|p| crate::night::roster::same(p, number))?;
+                    .position(|p| crate::night::tournament::roster::same(p, number))?;
                 Some((t + 1, s + 1))
             })
         })

@@ -17,8 +17,8 @@ use crate::catalogue::say;
 use crate::check::flags::Code;
 use crate::check::messages::Lang;
 use crate::check::rules::{RuleSet, TieBreakBy};
-pub use crate::night::checks::{NightCheck, NightCheckKind, sheet_name};
-use crate::night::participants::Participants;
+pub use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_name};
+use crate::night::tournament::participants::Participants;
 use crate::sheet::{SheetResult, Status};
 
 /// One player's line of the ranking.
@@ -138,7 +138,7 @@ pub fn standings(
     night.round_checks();
     night
         .checks
-        .extend(crate::night::copies::copy_checks(sheets, lang));
+        .extend(crate::night::tournament::copies::copy_checks(sheets, lang));
     if let Some(list) = participants.filter(|l| !l.is_empty()) {
         registration_checks(&mut night.players, list, &mut night.checks, lang);
     }

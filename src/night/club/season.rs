@@ -13,9 +13,9 @@ use crate::catalogue::Lang;
 use crate::check::rules::RuleSet;
 use crate::error::ClubError;
 use crate::html::{DOCTYPE, compiled_in, html};
-use crate::night::archive::{Archive, Night, StoredSheet};
-use crate::night::names::Names;
-use crate::night::standings::{player_key, standings};
+use crate::night::club::archive::{Archive, Night, StoredSheet};
+use crate::night::tournament::names::Names;
+use crate::night::tournament::standings::{player_key, standings};
 use crate::sheet::SheetResult;
 
 /// The club's season rule (`[season]` in its CLUB.toml).

@@ -2,7 +2,7 @@
 //! they sat at (all rounds), or one sheet; each with its result (readings,
 //! flags, arithmetic), its trail (paper corrections are in the result,
 //! desk corrections, initials and verdicts in the trail) and the player's
-//! standings line. [`page`](crate::night::audit_page) draws it as one
+//! standings line. [`page`](crate::night::club::audit_page) draws it as one
 //! self-contained HTML page; the contract's JSON is this, serialised.
 
 use serde::Serialize;
@@ -10,11 +10,11 @@ use serde::Serialize;
 use crate::check::messages::Lang;
 use crate::check::rules::RuleSet;
 use crate::error::{ArchiveError, ClubError};
-use crate::night::archive::{Archive, Change, ChangeKind, StoredSheet};
-use crate::night::names::Names;
-use crate::night::ranking::{NightRules, rank};
-use crate::night::season::{self, SeasonRule};
-use crate::night::standings::player_key;
+use crate::night::club::archive::{Archive, Change, ChangeKind, StoredSheet};
+use crate::night::tournament::names::Names;
+use crate::night::tournament::ranking::{NightRules, rank};
+use crate::night::club::season::{self, SeasonRule};
+use crate::night::tournament::standings::player_key;
 use crate::sheet::SheetResult;
 
 /// Whom or what an audit is of.

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::error::ParticipantsError;
-use crate::night::roster::Roster;
-use crate::night::standings::player_key;
+use crate::night::tournament::roster::Roster;
+use crate::night::tournament::standings::player_key;
 
 /// Names by participant number (its key).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

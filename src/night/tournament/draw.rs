@@ -11,7 +11,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::DrawError;
-use crate::night::seating::Seating;
+use crate::night::tournament::seating::Seating;
 
 /// Swaps tried for one round before it starts again from a new shuffle.
 const SWAPS: usize = 20_000;

@@ -4,9 +4,9 @@
 
 use crate::catalogue::say;
 use crate::check::messages::Lang;
-use crate::night::checks::{NightCheck, NightCheckKind, sheet_name};
-use crate::night::roster::same;
-use crate::night::seating::Seating;
+use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_name};
+use crate::night::tournament::roster::same;
+use crate::night::tournament::seating::Seating;
 use crate::sheet::{SheetResult, Status};
 
 /// The checks of `sheets` (with their fallback names) against `seating`.

@@ -13,9 +13,9 @@ use std::time::{Duration, SystemTime};
 use crate::catalogue::Tell;
 use crate::check::messages::Lang;
 use crate::error::ArchiveError;
-use crate::night::archive::Archive;
+use crate::night::club::archive::Archive;
 use crate::night::batch::{Batch, BatchError, FileDone, Job};
-use crate::night::summary::Row;
+use crate::night::batch::summary::Row;
 use crate::page::input::{self, PassedOver};
 use crate::sheet::Status;
 
@@ -82,7 +82,7 @@ pub fn read_files(
     out: &Path,
     done: &(dyn Fn(&FileDone) + Sync),
 ) -> Result<Read, BatchError> {
-    let jobs = crate::night::result_names::name_beside(&found.files, out);
+    let jobs = crate::night::batch::result_names::name_beside(&found.files, out);
     let outcomes = batch.run(&jobs, done)?;
     Ok(Read {
         jobs,
@@ -130,7 +130,7 @@ pub fn watch(
             if stop.load(Ordering::SeqCst) {
                 break;
             }
-            let jobs = crate::night::result_names::name_beside(files, out);
+            let jobs = crate::night::batch::result_names::name_beside(files, out);
             let outcomes = batch.run(&jobs, done)?;
             taken.extend(files.iter().cloned());
             read.jobs.extend(jobs);
@@ -211,7 +211,7 @@ impl Tally {
     /// Merges the rows into `out`'s `summary.csv` (written whole).
     pub fn write_summary(&self, out: &Path) -> std::io::Result<PathBuf> {
         let summary = out.join("summary.csv");
-        crate::night::summary::write(&summary, &self.rows)?;
+        crate::night::batch::summary::write(&summary, &self.rows)?;
         Ok(summary)
     }
 }
