@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::ValueEnum;
 
 use aufsicht::catalogue::Tell;
-use aufsicht::night::batch::{Batch, ReaderKind};
+use aufsicht::night::batch::ReaderKind;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, RuleSet};
 
@@ -60,8 +60,9 @@ pub fn run(a: EvaluateArgs, lang: Lang) -> Result<()> {
 }
 
 /// Reads every scan below `scans` into `--results` as `aufsicht scan
-/// --no-archive` does (all cores), without its progress and summary.
+/// --no-archive` does (all cores), without its progress.
 fn scan(a: &EvaluateArgs, scans: &Path, rules: &str, lang: Lang) -> Result<()> {
+    use aufsicht::night::batch::run::{self, Inputs, Progress, ScanRun};
     let told = |e: &dyn Tell| anyhow::anyhow!(e.tell(lang));
     let rules = RuleSet::load(rules).map_err(|e| told(&e))?;
     let participants = a
@@ -70,29 +71,26 @@ fn scan(a: &EvaluateArgs, scans: &Path, rules: &str, lang: Lang) -> Result<()> {
         .map(aufsicht::night::tournament::participants::Participants::load)
         .transpose()
         .map_err(|e| told(&e))?;
-    std::fs::create_dir_all(&a.results)
-        .with_context(|| format!("cannot create {}", a.results.display()))?;
-    let found = aufsicht::page::input::collect(&[scans.to_path_buf()]);
     let forms = FormTemplate::builtins();
-    let batch = Batch {
+    let night = ScanRun {
         forms: &forms,
         rules: &rules,
         reader: match a.reader {
             ReaderArg::Cnn => ReaderKind::Cnn,
             ReaderArg::Tesseract => ReaderKind::Tesseract,
         },
-        lang,
+        participants: participants.as_ref(),
         out: &a.results,
         archive: None,
-        participants: participants.as_ref(),
+        lang,
     };
-    let read = aufsicht::night::batch::run::read_files(&batch, found, &a.results, &|_| {})
-        .map_err(|e| told(&e))?;
-    for outcome in read.outcomes {
-        if let Err(e) = outcome {
-            eprintln!("aufsicht-lab: {}", e.tell(lang));
+    let failed = |p: Progress| {
+        if let Progress::Failed(file, why) = p {
+            eprintln!("aufsicht-lab: {}: {why}", file.display());
         }
-    }
+    };
+    let scans = [scans.to_path_buf()];
+    run::scan(&night, Inputs::Files(&scans), &failed).map_err(|e| told(&e))?;
     Ok(())
 }
 

@@ -529,8 +529,13 @@ fn night_tables(
     } else if let Some(players) = a.night {
         let numbers = night_numbers(players, a.seed);
         let allowed: Vec<usize> = rules.tables.iter().map(|t| t.players).collect();
-        let seating = aufsicht::night::tournament::draw::draw(&numbers, &allowed, rules.rounds.max(1), a.seed)
-            .map_err(|e| anyhow::anyhow!(e.tell(lang)))?;
+        let seating = aufsicht::night::tournament::draw::draw(
+            &numbers,
+            &allowed,
+            rules.rounds.max(1),
+            a.seed,
+        )
+        .map_err(|e| anyhow::anyhow!(e.tell(lang)))?;
         let list: String = numbers
             .iter()
             .map(|n| format!("{n},Spieler {n}\n"))

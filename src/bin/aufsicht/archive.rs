@@ -229,7 +229,12 @@ pub fn correct_run(a: CorrectArgs, lang: Lang) -> Result<()> {
 
 /// The night's sheets as contract JSON and its `values.csv` into `out`:
 /// how many sheets.
-fn export(db: &aufsicht::night::club::archive::Archive, t: i64, out: &Path, lang: Lang) -> Result<usize> {
+fn export(
+    db: &aufsicht::night::club::archive::Archive,
+    t: i64,
+    out: &Path,
+    lang: Lang,
+) -> Result<usize> {
     std::fs::create_dir_all(out)
         .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
     let sheets = db.sheets(t).told(lang)?;

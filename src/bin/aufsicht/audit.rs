@@ -78,7 +78,8 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
         Format::Html => {
             let dir = a.archive.parent().unwrap_or(Path::new("."));
             let kept = |sha: &str| db.scan_bytes(sha);
-            let evidence = aufsicht::night::club::evidence::of_audit(&found, &kept, dir).told(lang)?;
+            let evidence =
+                aufsicht::night::club::evidence::of_audit(&found, &kept, dir).told(lang)?;
             let forms = FormTemplate::builtins();
             page(
                 &found,

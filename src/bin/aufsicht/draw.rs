@@ -56,8 +56,10 @@ pub fn run(a: DrawArgs, lang: Lang) -> Result<()> {
     if let Some(hall) = &a.hall {
         let mut pdf = aufsicht::page::render::PdfPages::new();
         let hall_dpi = aufsicht::night::tournament::hall::DPI;
-        let list = aufsicht::night::tournament::hall::table_list(&seating, &roster, &a.tournament, lang);
-        let slips = aufsicht::night::tournament::hall::slips(&seating, &roster, &a.tournament, lang);
+        let list =
+            aufsicht::night::tournament::hall::table_list(&seating, &roster, &a.tournament, lang);
+        let slips =
+            aufsicht::night::tournament::hall::slips(&seating, &roster, &a.tournament, lang);
         for page in list.iter().chain(&slips) {
             pdf.add(page, hall_dpi);
         }

@@ -7,7 +7,8 @@ use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 
 use aufsicht::catalogue::say;
-use aufsicht::night::batch::run;
+use aufsicht::night::batch::ReaderKind;
+use aufsicht::night::batch::run::{self, NightArchive, Progress, ScanRun, Tally};
 use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, page::input};
 
@@ -97,7 +98,6 @@ pub struct ArchiveArg {
     pub date: Option<chrono::NaiveDate>,
 }
 
-#[allow(clippy::too_many_arguments)]
 /// What reads the sheets: rule set, form, reader, participant list.
 pub struct Setup<'a> {
     pub rules: &'a str,
@@ -113,11 +113,9 @@ pub fn scan(
     lang: Lang,
     archive: Option<ArchiveArg>,
 ) -> Result<()> {
-    use aufsicht::night::batch::{Batch, ReaderKind};
-    let (rules, form, which) = (setup.rules, setup.form, setup.reader);
     let participants = load_participants(setup.participants, lang)?;
-    let rules = load_rules(rules, lang)?;
-    let forms = match form {
+    let rules = load_rules(setup.rules, lang)?;
+    let forms = match setup.form {
         Some(f) => vec![
             FormTemplate::load(f)
                 .told(lang)
@@ -125,102 +123,83 @@ pub fn scan(
         ],
         None => FormTemplate::builtins(),
     };
-    let given: Vec<&Path> = match &inputs {
-        Inputs::Files(files) => files.iter().map(PathBuf::as_path).collect(),
-        Inputs::Watch(dir) => vec![dir],
-    };
-    for input in given {
-        if std::fs::symlink_metadata(input).is_err() {
-            bail!(say(lang, "input-missing", &[("path", &input.display())]));
-        }
-    }
-    if let Inputs::Watch(dir) = &inputs
-        && !dir.is_dir()
-    {
-        bail!(say(lang, "watch-not-folder", &[("path", &dir.display())]));
-    }
-    std::fs::create_dir_all(out)
-        .with_context(|| say(lang, "cannot-create-folder", &[("path", &out.display())]))?;
-    let waiting = || {
-        let said = say(lang, "scan-waiting", &[("path", &out.display())]);
-        eprintln!("aufsicht: {said}");
-    };
-    let _only_scan_here = run::FolderLock::take(out, waiting)
-        .with_context(|| say(lang, "cannot-write-folder", &[("path", &out.display())]))?;
-    let archive = match archive {
-        Some(a) => {
-            let (file, name, date) = (a.file.as_deref(), a.tournament.as_deref(), a.date);
-            let (db, night) = run::open_night(file, name, date, out, &rules.id).told(lang)?;
-            if let Some(list) = &participants {
-                let mut kept = db.lock().unwrap_or_else(|p| p.into_inner());
-                kept.keep_names(night, list.names()).told(lang)?;
-            }
-            Some((db, night))
-        }
-        None => None,
-    };
-    let batch = Batch {
+    let run = ScanRun {
         forms: &forms,
         rules: &rules,
-        reader: match which {
+        reader: match setup.reader {
             ReaderArg::Cnn => ReaderKind::Cnn,
             ReaderArg::Tesseract => ReaderKind::Tesseract,
         },
-        lang,
-        out,
-        archive,
         participants: participants.as_ref(),
+        out,
+        archive: archive.as_ref().map(|a| NightArchive {
+            file: a.file.as_deref(),
+            name: a.tournament.as_deref(),
+            date: a.date,
+        }),
+        lang,
     };
-    let read = match inputs {
-        Inputs::Files(files) => read_files(&batch, files, out, lang)?,
-        Inputs::Watch(dir) => crate::watch::watch(&batch, dir, out, lang)?,
-    };
-    report(out, run::Tally::of(read, lang), lang)
+    let tally = match inputs {
+        Inputs::Files(files) => with_bar(out, lang, |progress| {
+            run::scan(&run, run::Inputs::Files(files), progress)
+        }),
+        Inputs::Watch(dir) => crate::watch::watch(dir, out, lang, |stop, progress| {
+            run::scan(&run, run::Inputs::Watch { dir, stop }, progress)
+        })?,
+    }
+    .told(lang)?;
+    report(out, &tally, lang)
 }
 
-/// Reads the files and folders given, with a progress bar.
-fn read_files(
-    batch: &aufsicht::night::batch::Batch,
-    inputs: &[PathBuf],
-    out: &Path,
-    lang: Lang,
-) -> Result<run::Read> {
+/// A run shown with a progress bar: files passed over and the folder's
+/// wait said on their own lines.
+fn with_bar<T>(out: &Path, lang: Lang, scan: impl FnOnce(&(dyn Fn(Progress) + Sync)) -> T) -> T {
     use indicatif::{ProgressBar, ProgressStyle};
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let found = input::collect(inputs);
-    for (path, why) in &found.passed_over {
-        eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
-    }
-    let bar = ProgressBar::new(found.files.len() as u64).with_style(
+    let bar = ProgressBar::hidden().with_style(
         ProgressStyle::with_template(&say(lang, "scan-bar", &[]))
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let (sheets_done, flagged_so_far) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let on_done = |d: &aufsicht::night::batch::FileDone| {
-        let flagged = d.flagged();
-        let n = sheets_done.fetch_add(d.sheets.len(), Ordering::Relaxed) + d.sheets.len();
-        let f = flagged_so_far.fetch_add(flagged, Ordering::Relaxed) + flagged;
-        let args: [(&str, &dyn std::fmt::Display); 2] = [("sheets", &n), ("flagged", &f)];
-        bar.set_message(say(lang, "scan-progress", &args));
-        bar.inc(1);
+    let show = |p: Progress| match p {
+        Progress::Waiting => waiting(out, lang),
+        Progress::PassedOver(path, why) => passed_over(path, why, lang),
+        Progress::Found(files) => {
+            bar.set_length(files as u64);
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        Progress::Done(d) => {
+            let flagged = d.flagged();
+            let n = sheets_done.fetch_add(d.sheets.len(), Ordering::Relaxed) + d.sheets.len();
+            let f = flagged_so_far.fetch_add(flagged, Ordering::Relaxed) + flagged;
+            let args: [(&str, &dyn std::fmt::Display); 2] = [("sheets", &n), ("flagged", &f)];
+            bar.set_message(say(lang, "scan-progress", &args));
+            bar.inc(1);
+        }
+        Progress::Failed(file, why) => {
+            bar.finish_and_clear();
+            eprintln!("aufsicht: {}: {why}", file.display());
+        }
+        Progress::Watching => {}
     };
-    let read = run::read_files(batch, found, out, &on_done).told(lang)?;
+    let out = scan(&show);
     bar.finish_and_clear();
-    Ok(read)
+    out
 }
 
-/// The summary file and the run's last words; the error says what is missing.
-fn report(out: &Path, tally: run::Tally, lang: Lang) -> Result<()> {
-    for (file, why) in &tally.failed {
-        eprintln!("aufsicht: {}: {why}", file.display());
-    }
-    tally.write_summary(out).with_context(|| {
-        say(
-            lang,
-            "cannot-write",
-            &[("path", &out.join("summary.csv").display())],
-        )
-    })?;
+/// Says that another run holds the output folder `out`.
+pub fn waiting(out: &Path, lang: Lang) {
+    let said = say(lang, "scan-waiting", &[("path", &out.display())]);
+    eprintln!("aufsicht: {said}");
+}
+
+/// Says that a file was passed over, and why.
+pub fn passed_over(path: &Path, why: &input::PassedOver, lang: Lang) {
+    eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
+}
+
+/// The run's last words; the error says what is missing.
+fn report(out: &Path, tally: &Tally, lang: Lang) -> Result<()> {
     if tally.resumed > 0 {
         let args: [(&str, &dyn std::fmt::Display); 1] = [("count", &tally.resumed)];
         eprintln!("aufsicht: {}", say(lang, "scan-resumed", &args));

@@ -7,8 +7,8 @@ use anyhow::{Context, Result};
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
 use aufsicht::night::club::archive::Archive;
-use aufsicht::night::tournament::names::Names;
 use aufsicht::night::club::season::{self, SeasonRule};
+use aufsicht::night::tournament::names::Names;
 
 use crate::common::{Told, date_range, open_archive, write_stdout};
 

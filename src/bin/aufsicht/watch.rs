@@ -1,8 +1,7 @@
 //! `scan --watch DIR`: each file is read as the scanner drops it into the
-//! folder (`night::batch::run::watch`), so the results are ready when the
-//! last sheet leaves the scanner. Ctrl-C stops after the files in hand
-//! (each result is written whole or not at all); a second Ctrl-C stops at
-//! once.
+//! folder (`night::batch::run`), so the results are ready when the last
+//! sheet leaves the scanner. Ctrl-C stops after the files in hand (each
+//! result is written whole or not at all); a second Ctrl-C stops at once.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -12,12 +11,17 @@ use anyhow::Result;
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
-use aufsicht::night::batch::{Batch, FileDone};
-use aufsicht::night::batch::run::{self, Read};
+use aufsicht::night::batch::FileDone;
+use aufsicht::night::batch::run::Progress;
 
-use crate::common::Told;
-
-pub fn watch(batch: &Batch, dir: &Path, out: &Path, lang: Lang) -> Result<Read> {
+/// `scan` (given the stop flag Ctrl-C sets and what shows its progress)
+/// run over the watched folder `dir`, each file said as it is read.
+pub fn watch<T>(
+    dir: &Path,
+    out: &Path,
+    lang: Lang,
+    scan: impl FnOnce(&AtomicBool, &(dyn Fn(Progress) + Sync)) -> T,
+) -> Result<T> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || {
@@ -26,14 +30,18 @@ pub fn watch(batch: &Batch, dir: &Path, out: &Path, lang: Lang) -> Result<Read> 
         }
         eprintln!("aufsicht: {}", say(lang, "watch-stopping", &[]));
     })?;
-    eprintln!(
-        "aufsicht: {}",
-        say(lang, "watch-start", &[("path", &dir.display())])
-    );
-    let passed = |path: &Path, why: &aufsicht::page::input::PassedOver| {
-        eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
+    let show = |p: Progress| match p {
+        Progress::Waiting => crate::scan::waiting(out, lang),
+        Progress::Watching => {
+            let said = say(lang, "watch-start", &[("path", &dir.display())]);
+            eprintln!("aufsicht: {said}");
+        }
+        Progress::PassedOver(path, why) => crate::scan::passed_over(path, why, lang),
+        Progress::Done(d) => tell_done(d, lang),
+        Progress::Failed(file, why) => eprintln!("aufsicht: {}: {why}", file.display()),
+        Progress::Found(_) => {}
     };
-    run::watch(batch, dir, out, &stop, &passed, &|d| tell_done(d, lang)).told(lang)
+    Ok(scan(&stop, &show))
 }
 
 fn tell_done(d: &FileDone, lang: Lang) {

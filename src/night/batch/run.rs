@@ -10,23 +10,174 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
-use crate::catalogue::Tell;
+use crate::catalogue::{Tell, say};
 use crate::check::messages::Lang;
+use crate::check::rules::RuleSet;
 use crate::error::ArchiveError;
-use crate::night::club::archive::Archive;
-use crate::night::batch::{Batch, BatchError, FileDone, Job};
 use crate::night::batch::summary::Row;
+use crate::night::batch::{Batch, BatchError, FileDone, Job, ReaderKind};
+use crate::night::club::archive::Archive;
+use crate::night::tournament::participants::Participants;
+use crate::page::form::FormTemplate;
 use crate::page::input::{self, PassedOver};
 use crate::sheet::Status;
 
+/// What reads a night's sheets and where the results go.
+pub struct ScanRun<'a> {
+    pub forms: &'a [FormTemplate],
+    pub rules: &'a RuleSet,
+    pub reader: ReaderKind,
+    /// The night's registered list: numbers checked, names kept.
+    pub participants: Option<&'a Participants>,
+    /// The folder for the results and `summary.csv`.
+    pub out: &'a Path,
+    /// Where the sheets are archived; None: results and summary only.
+    pub archive: Option<NightArchive<'a>>,
+    pub lang: Lang,
+}
+
+/// Where and under which name a scan archives its sheets.
+pub struct NightArchive<'a> {
+    /// The archive file; default: `aufsicht.sqlite` in the output folder.
+    pub file: Option<&'a Path>,
+    /// The night's name; default: the output folder's name.
+    pub name: Option<&'a str>,
+    pub date: Option<chrono::NaiveDate>,
+}
+
+/// What a scan reads: the files and folders given, or each file the
+/// scanner drops into a watched folder until `stop` is set.
+pub enum Inputs<'a> {
+    Files(&'a [PathBuf]),
+    Watch { dir: &'a Path, stop: &'a AtomicBool },
+}
+
+/// What a run tells as it goes, for a person to follow.
+pub enum Progress<'a> {
+    /// Another run holds the output folder: this one waits for it.
+    Waiting,
+    /// The files given were found: this many to read.
+    Found(usize),
+    /// The watched folder is looked at from now on.
+    Watching,
+    /// A file passed over, and why (once each).
+    PassedOver(&'a Path, &'a PassedOver),
+    /// A file read.
+    Done(&'a FileDone),
+    /// A file whose results could not be written or stored, and why.
+    Failed(&'a Path, &'a str),
+}
+
+/// Why a scan could not run (one file's fault is that file's outcome).
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum ScanError {
+    InputMissing(PathBuf),
+    WatchNotFolder(PathBuf),
+    CreateFolder(PathBuf, #[source] std::io::Error),
+    HoldFolder(PathBuf, #[source] std::io::Error),
+    Archive(#[from] ArchiveError),
+    Batch(#[from] BatchError),
+    Summary(PathBuf, #[source] std::io::Error),
+}
+
+impl Tell for ScanError {
+    fn tell(&self, lang: Lang) -> String {
+        let with = |key: &str, path: &Path, e: &std::io::Error| {
+            format!("{}: {e}", say(lang, key, &[("path", &path.display())]))
+        };
+        match self {
+            ScanError::InputMissing(p) => say(lang, "input-missing", &[("path", &p.display())]),
+            ScanError::WatchNotFolder(p) => {
+                say(lang, "watch-not-folder", &[("path", &p.display())])
+            }
+            ScanError::CreateFolder(p, e) => with("cannot-create-folder", p, e),
+            ScanError::HoldFolder(p, e) => with("cannot-write-folder", p, e),
+            ScanError::Archive(e) => e.tell(lang),
+            ScanError::Batch(e) => e.tell(lang),
+            ScanError::Summary(p, e) => with("cannot-write", p, e),
+        }
+    }
+}
+
+/// A night's scan from start to end: the inputs checked, the output folder
+/// made and held, the night's archive opened (the list's names kept with
+/// it), the files read (given, or watched until stopped), their outcomes
+/// tallied into `summary.csv`. `progress` hears of each step.
+pub fn scan(
+    run: &ScanRun,
+    inputs: Inputs,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Tally, ScanError> {
+    check_inputs(&inputs)?;
+    let out = run.out;
+    std::fs::create_dir_all(out).map_err(|e| ScanError::CreateFolder(out.into(), e))?;
+    let _only_scan_here = FolderLock::take(out, || progress(Progress::Waiting))
+        .map_err(|e| ScanError::HoldFolder(out.into(), e))?;
+    let archive = match &run.archive {
+        Some(a) => {
+            let (db, night) = open_night(a.file, a.name, a.date, out, &run.rules.id)?;
+            if let Some(list) = run.participants {
+                let mut kept = db.lock().unwrap_or_else(|p| p.into_inner());
+                kept.keep_names(night, list.names())?;
+            }
+            Some((db, night))
+        }
+        None => None,
+    };
+    let batch = Batch {
+        forms: run.forms,
+        rules: run.rules,
+        reader: run.reader,
+        lang: run.lang,
+        out,
+        archive,
+        participants: run.participants,
+    };
+    let done = |d: &FileDone| progress(Progress::Done(d));
+    let read = match inputs {
+        Inputs::Files(files) => read_files(&batch, files, out, progress)?,
+        Inputs::Watch { dir, stop } => {
+            progress(Progress::Watching);
+            let passed = |path: &Path, why: &PassedOver| progress(Progress::PassedOver(path, why));
+            watch(&batch, dir, out, stop, &passed, &done)?
+        }
+    };
+    let tally = Tally::of(read, run.lang);
+    for (file, why) in &tally.failed {
+        progress(Progress::Failed(file, why));
+    }
+    tally
+        .write_summary(out)
+        .map_err(|e| ScanError::Summary(out.join("summary.csv"), e))?;
+    Ok(tally)
+}
+
+/// Every input given is there, and a watched folder is a folder.
+fn check_inputs(inputs: &Inputs) -> Result<(), ScanError> {
+    let given: Vec<&Path> = match inputs {
+        Inputs::Files(files) => files.iter().map(PathBuf::as_path).collect(),
+        Inputs::Watch { dir, .. } => vec![dir],
+    };
+    for input in given {
+        if std::fs::symlink_metadata(input).is_err() {
+            return Err(ScanError::InputMissing(input.into()));
+        }
+    }
+    match inputs {
+        Inputs::Watch { dir, .. } if !dir.is_dir() => Err(ScanError::WatchNotFolder(dir.into())),
+        _ => Ok(()),
+    }
+}
+
 /// The output folder held for this run: a second scan into it waits, so
 /// the two never hand out one result name twice. Let go when dropped.
-pub struct FolderLock(#[allow(dead_code)] std::fs::File);
+struct FolderLock(#[allow(dead_code)] std::fs::File);
 
 impl FolderLock {
     /// Holds `out`; where another run holds it, `waiting` is called and
     /// this waits for it.
-    pub fn take(out: &Path, waiting: impl FnOnce()) -> std::io::Result<FolderLock> {
+    fn take(out: &Path, waiting: impl FnOnce()) -> std::io::Result<FolderLock> {
         let file = std::fs::File::create(out.join(".aufsicht-scan.lock"))?;
         if file.try_lock().is_err() {
             waiting();
@@ -39,7 +190,7 @@ impl FolderLock {
 /// The night's archive for a scan: `file` (default: `aufsicht.sqlite` in
 /// `out`), its night named `name` (default: the name of `out`), dated
 /// where `date` is given.
-pub fn open_night(
+fn open_night(
     file: Option<&Path>,
     name: Option<&str>,
     date: Option<chrono::NaiveDate>,
@@ -63,27 +214,32 @@ pub fn open_night(
 }
 
 /// Each file's outcome, in the order of the jobs.
-pub type Outcomes = Vec<Result<FileDone, BatchError>>;
+type Outcomes = Vec<Result<FileDone, BatchError>>;
 
 /// What a scan read: the files with their result names, each one's
 /// outcome, and what it passed over (with why).
 #[derive(Default)]
-pub struct Read {
-    pub jobs: Vec<Job>,
-    pub outcomes: Outcomes,
-    pub passed_over: Vec<(PathBuf, PassedOver)>,
+struct Read {
+    jobs: Vec<Job>,
+    outcomes: Outcomes,
+    passed_over: Vec<(PathBuf, PassedOver)>,
 }
 
-/// Reads the files found below the inputs (`input::collect`); `done`
-/// hears of each file read.
-pub fn read_files(
+/// Reads the files found below the inputs (`input::collect`); `progress`
+/// hears of what was passed over, how many were found, and each file read.
+fn read_files(
     batch: &Batch,
-    found: input::Found,
+    inputs: &[PathBuf],
     out: &Path,
-    done: &(dyn Fn(&FileDone) + Sync),
+    progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Read, BatchError> {
+    let found = input::collect(inputs);
+    for (path, why) in &found.passed_over {
+        progress(Progress::PassedOver(path, why));
+    }
+    progress(Progress::Found(found.files.len()));
     let jobs = crate::night::batch::result_names::name_beside(&found.files, out);
-    let outcomes = batch.run(&jobs, done)?;
+    let outcomes = batch.run(&jobs, &|d| progress(Progress::Done(d)))?;
     Ok(Read {
         jobs,
         outcomes,
@@ -101,7 +257,7 @@ type Seen = HashMap<PathBuf, (u64, Option<SystemTime>)>;
 /// Reads each file as it settles in `dir`, a few at a time, until `stop`
 /// is set (the files in hand are finished first). `passed` hears of each
 /// file passed over, once; `done` of each file read.
-pub fn watch(
+fn watch(
     batch: &Batch,
     dir: &Path,
     out: &Path,
@@ -179,7 +335,7 @@ pub struct Tally {
 
 impl Tally {
     /// Counts what `read` read; messages in `lang`.
-    pub fn of(read: Read, lang: Lang) -> Tally {
+    fn of(read: Read, lang: Lang) -> Tally {
         let mut t = Tally::default();
         for (job, outcome) in read.jobs.iter().zip(read.outcomes) {
             match outcome {
@@ -209,7 +365,7 @@ impl Tally {
     }
 
     /// Merges the rows into `out`'s `summary.csv` (written whole).
-    pub fn write_summary(&self, out: &Path) -> std::io::Result<PathBuf> {
+    fn write_summary(&self, out: &Path) -> std::io::Result<PathBuf> {
         let summary = out.join("summary.csv");
         crate::night::batch::summary::write(&summary, &self.rows)?;
         Ok(summary)

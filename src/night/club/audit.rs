@@ -11,9 +11,9 @@ use crate::check::messages::Lang;
 use crate::check::rules::RuleSet;
 use crate::error::{ArchiveError, ClubError};
 use crate::night::club::archive::{Archive, Change, ChangeKind, StoredSheet};
+use crate::night::club::season::{self, SeasonRule};
 use crate::night::tournament::names::Names;
 use crate::night::tournament::ranking::{NightRules, rank};
-use crate::night::club::season::{self, SeasonRule};
 use crate::night::tournament::standings::player_key;
 use crate::sheet::SheetResult;
 

@@ -12,8 +12,8 @@ use crate::check::messages::Lang;
 use crate::html::{DOCTYPE, Markup, compiled_in, html};
 use crate::night::club::audit::{Audit, AuditedNight, AuditedSheet, Line};
 use crate::night::club::evidence::Evidence;
-use crate::night::tournament::names::Names;
 use crate::night::desk::review::{CROP_PX_PER_MM, data_uri_png, stored_alignment, union};
+use crate::night::tournament::names::Names;
 use crate::page::form::FormTemplate;
 use crate::sheet::{Cell, GameRow, SheetResult};
 

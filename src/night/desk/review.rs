@@ -788,7 +788,8 @@ mod tests {
         bad.flags
             .push(flag(Code::GesamtMismatch, None, Some(1), Some("plus")));
         let roster =
-            crate::night::tournament::roster::Roster::parse("number,name\n11,Anna Huber\n").expect("list");
+            crate::night::tournament::roster::Roster::parse("number,name\n11,Anna Huber\n")
+                .expect("list");
         let one = [ReviewSheet {
             result: &bad,
             file_name: "bad.json".into(),

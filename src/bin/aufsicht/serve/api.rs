@@ -18,9 +18,9 @@ use aufsicht::error::{ArchiveError, ClubError, PowerError};
 use aufsicht::night::club::archive::{Edit, StoredSheet};
 use aufsicht::night::club::audit::Audit;
 use aufsicht::night::desk::edits::{self, ValuePath};
+use aufsicht::night::desk::powers;
 use aufsicht::night::tournament::names::Names;
 use aufsicht::night::tournament::participants::Participants;
-use aufsicht::night::desk::powers;
 use aufsicht::night::tournament::ranking::{NightRules, rank};
 use aufsicht::night::tournament::seating::Seating;
 

@@ -11,8 +11,8 @@ use aufsicht::cells::cut_at;
 use aufsicht::check::flags::Flag;
 use aufsicht::error::ArchiveError;
 use aufsicht::night::club::archive::StoredSheet;
-use aufsicht::night::desk::edits::{self, ValuePath};
 use aufsicht::night::club::evidence::{Decoded, Evidence};
+use aufsicht::night::desk::edits::{self, ValuePath};
 use aufsicht::night::desk::review::{
     CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, named_cells, overview, stored_alignment,
 };
@@ -86,7 +86,9 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         .names()?;
     let names: Vec<Value> = (sheet.players.iter())
         .map(|p| {
-            let number = p.as_deref().map(aufsicht::night::tournament::standings::player_key);
+            let number = p
+                .as_deref()
+                .map(aufsicht::night::tournament::standings::player_key);
             let name = number.as_deref().and_then(|n| known.get(n));
             json!({"number": number, "name": name})
         })
