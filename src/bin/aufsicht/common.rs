@@ -151,3 +151,14 @@ pub fn load_seating(
         .told(lang)
         .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))
 }
+
+/// Says that another run holds the output folder `out`.
+pub fn waiting(out: &Path, lang: Lang) {
+    let said = say(lang, "scan-waiting", &[("path", &out.display())]);
+    eprintln!("aufsicht: {said}");
+}
+
+/// Says that a file was passed over, and why.
+pub fn passed_over(path: &Path, why: &aufsicht::page::input::PassedOver, lang: Lang) {
+    eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
+}

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 
+use aufsicht::Lang;
 use aufsicht::catalogue::say;
 use aufsicht::night::batch::ReaderKind;
 use aufsicht::night::batch::run::{self, NightArchive, Progress, ScanRun, Tally};
 use aufsicht::page::form::FormTemplate;
-use aufsicht::{Lang, page::input};
 
 use crate::common::{Incomplete, Told, load_participants, load_rules};
 
@@ -162,8 +162,8 @@ fn with_bar<T>(out: &Path, lang: Lang, scan: impl FnOnce(&(dyn Fn(Progress) + Sy
     );
     let (sheets_done, flagged_so_far) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let show = |p: Progress| match p {
-        Progress::Waiting => waiting(out, lang),
-        Progress::PassedOver(path, why) => passed_over(path, why, lang),
+        Progress::Waiting => crate::common::waiting(out, lang),
+        Progress::PassedOver(path, why) => crate::common::passed_over(path, why, lang),
         Progress::Found(files) => {
             bar.set_length(files as u64);
             bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -185,17 +185,6 @@ fn with_bar<T>(out: &Path, lang: Lang, scan: impl FnOnce(&(dyn Fn(Progress) + Sy
     let out = scan(&show);
     bar.finish_and_clear();
     out
-}
-
-/// Says that another run holds the output folder `out`.
-pub fn waiting(out: &Path, lang: Lang) {
-    let said = say(lang, "scan-waiting", &[("path", &out.display())]);
-    eprintln!("aufsicht: {said}");
-}
-
-/// Says that a file was passed over, and why.
-pub fn passed_over(path: &Path, why: &input::PassedOver, lang: Lang) {
-    eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
 }
 
 /// The run's last words; the error says what is missing.

@@ -31,12 +31,12 @@ pub fn watch<T>(
         eprintln!("aufsicht: {}", say(lang, "watch-stopping", &[]));
     })?;
     let show = |p: Progress| match p {
-        Progress::Waiting => crate::scan::waiting(out, lang),
+        Progress::Waiting => crate::common::waiting(out, lang),
         Progress::Watching => {
             let said = say(lang, "watch-start", &[("path", &dir.display())]);
             eprintln!("aufsicht: {said}");
         }
-        Progress::PassedOver(path, why) => crate::scan::passed_over(path, why, lang),
+        Progress::PassedOver(path, why) => crate::common::passed_over(path, why, lang),
         Progress::Done(d) => tell_done(d, lang),
         Progress::Failed(file, why) => eprintln!("aufsicht: {}: {why}", file.display()),
         Progress::Found(_) => {}

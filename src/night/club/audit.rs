@@ -13,8 +13,8 @@ use crate::error::{ArchiveError, ClubError};
 use crate::night::club::archive::{Archive, Change, ChangeKind, StoredSheet};
 use crate::night::club::season::{self, SeasonRule};
 use crate::night::tournament::names::Names;
+use crate::night::tournament::names::player_key;
 use crate::night::tournament::ranking::{NightRules, rank};
-use crate::night::tournament::standings::player_key;
 use crate::sheet::SheetResult;
 
 /// Whom or what an audit is of.

@@ -36,7 +36,7 @@ pub fn page(audit: &Audit, scans: &Scans, lang: Lang) -> String {
     let player = audit
         .player
         .as_deref()
-        .map(crate::night::tournament::standings::player_key);
+        .map(crate::night::tournament::names::player_key);
     let title = match (&player, &audit.name) {
         (Some(p), Some(name)) => format!(
             "{} ({name})",
@@ -180,7 +180,7 @@ fn section(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup
 /// Who sat at `seat`: the number, and the name where a list gives one.
 fn who_sat(sheet: &SheetResult, seat: usize, names: &Names) -> Option<String> {
     let number = sheet.players.get(seat - 1)?.as_deref()?;
-    let number = crate::night::tournament::standings::player_key(number);
+    let number = crate::night::tournament::names::player_key(number);
     Some(match names.get(&number) {
         Some(name) => format!("{number} {name}"),
         None => number,

@@ -15,7 +15,8 @@ use crate::error::ClubError;
 use crate::html::{DOCTYPE, compiled_in, html};
 use crate::night::club::archive::{Archive, Night, StoredSheet};
 use crate::night::tournament::names::Names;
-use crate::night::tournament::standings::{player_key, standings};
+use crate::night::tournament::names::player_key;
+use crate::night::tournament::standings::standings;
 use crate::sheet::SheetResult;
 
 /// The club's season rule (`[season]` in its CLUB.toml).

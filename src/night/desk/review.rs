@@ -20,7 +20,7 @@ use crate::cells::cut_at;
 use crate::check::flags::Flag;
 use crate::html::{DOCTYPE, Markup, compiled_in, html, json_script};
 use crate::night::tournament::names::Names;
-use crate::night::tournament::standings::player_key;
+use crate::night::tournament::names::player_key;
 use crate::page::align::Alignment;
 use crate::page::form::{FormTemplate, MmBox};
 use crate::page::geometry::Homography;

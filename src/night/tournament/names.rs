@@ -8,7 +8,16 @@ use std::path::Path;
 
 use crate::error::ParticipantsError;
 use crate::night::tournament::roster::Roster;
-use crate::night::tournament::standings::player_key;
+
+/// Participant numbers are compared by value: "0417" and "417" are one player.
+pub fn player_key(id: &str) -> String {
+    let digits = id.trim().trim_start_matches('0');
+    if digits.is_empty() {
+        "0".to_string()
+    } else {
+        digits.to_string()
+    }
+}
 
 /// Names by participant number (its key).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

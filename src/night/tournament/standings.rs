@@ -18,6 +18,7 @@ use crate::check::flags::Code;
 use crate::check::messages::Lang;
 use crate::check::rules::{RuleSet, TieBreakBy};
 pub use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_name};
+use crate::night::tournament::names::player_key;
 use crate::night::tournament::participants::Participants;
 use crate::sheet::{SheetResult, Status};
 
@@ -47,16 +48,6 @@ pub struct Standings {
     /// In rank order.
     pub players: Vec<Standing>,
     pub checks: Vec<NightCheck>,
-}
-
-/// Participant numbers are compared by value: "0417" and "417" are one player.
-pub fn player_key(id: &str) -> String {
-    let digits = id.trim().trim_start_matches('0');
-    if digits.is_empty() {
-        "0".to_string()
-    } else {
-        digits.to_string()
-    }
 }
 
 /// Whether a person must still look at this seat of the sheet before its

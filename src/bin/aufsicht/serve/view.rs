@@ -88,7 +88,7 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         .map(|p| {
             let number = p
                 .as_deref()
-                .map(aufsicht::night::tournament::standings::player_key);
+                .map(aufsicht::night::tournament::names::player_key);
             let name = number.as_deref().and_then(|n| known.get(n));
             json!({"number": number, "name": name})
         })
