@@ -59,7 +59,24 @@ impl Inference {
         logits
     }
 
+    /// The last hidden layer's activations for `n` inputs (row-major): the
+    /// net's embedding of each input, what its last layer weighs.
+    pub fn features(&self, inputs: &[f32], n: usize) -> Vec<f32> {
+        let size = self.shape.height * self.shape.width;
+        let mut out = Vec::with_capacity(n * self.f1.outputs);
+        for chunk in inputs[..n * size].chunks(CHUNK * size) {
+            out.extend(self.hidden(chunk, chunk.len() / size));
+        }
+        out
+    }
+
     fn forward_chunk(&self, inputs: &[f32], n: usize) -> Vec<f32> {
+        let x = self.hidden(inputs, n);
+        self.f2.apply(&x, n, false)
+    }
+
+    /// The maps and the first dense layer (with its ReLU).
+    fn hidden(&self, inputs: &[f32], n: usize) -> Vec<f32> {
         // The small digit net: 28×28×1 → conv 24×24×32 → pool 12×12×32 →
         // conv 8×8×64 → pool 4×4×64 (the pair net's 28×40 ends at 4×7×64).
         let (mut h, mut w, mut c) = (self.shape.height, self.shape.width, 1);
@@ -76,8 +93,7 @@ impl Inference {
             }
             maps = Some(y);
         }
-        let x = self.f1.apply(maps.as_deref().unwrap_or(inputs), n, true);
-        self.f2.apply(&x, n, false)
+        self.f1.apply(maps.as_deref().unwrap_or(inputs), n, true)
     }
 }
 

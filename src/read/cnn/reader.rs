@@ -73,6 +73,20 @@ impl CnnReader {
     pub fn classify(&self, inputs: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
         self.digits.classify(inputs)
     }
+
+    /// The digit net's embedding of each 28×28 input (its last hidden layer).
+    pub fn embed(&self, inputs: &[Vec<f32>]) -> Vec<Vec<f32>> {
+        let flat: Vec<f32> = inputs.iter().flatten().copied().collect();
+        if flat.len() != inputs.len() * 784 || inputs.is_empty() {
+            return Vec::new();
+        }
+        let features = self.digits.net.features(&flat, inputs.len());
+        let width = features.len() / inputs.len();
+        features
+            .chunks_exact(width.max(1))
+            .map(<[f32]>::to_vec)
+            .collect()
+    }
 }
 
 /// A model file's net (`which` names it in errors), ready to run, and the

@@ -579,3 +579,44 @@ fn further_cuts_should_be_read_only_where_the_first_is_not_sure() {
     read[1][1] = Some(vec![probs(2, 0.999, 0.0), probs(7, 0.6, 0.3)]);
     assert_eq!(ways_to_read(&pieces, &read, true), vec![(1, 2)]);
 }
+
+/// The embedding is the layer the net's decision weighs: digits of one
+/// kind lie nearer each other in it than digits of two kinds, on the
+/// whole (the bundled digits the model trained on).
+#[test]
+fn the_embedding_should_hold_a_digits_kind_together() {
+    let reader = CnnReader::new().expect("model");
+    let digits: Vec<(Vec<f32>, u8)> = (0..300)
+        .map(|i| {
+            let (img, label) = mnist_digit(i * 3);
+            (normalise(&img), label)
+        })
+        .collect();
+    let inputs: Vec<Vec<f32>> = digits.iter().map(|d| d.0.clone()).collect();
+    let embedded = reader.embed(&inputs);
+    assert_eq!(embedded.len(), inputs.len());
+    let cosine = |a: &[f32], b: &[f32]| {
+        let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+        let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-9);
+        dot / (norm(a) * norm(b))
+    };
+    let (mut same, mut other) = ((0.0, 0), (0.0, 0));
+    for i in 0..embedded.len() {
+        for j in i + 1..embedded.len() {
+            let c = cosine(&embedded[i], &embedded[j]);
+            let tally = if digits[i].1 == digits[j].1 {
+                &mut same
+            } else {
+                &mut other
+            };
+            *tally = (tally.0 + c, tally.1 + 1);
+        }
+    }
+    let mean = |t: (f32, usize)| t.0 / t.1.max(1) as f32;
+    assert!(
+        mean(same) > mean(other) + 0.2,
+        "{} {}",
+        mean(same),
+        mean(other)
+    );
+}
