@@ -131,23 +131,15 @@ pub(super) fn pen_core(crop: &GrayImage, shade: f64) -> Option<f64> {
 /// alignment's residual and the printer's spread) from any dark pixel of
 /// `near`, the two the same size; and how many dark pixels `ink` has.
 pub fn ink_beyond(ink: &GrayImage, near: &GrayImage, spread: u8) -> (usize, usize) {
-    let marks = GrayImage::from_fn(near.width(), near.height(), |x, y| {
-        Luma([if near.get_pixel(x, y)[0] < 128 {
-            255
-        } else {
-            0
-        }])
-    });
-    let around =
-        imageproc::morphology::dilate(&marks, imageproc::distance_transform::Norm::LInf, spread);
-    let dark: Vec<(u32, u32)> = ink
-        .enumerate_pixels()
-        .filter(|(_, _, p)| p[0] < 128)
-        .map(|(x, y, _)| (x, y))
-        .collect();
+    let around = around_dark(near, spread);
+    let dark = dark_pixels(ink);
     let beyond = dark
         .iter()
-        .filter(|&&(x, y)| around.get_pixel_checked(x, y).is_none_or(|m| m[0] == 0))
+        .filter(|&&(x, y)| {
+            around
+                .get_pixel_checked(x as u32, y as u32)
+                .is_none_or(|m| m[0] == 0)
+        })
         .count();
     (beyond, dark.len())
 }
@@ -157,23 +149,11 @@ pub fn ink_beyond(ink: &GrayImage, near: &GrayImage, spread: u8) -> (usize, usiz
 /// `a`'s dark pixels within `spread` px of `b`'s, or `b`'s within `spread`
 /// of `a`'s. 1: the same ink; near 0: unrelated.
 pub fn ink_agreement(a: &GrayImage, b: &GrayImage, spread: u8, reach: i32) -> f64 {
-    let dark = |img: &GrayImage| -> Vec<(i32, i32)> {
-        img.enumerate_pixels()
-            .filter(|(_, _, p)| p[0] < 128)
-            .map(|(x, y, _)| (x as i32, y as i32))
-            .collect()
-    };
-    let around = |img: &GrayImage| {
-        let marks = GrayImage::from_fn(img.width(), img.height(), |x, y| {
-            Luma([if img.get_pixel(x, y)[0] < 128 { 255 } else { 0 }])
-        });
-        imageproc::morphology::dilate(&marks, imageproc::distance_transform::Norm::LInf, spread)
-    };
-    let (ink_a, ink_b) = (dark(a), dark(b));
+    let (ink_a, ink_b) = (dark_pixels(a), dark_pixels(b));
     if ink_a.is_empty() || ink_b.is_empty() {
         return 0.0;
     }
-    let (near_a, near_b) = (around(a), around(b));
+    let (near_a, near_b) = (around_dark(a, spread), around_dark(b, spread));
     let share = |ink: &[(i32, i32)], near: &GrayImage, (dx, dy): (i32, i32)| {
         let on = ink
             .iter()
@@ -196,4 +176,20 @@ pub fn ink_agreement(a: &GrayImage, b: &GrayImage, spread: u8, reach: i32) -> f6
         }
     }
     best
+}
+
+/// The dark pixels (below 128) of a drawing.
+fn dark_pixels(img: &GrayImage) -> Vec<(i32, i32)> {
+    img.enumerate_pixels()
+        .filter(|(_, _, p)| p[0] < 128)
+        .map(|(x, y, _)| (x as i32, y as i32))
+        .collect()
+}
+
+/// A mask (255) of what lies within `spread` px of a drawing's dark pixels.
+fn around_dark(img: &GrayImage, spread: u8) -> GrayImage {
+    let marks = GrayImage::from_fn(img.width(), img.height(), |x, y| {
+        Luma([if img.get_pixel(x, y)[0] < 128 { 255 } else { 0 }])
+    });
+    imageproc::morphology::dilate(&marks, imageproc::distance_transform::Norm::LInf, spread)
 }
