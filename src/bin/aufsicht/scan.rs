@@ -145,7 +145,7 @@ pub fn scan(
         }),
         Inputs::Watch(dir) => crate::watch::watch(dir, out, lang, |stop, progress| {
             run::scan(&run, run::Inputs::Watch { dir, stop }, progress)
-        })?,
+        }),
     }
     .told(lang)?;
     report(out, &tally, lang)

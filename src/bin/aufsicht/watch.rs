@@ -7,8 +7,6 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::Result;
-
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
 use aufsicht::night::batch::FileDone;
@@ -21,18 +19,25 @@ pub fn watch<T>(
     out: &Path,
     lang: Lang,
     scan: impl FnOnce(&AtomicBool, &(dyn Fn(Progress) + Sync)) -> T,
-) -> Result<T> {
+) -> T {
     let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        eprintln!("aufsicht: {}", say(lang, "watch-stopping", &[]));
-    })?;
+    // Ctrl-C stops gently once the folder is watched; before (waiting for
+    // another run's folder, opening the archive) it ends the run at once.
+    let stop_on_ctrl_c = || {
+        let flag = stop.clone();
+        ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("aufsicht: {}", say(lang, "watch-stopping", &[]));
+        })
+    };
     let show = |p: Progress| match p {
         Progress::Waiting => crate::common::waiting(out, lang),
         Progress::Watching => {
+            if let Err(e) = stop_on_ctrl_c() {
+                eprintln!("aufsicht: {e}");
+            }
             let said = say(lang, "watch-start", &[("path", &dir.display())]);
             eprintln!("aufsicht: {said}");
         }
@@ -41,7 +46,7 @@ pub fn watch<T>(
         Progress::Failed(file, why) => eprintln!("aufsicht: {}: {why}", file.display()),
         Progress::Found(_) => {}
     };
-    Ok(scan(&stop, &show))
+    scan(&stop, &show)
 }
 
 fn tell_done(d: &FileDone, lang: Lang) {
