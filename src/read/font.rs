@@ -1,20 +1,16 @@
 //! Printed digits read by matching the form's own font: each glyph (a
-//! connected piece of ink) scaled to a small square and held against the
+//! piece as the digit reader cuts ink) scaled to a small square and held against the
 //! ten digits drawn in that font. Print in a known font is far easier than
 //! handwriting; this reader is what a build without Tesseract reads print
 //! with (docs/install.md measures it against Tesseract).
 
 use ab_glyph::{FontRef, PxScale};
 use image::{GrayImage, Luma};
-use imageproc::region_labelling::{Connectivity, connected_components};
 
 use super::{PrintReader, Reading};
 
 /// Side (px) of the square a glyph is compared in.
 const SIDE: u32 = 20;
-
-/// Glyphs lower than this share of the tallest are specks, not digits.
-const MIN_HEIGHT: f64 = 0.5;
 
 /// More glyphs than a printed number has: not a number.
 const MAX_GLYPHS: usize = 6;
@@ -119,67 +115,23 @@ fn dark(img: &GrayImage) -> GrayImage {
     })
 }
 
-/// Fewest pixels of ink a glyph has (specks of paper grain have fewer).
-const MIN_PIXELS: usize = 20;
+/// Glyphs lower than this share of the tallest are specks, not digits.
+const MIN_HEIGHT: f64 = 0.5;
 
-/// The pieces of ink in `img` that are glyphs, left to right, each an ink
-/// mask cut to its box (pieces above one another, as a broken stroke, are
-/// one glyph). Ink is told from paper as a cell's is: a phone's grey
-/// paper and soft print too.
+/// The glyphs in `img`, left to right, each an ink mask cut to its box:
+/// the pieces the digit reader cuts a cell's ink into (specks dropped,
+/// broken strokes merged), the low ones left out. Ink is told from paper
+/// as a cell's is: a phone's grey paper and soft print too.
 fn glyphs(img: &GrayImage) -> Vec<GrayImage> {
-    let ink = crate::cells::binarize(img);
-    let labels = connected_components(&ink, Connectivity::Eight, Luma([0]));
-    let mut boxes: Vec<[u32; 4]> = Vec::new();
-    let mut pixels: Vec<usize> = Vec::new();
-    for (x, y, l) in labels.enumerate_pixels() {
-        let l = l[0] as usize;
-        if l == 0 {
-            continue;
-        }
-        if boxes.len() < l {
-            boxes.resize(l, [u32::MAX, u32::MAX, 0, 0]);
-            pixels.resize(l, 0);
-        }
-        let b = &mut boxes[l - 1];
-        *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
-        pixels[l - 1] += 1;
-    }
-    let mut boxes: Vec<[u32; 4]> = boxes
-        .into_iter()
-        .zip(pixels)
-        .filter(|&(_, n)| n >= MIN_PIXELS)
-        .map(|(b, _)| b)
-        .collect();
-    let tallest = boxes.iter().map(|b| b[3] - b[1] + 1).max().unwrap_or(0);
-    boxes.retain(|b| f64::from(b[3] - b[1] + 1) >= MIN_HEIGHT * f64::from(tallest));
-    boxes.sort_by_key(|b| b[0]);
-    let mut merged: Vec<[u32; 4]> = Vec::new();
-    for b in boxes {
-        match merged.last_mut() {
-            Some(m) if overlap(m, &b) => {
-                *m = [
-                    m[0].min(b[0]),
-                    m[1].min(b[1]),
-                    m[2].max(b[2]),
-                    m[3].max(b[3]),
-                ];
-            }
-            _ => merged.push(b),
-        }
-    }
-    merged
+    let mut ink = crate::cells::binarize(img);
+    image::imageops::invert(&mut ink);
+    let pieces = crate::read::cnn::segment(&ink);
+    let tallest = pieces.iter().map(GrayImage::height).max().unwrap_or(0);
+    pieces
         .iter()
-        .map(|b| {
-            image::imageops::crop_imm(&ink, b[0], b[1], b[2] - b[0] + 1, b[3] - b[1] + 1).to_image()
-        })
+        .filter(|p| f64::from(p.height()) >= MIN_HEIGHT * f64::from(tallest))
+        .map(dark)
         .collect()
-}
-
-/// Whether two boxes share more than half the narrower's width.
-fn overlap(a: &[u32; 4], b: &[u32; 4]) -> bool {
-    let shared = a[2].min(b[2]) as i64 - a[0].max(b[0]) as i64 + 1;
-    let narrower = (a[2] - a[0]).min(b[2] - b[0]) as i64 + 1;
-    2 * shared > narrower
 }
 
 /// An ink mask (255 ink) cut to its ink and scaled to `SIDE` px high (or
