@@ -49,30 +49,32 @@ impl Inference {
 
     /// Logits for `n` inputs of the net's shape (row-major, one after another).
     pub fn forward(&self, inputs: &[f32], n: usize) -> Vec<f32> {
-        // A few inputs at a time: the second layer's windows of a whole
-        // sheet's batch are tens of megabytes a thread; a chunk's about three.
-        let size = self.shape.height * self.shape.width;
-        let mut logits = Vec::with_capacity(n * self.f2.outputs);
-        for chunk in inputs[..n * size].chunks(CHUNK * size) {
-            logits.extend(self.forward_chunk(chunk, chunk.len() / size));
-        }
-        logits
+        self.in_chunks(inputs, n, |x, k| {
+            self.f2.apply(&self.hidden(x, k), k, false)
+        })
     }
 
     /// The last hidden layer's activations for `n` inputs (row-major): the
     /// net's embedding of each input, what its last layer weighs.
     pub fn features(&self, inputs: &[f32], n: usize) -> Vec<f32> {
-        let size = self.shape.height * self.shape.width;
-        let mut out = Vec::with_capacity(n * self.f1.outputs);
-        for chunk in inputs[..n * size].chunks(CHUNK * size) {
-            out.extend(self.hidden(chunk, chunk.len() / size));
-        }
-        out
+        self.in_chunks(inputs, n, |x, k| self.hidden(x, k))
     }
 
-    fn forward_chunk(&self, inputs: &[f32], n: usize) -> Vec<f32> {
-        let x = self.hidden(inputs, n);
-        self.f2.apply(&x, n, false)
+    /// `layers` run on a few inputs at a time: the second layer's windows
+    /// of a whole sheet's batch are tens of megabytes a thread; a chunk's
+    /// about three.
+    fn in_chunks(
+        &self,
+        inputs: &[f32],
+        n: usize,
+        layers: impl Fn(&[f32], usize) -> Vec<f32>,
+    ) -> Vec<f32> {
+        let size = self.shape.height * self.shape.width;
+        let mut out = Vec::new();
+        for chunk in inputs[..n * size].chunks(CHUNK * size) {
+            out.extend(layers(chunk, chunk.len() / size));
+        }
+        out
     }
 
     /// The maps and the first dense layer (with its ReLU).

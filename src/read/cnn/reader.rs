@@ -11,6 +11,12 @@ pub(super) struct DigitNet {
     pub(super) temperature: f32,
 }
 
+/// 28×28 inputs one after another, where every one is 28×28.
+fn flat(inputs: &[Vec<f32>]) -> Option<Vec<f32>> {
+    let flat: Vec<f32> = inputs.iter().flatten().copied().collect();
+    (flat.len() == inputs.len() * 784).then_some(flat)
+}
+
 impl DigitNet {
     fn from_bytes(bytes: Vec<u8>) -> Result<Self, ReaderError> {
         let (net, temperature) = load_net(bytes, "digit", |tensors| Shape {
@@ -24,10 +30,9 @@ impl DigitNet {
     }
 
     fn classify(&self, inputs: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
-        let flat: Vec<f32> = inputs.iter().flatten().copied().collect();
-        if flat.len() != inputs.len() * 784 {
+        let Some(flat) = flat(inputs) else {
             return Vec::new();
-        }
+        };
         let logits = self.net.forward(&flat, inputs.len());
         let classes = logits.len() / inputs.len().max(1);
         logits
@@ -76,10 +81,9 @@ impl CnnReader {
 
     /// The digit net's embedding of each 28×28 input (its last hidden layer).
     pub fn embed(&self, inputs: &[Vec<f32>]) -> Vec<Vec<f32>> {
-        let flat: Vec<f32> = inputs.iter().flatten().copied().collect();
-        if flat.len() != inputs.len() * 784 || inputs.is_empty() {
+        let Some(flat) = flat(inputs).filter(|f| !f.is_empty()) else {
             return Vec::new();
-        }
+        };
         let features = self.digits.net.features(&flat, inputs.len());
         let width = features.len() / inputs.len();
         features
