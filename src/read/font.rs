@@ -70,10 +70,6 @@ impl FontDigits {
 }
 
 impl PrintReader for FontDigits {
-    fn name(&self) -> &str {
-        "font"
-    }
-
     fn line(&mut self, _img: &GrayImage) -> Option<Reading> {
         None
     }

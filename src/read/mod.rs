@@ -96,7 +96,6 @@ pub trait DigitReader {
 /// Reads the print on a sheet: the form's title and row numbers, and a
 /// drawn table's printed numbers where its code cannot be read.
 pub trait PrintReader {
-    fn name(&self) -> &str;
     /// The text of one printed line, where this reader reads letters; None
     /// where it does not (the line is then held against its expected print).
     fn line(&mut self, img: &GrayImage) -> Option<Reading>;

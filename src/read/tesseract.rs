@@ -149,10 +149,6 @@ impl DigitReader for TesseractReader {
 }
 
 impl PrintReader for TesseractReader {
-    fn name(&self) -> &str {
-        DigitReader::name(self)
-    }
-
     fn line(&mut self, img: &GrayImage) -> Option<Reading> {
         Some(self.read_line(img))
     }
