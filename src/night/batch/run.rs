@@ -134,14 +134,9 @@ pub fn scan(
         archive,
         participants: run.participants,
     };
-    let done = |d: &FileDone| progress(Progress::Done(d));
     let read = match inputs {
         Inputs::Files(files) => read_files(&batch, files, out, progress)?,
-        Inputs::Watch { dir, stop } => {
-            progress(Progress::Watching);
-            let passed = |path: &Path, why: &PassedOver| progress(Progress::PassedOver(path, why));
-            watch(&batch, dir, out, stop, &passed, &done)?
-        }
+        Inputs::Watch { dir, stop } => watch(&batch, dir, out, stop, progress)?,
     };
     let tally = Tally::of(read, run.lang);
     for (file, why) in &tally.failed {
@@ -255,16 +250,17 @@ const POLL: Duration = Duration::from_millis(400);
 type Seen = HashMap<PathBuf, (u64, Option<SystemTime>)>;
 
 /// Reads each file as it settles in `dir`, a few at a time, until `stop`
-/// is set (the files in hand are finished first). `passed` hears of each
-/// file passed over, once; `done` of each file read.
+/// is set (the files in hand are finished first). `progress` hears that
+/// the folder is watched, of each file passed over (once), and of each
+/// file read.
 fn watch(
     batch: &Batch,
     dir: &Path,
     out: &Path,
     stop: &AtomicBool,
-    passed: &dyn Fn(&Path, &PassedOver),
-    done: &(dyn Fn(&FileDone) + Sync),
+    progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Read, BatchError> {
+    progress(Progress::Watching);
     let mut read = Read::default();
     let (mut seen, mut taken, mut told) = (Seen::new(), HashSet::new(), HashSet::new());
     let at_once = rayon::current_num_threads().max(1);
@@ -272,7 +268,7 @@ fn watch(
         let found = input::collect(&[dir.to_path_buf()]);
         for (path, why) in found.passed_over {
             if told.insert(path.clone()) {
-                passed(&path, &why);
+                progress(Progress::PassedOver(&path, &why));
                 read.passed_over.push((path, why));
             }
         }
@@ -287,7 +283,7 @@ fn watch(
                 break;
             }
             let jobs = crate::night::batch::result_names::name_beside(files, out);
-            let outcomes = batch.run(&jobs, done)?;
+            let outcomes = batch.run(&jobs, &|d| progress(Progress::Done(d)))?;
             taken.extend(files.iter().cloned());
             read.jobs.extend(jobs);
             read.outcomes.extend(outcomes);
