@@ -129,6 +129,10 @@ pub struct FlagDetail {
     /// The text as read ("" where nothing could be read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reading: Option<String>,
+    /// The game rows whose reading could explain a footer value that
+    /// disagrees with its column, best first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rows: Vec<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -150,6 +154,7 @@ impl Lenient for FlagDetail {
         "explains",
         "not_in_participant_list",
         "reading",
+        "rows",
         "suggestion",
         "suggestion_probability",
         "taken",
@@ -164,6 +169,7 @@ impl Lenient for FlagDetail {
             "explains" => self.explains = typed(value)?,
             "not_in_participant_list" => self.not_in_participant_list = typed(value)?,
             "reading" => self.reading = typed(value)?,
+            "rows" => self.rows = typed(value)?,
             "suggestion" => self.suggestion = typed(value)?,
             "suggestion_probability" => self.suggestion_probability = typed(value)?,
             "taken" => self.taken = typed(value)?,

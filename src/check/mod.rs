@@ -8,5 +8,6 @@ pub mod classify;
 pub mod flags;
 pub mod messages;
 mod one_look;
+mod rows_named;
 pub mod rules;
 pub mod verify;

@@ -5,7 +5,7 @@ use crate::check::classify::{Candidate, candidates};
 use crate::check::flags::{Code, Flag};
 use crate::check::messages::{Lang, Msg, row_values};
 use crate::check::rules::{RuleSet, TableSize};
-use crate::check::{as_read, one_look};
+use crate::check::{as_read, one_look, rows_named};
 use crate::error::SheetError;
 use crate::sheet::notes::Accepted;
 use crate::sheet::{Cell, GameRow, SheetResult, Status};
@@ -113,6 +113,7 @@ pub fn verify(
     let recheck = |s: &mut SheetResult| check(s, rules, table, lang);
     let clears =
         as_read::explain_by_alternatives(&sheet, &flags, &as_read_flags, &mut reading, recheck);
+    rows_named::name_rows(&sheet, &mut flags, &reading, lang);
     one_look::fold(&mut flags, &mut reading, &clears, lang);
     flags.extend(reading);
     crate::check::flags::sort(&mut flags);

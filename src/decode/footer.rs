@@ -8,7 +8,12 @@ use super::*;
 /// Endergebnis (the difference) as read. A reading stands where all of
 /// that makes it overwhelmingly likely; else a person checks it, with the
 /// sheet's most likely value as the suggestion.
-pub(super) fn footer_flags(sheet: &mut SheetResult, ev: &Evidence, cols: &Columns) -> Vec<Flag> {
+pub(super) fn footer_flags(
+    sheet: &mut SheetResult,
+    ev: &Evidence,
+    cols: &Columns,
+    rows: &BTreeMap<Field, Decoded>,
+) -> Vec<Flag> {
     let mut footer: Vec<&FieldReading> = ev
         .readings
         .fields
@@ -21,16 +26,23 @@ pub(super) fn footer_flags(sheet: &mut SheetResult, ev: &Evidence, cols: &Column
     let mut joints: BTreeMap<usize, Option<SeatFooter>> = BTreeMap::new();
     let mut flags = Vec::new();
     for fr in footer {
+        // Its doubt shared by another of the seat's fields: one witness.
+        let settled = super::witness::Settled {
+            cells: &|f: Field| rows.get(&f).is_none_or(|d| d.posterior >= ACCEPT),
+            gesamt: &|s: usize, m: bool| cols.confirms.contains_key(&(s, m)),
+        };
+        let alike = super::witness::footer_shares_doubt(ev, fr.field, &settled);
         // The column's whole distribution of sums confirmed it already.
         if let Field::Gesamt(s, m) = fr.field
             && cols.confirms.contains_key(&(s, m))
+            && !alike
         {
             continue;
         }
         let d = weighed(sheet, ev, cols, &mut joints, fr);
         if ev.signless(fr.field) {
             flags.push(signless_flag(sheet, fr, d.as_ref(), ev.lang));
-        } else if let Some(flag) = footer_flag(sheet, fr, d.as_ref(), ev.lang) {
+        } else if let Some(flag) = footer_flag(sheet, fr, d.as_ref(), alike, ev.lang) {
             flags.push(flag);
         }
     }
@@ -67,7 +79,9 @@ fn weighed(
     }
 }
 
-/// The flag of a footer field whose reading does not stand ([`ACCEPT`]).
+/// The flag of a footer field whose reading does not stand ([`ACCEPT`];
+/// never where its doubt is `alike` another of its seat's,
+/// [`super::witness::footer_shares_doubt`]).
 /// The sheet's value is taken where it is overwhelmingly likely
 /// ([`TAKE_FOOTER`]) and not what was read; the flag stays, so a person
 /// still checks it.
@@ -75,11 +89,14 @@ fn footer_flag(
     sheet: &mut SheetResult,
     fr: &FieldReading,
     d: Option<&Decoded>,
+    alike: bool,
     lang: Lang,
 ) -> Option<Flag> {
     let read = fr.reading.value().map(i64::from);
-    let stands = read
-        .is_some_and(|r| d.is_some_and(|d| d.ranked.iter().any(|&(v, p)| v == r && p >= ACCEPT)));
+    let stands = !alike
+        && read.is_some_and(|r| {
+            d.is_some_and(|d| d.ranked.iter().any(|&(v, p)| v == r && p >= ACCEPT))
+        });
     if stands {
         return None;
     }

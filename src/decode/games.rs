@@ -60,10 +60,34 @@ fn accept_by_row(
         if d.posterior >= ACCEPT_ROW
             && let Some(v) = d.value
             && Some(v) == own
+            && !column_disagrees(cols, by_field, *f)
         {
             cols.accepted.insert(*f, v);
         }
     }
+}
+
+/// Whether a game cell's column, its open cells as their rows decode them,
+/// more likely misses its Gesamt (read at even odds or better) than meets
+/// it: a row's agreement is then no evidence for a doubtful reading, since
+/// the writer's one shape may be misread in every seat of the row.
+fn column_disagrees(cols: &Columns, by_field: &BTreeMap<Field, &FieldReading>, f: Field) -> bool {
+    let Field::Game(_, s, m) = f else {
+        return false;
+    };
+    let Some(gesamt) = by_field
+        .get(&Field::Gesamt(s, m))
+        .filter(|g| g.reading.confidence >= REPLACE_GESAMT_SUPPORT)
+        .and_then(|g| g.reading.value())
+    else {
+        return false;
+    };
+    let Some(sums) = cols.sums.get(&(s, m)) else {
+        return false;
+    };
+    let all: f64 = sums.values().sum();
+    let meets = sums.get(&i64::from(gesamt)).copied().unwrap_or(0.0);
+    all > 0.0 && meets / all < 0.5
 }
 
 /// Every game cell's reading kept in its notes, and a `CELL_UNCERTAIN`
@@ -290,9 +314,13 @@ impl<'d> Column<'d> {
             return;
         };
         let posterior = p * weight(*sum) / all.max(f64::MIN_POSITIVE);
-        if posterior < ACCEPT || prob(g_cands, *sum) < GESAMT_SUPPORT {
+        if prob(g_cands, *sum) < GESAMT_SUPPORT {
             return;
         }
+        // The whole assignment stands where it is overwhelming; a cell may
+        // also be taken on its own probability in the column, however the
+        // column's other open cells are read.
+        let whole = posterior >= ACCEPT;
         // Only a Gesamt whose best reading is the sum, or whose Endergebnis
         // or Abzug as read the sum explains, may overrule a reading.
         let gesamt_sure = (gesamt.reading.confidence >= REPLACE_GESAMT_SUPPORT
@@ -300,9 +328,10 @@ impl<'d> Column<'d> {
             || footer_confirms(by_field, sheet, self.seat, self.minus, *sum);
         for ((f, d), v) in self.open.iter().zip(values) {
             let top = by_field.get(f).and_then(|fr| fr.reading.value());
-            if top.map(i64::from) == Some(*v) {
+            if whole && top.map(i64::from) == Some(*v) {
                 cols.accepted.insert(*f, *v);
-            } else if (posterior >= REPLACE || in_column(cols, f, *v) >= REPLACE)
+            } else if top.map(i64::from) != Some(*v)
+                && ((whole && posterior >= REPLACE) || in_column(cols, f, *v) >= REPLACE)
                 && gesamt_sure
                 && row_allows(d, by_field.get(f).copied(), *v)
                 && keeps_the_ink(by_field.get(f).copied(), *v)
@@ -379,8 +408,9 @@ fn replace(sheet: &mut SheetResult, replaced: &BTreeMap<Field, i64>) {
 /// A row's likeliest assignments (at most 400) of its cells' values with
 /// their probability by the reader: each confident cell as read, each
 /// uncertain one as its candidates and the values the row's confident
-/// cells suggest for it.
-fn row_hypotheses(cells: &[RowCell]) -> Vec<(Vec<i64>, f64)> {
+/// cells suggest for it, weighed with its power in `weights` (cells
+/// sharing one doubt are one witness, [`witness`]).
+fn row_hypotheses(cells: &[RowCell], weights: &[f64]) -> Vec<(Vec<i64>, f64)> {
     // Values the row's confident cells suggest for the others.
     let sure: Vec<i64> = cells
         .iter()
@@ -389,7 +419,8 @@ fn row_hypotheses(cells: &[RowCell]) -> Vec<(Vec<i64>, f64)> {
         .collect();
     let options: Vec<Vec<(i64, f64)>> = cells
         .iter()
-        .map(|(_, sign, c, unsure)| {
+        .zip(weights)
+        .map(|((_, sign, c, unsure), &power)| {
             if !unsure {
                 return c.iter().take(1).map(|&(v, _)| (v, 1.0)).collect();
             }
@@ -402,7 +433,7 @@ fn row_hypotheses(cells: &[RowCell]) -> Vec<(Vec<i64>, f64)> {
                     }
                 }
             }
-            o
+            o.into_iter().map(|(v, q)| (v, q.powf(power))).collect()
         })
         .collect();
     let mut hyps: Vec<(Vec<i64>, f64)> = vec![(Vec::new(), 1.0)];
@@ -463,8 +494,14 @@ pub(super) fn decide_rows(
         if !cells.iter().any(|c| c.3) {
             continue;
         }
-        let hyps = row_hypotheses(&cells);
-        let mut hyps = hyps;
+        let doubts: Vec<Option<(u8, u8)>> = cells
+            .iter()
+            .map(|c| {
+                let fr = by_field.get(&c.0).filter(|_| c.3)?;
+                witness::doubt_between(&fr.reading)
+            })
+            .collect();
+        let mut hyps = row_hypotheses(&cells, &witness::weights(&doubts));
         let mut legal_mass = 0.0;
         for h in &mut hyps {
             if legal.contains(&key(h.0.iter().copied())) {

@@ -137,7 +137,10 @@ fn every_cell_of(
 /// Each seat's column (plus or minus) that misses its written Gesamt, by
 /// how much the column is over it, the sheet read as it most probably is
 /// (a Gesamt read unsure with no likely value: as read).
-fn columns_off(sheet: &SheetResult, probable: &Probable) -> BTreeMap<(usize, bool), i64> {
+pub(super) fn columns_off(
+    sheet: &SheetResult,
+    probable: &Probable,
+) -> BTreeMap<(usize, bool), i64> {
     let mut off = BTreeMap::new();
     for (i, g) in sheet.gesamt.iter().enumerate() {
         let Some(g) = g else { continue };

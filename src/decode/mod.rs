@@ -33,7 +33,9 @@ mod footer;
 mod games;
 
 use doubt::doubt_flags;
+mod explain;
 mod legal_row;
+mod witness;
 use evidence::*;
 use footer::*;
 use games::*;
@@ -228,9 +230,10 @@ pub fn decode(
     let ev = Evidence::new(readings, rules, lang);
     let (decided, cols) = decide_games(&mut sheet, &ev);
     let mut flags = game_flags(&mut sheet, &ev, &decided, &cols);
-    flags.extend(footer_flags(&mut sheet, &ev, &cols));
+    flags.extend(footer_flags(&mut sheet, &ev, &cols, &decided));
     doubt_flags(&sheet, &ev, &mut flags);
     legal_row::legal_row_flags(&sheet, &ev, &mut flags);
+    explain::explanation_flags(&sheet, &ev, &mut flags);
     across_side_flags(&ev, &mut flags);
     sheet.flags.extend(flags);
     sheet

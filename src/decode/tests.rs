@@ -243,7 +243,8 @@ fn read_gesamt_minus_4(readings: &mut CellReadings, gesamt: Reading) {
     }
 }
 
-/// Row 2, 1/1/-1/-1, every cell read as `each` (legal as 3/3/-3/-3 too).
+/// Row 2, 1/1/-1/-1, every cell read as `each` (legal as 3/3/-3/-3 too);
+/// seats 1 to 3's Gesamt, read surely, count it (seat 4's is the test's).
 fn add_row_2_read(sheet: &mut SheetResult, readings: &mut CellReadings, each: &Reading) {
     let ones = [(false, 1u32), (false, 1), (true, 1), (true, 1)];
     sheet.games.push(row(2, &ones));
@@ -253,6 +254,13 @@ fn add_row_2_read(sheet: &mut SheetResult, readings: &mut CellReadings, each: &R
             reading: each.clone(),
             what: format!("seat {}", s + 1),
         });
+    }
+    for f in &mut readings.fields {
+        if let Field::Gesamt(s @ 1..=3, m) = f.field {
+            f.reading = reading("3", 0.99, &[]);
+            let g = sheet.gesamt[s - 1].get_or_insert_default();
+            *(if m { &mut g.minus } else { &mut g.plus }) = Some(3);
+        }
     }
 }
 

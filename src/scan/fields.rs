@@ -271,6 +271,11 @@ impl Reader<'_> {
         for &i in &unsure {
             readings[i] = Reading::mean(&[readings[i].clone(), Reading::none()]);
         }
+        for (p, r) in pending.iter().zip(readings.iter_mut()) {
+            if matches!(p.field, Field::Round | Field::Table) {
+                *r = self.header_reading(p.field, r, &p.digits);
+            }
+        }
         self.read_struck();
         let mut values = std::collections::BTreeMap::new();
         for (Pending { field, what, .. }, reading) in pending.into_iter().zip(readings) {
@@ -365,11 +370,31 @@ impl Reader<'_> {
             return None;
         }
         let mut r = self.read_one(&c.digits, bx, false);
+        if fewer_digits_than_ink(&r, &c.digits) {
+            r = Reading::mean(&[r, Reading::none()]);
+        }
         if let Some(shown) = self.doubt_unchecked_number(&r, &c.digits) {
             self.uncertain(seat, field, &shown, what);
             r = shown;
         }
         (!r.text.is_empty()).then_some(r.text)
+    }
+
+    /// A round or table number as it stands for decoding. Nothing on the
+    /// sheet adds it up, so it stands as read only where its ink holds no
+    /// more digits than were read, and a table number only where both nets
+    /// read it so ([`Self::doubt_unchecked_number`]); otherwise its reading
+    /// is halved (a person looks).
+    fn header_reading(&mut self, field: Field, r: &Reading, digits: &GrayImage) -> Reading {
+        if fewer_digits_than_ink(r, digits) {
+            return Reading::mean(&[r.clone(), Reading::none()]);
+        }
+        match field {
+            Field::Table => self
+                .doubt_unchecked_number(r, digits)
+                .unwrap_or_else(|| r.clone()),
+            _ => r.clone(),
+        }
     }
 
     /// The reading a person is shown of a number nothing on the sheet
@@ -399,6 +424,14 @@ impl Reader<'_> {
         c.mark != Mark::Empty
             && f64::from(c.ink_px) >= min_mm2 * cells::PX_PER_MM * cells::PX_PER_MM
     }
+}
+
+/// Whether a reading has fewer digits than its ink has pieces (each at
+/// least one digit, [`crate::read::cnn::segment`]): a digit was lost, a
+/// "148" read "48".
+fn fewer_digits_than_ink(r: &Reading, digits: &GrayImage) -> bool {
+    let read = r.text.chars().filter(char::is_ascii_digit).count();
+    crate::read::cnn::segment(digits).len() > read
 }
 
 pub(super) fn round2(v: f32) -> f64 {
@@ -627,5 +660,35 @@ pub(super) fn placement(a: &Alignment) -> Placement {
         title_read: None,
         to_image: a.to_image.0.transpose().as_slice().to_vec(),
         upside_down: a.quarter_turns == 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::reading;
+
+    /// Ink of `digits` upright strokes 40 px high, 24 px apart.
+    fn strokes(digits: u32) -> GrayImage {
+        GrayImage::from_fn(24 * digits + 8, 56, |x, y| {
+            let stroke = (8..48).contains(&y) && x % 24 >= 8 && x % 24 < 14;
+            image::Luma([if stroke { 0 } else { 255 }])
+        })
+    }
+
+    #[test]
+    fn a_number_read_with_a_digit_fewer_than_its_ink_should_be_told() {
+        assert!(fewer_digits_than_ink(
+            &reading("48", 0.999, &[]),
+            &strokes(3)
+        ));
+        assert!(!fewer_digits_than_ink(
+            &reading("148", 0.999, &[]),
+            &strokes(3)
+        ));
+        assert!(!fewer_digits_than_ink(
+            &reading("11", 0.999, &[]),
+            &strokes(2)
+        ));
     }
 }

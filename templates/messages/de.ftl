@@ -8,6 +8,7 @@ load-rules = das Regelwerk (--rules) lässt sich nicht laden
 load-form = das Formular (--form) lässt sich nicht laden
 load-participants = die Teilnehmerliste (--participants) ist nicht verwendbar
 input-missing = { $path } gibt es nicht: bitte den Pfad prüfen
+nothing-to-read = Kein Bild und kein PDF zum Lesen gefunden: nichts gescannt, kein Abend angelegt
 dpi-range = --dpi { $dpi } liegt außerhalb: 50 bis 1200 angeben
 page-format = { $path }: der Ausgabe einen Namen auf .png, .jpg, .tif oder .pdf geben
 cannot-write = { $path } lässt sich nicht schreiben
@@ -22,7 +23,10 @@ scan-progress = { $sheets ->
     [one] { $sheets } Blatt
    *[other] { $sheets } Blätter
 }, { $flagged } markiert oder unlesbar
-scan-resumed = { $count } Dateien waren schon im Archiv: von dort übernommen, nicht neu gelesen
+scan-resumed = { $count ->
+        [one] 1 Datei war
+       *[other] { $count } Dateien waren
+    } schon im Archiv: von dort übernommen, nicht neu gelesen
 scan-done = { $sheets ->
     [one] { $sheets } Blatt
    *[other] { $sheets } Blätter
@@ -78,6 +82,7 @@ export-season-done = { $nights ->
 } nach { $path } exportiert (nights.csv nennt sie)
 by-empty = --by ist leer: angeben, wer das Blatt berichtigt hat (Name oder Kürzel)
 correct-not-archived = { $file }: seine Quelle { $source } (Seite { $page }) ist nicht im Archiv: ein Ergebnis berichtigen, das ein Scan in dieses Archiv geschrieben hat
+correct-no-rules = Das Archiv nennt für dieses Blatt keinen Regelsatz: bitte --rules angeben.
 correct-change = { $field }: { $old } -> { $new }
 blank = (leer)
 correct-done = { $count ->
@@ -125,8 +130,20 @@ check-scan-altered = der aufbewahrte Scan { $sha256 } passt nicht mehr zu seinem
 check-result-altered = das gespeicherte Ergebnis von Liste { $sheet } passt nicht mehr zu seinem Hash
 check-result-unreadable = das gespeicherte Ergebnis von Liste { $sheet } lässt sich nicht lesen: { $message }
 check-values-differ = Liste { $sheet }: Werte, die das Archiv anders hält als ihr gespeichertes Ergebnis: { $count } (zuerst { $first })
-check-summary = { $scans } Scans und { $sheets } Listen geprüft; die Scans belegen { $mb } MB, { $kb } kB je Liste; { $without } Listen ohne aufbewahrten Scan
-check-damaged = das Archiv ist beschädigt: { $count } Befunde oben
+check-summary = { $scans ->
+        [one] 1 Scan
+       *[other] { $scans } Scans
+    } und { $sheets ->
+        [one] 1 Liste
+       *[other] { $sheets } Listen
+    } geprüft; die Scans belegen { $mb } MB, { $kb } kB je Liste; { $without ->
+        [one] 1 Liste
+       *[other] { $without } Listen
+    } ohne aufbewahrten Scan
+check-damaged = das Archiv ist beschädigt: { $count ->
+        [one] 1 Befund
+       *[other] { $count } Befunde
+    } oben
 archive-csv = Archiv: CSV lässt sich nicht schreiben: { $message }
 participants-read = die Teilnehmerliste { $path } lässt sich nicht lesen: { $problem }
 participants-empty = { $path }: keine Teilnehmernummern darin (eine CSV mit der Kopfzeile number,name oder eine Nummer je Zeile)
@@ -138,7 +155,16 @@ roster-csv = Zeile { $line }: { $message }
 draw-too-few = { $players } Teilnehmer sind zu wenige: ein Tisch braucht { $least }
 draw-uneven = { $players } Teilnehmer lassen sich nicht an Vierertische setzen: { $add } mehr oder { $remove } weniger anmelden
 draw-write = die Sitzordnung { $path } lässt sich nicht schreiben
-draw-done = { $players } Teilnehmer, { $rounds } Runden zu je { $tables } Tischen ({ $fives } Fünfertische)
+draw-done = { $players } Teilnehmer, { $rounds ->
+        [one] 1 Runde
+       *[other] { $rounds } Runden
+    } zu je { $tables ->
+        [one] 1 Tisch
+       *[other] { $tables } Tischen
+    } ({ $fives ->
+        [one] 1 Fünfertisch
+       *[other] { $fives } Fünfertische
+    })
 draw-seed = Seed { $seed }
 draw-no-repeats = niemand trifft einen Gegner zweimal
 draw-repeats = { $repeats } Begegnungen wiederholen sich (weniger fanden sich nicht)
@@ -199,6 +225,10 @@ flag-gesamt-mismatch = Platz { $seat }: Gesamt { $column ->
         [plus] Plus
        *[minus] Minus
     } ist { $written }, die Spalte ergibt { $sum }.
+rows-could-explain = { $count ->
+        [one] Spiel { $rows } könnte
+       *[other] Spiele { $rows } könnten
+    } es erklären.
 flag-abzug-mismatch = Platz { $seat }: Abzug ist { $written }, die kleinere Gesamtsumme ist { $expected }.
 flag-endergebnis-mismatch = Platz { $seat }: Endergebnis ist { $written }, Plus minus Minus ergibt { $expected }.
 flag-endergebnis-not-zero = Die Endergebnisse ergeben zusammen { $sum } statt 0.
@@ -235,6 +265,7 @@ uncertain-taken = { $what }: gelesen "{ $read }" ({ $percent }%), nach Tarif und
 uncertain-doubted = { $what }: gelesen "{ $read }", aber Zeile und Gesamt ergeben beide { $value } ({ $probability }%): verlesen oder nach dem Zusammenzählen geändert, bitte prüfen.
 uncertain-legal-row = { $what }: gelesen "{ $read }"; die Zeile ist so gültig, doch die Gesamt-Summen mehrerer Plätze passen nur, wenn hier { $value } steht: bitte die Zeile prüfen.
 uncertain-poor-hand = { $what }: gelesen "{ $read }"; diese Handschrift liest sich in vielen Zellen unsicher und das Gesamt des Platzes passt nicht zur Spalte: bitte prüfen.
+uncertain-explained = { $what }: gelesen "{ $read }"; die Gesamt-Summen dieser Spalten passen alle, wenn diese Handschrift hier { $value } meint: bitte prüfen.
 uncertain-consequences = So gelesen heißt das auch: { $flags }
 uncertain-across-side = { $what }: die Zahl läuft über die Linie in die nächste Spalte; in welcher Spalte steht sie? Bitte prüfen.
 uncertain-listed = {" "}Nach der Teilnehmerliste eher { $number } ({ $probability }%).
@@ -412,3 +443,16 @@ cell-signature = Unterschrift
 cell-round = Runde
 cell-table = Tisch
 cell-endergebnis-line = Endergebnis-Zeile
+
+# The command line
+cli-missing = Es fehlt: { $args }.
+cli-unknown = Unbekannte Angabe: { $arg }.
+cli-unknown-command = Unbekannter Befehl: { $command }.
+cli-no-command = Welcher Befehl? Etwa: aufsicht scan --rules merkur --out ergebnisse/ scans/
+cli-bad-value = { $arg }: „{ $value }“ geht hier nicht.
+cli-bad-value-of = { $arg }: „{ $value }“ geht hier nicht; möglich: { $valid }.
+cli-conflict = { $arg } geht nicht zusammen mit { $other }.
+cli-too-many = Ein Wert zu viel: „{ $value }“.
+cli-other = Aufruf nicht verstanden.
+cli-help = Hilfe: { $help }
+written-to = geschrieben: { $path }

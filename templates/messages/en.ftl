@@ -7,6 +7,7 @@ load-rules = cannot load the rule set (--rules)
 load-form = cannot load the form (--form)
 load-participants = cannot use the participant list (--participants)
 input-missing = { $path } does not exist: check the path
+nothing-to-read = No image or PDF found to read: nothing scanned, no night made
 dpi-range = --dpi { $dpi } is out of range: use 50 to 1200
 page-format = { $path }: give the output a .png, .jpg, .tif or .pdf name
 cannot-write = cannot write { $path }
@@ -21,7 +22,10 @@ scan-progress = { $sheets ->
     [one] { $sheets } sheet
    *[other] { $sheets } sheets
 }, { $flagged } flagged or unreadable
-scan-resumed = { $count } files were in the archive already: taken from there, not read again
+scan-resumed = { $count ->
+        [one] 1 file was
+       *[other] { $count } files were
+    } in the archive already: taken from there, not read again
 scan-done = { $sheets ->
     [one] { $sheets } sheet
    *[other] { $sheets } sheets
@@ -77,6 +81,7 @@ export-season-done = { $nights ->
 } exported to { $path } (nights.csv names them)
 by-empty = --by is empty: say who corrected the sheet (name or initials)
 correct-not-archived = { $file }: its source { $source } (page { $page }) is not in the archive: correct a result that a scan into this archive wrote
+correct-no-rules = The archive names no rule set for this sheet: please give --rules.
 correct-change = { $field }: { $old } -> { $new }
 blank = (blank)
 correct-done = { $count ->
@@ -124,8 +129,20 @@ check-scan-altered = the kept scan { $sha256 } no longer matches its hash
 check-result-altered = the stored result of sheet { $sheet } no longer matches its hash
 check-result-unreadable = the stored result of sheet { $sheet } cannot be read: { $message }
 check-values-differ = sheet { $sheet }: values the archive holds otherwise than its stored result: { $count } (first { $first })
-check-summary = { $scans } scans and { $sheets } sheets checked; the scans take { $mb } MB, { $kb } kB a sheet; { $without } sheets without their scan kept
-check-damaged = the archive is damaged: { $count } findings above
+check-summary = { $scans ->
+        [one] 1 scan
+       *[other] { $scans } scans
+    } and { $sheets ->
+        [one] 1 sheet
+       *[other] { $sheets } sheets
+    } checked; the scans take { $mb } MB, { $kb } kB a sheet; { $without ->
+        [one] 1 sheet
+       *[other] { $without } sheets
+    } without their scan kept
+check-damaged = the archive is damaged: { $count ->
+        [one] 1 finding
+       *[other] { $count } findings
+    } above
 archive-csv = archive: cannot write CSV: { $message }
 participants-read = cannot read the participant list { $path }: { $problem }
 participants-empty = { $path }: no participant numbers in it (a CSV with the header number,name, or one number per line)
@@ -137,7 +154,16 @@ roster-csv = line { $line }: { $message }
 draw-too-few = { $players } participants are too few: a table needs { $least }
 draw-uneven = { $players } participants cannot be seated at tables of four: register { $add } more or { $remove } fewer
 draw-write = cannot write the seating { $path }
-draw-done = { $players } participants, { $rounds } rounds of { $tables } tables ({ $fives } five-tables)
+draw-done = { $players } participants, { $rounds ->
+        [one] 1 round
+       *[other] { $rounds } rounds
+    } of { $tables ->
+        [one] 1 table
+       *[other] { $tables } tables
+    } ({ $fives ->
+        [one] 1 five-table
+       *[other] { $fives } five-tables
+    })
 draw-seed = seed { $seed }
 draw-no-repeats = nobody meets an opponent twice
 draw-repeats = { $repeats } meetings repeat (the fewest found)
@@ -195,6 +221,10 @@ flag-correction-not-initialled-struck = Game { $row }: correction at seat { $sea
 flag-solo-not-circled = Game { $row }: the { $game } of seat { $seat } is not circled.
 flag-circle-not-solo = Game { $row }: seat { $seat } is circled but played no solo.
 flag-gesamt-mismatch = Seat { $seat }: Gesamt { $column } is { $written }, the column adds up to { $sum }.
+rows-could-explain = { $count ->
+        [one] Row { $rows } could
+       *[other] Rows { $rows } could
+    } explain it.
 flag-abzug-mismatch = Seat { $seat }: Abzug is { $written }, the smaller Gesamt is { $expected }.
 flag-endergebnis-mismatch = Seat { $seat }: Endergebnis is { $written }, plus minus minus gives { $expected }.
 flag-endergebnis-not-zero = The Endergebnis values add up to { $sum } instead of 0.
@@ -225,6 +255,7 @@ uncertain-taken = { $what }: read "{ $read }" ({ $percent }%), taken as { $value
 uncertain-doubted = { $what }: read "{ $read }", but its row and its Gesamt both make it { $value } ({ $probability }%): misread, or changed after the sum was added up, please check.
 uncertain-legal-row = { $what }: read "{ $read }"; its row is legal as read, but several seats' Gesamt agree with their columns only if it is { $value }: please check the row.
 uncertain-poor-hand = { $what }: read "{ $read }"; this hand reads unsure in many cells and its seat's Gesamt disagrees with the column: please check.
+uncertain-explained = { $what }: read "{ $read }"; the Gesamt of these columns all agree if this hand means { $value } here: please check.
 uncertain-consequences = As read, it also means: { $flags }
 uncertain-across-side = { $what }: the number runs over the line into the next column; which column is it in? Please check.
 uncertain-listed = {" "}By the participant list more likely { $number } ({ $probability }%).
@@ -402,3 +433,16 @@ cell-signature = signature
 cell-round = round
 cell-table = table
 cell-endergebnis-line = Endergebnis line
+
+# The command line
+cli-missing = Missing: { $args }.
+cli-unknown = Unknown option: { $arg }.
+cli-unknown-command = Unknown command: { $command }.
+cli-no-command = Which command? For example: aufsicht scan --rules merkur --out results/ scans/
+cli-bad-value = { $arg }: "{ $value }" is not allowed here.
+cli-bad-value-of = { $arg }: "{ $value }" is not allowed here; possible: { $valid }.
+cli-conflict = { $arg } cannot be used with { $other }.
+cli-too-many = One value too many: "{ $value }".
+cli-other = The command line was not understood.
+cli-help = Help: { $help }
+written-to = written: { $path }
