@@ -135,6 +135,16 @@ pub fn percent<T: std::fmt::Display>(hundredths: T) -> String {
     format!("{hundredths:.0}")
 }
 
+/// A number with `places` decimals as the language writes it: a decimal
+/// comma in German ("0,3"), a point in English ("0.3").
+pub fn decimal(lang: Lang, value: f64, places: usize) -> String {
+    let text = format!("{value:.places$}");
+    match lang {
+        Lang::De => text.replace('.', ","),
+        Lang::En => text,
+    }
+}
+
 /// A text a person reads, in their language: the library's errors.
 pub trait Tell {
     fn tell(&self, lang: Lang) -> String;
@@ -143,6 +153,28 @@ pub trait Tell {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decimal_should_be_written_as_the_language_writes_it() {
+        assert_eq!(decimal(Lang::De, 0.34, 1), "0,3");
+        assert_eq!(decimal(Lang::En, 0.34, 1), "0.3");
+        assert_eq!(decimal(Lang::De, 12.0, 0), "12");
+    }
+
+    #[test]
+    fn counts_of_one_should_be_singular() {
+        let one: [(&str, &dyn std::fmt::Display); 3] =
+            [("players", &4), ("rounds", &1), ("tables", &1)];
+        let mut args = one.to_vec();
+        args.push(("fives", &1));
+        let said = say(Lang::De, "draw-done", &args);
+        assert!(
+            said.contains("1 Runde zu je 1 Tisch (1 Fünfertisch)"),
+            "{said}"
+        );
+        let said = say(Lang::De, "check-damaged", &[("count", &1)]);
+        assert!(said.ends_with("1 Befund oben"), "{said}");
+    }
 
     /// The message ids of a catalogue file, which must parse whole.
     fn ids(text: &str) -> Vec<String> {

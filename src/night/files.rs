@@ -20,10 +20,17 @@ pub fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         _ => Path::new("."),
     };
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".part")
-        .tempfile_in(dir)
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".part");
+    // As any file a program makes: what the user's umask allows, not the
+    // temporary file's private 0600 (a result or a PDF is to be shared).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir)
 }
 
 /// `tmp` synced to the disk and renamed to `path`.
@@ -49,6 +56,19 @@ mod tests {
             .flatten()
             .collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_written_whole_should_get_the_permissions_any_new_file_gets() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp");
+        let plain = dir.path().join("plain.csv");
+        std::fs::write(&plain, b"x").expect("write");
+        let whole = dir.path().join("whole.json");
+        write_whole(&whole, b"{}").expect("write whole");
+        let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode(&whole), mode(&plain), "the umask's, as for any file");
     }
 
     #[test]

@@ -215,6 +215,54 @@ fn value_at(sheet: &Value, path: &str) -> Value {
 }
 
 #[test]
+fn the_desk_should_propose_only_the_decodes_suggestion_never_a_rejected_alternative() {
+    // The faxed PDF's table is read "30" at 94%, with "20" as a far
+    // alternative: Enter must not write the alternative.
+    let dir = temp("desk-proposal");
+    let out = dir.join("out");
+    let scan = aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        out.to_str().expect("utf8"),
+        crate::common::root()
+            .join("samples/scans/merkur-faxpdf.pdf")
+            .to_str()
+            .expect("utf8"),
+    ]);
+    assert!(
+        scan.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scan.stderr)
+    );
+    let desk = Desk::start(&out.join("aufsicht.sqlite"));
+    for (id, view) in flagged_views(&desk) {
+        let stored = desk.json(&format!("/api/sheets/{id}"));
+        let flags = view["flags"].as_array().expect("flags");
+        for (shown, kept) in flags.iter().zip(stored["flags"].as_array().expect("flags")) {
+            let decoded = kept.get("suggestion").cloned().unwrap_or(Value::Null);
+            assert_eq!(shown["suggestion"], decoded, "{shown:#}");
+            if shown["field"] == "table" {
+                assert!(shown["suggestion"].is_null(), "{shown:#}");
+                assert!(
+                    !shown["alternatives"]
+                        .as_array()
+                        .expect("alternatives")
+                        .is_empty()
+                );
+            }
+        }
+    }
+    assert!(
+        flagged_views(&desk).iter().any(|(_, v)| v["flags"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|f| f["field"] == "table"))),
+        "the sample's table is asked about"
+    );
+}
+
+#[test]
 fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
     let dir = temp("desk-api");
     let archive = night_archive(&dir);

@@ -183,6 +183,61 @@ fn an_archive_should_export_what_was_scanned_and_keep_the_correction_trail() {
     );
 }
 
+/// `correct` as the review page tells it: no `--rules` (the archive's),
+/// and the value a person changed loses its doubt, as at the desk.
+#[test]
+fn a_correction_should_take_the_archives_rules_and_clear_the_changed_values_doubt() {
+    let dir = temp("correct-doubt");
+    let out = dir.join("out");
+    crate::common::scan_flagged_samples(&out);
+    let scanned = SheetResult::from_path(&out.join("merkur-scanner.json")).expect("scanned");
+    let asked = |s: &SheetResult| -> Vec<(u32, usize)> {
+        s.flags
+            .iter()
+            .filter(|f| f.code == aufsicht::Code::CellUncertain)
+            .filter_map(|f| Some((f.row?, f.seat?)))
+            .collect()
+    };
+    let &(row, seat) = asked(&scanned).first().expect("a game cell asked about");
+    let mut fixed = scanned.clone();
+    let cell = fixed
+        .games
+        .iter_mut()
+        .find(|g| g.no == row)
+        .map(|g| &mut g.cells[seat - 1])
+        .expect("the cell");
+    let slot = if cell.plus.is_some() {
+        &mut cell.plus
+    } else {
+        &mut cell.minus
+    };
+    *slot = slot.map(|v| v / 10);
+    let file = dir.join("fixed.json");
+    std::fs::write(&file, fixed.to_json_pretty()).expect("write");
+    let c = aufsicht(&[
+        "correct",
+        "--archive",
+        out.join("aufsicht.sqlite").to_str().expect("utf8"),
+        "--by",
+        "Anna",
+        file.to_str().expect("utf8"),
+    ]);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    let printed =
+        SheetResult::from_json("stdout", &String::from_utf8_lossy(&c.stdout)).expect("json");
+    assert!(
+        !asked(&printed).contains(&(row, seat)),
+        "{:#?}",
+        printed.flags
+    );
+    assert_eq!(
+        asked(&printed).len(),
+        asked(&scanned).len() - 1,
+        "the other doubts stay"
+    );
+    assert_eq!(printed.rules.as_deref(), Some("merkur"));
+}
+
 #[test]
 fn a_file_that_is_not_an_archive_should_get_a_clear_error() {
     let dir = temp("not-archive");

@@ -549,3 +549,73 @@ fn on_a_grey_scan_no_value_but_the_edited_one_should_be_flagged() {
         }
     }
 }
+
+/// An empty folder, or one of notes only, is no night: the scan fails in
+/// one line and leaves no results folder and no night in the archive.
+#[test]
+fn a_scan_that_finds_no_sheet_should_fail_in_one_line_and_make_no_night() {
+    let dir = temp("nothing");
+    let empty = dir.join("empty");
+    let notes = dir.join("notes");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    std::fs::create_dir_all(&notes).expect("mkdir");
+    std::fs::write(notes.join("list.txt"), "not a scan\n").expect("write");
+    let archive = dir.join("club.sqlite");
+    for input in [&empty, &notes] {
+        let out = dir.join("leer");
+        let run = aufsicht(&[
+            "scan",
+            "--rules",
+            "merkur",
+            "--archive",
+            archive.to_str().expect("path"),
+            "--out",
+            out.to_str().expect("path"),
+            input.to_str().expect("path"),
+        ]);
+        assert!(!run.status.success(), "{}", input.display());
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        let last = stderr.lines().last().unwrap_or_default();
+        assert!(last.contains("Kein Bild und kein PDF"), "{stderr}");
+        assert!(!out.exists(), "no results folder of nothing");
+    }
+    assert!(
+        !archive.exists()
+            || aufsicht::night::club::archive::Archive::open(&archive)
+                .expect("archive")
+                .pick_tournament(None)
+                .is_err(),
+        "no night of nothing"
+    );
+}
+
+/// The command line's own mistakes are told in the run's language in one
+/// line, with the help to ask for: a missing option, an unknown one, a
+/// value not allowed, an unknown command.
+#[test]
+fn a_wrong_command_line_should_be_told_in_one_line_of_the_users_language() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["scan", "--out", "x", "y"], "Es fehlt: --rules"),
+        (
+            &["scan", "--rules", "merkur", "--bogus", "y"],
+            "Unbekannte Angabe: --bogus",
+        ),
+        (&["scna"], "Unbekannter Befehl: scna"),
+        (
+            &["--lang", "en", "verify", "--rules"],
+            "Help: aufsicht verify --help",
+        ),
+    ];
+    for (args, says) in cases {
+        let run = aufsicht(args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("aufsicht: ") && stderr.contains(says),
+            "{args:?}: {stderr}"
+        );
+    }
+    let help = aufsicht(&["scan", "--help"]);
+    assert!(help.status.success(), "help is no error");
+}

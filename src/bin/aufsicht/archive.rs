@@ -41,9 +41,10 @@ pub struct CorrectArgs {
     pub archive: PathBuf,
     #[arg(long)]
     pub tournament: Option<String>,
-    /// Rule set id or the path of a rule file.
+    /// Rule set id or the path of a rule file (default: the one the sheet
+    /// was scanned with, as the archive keeps it).
     #[arg(long)]
-    pub rules: String,
+    pub rules: Option<String>,
     /// Who corrected it (name or initials), for the trail.
     #[arg(long)]
     pub by: String,
@@ -114,7 +115,10 @@ fn check(archive: &Path, lang: Lang) -> Result<()> {
     let args: [(&str, &dyn std::fmt::Display); 5] = [
         ("scans", &checked.scans),
         ("sheets", &checked.sheets),
-        ("mb", &format!("{:.1}", bytes as f64 / 1e6)),
+        (
+            "mb",
+            &aufsicht::catalogue::decimal(lang, bytes as f64 / 1e6, 1),
+        ),
         ("kb", &(per_sheet / 1000)),
         ("without", &checked.without_scan),
     ];
@@ -220,7 +224,7 @@ pub fn correct_run(a: CorrectArgs, lang: Lang) -> Result<()> {
     correct(
         &a.archive,
         a.tournament.as_deref(),
-        &a.rules,
+        a.rules.as_deref(),
         &a.by,
         &a.sheet,
         lang,
@@ -283,7 +287,7 @@ fn export(
 fn correct(
     archive: &Path,
     tournament: Option<&str>,
-    rules: &str,
+    rules: Option<&str>,
     by: &str,
     sheet: &Path,
     lang: Lang,
@@ -291,21 +295,33 @@ fn correct(
     if by.trim().is_empty() {
         bail!(say(lang, "by-empty", &[]));
     }
-    let rules = load_rules(rules, lang)?;
-    let input = SheetResult::from_path(sheet).told(lang)?;
-    let checked = aufsicht::verify(input, &rules, lang)
-        .told(lang)
-        .with_context(|| sheet.display().to_string())?;
+    let mut input = SheetResult::from_path(sheet).told(lang)?;
     let mut db = open_archive(archive, lang)?;
     let t = db.pick_tournament(tournament).told(lang)?;
-    let source = checked.source.clone().unwrap_or_default();
-    let page = checked.page.unwrap_or(1);
-    let Some(id) = db.sheet_id(t, &source, page).told(lang)? else {
+    let source = input.source.clone().unwrap_or_default();
+    let page = input.page.unwrap_or(1);
+    let stored = match db.sheet_id(t, &source, page).told(lang)? {
+        Some(id) => db.sheet(t, id).told(lang)?,
+        None => None,
+    };
+    let Some(stored) = stored else {
         let file = sheet.display();
         let args: [(&str, &dyn std::fmt::Display); 3] =
             [("file", &file), ("source", &source), ("page", &page)];
         bail!(say(lang, "correct-not-archived", &args));
     };
+    let id = stored.id;
+    // As at the desk: a value changed has been looked at and loses its doubt.
+    aufsicht::night::desk::edits::take_corrected(&stored.result, &mut input)
+        .told(lang)
+        .with_context(|| sheet.display().to_string())?;
+    let rules = match rules.or(stored.result.rules.as_deref()) {
+        Some(r) => load_rules(r, lang)?,
+        None => bail!(say(lang, "correct-no-rules", &[])),
+    };
+    let checked = aufsicht::verify(input, &rules, lang)
+        .told(lang)
+        .with_context(|| sheet.display().to_string())?;
     let changes = db.correct(id, &checked, by).told(lang)?;
     let blank = say(lang, "blank", &[]);
     for c in &changes {

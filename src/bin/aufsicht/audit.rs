@@ -91,6 +91,8 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
             )
         }
     };
-    std::fs::write(&a.out, text)
-        .with_context(|| say(lang, "cannot-write", &[("path", &a.out.display())]))
+    aufsicht::night::files::write_whole(&a.out, text.as_bytes())
+        .with_context(|| say(lang, "cannot-write", &[("path", &a.out.display())]))?;
+    crate::common::told_written(&a.out, lang);
+    Ok(())
 }

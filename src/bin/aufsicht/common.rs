@@ -19,6 +19,14 @@ impl<T, E: Tell> Told<T> for std::result::Result<T, E> {
     }
 }
 
+/// Tells on stderr where a command wrote its file.
+pub fn told_written(path: &std::path::Path, lang: Lang) {
+    eprintln!(
+        "aufsicht: {}",
+        say(lang, "written-to", &[("path", &path.display())])
+    );
+}
+
 /// Prints a line; see [`write_stdout`].
 pub fn stdout_line(line: &str, lang: Lang) -> Result<()> {
     write_stdout(format!("{line}\n").as_bytes(), lang)

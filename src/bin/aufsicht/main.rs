@@ -5,6 +5,7 @@
 
 mod archive;
 mod audit;
+mod cli_lang;
 mod common;
 mod draw;
 mod generate;
@@ -75,7 +76,11 @@ enum Command {
 
 fn main() -> ExitCode {
     aufsicht::read::limit_openmp_threads();
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e, &args),
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -88,6 +93,27 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// Help and version as clap shows them; any other error of the command
+/// line in one line of the run's language (exit 2).
+fn usage_error(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    let commands: Vec<String> = <Cli as clap::CommandFactory>::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let lang = cli_lang::lang_of(args);
+    eprintln!("aufsicht: {}", cli_lang::told(e, lang, args, &commands));
+    ExitCode::from(2)
 }
 
 fn run(cli: Cli) -> Result<()> {

@@ -29,7 +29,9 @@ pub fn run(a: RenderFormArgs, lang: Lang) -> Result<()> {
         bail!(say(lang, "dpi-range", &[("dpi", &a.dpi)]));
     }
     let page = aufsicht::page::render::render_form(&form, a.dpi);
-    write_page(&page, &a.out, a.dpi, lang)
+    write_page(&page, &a.out, a.dpi, lang)?;
+    crate::common::told_written(&a.out, lang);
+    Ok(())
 }
 
 fn write_page(page: &image::GrayImage, out: &Path, dpi: f64, lang: Lang) -> Result<()> {

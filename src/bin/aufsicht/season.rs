@@ -39,8 +39,10 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
     if let Some(page) = &a.page {
         let title = say(lang, "season-title", &[]);
         let names = names_of(&db, &club, lang)?;
-        std::fs::write(page, table.page(&title, lang, &names))
+        let html = table.page(&title, lang, &names);
+        aufsicht::night::files::write_whole(page, html.as_bytes())
             .with_context(|| say(lang, "cannot-write", &[("path", &page.display())]))?;
+        crate::common::told_written(page, lang);
     }
     let mut csv = Vec::new();
     table.write_csv(&mut csv)?;

@@ -73,6 +73,8 @@ pub enum Progress<'a> {
 #[error("{}", self.tell(Lang::En))]
 pub enum ScanError {
     InputMissing(PathBuf),
+    /// The files and folders given hold no image or PDF to read.
+    NothingToRead,
     WatchNotFolder(PathBuf),
     CreateFolder(PathBuf, #[source] std::io::Error),
     HoldFolder(PathBuf, #[source] std::io::Error),
@@ -88,6 +90,7 @@ impl Tell for ScanError {
         };
         match self {
             ScanError::InputMissing(p) => say(lang, "input-missing", &[("path", &p.display())]),
+            ScanError::NothingToRead => say(lang, "nothing-to-read", &[]),
             ScanError::WatchNotFolder(p) => {
                 say(lang, "watch-not-folder", &[("path", &p.display())])
             }
@@ -110,6 +113,21 @@ pub fn scan(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Tally, ScanError> {
     check_inputs(&inputs)?;
+    // Files given are found first: where there is no sheet to read, no
+    // folder, night or summary is made of nothing.
+    let found = match &inputs {
+        Inputs::Files(files) => {
+            let found = input::collect(files);
+            for (path, why) in &found.passed_over {
+                progress(Progress::PassedOver(path, why));
+            }
+            if found.files.is_empty() {
+                return Err(ScanError::NothingToRead);
+            }
+            Some(found)
+        }
+        Inputs::Watch { .. } => None,
+    };
     let out = run.out;
     std::fs::create_dir_all(out).map_err(|e| ScanError::CreateFolder(out.into(), e))?;
     let _only_scan_here = FolderLock::take(out, || progress(Progress::Waiting))
@@ -134,9 +152,9 @@ pub fn scan(
         archive,
         participants: run.participants,
     };
-    let read = match inputs {
-        Inputs::Files(files) => read_files(&batch, files, out, progress)?,
-        Inputs::Watch { dir, stop } => watch(&batch, dir, out, stop, progress)?,
+    let read = match (inputs, found) {
+        (Inputs::Watch { dir, stop }, _) => watch(&batch, dir, out, stop, progress)?,
+        (Inputs::Files(_), found) => read_files(&batch, found.unwrap_or_default(), out, progress)?,
     };
     let tally = Tally::of(read, run.lang);
     for (file, why) in &tally.failed {
@@ -224,14 +242,10 @@ struct Read {
 /// hears of what was passed over, how many were found, and each file read.
 fn read_files(
     batch: &Batch,
-    inputs: &[PathBuf],
+    found: input::Found,
     out: &Path,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Read, BatchError> {
-    let found = input::collect(inputs);
-    for (path, why) in &found.passed_over {
-        progress(Progress::PassedOver(path, why));
-    }
     progress(Progress::Found(found.files.len()));
     let jobs = crate::night::batch::result_names::name_beside(&found.files, out);
     let outcomes = batch.run(&jobs, &|d| progress(Progress::Done(d)))?;

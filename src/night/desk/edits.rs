@@ -342,6 +342,53 @@ fn empty_row(no: u32, seats: usize) -> GameRow {
     }
 }
 
+/// Every value path of a sheet: round, table, each seat's number and
+/// footer, each written game cell.
+pub fn paths(sheet: &SheetResult) -> Vec<ValuePath> {
+    let mut out = vec![ValuePath::Round, ValuePath::Table];
+    let columns = [Column::Plus, Column::Minus];
+    for seat in 1..=sheet.players.len() {
+        out.push(ValuePath::Player(seat));
+        out.extend(columns.map(|column| ValuePath::Gesamt { seat, column }));
+        out.extend([ValuePath::Abzug(seat), ValuePath::Endergebnis(seat)]);
+    }
+    for g in &sheet.games {
+        for seat in 1..=g.cells.len() {
+            out.extend(columns.map(|column| ValuePath::Game {
+                no: g.no,
+                seat,
+                column,
+            }));
+        }
+    }
+    out
+}
+
+/// A sheet corrected as a whole (a result's JSON, edited) taken as the
+/// desk takes its edits: every value that differs from `before` is set
+/// ([`set`]), so it loses its `CELL_UNCERTAIN` as at the desk. Returns the
+/// paths changed.
+pub fn take_corrected(
+    before: &SheetResult,
+    corrected: &mut SheetResult,
+) -> Result<Vec<ValuePath>, EditError> {
+    let mut all = paths(before);
+    let more: Vec<ValuePath> = paths(corrected)
+        .into_iter()
+        .filter(|p| !all.contains(p))
+        .collect();
+    all.extend(more);
+    let changed: Vec<ValuePath> = all
+        .into_iter()
+        .filter(|&p| get(before, p) != get(corrected, p))
+        .collect();
+    for &path in &changed {
+        let value = get(corrected, path);
+        set(corrected, path, &value)?;
+    }
+    Ok(changed)
+}
+
 /// A sheet's current value at `path`, as JSON (null for blank).
 pub fn get(sheet: &SheetResult, path: ValuePath) -> Value {
     let seat = path.seat().map(|s| s - 1);
@@ -378,6 +425,39 @@ pub fn get(sheet: &SheetResult, path: ValuePath) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_corrected_as_a_whole_sheet_should_lose_its_doubt_and_nothing_else() {
+        let mut row = empty_row(1, 4);
+        row.cells = vec![Cell::plus(2), Cell::plus(2), Cell::minus(2), Cell::minus(2)];
+        let players = (1..=4).map(|i| Some(i.to_string())).collect();
+        let mut before = crate::sheet::finished_sheet("merkur", vec![row], players);
+        let unsure = |seat: usize| Flag {
+            code: Code::CellUncertain,
+            severity: Code::CellUncertain.severity(),
+            row: Some(1),
+            seat: Some(seat),
+            field: Some("plus".into()),
+            message: String::new(),
+            detail: Default::default(),
+            extra: Default::default(),
+        };
+        before.flags = vec![unsure(1), unsure(2)];
+        let mut corrected = before.clone();
+        corrected.games[0].cells[0].plus = Some(5);
+        let changed = take_corrected(&before, &mut corrected).expect("taken");
+        let game_1_1 = ValuePath::Game {
+            no: 1,
+            seat: 1,
+            column: Column::Plus,
+        };
+        assert_eq!(changed, [game_1_1]);
+        assert_eq!(
+            corrected.flags,
+            [unsure(2)],
+            "the doubt of the cell kept as read stays"
+        );
+    }
     use serde_json::json;
 
     fn sheet() -> SheetResult {

@@ -148,12 +148,10 @@ fn flag_view(
         _ => None,
     });
     let d = &flag.detail;
-    let suggestion = d.suggestion.map(Value::from).or_else(|| {
-        d.alternatives.first().map(|(v, _)| {
-            v.parse::<i64>()
-                .map_or_else(|_| Value::from(v.clone()), Value::from)
-        })
-    });
+    // Only the decode's suggestion is proposed: an alternative the reader
+    // ranked below its reading is no proposal (Enter would write it), and
+    // without a suggestion Enter keeps the value as read.
+    let suggestion = d.suggestion.map(Value::from);
     json!({
         "code": flag.code,
         "severity": flag.severity,

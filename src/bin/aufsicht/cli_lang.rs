@@ -1,0 +1,124 @@
+//! The command line's own errors in the run's language, in one line: a
+//! missing or unknown option, a value that is not allowed, an unknown
+//! command. clap words them in English over several lines; here they are
+//! told from the catalogue, with the help to ask for.
+
+use std::ffi::OsString;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+
+use aufsicht::Lang;
+use aufsicht::catalogue::say;
+
+/// The run's language, before clap has parsed anything: `--lang X` or
+/// `--lang=X` on the command line, else `AUFSICHT_LANG`, else German.
+pub fn lang_of(args: &[OsString]) -> Lang {
+    let given = args.iter().enumerate().find_map(|(i, a)| {
+        let a = a.to_str()?;
+        match a.strip_prefix("--lang") {
+            Some("") => args.get(i + 1)?.to_str().map(str::to_string),
+            Some(v) => v.strip_prefix('=').map(str::to_string),
+            None => None,
+        }
+    });
+    given
+        .or_else(|| std::env::var("AUFSICHT_LANG").ok())
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(Lang::De)
+}
+
+/// The command the arguments name (for the help to point at), if any.
+fn command_of(args: &[OsString], known: &[String]) -> Option<String> {
+    args.iter()
+        .skip(1)
+        .filter_map(|a| a.to_str())
+        .find(|a| known.iter().any(|k| k == a))
+        .map(str::to_string)
+}
+
+/// A context value as one text: several joined with ", ".
+fn text(v: &ContextValue) -> String {
+    match v {
+        ContextValue::String(s) => s.clone(),
+        ContextValue::Strings(v) => v.join(", "),
+        ContextValue::StyledStr(s) => s.to_string(),
+        ContextValue::StyledStrs(v) => v
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        ContextValue::Number(n) => n.to_string(),
+        ContextValue::Bool(b) => b.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// clap's error `e` as one line in `lang`, with the help to ask for.
+pub fn told(e: &clap::Error, lang: Lang, args: &[OsString], commands: &[String]) -> String {
+    let get = |kind: ContextKind| e.get(kind).map(text).unwrap_or_default();
+    let help = match command_of(args, commands) {
+        Some(c) => format!("aufsicht {c} --help"),
+        None => "aufsicht --help".to_string(),
+    };
+    let arg = get(ContextKind::InvalidArg);
+    let line = match e.kind() {
+        ErrorKind::MissingRequiredArgument => say(lang, "cli-missing", &[("args", &arg)]),
+        ErrorKind::UnknownArgument => say(lang, "cli-unknown", &[("arg", &arg)]),
+        ErrorKind::InvalidSubcommand => say(
+            lang,
+            "cli-unknown-command",
+            &[("command", &get(ContextKind::InvalidSubcommand))],
+        ),
+        ErrorKind::MissingSubcommand => say(lang, "cli-no-command", &[]),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => {
+            let valid = get(ContextKind::ValidValue);
+            let value = get(ContextKind::InvalidValue);
+            if valid.is_empty() {
+                say(lang, "cli-bad-value", &[("arg", &arg), ("value", &value)])
+            } else {
+                let args: [(&str, &dyn std::fmt::Display); 3] =
+                    [("arg", &arg), ("value", &value), ("valid", &valid)];
+                say(lang, "cli-bad-value-of", &args)
+            }
+        }
+        ErrorKind::ArgumentConflict => say(
+            lang,
+            "cli-conflict",
+            &[("arg", &arg), ("other", &get(ContextKind::PriorArg))],
+        ),
+        ErrorKind::TooManyValues => say(
+            lang,
+            "cli-too-many",
+            &[("value", &get(ContextKind::InvalidValue))],
+        ),
+        _ => say(lang, "cli-other", &[]),
+    };
+    format!("{line} {}", say(lang, "cli-help", &[("help", &help)]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_language_should_be_found_before_parsing() {
+        assert_eq!(
+            lang_of(&args(&["aufsicht", "--lang", "en", "scan"])),
+            Lang::En
+        );
+        assert_eq!(lang_of(&args(&["aufsicht", "scan", "--lang=en"])), Lang::En);
+        assert_eq!(lang_of(&args(&["aufsicht", "--lang", "xx"])), Lang::De);
+    }
+
+    #[test]
+    fn the_help_should_point_at_the_command_given() {
+        let known = ["scan".to_string(), "correct".to_string()];
+        let given = args(&["aufsicht", "--lang", "de", "correct", "x.json"]);
+        assert_eq!(command_of(&given, &known).as_deref(), Some("correct"));
+        assert_eq!(command_of(&args(&["aufsicht", "scna"]), &known), None);
+    }
+}
