@@ -17,21 +17,24 @@ lab=${AUFSICHT_LAB:-./target/release/aufsicht-lab}
 export OMP_THREAD_LIMIT=1
 a4=templates/forms/punkteliste-a4-32.json
 doko=templates/forms/doko-a4-24x5.json
-# name rules form players sources offset
-sets="oA merkur $a4 48 font,hershey 1
-oB doppelkopf $doko 40 font,hershey 2
-nA merkur $a4 48 mnist 3
-nB doppelkopf $doko 40 mnist 4"
-echo "$sets" | while read -r name rules form players sources offset; do
+# name rules form players sources offset rendering
+sets="oA merkur $a4 48 font,hershey 1 outline
+oB doppelkopf $doko 40 font,hershey 2 outline
+pA merkur $a4 48 font,hershey 5 pressure
+pB doppelkopf $doko 40 font,hershey 6 pressure
+nA merkur $a4 48 mnist 3 outline
+nB doppelkopf $doko 40 mnist 4 outline"
+echo "$sets" | while read -r name rules form players sources offset rendering; do
   out="$dir/$name"
   if [ ! -d "$out/truth" ]; then
     "$lab" generate --rules "$rules" --form "$form" --night "$players" --printed \
       --hands many --hand-sources "$sources" --families held-out --held-back \
+      --rendering "$rendering" \
       --corrections 0.4 --writer-errors 0.5 --capture scanner \
       --seed $((seed + offset)) --out "$out" >/dev/null
   fi
   if [ "$run" = --run ]; then
-    echo "== $name ($rules, $sources)"
+    echo "== $name ($rules, $sources, $rendering)"
     "$lab" evaluate --truth "$out/truth" --scans "$out/scans" --rules "$rules" \
       --results "$out/$res" 2>/dev/null |
       grep -E '^(sheets|writer-error recall [0-9]|cells|source|worst|writer-clean|scan:)'

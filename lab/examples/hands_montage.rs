@@ -1,8 +1,10 @@
 //! Developer aid: a montage of writers drawn from the hands of many
 //! sources, a row a writer, each digit twice (drawn anew each time).
-//! Usage: cargo run --release -p aufsicht-lab --example hands_montage -- data/hands OUT.png [held-out] [WRITERS]
+//! With `pressure` last, the fonts and stroke fonts are drawn the second
+//! way (`hands::pressure`).
+//! Usage: cargo run --release -p aufsicht-lab --example hands_montage -- data/hands OUT.png [held-out] [WRITERS] [pressure]
 
-use aufsicht_lab::hands::{Library, Source, Split};
+use aufsicht_lab::hands::{Library, Rendering, Source, Split};
 use image::{GrayImage, Luma};
 
 fn main() -> Result<(), String> {
@@ -16,7 +18,12 @@ fn main() -> Result<(), String> {
     };
     let writers: usize = args.get(4).and_then(|n| n.parse().ok()).unwrap_or(24);
     let sources = [Source::Font, Source::Hershey, Source::Synth];
-    let lib = Library::load(std::path::Path::new(dir), &sources, split, None)?;
+    let rendering = if args.last().is_some_and(|a| a == "pressure") {
+        Rendering::Pressure
+    } else {
+        Rendering::Outline
+    };
+    let lib = Library::load(std::path::Path::new(dir), &sources, split, None)?.rendered(rendering);
     let mut rng = aufsicht_lab::synth::rng(11);
     let mut sheet = GrayImage::from_pixel(20 * 30, writers as u32 * 30, Luma([255]));
     for row in 0..writers {

@@ -84,6 +84,12 @@ pub struct GenerateArgs {
     /// of every training (to measure the reader on hands it never saw).
     #[arg(long, value_enum, default_value = "held-out")]
     pub families: crate::hands::Split,
+    /// Many hands: how the fonts' and stroke fonts' glyphs are put on
+    /// paper: `outline` as the training draws them, or `pressure` (their
+    /// skeleton drawn again with a pen's pressure, skipping ink and a
+    /// wave), for a held-out measure that does not share the training's look.
+    #[arg(long, value_enum, default_value = "outline")]
+    pub rendering: crate::hands::Rendering,
     /// Many hands: the fetched fonts (default: data/hands, which
     /// scripts/fetch-hands.sh fills).
     #[arg(long)]
@@ -223,7 +229,8 @@ pub fn run(a: GenerateArgs, lang: Lang) -> Result<()> {
                 a.families,
                 Some(digits.clone()),
             )
-            .map_err(anyhow::Error::msg)?,
+            .map_err(anyhow::Error::msg)?
+            .rendered(a.rendering),
         ),
         _ => None,
     };

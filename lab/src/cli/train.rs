@@ -43,6 +43,10 @@ pub struct TrainDigitsArgs {
     /// With --hands: writers whose ten digits are drawn, once, beside MNIST's.
     #[arg(long, default_value_t = 6000)]
     pub hand_writers: usize,
+    /// With --hands: how the fonts' and stroke fonts' glyphs are drawn
+    /// (`both`: each writer one way or the other).
+    #[arg(long, value_enum, default_value = "outline")]
+    pub rendering: crate::hands::Rendering,
     #[command(flatten)]
     pub go_on: GoOn,
 }
@@ -116,7 +120,11 @@ pub fn struck(a: TrainStruckArgs) -> Result<()> {
             h.lost_sheets
         );
     };
-    let library = training_library(a.hands.as_deref(), &digits)?;
+    let library = training_library(
+        a.hands.as_deref(),
+        &digits,
+        crate::hands::Rendering::Outline,
+    )?;
     let library = library.as_ref();
     let training = harvest_struck(
         &forms,
@@ -150,12 +158,15 @@ pub fn struck(a: TrainStruckArgs) -> Result<()> {
 fn training_library(
     dir: Option<&std::path::Path>,
     digits: &synth::Digits,
+    rendering: crate::hands::Rendering,
 ) -> Result<Option<Library>> {
     let Some(dir) = dir else { return Ok(None) };
     let held = aufsicht::read::cnn::HELD_BACK;
     let mnist = digits.clone().without_last(held);
     let library = Library::load(dir, &ALL_SOURCES, Split::Training, Some(mnist));
-    library.map(Some).map_err(anyhow::Error::msg)
+    library
+        .map(|l| Some(l.rendered(rendering)))
+        .map_err(anyhow::Error::msg)
 }
 
 pub fn digits(a: TrainDigitsArgs) -> Result<()> {
@@ -168,6 +179,7 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
         bent,
         hands,
         hand_writers,
+        rendering,
         go_on,
     } = a;
     if !(0.0..=1.0).contains(&bent) {
@@ -176,7 +188,7 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
     let schedule = go_on.schedule(epochs)?;
     let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
     let held = aufsicht::read::cnn::HELD_BACK;
-    let library = training_library(hands.as_deref(), &digits)?;
+    let library = training_library(hands.as_deref(), &digits, rendering)?;
     let [cells, held_cells] =
             harvest_training_and_held(&digits, library.as_ref(), sheets, seed.wrapping_mul(1000) + 1, |h, what| {
                 eprintln!(

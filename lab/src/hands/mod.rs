@@ -8,6 +8,7 @@
 pub mod families;
 mod font;
 mod hershey;
+pub mod pressure;
 pub mod raster;
 mod skeleton;
 
@@ -21,6 +22,7 @@ use crate::digits::Digits;
 pub use families::Split;
 use font::FontFamily;
 use hershey::HersheyFont;
+pub use pressure::Rendering;
 use raster::{Bend, Glyph28};
 use skeleton::SkeletonHand;
 
@@ -54,6 +56,8 @@ pub struct Library {
     fonts: Vec<FontFamily>,
     hershey: Vec<HersheyFont>,
     synth: bool,
+    /// How the fonts' and stroke fonts' glyphs are put on paper.
+    rendering: Rendering,
 }
 
 /// How much every glyph of a drawn hand is bent on its own.
@@ -77,6 +81,7 @@ impl Library {
             fonts: Vec::new(),
             hershey: Vec::new(),
             synth: sources.contains(&Source::Synth),
+            rendering: Rendering::Outline,
         };
         if sources.contains(&Source::Font) {
             for path in files(&dir.join("fonts"), "woff")? {
@@ -108,6 +113,11 @@ impl Library {
             ));
         }
         Ok(lib)
+    }
+
+    /// The library with its fonts' and stroke fonts' glyphs drawn `rendering`.
+    pub fn rendered(self, rendering: Rendering) -> Self {
+        Library { rendering, ..self }
     }
 
     /// The families this library draws writers from, by source.
@@ -153,8 +163,14 @@ impl Library {
             }
             Source::Synth => Kind::Synth(Box::new(SkeletonHand::new(rng))),
         };
+        let rendering = match self.rendering {
+            Rendering::Both if rng.random_bool(0.5) => Rendering::Pressure,
+            Rendering::Both => Rendering::Outline,
+            one => one,
+        };
         Writer {
             kind,
+            rendering,
             slant: rng.random_range(-8.0..18.0),
             width: rng.random_range(0.8..1.2),
             pen: rng.random_range(0.08..0.17),
@@ -183,6 +199,7 @@ pub fn glyphs_of_writers(library: &Library, writers: usize, seed: u64) -> Vec<(G
 /// One writer: its family and how it writes every glyph.
 pub struct Writer<'a> {
     kind: Kind<'a>,
+    rendering: Rendering,
     /// Degrees, leaning forward where positive.
     slant: f64,
     /// The digits' width against the family's.
@@ -229,10 +246,23 @@ impl Writer<'_> {
 
     /// Digit `d` as this writer writes it this time.
     pub fn glyph(&self, d: u32, rng: &mut ChaCha8Rng) -> Glyph28 {
+        let pressure = self.rendering == Rendering::Pressure;
         let canvas: GrayImage = match &self.kind {
             Kind::Mnist(own) => return *own.pick(d, rng),
+            Kind::Font(f) if pressure => {
+                let filled = f.fill(d).unwrap_or_default();
+                let pen = self.pen * f64::from(raster::ink_height(&filled));
+                pressure::redraw(&filled, pen, rng)
+            }
             Kind::Font(f) => self.weighted(f.fill(d).unwrap_or_default()),
-            Kind::Hershey(f) => f.draw(d, self.pen * hershey::HEIGHT_PX / 2.0, self.wobble, rng),
+            Kind::Hershey(f) => {
+                let drawn = f.draw(d, self.pen * hershey::HEIGHT_PX / 2.0, self.wobble, rng);
+                if pressure {
+                    pressure::redraw(&drawn, self.pen * hershey::HEIGHT_PX, rng)
+                } else {
+                    drawn
+                }
+            }
             Kind::Synth(h) => h.draw(d, self.pen * skeleton::HEIGHT_PX / 2.0, 0.03, rng),
         };
         let leant = raster::lean(&canvas, self.slant, self.width);
@@ -247,6 +277,7 @@ impl Writer<'_> {
             "family": self.family(),
             "slant": self.slant,
             "width": self.width,
+            "rendering": format!("{:?}", self.rendering).to_lowercase(),
         })
     }
 }
