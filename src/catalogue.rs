@@ -112,6 +112,12 @@ pub fn column_head(lang: Lang, name: &str) -> String {
     {
         return say(lang, "column-round", &[("n", &n)]);
     }
+    // A night's column: its date as the language writes it, then its name.
+    if let Some((day, rest)) = name.split_at_checked(10)
+        && let Ok(day) = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
+    {
+        return format!("{}{rest}", date(lang, day));
+    }
     let id = format!("column-{name}");
     if bundle(lang).has_message(&id) {
         say(lang, &id, &[])
@@ -254,6 +260,10 @@ mod tests {
         assert_eq!(column_head(Lang::De, "round_difference"), "Rundendifferenz");
         assert_eq!(
             column_head(Lang::De, "2026-01-09 Januar"),
+            "09.01.2026 Januar"
+        );
+        assert_eq!(
+            column_head(Lang::En, "2026-01-09 Januar"),
             "2026-01-09 Januar"
         );
         let day = chrono::NaiveDate::from_ymd_opt(2026, 1, 9).expect("a date");

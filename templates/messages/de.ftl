@@ -456,3 +456,11 @@ cli-too-many = Ein Wert zu viel: „{ $value }“.
 cli-other = Aufruf nicht verstanden.
 cli-help = Hilfe: { $help }
 written-to = geschrieben: { $path }
+review-default-title = Durchsicht des Abends
+season-unranked = { $count ->
+        [one] 1 Spieler ohne Rang
+       *[other] { $count } Spieler ohne Rang
+    }: ein Rang braucht mindestens { $least ->
+        [one] 1 Abend
+       *[other] { $least } Abende
+    } (min_nights in der Vereinsdatei)

@@ -446,3 +446,11 @@ cli-too-many = One value too many: "{ $value }".
 cli-other = The command line was not understood.
 cli-help = Help: { $help }
 written-to = written: { $path }
+review-default-title = The night's review
+season-unranked = { $count ->
+        [one] 1 player
+       *[other] { $count } players
+    } without a rank: a rank needs at least { $least ->
+        [one] 1 night
+       *[other] { $least } nights
+    } (min_nights in the club file)

@@ -619,3 +619,21 @@ fn a_wrong_command_line_should_be_told_in_one_line_of_the_users_language() {
     let help = aufsicht(&["scan", "--help"]);
     assert!(help.status.success(), "help is no error");
 }
+
+/// A folder scanned into itself: the scan's own results, summary and
+/// archive are not reported as files passed over, the next time either.
+#[test]
+fn a_folder_scanned_into_itself_should_not_list_its_own_results() {
+    let dir = temp("into-itself");
+    std::fs::copy(
+        root().join("samples/scans/merkur-scanner.jpg"),
+        dir.join("merkur-scanner.jpg"),
+    )
+    .expect("copy");
+    let d = dir.to_str().expect("utf8");
+    for _ in 0..2 {
+        let run = aufsicht(&["scan", "--rules", "merkur", "--out", d, d]);
+        let stderr = ok(&run);
+        assert!(!stderr.contains("übersprungen"), "{stderr}");
+    }
+}

@@ -86,7 +86,7 @@ pub fn run(a: DrawArgs, lang: Lang) -> Result<()> {
         n => say(lang, "draw-repeats", &[("repeats", &n)]),
     };
     let seed = say(lang, "draw-seed", &[("seed", &seed)]);
-    eprintln!("{done}; {repeats}; {seed}");
+    eprintln!("aufsicht: {done}; {repeats}; {seed}");
     Ok(())
 }
 

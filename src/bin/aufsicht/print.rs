@@ -74,7 +74,7 @@ pub fn run(a: PrintArgs, lang: Lang) -> Result<()> {
     aufsicht::night::files::write_whole(&a.out, &pdf.finish())
         .with_context(|| say(lang, "cannot-write", &[("path", &a.out.display())]))?;
     eprintln!(
-        "{}",
+        "aufsicht: {}",
         say(
             lang,
             "print-done",

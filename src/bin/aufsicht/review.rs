@@ -16,12 +16,12 @@ pub struct ReviewArgs {
     /// The HTML file to write (the offline page).
     #[arg(long, required_unless_present = "serve")]
     pub out: Option<PathBuf>,
-    /// The page's title.
-    #[arg(long, default_value = "aufsicht review")]
-    pub title: String,
+    /// The page's title (default: the night's review, in the run's language).
+    #[arg(long)]
+    pub title: Option<String>,
     /// Serve the review desk over the archive instead: a local web
     /// application whose corrections land in the archive at once.
-    #[arg(long, requires_all = ["archive", "rules"], conflicts_with = "out")]
+    #[arg(long, requires = "archive", conflicts_with = "out")]
     pub serve: bool,
     /// Where the desk listens: this computer only unless told otherwise
     /// (another address needs the token it prints).
@@ -30,7 +30,8 @@ pub struct ReviewArgs {
     /// The night's archive (what `scan --archive` filled).
     #[arg(long, requires = "serve")]
     pub archive: Option<PathBuf>,
-    /// Rule set id or the path of a rule file, to verify corrected sheets.
+    /// Rule set id or the path of a rule file, to verify corrected sheets
+    /// (default: the one the night was scanned with, as the archive keeps it).
     #[arg(long, requires = "serve")]
     pub rules: Option<String>,
     /// The night's registered participants: their names beside the
@@ -49,21 +50,24 @@ pub struct ReviewArgs {
 }
 
 pub fn run(a: ReviewArgs, lang: Lang) -> Result<()> {
-    match (a.serve, a.archive, a.rules, a.out) {
-        (true, Some(archive), Some(rules), _) => crate::serve::run(
+    let title = a
+        .title
+        .unwrap_or_else(|| say(lang, "review-default-title", &[]));
+    match (a.serve, a.archive, a.out) {
+        (true, Some(archive), _) => crate::serve::run(
             crate::serve::ServeOptions {
                 listen: a.listen,
                 archive,
-                rules,
+                rules: a.rules,
                 participants: a.participants,
                 seating: a.seating,
                 tournament: a.tournament,
-                title: a.title,
+                title,
             },
             lang,
         ),
-        (_, _, _, Some(out)) => review(&out, &a.title, &a.dirs, a.participants.as_deref(), lang),
-        _ => unreachable!("clap requires --out, or --serve with --archive and --rules"),
+        (_, _, Some(out)) => review(&out, &title, &a.dirs, a.participants.as_deref(), lang),
+        _ => unreachable!("clap requires --out, or --serve with --archive"),
     }
 }
 

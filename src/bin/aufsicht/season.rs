@@ -36,6 +36,11 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
     let club = club_file(a.club.as_ref(), lang)?;
     let db = open_archive(&a.archive, lang)?;
     let table = season::of_archive(&db, (from, to), &club.season, lang).told(lang)?;
+    let unranked = table.lines.iter().filter(|l| l.rank.is_none()).count();
+    if let Some(least) = club.season.min_nights.filter(|_| unranked > 0) {
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("count", &unranked), ("least", &least)];
+        eprintln!("aufsicht: {}", say(lang, "season-unranked", &args));
+    }
     if let Some(page) = &a.page {
         let title = say(lang, "season-title", &[]);
         let names = names_of(&db, &club, lang)?;

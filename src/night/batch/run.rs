@@ -117,7 +117,9 @@ pub fn scan(
     // folder, night or summary is made of nothing.
     let found = match &inputs {
         Inputs::Files(files) => {
-            let found = input::collect(files);
+            let mut found = input::collect(files);
+            // A folder read into itself holds this scan's own results.
+            found.passed_over.retain(|(p, _)| !own_output(p, run.out));
             for (path, why) in &found.passed_over {
                 progress(Progress::PassedOver(path, why));
             }
@@ -164,6 +166,21 @@ pub fn scan(
         .write_summary(out)
         .map_err(|e| ScanError::Summary(out.join("summary.csv"), e))?;
     Ok(tally)
+}
+
+/// Whether `path` is a file a scan writes into `out`: a result, the
+/// summary, the archive and its journal, a file being written.
+fn own_output(path: &Path, out: &Path) -> bool {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let ours = name.ends_with(".json")
+        || name == "summary.csv"
+        || name.starts_with("aufsicht.sqlite")
+        || name.starts_with('.');
+    ours && path.parent().is_some_and(|dir| same(dir, out))
 }
 
 /// Every input given is there, and a watched folder is a folder.

@@ -29,7 +29,8 @@ use crate::common::{Told, load_participants, load_rules, open_archive};
 pub struct ServeOptions {
     pub listen: SocketAddr,
     pub archive: PathBuf,
-    pub rules: String,
+    /// The opened night's rule set; default: the one it was scanned with.
+    pub rules: Option<String>,
     pub participants: Option<PathBuf>,
     pub seating: Option<PathBuf>,
     pub tournament: Option<String>,
@@ -56,7 +57,6 @@ pub struct Desk {
 }
 
 pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
-    let rules = load_rules(&o.rules, lang)?;
     let participants = load_participants(o.participants.as_deref(), lang)?;
     let seating = o
         .seating
@@ -69,6 +69,10 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         None => archive.newest_night(),
     }
     .told(lang)?;
+    let rules = match &o.rules {
+        Some(r) => load_rules(r, lang)?,
+        None => load_rules(&archive.rules_of(opened).told(lang)?, lang)?,
+    };
     // The list given keeps its names with the night: every page shows them.
     if let Some(list) = &participants {
         archive.keep_names(opened, list.names()).told(lang)?;
