@@ -259,17 +259,17 @@ field-gesamt = Platz { $seat }: Gesamt { $column ->
     }
 field-abzug = Platz { $seat }: Abzug
 field-endergebnis = Platz { $seat }: Endergebnis
-uncertain = { $what }: gelesen "{ $read }" ({ $percent }%), bitte prüfen.
-uncertain-suggested = { $what }: gelesen "{ $read }" ({ $percent }%), nach Tarif und Spaltensumme eher { $value } ({ $probability }%), bitte prüfen.
-uncertain-taken = { $what }: gelesen "{ $read }" ({ $percent }%), nach Tarif und Summen als { $value } übernommen, bitte prüfen.
-uncertain-doubted = { $what }: gelesen "{ $read }", aber Zeile und Gesamt ergeben beide { $value } ({ $probability }%): verlesen oder nach dem Zusammenzählen geändert, bitte prüfen.
-uncertain-legal-row = { $what }: gelesen "{ $read }"; die Zeile ist so gültig, doch die Gesamt-Summen mehrerer Plätze passen nur, wenn hier { $value } steht: bitte die Zeile prüfen.
-uncertain-poor-hand = { $what }: gelesen "{ $read }"; diese Handschrift liest sich in vielen Zellen unsicher und das Gesamt des Platzes passt nicht zur Spalte: bitte prüfen.
-uncertain-explained = { $what }: gelesen "{ $read }"; die Gesamt-Summen dieser Spalten passen alle, wenn diese Handschrift hier { $value } meint: bitte prüfen.
+uncertain = { $what }: gelesen „{ $read }“ ({ $percent } %), bitte prüfen.
+uncertain-suggested = { $what }: gelesen „{ $read }“ ({ $percent } %), nach Tarif und Spaltensumme eher { $value } ({ $probability } %), bitte prüfen.
+uncertain-taken = { $what }: gelesen „{ $read }“ ({ $percent } %), nach Tarif und Summen als { $value } übernommen, bitte prüfen.
+uncertain-doubted = { $what }: gelesen „{ $read }“, aber Zeile und Gesamt ergeben beide { $value } ({ $probability } %): verlesen oder nach dem Zusammenzählen geändert, bitte prüfen.
+uncertain-legal-row = { $what }: gelesen „{ $read }“; die Zeile ist so gültig, doch die Gesamt-Summen mehrerer Plätze passen nur, wenn hier { $value } steht: bitte die Zeile prüfen.
+uncertain-poor-hand = { $what }: gelesen „{ $read }“; diese Handschrift liest sich in vielen Zellen unsicher und das Gesamt des Platzes passt nicht zur Spalte: bitte prüfen.
+uncertain-explained = { $what }: gelesen „{ $read }“; die Gesamt-Summen dieser Spalten passen alle, wenn diese Handschrift hier { $value } meint: bitte prüfen.
 uncertain-consequences = So gelesen heißt das auch: { $flags }
 uncertain-across-side = { $what }: die Zahl läuft über die Linie in die nächste Spalte; in welcher Spalte steht sie? Bitte prüfen.
-uncertain-listed = {" "}Nach der Teilnehmerliste eher { $number } ({ $probability }%).
-uncertain-not-listed = Platz { $seat }: Teilnehmer-Nr. gelesen "{ $number }", steht nicht in der Teilnehmerliste, bitte prüfen.
+uncertain-listed = {" "}Nach der Teilnehmerliste eher { $number } ({ $probability } %).
+uncertain-not-listed = Platz { $seat }: Teilnehmer-Nr. gelesen „{ $number }“, steht nicht in der Teilnehmerliste, bitte prüfen.
 uncertain-written-over = Platz { $seat }: gedruckt ist die Teilnehmernummer { $printed }, darüber geschrieben (gelesen „{ $read }“): Ersatzspieler oder Korrektur? Bitte prüfen.
 
 ## Warum eine Datei oder Seite nicht gelesen wird
@@ -431,6 +431,7 @@ review-taken = Anders gelesen, genommen, wie Zeile und Spalte es verlangen:
 review-rings = Ein dort gesehener Kreis war die eigene Schleife der Zahl, wie geschrieben gelesen und nicht eingekreist (den Kreis prüfen):
 review-read = gelesen „{ $reading }“ ({ $percent } %)
 review-alternatives = andere Lesarten: { $list }
+review-alternative = „{ $reading }“ { $percent } %
 review-suggested = Vorschlag: { $value } ({ $percent } %)
 review-taken-as = genommen als { $value } ({ $percent } %)
 review-taken-line = Spiel { $row }, Platz { $seat } { $column }: gelesen { $read }, genommen als { $value }

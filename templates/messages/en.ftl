@@ -421,6 +421,7 @@ review-taken = Read otherwise, taken as its row and column demand:
 review-rings = A ring seen there was the number's own loop, read as drawn and not circled (check the circle):
 review-read = read “{ $reading }” ({ $percent }%)
 review-alternatives = alternatives: { $list }
+review-alternative = “{ $reading }” { $percent }%
 review-suggested = suggested: { $value } ({ $percent }%)
 review-taken-as = taken as { $value } ({ $percent }%)
 review-taken-line = game { $row }, seat { $seat } { $column }: read { $read }, taken as { $value }

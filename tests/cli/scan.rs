@@ -637,3 +637,32 @@ fn a_folder_scanned_into_itself_should_not_list_its_own_results() {
         assert!(!stderr.contains("übersprungen"), "{stderr}");
     }
 }
+
+/// The man page is whole: every command has its section with its
+/// options, and no page is named that is not installed.
+#[test]
+fn the_man_page_should_hold_every_command_and_name_no_other_page() {
+    let man = aufsicht(&["generate", "man"]);
+    ok(&man);
+    let text = String::from_utf8_lossy(&man.stdout).to_string();
+    for command in [
+        "SCAN",
+        "CORRECT",
+        "ARCHIVE BACKUP",
+        "ARCHIVE CHECK",
+        "RENDER-FORM",
+    ] {
+        assert!(
+            text.contains(&format!(".SH \"AUFSICHT {command}\"")),
+            "{command}"
+        );
+    }
+    assert!(
+        text.contains("\\-\\-participants"),
+        "scan's options are listed"
+    );
+    assert!(
+        !text.contains("aufsicht\\-scan(1)"),
+        "no page of its own is named"
+    );
+}

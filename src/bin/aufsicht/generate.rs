@@ -33,7 +33,7 @@ pub fn run(a: GenerateArgs, lang: Lang) -> anyhow::Result<()> {
     let mut out = Vec::new();
     let shell = match a.what {
         Generated::Man => {
-            clap_mangen::Man::new(command).render(&mut out)?;
+            man_page(command, &mut out)?;
             return write_stdout(&out, lang);
         }
         Generated::CompleteBash => clap_complete::Shell::Bash,
@@ -42,4 +42,43 @@ pub fn run(a: GenerateArgs, lang: Lang) -> anyhow::Result<()> {
     };
     clap_complete::generate(shell, &mut command, "aufsicht", &mut out);
     write_stdout(&out, lang)
+}
+
+/// One man page for the whole command line: the program's title, name,
+/// synopsis, description and options, then each command (and each of a
+/// command's own commands) in a section of its own with its synopsis,
+/// description and every option. No other page is named, since none is
+/// installed.
+fn man_page(mut command: clap::Command, out: &mut Vec<u8>) -> std::io::Result<()> {
+    command.build();
+    let top = clap_mangen::Man::new(command.clone());
+    top.render_title(out)?;
+    top.render_name_section(out)?;
+    top.render_synopsis_section(out)?;
+    top.render_description_section(out)?;
+    top.render_options_section(out)?;
+    commands(&command, "aufsicht", out)?;
+    top.render_version_section(out)
+}
+
+/// A section for each of `parent`'s commands, named `prefix` and its name.
+fn commands(parent: &clap::Command, prefix: &str, out: &mut Vec<u8>) -> std::io::Result<()> {
+    for sub in parent.get_subcommands().filter(|c| c.get_name() != "help") {
+        let name = format!("{prefix} {}", sub.get_name());
+        out.extend_from_slice(format!(".SH \"{}\"\n", name.to_uppercase()).as_bytes());
+        let named = sub
+            .clone()
+            .display_name(name.clone())
+            .bin_name(name.clone());
+        let man = clap_mangen::Man::new(named);
+        let mut part = Vec::new();
+        man.render_synopsis_section(&mut part)?;
+        man.render_description_section(&mut part)?;
+        man.render_options_section(&mut part)?;
+        // The command's own sections are subsections of its section.
+        let text = String::from_utf8_lossy(&part).replace(".SH ", ".SS ");
+        out.extend_from_slice(text.as_bytes());
+        commands(sub, &name, out)?;
+    }
+    Ok(())
 }

@@ -320,7 +320,11 @@ fn flag_extra(flag: &Flag, lang: Lang) -> String {
     }
     if !d.alternatives.is_empty() {
         let list: Vec<String> = (d.alternatives.iter())
-            .map(|(t, p)| format!("“{t}” {}%", percent(*p)))
+            .map(|(t, p)| {
+                let args: [(&str, &dyn std::fmt::Display); 2] =
+                    [("reading", t), ("percent", &percent(*p))];
+                say(lang, "review-alternative", &args)
+            })
             .collect();
         parts.push(say(
             lang,
