@@ -666,3 +666,43 @@ fn the_man_page_should_hold_every_command_and_name_no_other_page() {
         "no page of its own is named"
     );
 }
+
+/// Every command's help shows an example and describes every option.
+#[test]
+fn every_command_should_have_an_example_and_every_option_a_description() {
+    let commands = [
+        "scan",
+        "verify",
+        "draw",
+        "print",
+        "standings",
+        "season",
+        "export",
+        "correct",
+        "archive",
+        "audit",
+        "review",
+        "render-form",
+        "generate",
+    ];
+    for command in commands {
+        let help = aufsicht(&[command, "--help"]);
+        let text = String::from_utf8_lossy(&help.stdout).to_string();
+        assert!(text.contains("Example:\n  aufsicht "), "{command}: {text}");
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let option = line.trim_start();
+            let indent = line.len() - option.len();
+            let named = option.starts_with('-') || option.starts_with('[');
+            // Options stand two or six places in; what is further in describes one.
+            if !(1..=6).contains(&indent) || !named {
+                continue;
+            }
+            let said_beside = option.trim_end().contains("  ");
+            let said_below = lines.get(i + 1).is_some_and(|next| {
+                next.len() - next.trim_start().len() > indent && !next.trim().is_empty()
+            });
+            assert!(said_beside || said_below, "{command}: {line}");
+        }
+    }
+}

@@ -14,12 +14,14 @@ use crate::common::{Told, load_rules, open_archive, stdout_line};
 /// The arguments of `export`.
 #[derive(clap::Args)]
 pub struct ExportArgs {
+    /// The club's archive (what `scan --archive` fills).
     #[arg(long)]
     pub archive: PathBuf,
     /// The night, by its name or its date (YYYY-MM-DD); may be left out
     /// when the archive holds one.
     #[arg(long, conflicts_with = "season")]
     pub tournament: Option<String>,
+    /// The folder the sheets' JSON and values.csv go to (made if missing).
     #[arg(long)]
     pub out: PathBuf,
     /// Every night of the archive, each in a folder of its own, with
@@ -37,8 +39,11 @@ pub struct ExportArgs {
 /// The arguments of `correct`.
 #[derive(clap::Args)]
 pub struct CorrectArgs {
+    /// The club's archive the sheet was scanned into.
     #[arg(long)]
     pub archive: PathBuf,
+    /// The night, by its name or its date; may be left out when the
+    /// archive holds one.
     #[arg(long)]
     pub tournament: Option<String>,
     /// Rule set id or the path of a rule file (default: the one the sheet

@@ -18,6 +18,7 @@ use crate::common::{Told, load_rules, open_archive};
 /// The arguments of `audit`.
 #[derive(clap::Args)]
 pub struct AuditArgs {
+    /// The club's archive (what `scan --archive` fills).
     #[arg(long)]
     pub archive: PathBuf,
     /// The participant number whose night is audited (every sheet they sat at).
@@ -37,8 +38,10 @@ pub struct AuditArgs {
     /// The club's file (`[season]`): the season's line under its rule.
     #[arg(long)]
     pub club: Option<PathBuf>,
+    /// A page to print and read (html) or the audit as data (json).
     #[arg(long, value_enum, default_value = "html")]
     pub format: Format,
+    /// The file the audit is written to.
     #[arg(long)]
     pub out: PathBuf,
 }

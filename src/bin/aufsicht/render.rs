@@ -13,10 +13,13 @@ use crate::common::Told;
 /// The arguments of `render-form`.
 #[derive(clap::Args)]
 pub struct RenderFormArgs {
+    /// Form id (punkteliste-a4-32, doko-a4-24x5) or a template's path.
     #[arg(long)]
     pub form: String,
+    /// Dots per inch of the page drawn (50 to 1200).
     #[arg(long, default_value_t = 300.0)]
     pub dpi: f64,
+    /// The file to write: PNG or PDF, by its extension.
     #[arg(long)]
     pub out: PathBuf,
 }

@@ -49,6 +49,7 @@ pub struct ScanArgs {
     /// Ctrl-C (the file being read is finished first).
     #[arg(long, conflicts_with = "inputs")]
     pub watch: Option<PathBuf>,
+    /// Scans to read: images (JPEG, PNG, TIFF), PDFs, and folders of them.
     #[arg(required_unless_present = "watch")]
     pub inputs: Vec<PathBuf>,
 }

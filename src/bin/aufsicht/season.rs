@@ -15,6 +15,7 @@ use crate::common::{Told, date_range, open_archive, write_stdout};
 /// The arguments of `season`.
 #[derive(clap::Args)]
 pub struct SeasonArgs {
+    /// The club's archive (what `scan --archive` fills).
     #[arg(long)]
     pub archive: PathBuf,
     /// The first night's date counted (YYYY-MM-DD).
