@@ -22,6 +22,24 @@ pub(super) fn doubt_flags(sheet: &SheetResult, ev: &Evidence, flags: &mut Vec<Fl
     }
 }
 
+/// The `CELL_UNCERTAIN` of a cell the sheet's sums doubt (`doubted`), saying
+/// `message`: the reading stands, and `value`, where there is one, is a
+/// suggestion only as likely as the reading (the writer may have slipped).
+pub(super) fn even_odds_flag(
+    fr: &FieldReading,
+    value: Option<i64>,
+    message: String,
+    lang: Lang,
+) -> Flag {
+    let (row, seat, name) = fr.field.locator();
+    let read = fr.reading.value().map_or(0, i64::from);
+    let d = value.map(|v| Decoded::from_ranked(vec![(v, 0.5), (read, 0.5)]));
+    let mut flag = uncertain_flag(row, seat, name, &fr.reading, &fr.what, d.as_ref(), lang);
+    flag.message = message;
+    flag.detail.doubted = true;
+    flag
+}
+
 /// The message of a cell read surely that its row and Gesamt contradict:
 /// misread, or changed after the Gesamt was added up.
 pub(super) fn doubted_message(what: &str, r: &Reading, v: i64, p: f64, lang: Lang) -> String {

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::doubt::{Probable, signed};
+use super::doubt::{Probable, even_odds_flag, signed};
 use super::legal_row::columns_off;
 use super::witness::doubt_between;
 use super::*;
@@ -217,27 +217,15 @@ fn ask(ev: &Evidence, flags: &mut Vec<Flag>, field: Field, value: i64) {
     let Some(fr) = ev.by_field.get(&field) else {
         return;
     };
-    let (row, seat, name) = field.locator();
-    let read = fr.reading.value().map_or(0, i64::from);
+    let args: [(&str, &dyn std::fmt::Display); 3] = [
+        ("what", &fr.what),
+        ("read", &fr.reading.text),
+        ("value", &value),
+    ];
+    let message = say(ev.lang, "uncertain-explained", &args);
     // As likely as the reading: the writer's Gesamt may be the slip.
-    let d = Decoded::from_ranked(vec![(value, 0.5), (read, 0.5)]);
-    let mut flag = uncertain_flag(row, seat, name, &fr.reading, &fr.what, Some(&d), ev.lang);
-    flag.message = say(
-        ev.lang,
-        "uncertain-explained",
-        &[
-            ("what", &fr.what),
-            ("read", &fr.reading.text),
-            ("value", &value),
-        ],
-    );
-    flag.detail.doubted = true;
-    flags.retain(|x| {
-        !(x.code == Code::CellUncertain
-            && x.row == row
-            && x.seat == seat
-            && x.field.as_deref() == Some(name))
-    });
+    let flag = even_odds_flag(fr, Some(value), message, ev.lang);
+    flags.retain(|x| !x.same_finding(&flag));
     flags.push(flag);
 }
 

@@ -25,12 +25,12 @@ pub(super) fn footer_flags(
     footer.sort_by_key(|f| f.field);
     let mut joints: BTreeMap<usize, Option<SeatFooter>> = BTreeMap::new();
     let mut flags = Vec::new();
+    let settled = super::witness::Settled {
+        cells: &|f: Field| rows.get(&f).is_none_or(|d| d.posterior >= ACCEPT),
+        gesamt: &|s: usize, m: bool| cols.confirms.contains_key(&(s, m)),
+    };
     for fr in footer {
         // Its doubt shared by another of the seat's fields: one witness.
-        let settled = super::witness::Settled {
-            cells: &|f: Field| rows.get(&f).is_none_or(|d| d.posterior >= ACCEPT),
-            gesamt: &|s: usize, m: bool| cols.confirms.contains_key(&(s, m)),
-        };
         let alike = super::witness::footer_shares_doubt(ev, fr.field, &settled);
         // The column's whole distribution of sums confirmed it already.
         if let Field::Gesamt(s, m) = fr.field

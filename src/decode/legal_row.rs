@@ -8,7 +8,7 @@
 //! at once, no one row explains the Gesamt: there every cell of a column
 //! that misses its Gesamt goes to a person.
 
-use super::doubt::{Probable, column_name, signed};
+use super::doubt::{Probable, column_name, even_odds_flag, signed};
 use super::*;
 
 /// A row's cells to ask about: seat, minus column, and the value the
@@ -65,20 +65,8 @@ pub(super) fn legal_row_flags(sheet: &SheetResult, ev: &Evidence, flags: &mut Ve
             if flags.iter().any(flagged) {
                 continue;
             }
-            let read = fr.reading.value().map_or(0, i64::from);
-            // As likely as the reading: the arithmetic's value stays a suggestion.
-            let d = value.map(|v| Decoded::from_ranked(vec![(v, 0.5), (read, 0.5)]));
-            let mut flag = uncertain_flag(
-                Some(no),
-                Some(seat),
-                name,
-                &fr.reading,
-                &fr.what,
-                d.as_ref(),
-                ev.lang,
-            );
             let (what, text) = (&fr.what, &fr.reading.text);
-            flag.message = match value {
+            let message = match value {
                 Some(value) => say(
                     ev.lang,
                     "uncertain-legal-row",
@@ -90,7 +78,8 @@ pub(super) fn legal_row_flags(sheet: &SheetResult, ev: &Evidence, flags: &mut Ve
                     &[("what", what), ("read", text)],
                 ),
             };
-            flag.detail.doubted = true;
+            // As likely as the reading: the arithmetic's value stays a suggestion.
+            let flag = even_odds_flag(fr, value, message, ev.lang);
             new.push(flag);
         }
     }

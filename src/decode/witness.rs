@@ -96,6 +96,17 @@ pub(super) mod tests {
     use crate::read::reading;
     use crate::sheet::{Cell, finished_sheet};
 
+    /// Game row `no` that seats 1 and 2 win by `k` from seats 3 and 4.
+    fn partners(no: u32, k: u32) -> GameRow {
+        GameRow {
+            no,
+            cells: vec![Cell::plus(k), Cell::plus(k), Cell::minus(k), Cell::minus(k)],
+            initials: false,
+            class: None,
+            extra: Map::new(),
+        }
+    }
+
     /// A Doppelkopf night's sheet of 16 rows (k, k, -k, -k), k as the
     /// row's number gives it, rows 2, 9 and 16 written with 3s; its footer
     /// added up from what was written and read surely. Every game cell is
@@ -110,15 +121,8 @@ pub(super) mod tests {
                 2 - no % 2
             }
         };
-        let row = |no: u32, v: u32| GameRow {
-            no,
-            cells: vec![Cell::plus(v), Cell::plus(v), Cell::minus(v), Cell::minus(v)],
-            initials: false,
-            class: None,
-            extra: Map::new(),
-        };
         let players = (1..=4).map(|i| Some(i.to_string())).collect();
-        let written: Vec<GameRow> = (1..=16).map(|no| row(no, k(no))).collect();
+        let written: Vec<GameRow> = (1..=16).map(|no| partners(no, k(no))).collect();
         let mut sheet = finished_sheet("doppelkopf", written, players);
         let mut fields = Vec::new();
         for g in &mut sheet.games {
@@ -206,13 +210,7 @@ pub(super) mod tests {
         let rows: Vec<GameRow> = [2, 4, 4, 3]
             .into_iter()
             .zip(1..)
-            .map(|(k, no)| GameRow {
-                no,
-                cells: vec![Cell::plus(k), Cell::plus(k), Cell::minus(k), Cell::minus(k)],
-                initials: false,
-                class: None,
-                extra: Map::new(),
-            })
+            .map(|(k, no)| partners(no, k))
             .collect();
         let players = (1..=4).map(|i| Some(i.to_string())).collect();
         let mut sheet = finished_sheet("doppelkopf", rows, players);

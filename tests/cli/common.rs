@@ -236,7 +236,13 @@ pub fn temp(name: &str) -> Scratch {
 /// The two flagged samples (fax, office scan) scanned as merkur into `out`,
 /// with its archive; one at a time, so the archive holds them in this order.
 pub fn scan_flagged_samples(out: &Path) {
-    for sample in ["merkur-fax.tif", "merkur-scanner.jpg"] {
+    scan_samples(out, &["merkur-fax.tif", "merkur-scanner.jpg"]);
+}
+
+/// The sample scans named, each scanned by `scan --rules merkur` into `out`
+/// (and its archive).
+pub fn scan_samples(out: &Path, samples: &[&str]) {
+    for sample in samples {
         let scan = aufsicht(&[
             "scan",
             "--rules",

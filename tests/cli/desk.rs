@@ -220,22 +220,7 @@ fn the_desk_should_propose_only_the_decodes_suggestion_never_a_rejected_alternat
     // alternative: Enter must not write the alternative.
     let dir = temp("desk-proposal");
     let out = dir.join("out");
-    let scan = aufsicht(&[
-        "scan",
-        "--rules",
-        "merkur",
-        "--out",
-        out.to_str().expect("utf8"),
-        crate::common::root()
-            .join("samples/scans/merkur-faxpdf.pdf")
-            .to_str()
-            .expect("utf8"),
-    ]);
-    assert!(
-        scan.status.success(),
-        "{}",
-        String::from_utf8_lossy(&scan.stderr)
-    );
+    crate::common::scan_samples(&out, &["merkur-faxpdf.pdf"]);
     let desk = Desk::start(&out.join("aufsicht.sqlite"));
     for (id, view) in flagged_views(&desk) {
         let stored = desk.json(&format!("/api/sheets/{id}"));

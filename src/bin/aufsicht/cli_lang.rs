@@ -5,7 +5,7 @@
 
 use std::ffi::OsString;
 
-use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::error::{ContextKind, ErrorKind};
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
@@ -36,26 +36,10 @@ fn command_of(args: &[OsString], known: &[String]) -> Option<String> {
         .map(str::to_string)
 }
 
-/// A context value as one text: several joined with ", ".
-fn text(v: &ContextValue) -> String {
-    match v {
-        ContextValue::String(s) => s.clone(),
-        ContextValue::Strings(v) => v.join(", "),
-        ContextValue::StyledStr(s) => s.to_string(),
-        ContextValue::StyledStrs(v) => v
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-        ContextValue::Number(n) => n.to_string(),
-        ContextValue::Bool(b) => b.to_string(),
-        _ => String::new(),
-    }
-}
-
 /// clap's error `e` as one line in `lang`, with the help to ask for.
 pub fn told(e: &clap::Error, lang: Lang, args: &[OsString], commands: &[String]) -> String {
-    let get = |kind: ContextKind| e.get(kind).map(text).unwrap_or_default();
+    // clap shows a context value of several as they join with ", ".
+    let get = |kind: ContextKind| e.get(kind).map(ToString::to_string).unwrap_or_default();
     let help = match command_of(args, commands) {
         Some(c) => format!("aufsicht {c} --help"),
         None => "aufsicht --help".to_string(),

@@ -372,16 +372,12 @@ pub fn take_corrected(
     before: &SheetResult,
     corrected: &mut SheetResult,
 ) -> Result<Vec<ValuePath>, EditError> {
-    let mut all = paths(before);
-    let more: Vec<ValuePath> = paths(corrected)
-        .into_iter()
-        .filter(|p| !all.contains(p))
-        .collect();
-    all.extend(more);
-    let changed: Vec<ValuePath> = all
-        .into_iter()
-        .filter(|&p| get(before, p) != get(corrected, p))
-        .collect();
+    let mut changed: Vec<ValuePath> = Vec::new();
+    for p in paths(before).into_iter().chain(paths(corrected)) {
+        if !changed.contains(&p) && get(before, p) != get(corrected, p) {
+            changed.push(p);
+        }
+    }
     for &path in &changed {
         let value = get(corrected, path);
         set(corrected, path, &value)?;
