@@ -9,10 +9,12 @@
 //!   complaint's audit and the scans it shows;
 //! - [`desk`]: the review: its edits, the supervisor's powers and the
 //!   review page;
-//! - [`files`]: files written whole, for all of them.
+//! - [`files`]: files written whole, for all of them;
+//! - [`table`]: a ranking's typed rows, for its CSV, JSON and pages.
 
 pub mod batch;
 pub mod club;
 pub mod desk;
 pub mod files;
+pub mod table;
 pub mod tournament;

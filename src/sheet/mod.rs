@@ -15,8 +15,12 @@ use crate::error::SheetError;
 
 pub mod lenient;
 pub mod notes;
+pub mod path;
+pub mod player_no;
 
 pub use notes::{CellNotes, CellReading, Marks, Placement, SheetNotes};
+pub use path::{Column, ValuePath};
+pub use player_no::PlayerNo;
 
 pub const SCHEMA: &str = "aufsicht/sheet-v1";
 

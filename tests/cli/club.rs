@@ -267,7 +267,10 @@ async fn the_desk_should_open_on_the_newest_night_and_switch_between_them() {
     use fantoccini::Locator::Css;
     let dir = temp("club-desk");
     let (archive, totals) = club_archive(&dir);
-    let desk = Desk::start_in("de", &archive, &[]);
+    // The club's rule: the best night counts (the season audit's line).
+    let club = dir.join("club.toml");
+    std::fs::write(&club, "[season]\nbest = 1\n").expect("club file");
+    let desk = Desk::start_in("de", &archive, &["--club", club.to_str().expect("utf-8")]);
     let nights = desk.json("/api/nights");
     assert_eq!(
         names(&nights),
@@ -293,12 +296,9 @@ async fn the_desk_should_open_on_the_newest_night_and_switch_between_them() {
     let standings = desk.json("/api/standings?format=json&tournament=2026-01-10");
     for line in standings.as_array().expect("lines") {
         let player = line["player"].as_str().expect("player");
-        let total: i64 = line["total"]
-            .as_str()
-            .expect("total")
-            .parse()
-            .expect("number");
+        let total = line["total"].as_i64().expect("a number");
         assert_eq!(total, totals["Januar"][player], "{player}");
+        assert!(line["rank"].as_i64().is_some_and(|r| r >= 1), "{line}");
     }
     let named = standings
         .as_array()
@@ -327,6 +327,12 @@ async fn the_desk_should_open_on_the_newest_night_and_switch_between_them() {
     assert_eq!(status, 404);
     let season = desk.json("/api/audit?player=107");
     assert_eq!(names(&season["nights"]), ["Januar", "Februar", "März"]);
+    let best = totals.values().filter_map(|night| night.get("107")).max();
+    assert_eq!(
+        season["season"]["total"].as_i64(),
+        best.copied(),
+        "the club's rule"
+    );
     // In Chromium: the night picked on the page, its queue shown.
     let driver = Driver::start();
     let client = browser(&driver, &dir.join("profile")).await;

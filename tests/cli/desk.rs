@@ -342,8 +342,7 @@ fn the_desk_should_store_a_correction_and_refuse_stale_foreign_and_bad_ones() {
     ]);
     assert!(out.status.success());
     let values = std::fs::read_to_string(export.join("values.csv")).expect("values");
-    let field =
-        aufsicht::night::desk::edits::ValuePath::archive_field(&path.parse().expect("path"));
+    let field = aufsicht::sheet::ValuePath::archive_field(&path.parse().expect("path"));
     assert!(
         values.lines().any(|l| l.ends_with(&format!(",{field},17"))),
         "{field} = 17 exported"
@@ -951,9 +950,7 @@ async fn a_reviewer_should_correct_a_night_by_keyboard_in_chromium() {
             .iter()
             .any(|t| t["by"] == "Tester"
                 && t["field"]
-                    == aufsicht::night::desk::edits::ValuePath::archive_field(
-                        &path.parse().expect("path")
-                    )),
+                    == aufsicht::sheet::ValuePath::archive_field(&path.parse().expect("path"))),
         "{trail}"
     );
 

@@ -314,7 +314,7 @@ fn an_audit_should_show_a_players_sheets_changes_and_standings_from_the_archive(
     );
     let audit: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json_out).expect("json")).expect("json");
-    assert_eq!(audit["player"], "0357");
+    assert_eq!(audit["player"], "357", "one way, as every page writes it");
     let sheets = audit["sheets"].as_array().expect("sheets");
     assert_eq!(sheets.len(), 1, "{audit}");
     assert_eq!(sheets[0]["seat"], 2);

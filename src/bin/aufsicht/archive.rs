@@ -29,11 +29,11 @@ pub struct ExportArgs {
     #[arg(long)]
     pub season: bool,
     /// With --season: the first night's date (YYYY-MM-DD).
-    #[arg(long, requires = "season")]
-    pub from: Option<String>,
+    #[arg(long, requires = "season", value_parser = crate::common::date)]
+    pub from: Option<chrono::NaiveDate>,
     /// With --season: the last night's date (YYYY-MM-DD).
-    #[arg(long, requires = "season")]
-    pub to: Option<String>,
+    #[arg(long, requires = "season", value_parser = crate::common::date)]
+    pub to: Option<chrono::NaiveDate>,
 }
 
 /// The arguments of `correct`.
@@ -163,7 +163,7 @@ pub fn export_run(a: ExportArgs, lang: Lang) -> Result<()> {
 /// by its date and name, and `nights.csv`: folder, name, date, rules,
 /// sheets.
 fn export_season(a: &ExportArgs, lang: Lang) -> Result<()> {
-    let (from, to) = crate::common::date_range(a.from.as_deref(), a.to.as_deref(), lang)?;
+    let (from, to) = (a.from, a.to);
     let db = open_archive(&a.archive, lang)?;
     let mut index = csv::Writer::from_writer(Vec::new());
     index.write_record(["folder", "name", "date", "rules", "sheets"])?;

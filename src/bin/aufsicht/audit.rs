@@ -12,6 +12,7 @@ use aufsicht::night::club::audit::{Subject, audit, season_audit};
 use aufsicht::night::club::audit_page::{Scans, page};
 use aufsicht::night::tournament::ranking::NightRules;
 use aufsicht::page::form::FormTemplate;
+use aufsicht::sheet::PlayerNo;
 
 use crate::common::{Told, load_rules, open_archive};
 
@@ -23,7 +24,7 @@ pub struct AuditArgs {
     pub archive: PathBuf,
     /// The participant number whose night is audited (every sheet they sat at).
     #[arg(long, required_unless_present = "sheet", conflicts_with = "sheet")]
-    pub player: Option<String>,
+    pub player: Option<PlayerNo>,
     /// The archive id of the sheet audited (as the desk lists it).
     #[arg(long)]
     pub sheet: Option<i64>,
@@ -55,7 +56,7 @@ pub enum Format {
 pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
     let db = open_archive(&a.archive, lang)?;
     let subject = match (&a.player, a.sheet) {
-        (Some(p), _) => Subject::Player(p),
+        (Some(p), _) => Subject::Player(p.clone()),
         (None, Some(id)) => Subject::Sheet(id),
         (None, None) => unreachable!("clap requires --player or --sheet"),
     };

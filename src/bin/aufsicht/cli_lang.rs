@@ -54,6 +54,11 @@ pub fn told(e: &clap::Error, lang: Lang, args: &[OsString], commands: &[String])
             &[("command", &get(ContextKind::InvalidSubcommand))],
         ),
         ErrorKind::MissingSubcommand => say(lang, "cli-no-command", &[]),
+        ErrorKind::ValueValidation if is_date(e) => {
+            let option = arg.split(' ').next().unwrap_or_default();
+            let date = get(ContextKind::InvalidValue);
+            say(lang, "bad-date", &[("option", &option), ("date", &date)])
+        }
         ErrorKind::InvalidValue | ErrorKind::ValueValidation => {
             let valid = get(ContextKind::ValidValue);
             let value = get(ContextKind::InvalidValue);
@@ -78,6 +83,11 @@ pub fn told(e: &clap::Error, lang: Lang, args: &[OsString], commands: &[String])
         _ => say(lang, "cli-other", &[]),
     };
     format!("{line} {}", say(lang, "cli-help", &[("help", &help)]))
+}
+
+/// Whether the value refused is a date option's.
+fn is_date(e: &clap::Error) -> bool {
+    std::error::Error::source(e).is_some_and(|s| s.is::<crate::common::NotADate>())
 }
 
 #[cfg(test)]

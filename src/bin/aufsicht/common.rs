@@ -62,25 +62,22 @@ pub fn load_participants(
         .context(say(lang, "load-participants", &[]))
 }
 
-/// Refuses an option's value that is no `YYYY-MM-DD` date, naming the option.
-pub fn parse_date(option: &str, date: &str, lang: Lang) -> Result<chrono::NaiveDate> {
-    chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").map_err(|_| {
-        anyhow::anyhow!(say(
-            lang,
-            "bad-date",
-            &[("option", &option), ("date", &date)]
-        ))
-    })
+/// An option's value that is no `YYYY-MM-DD` date (told in the run's
+/// language by `cli_lang`, which finds it as the error's source).
+#[derive(Debug)]
+pub struct NotADate;
+
+impl std::fmt::Display for NotADate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("no date YYYY-MM-DD")
+    }
 }
 
-/// `--from` and `--to` as dates, where given.
-pub fn date_range(
-    from: Option<&str>,
-    to: Option<&str>,
-    lang: Lang,
-) -> Result<(Option<chrono::NaiveDate>, Option<chrono::NaiveDate>)> {
-    let parse = |option, d: Option<&str>| d.map(|d| parse_date(option, d, lang)).transpose();
-    Ok((parse("--from", from)?, parse("--to", to)?))
+impl std::error::Error for NotADate {}
+
+/// A date option's value (`--date`, `--from`, `--to`), parsed by clap.
+pub fn date(text: &str) -> std::result::Result<chrono::NaiveDate, NotADate> {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| NotADate)
 }
 
 /// A run that finished but could not read everything it was given.

@@ -44,6 +44,10 @@ pub struct ReviewArgs {
     /// The tournament's name; may be left out when the archive holds one.
     #[arg(long, requires = "serve")]
     pub tournament: Option<String>,
+    /// The club's file: the season's rule (`[season]`) for a player's
+    /// audit over every night, the member list's names on every page.
+    #[arg(long, requires = "serve")]
+    pub club: Option<PathBuf>,
     /// Folders of sheet results (*.json) whose scans are still where they were read.
     #[arg(required_unless_present = "serve", conflicts_with = "serve")]
     pub dirs: Vec<PathBuf>,
@@ -62,6 +66,7 @@ pub fn run(a: ReviewArgs, lang: Lang) -> Result<()> {
                 participants: a.participants,
                 seating: a.seating,
                 tournament: a.tournament,
+                club: a.club,
                 title,
             },
             lang,

@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use clap::ValueEnum;
+use chrono::NaiveDate;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
@@ -26,9 +27,10 @@ pub struct ScanArgs {
     /// Folder for the results.
     #[arg(long)]
     pub out: PathBuf,
-    /// Which reader reads the handwritten digits.
-    #[arg(long, value_enum, default_value = "cnn")]
-    pub reader: ReaderArg,
+    /// Which reader reads the handwritten digits: the trained digit model
+    /// (cnn), or Tesseract's legacy engine with a digit whitelist.
+    #[arg(long, default_value = "cnn", value_parser = reader_kind())]
+    pub reader: ReaderKind,
     /// The archive (SQLite) the sheets go into; default: aufsicht.sqlite in --out.
     #[arg(long)]
     pub archive: Option<PathBuf>,
@@ -36,8 +38,8 @@ pub struct ScanArgs {
     #[arg(long)]
     pub tournament: Option<String>,
     /// The night's date (YYYY-MM-DD), kept with the tournament for the season.
-    #[arg(long)]
-    pub date: Option<String>,
+    #[arg(long, value_parser = crate::common::date)]
+    pub date: Option<NaiveDate>,
     /// Do not archive (results and summary.csv only).
     #[arg(long, conflicts_with_all = ["archive", "tournament", "date"])]
     pub no_archive: bool,
@@ -54,69 +56,15 @@ pub struct ScanArgs {
     pub inputs: Vec<PathBuf>,
 }
 
-#[derive(Clone, Copy, ValueEnum, PartialEq)]
-pub enum ReaderArg {
-    /// The trained digit model (default).
-    Cnn,
-    /// Tesseract's legacy engine with a digit whitelist.
-    Tesseract,
+/// `--reader`: one of the reader names, straight into the library's kind.
+fn reader_kind() -> impl TypedValueParser<Value = ReaderKind> {
+    PossibleValuesParser::new(ReaderKind::NAMES).try_map(|name| name.parse::<ReaderKind>())
 }
 
 pub fn run(a: ScanArgs, lang: Lang) -> Result<()> {
-    let setup = Setup {
-        rules: &a.rules,
-        form: a.form.as_deref(),
-        reader: a.reader,
-        participants: a.participants.as_deref(),
-    };
-    let date = a
-        .date
-        .as_deref()
-        .map(|d| crate::common::parse_date("--date", d, lang))
-        .transpose()?;
-    let archive = (!a.no_archive).then_some(ArchiveArg {
-        file: a.archive,
-        tournament: a.tournament,
-        date,
-    });
-    match &a.watch {
-        Some(dir) => scan(&setup, &a.out, Inputs::Watch(dir), lang, archive),
-        None => scan(&setup, &a.out, Inputs::Files(&a.inputs), lang, archive),
-    }
-}
-
-/// What a scan reads: the files and folders given, or each file the
-/// scanner drops into a watched folder.
-pub enum Inputs<'a> {
-    Files(&'a [PathBuf]),
-    Watch(&'a Path),
-}
-
-/// Where and under which name a scan archives its sheets.
-pub struct ArchiveArg {
-    pub file: Option<PathBuf>,
-    pub tournament: Option<String>,
-    pub date: Option<chrono::NaiveDate>,
-}
-
-/// What reads the sheets: rule set, form, reader, participant list.
-pub struct Setup<'a> {
-    pub rules: &'a str,
-    pub form: Option<&'a str>,
-    pub reader: ReaderArg,
-    pub participants: Option<&'a Path>,
-}
-
-pub fn scan(
-    setup: &Setup,
-    out: &Path,
-    inputs: Inputs,
-    lang: Lang,
-    archive: Option<ArchiveArg>,
-) -> Result<()> {
-    let participants = load_participants(setup.participants, lang)?;
-    let rules = load_rules(setup.rules, lang)?;
-    let forms = match setup.form {
+    let participants = load_participants(a.participants.as_deref(), lang)?;
+    let rules = load_rules(&a.rules, lang)?;
+    let forms = match &a.form {
         Some(f) => vec![
             FormTemplate::load(f)
                 .told(lang)
@@ -124,28 +72,26 @@ pub fn scan(
         ],
         None => FormTemplate::builtins(),
     };
+    let out = a.out.as_path();
     let run = ScanRun {
         forms: &forms,
         rules: &rules,
-        reader: match setup.reader {
-            ReaderArg::Cnn => ReaderKind::Cnn,
-            ReaderArg::Tesseract => ReaderKind::Tesseract,
-        },
+        reader: a.reader,
         participants: participants.as_ref(),
         out,
-        archive: archive.as_ref().map(|a| NightArchive {
-            file: a.file.as_deref(),
+        archive: (!a.no_archive).then_some(NightArchive {
+            file: a.archive.as_deref(),
             name: a.tournament.as_deref(),
             date: a.date,
         }),
         lang,
     };
-    let tally = match inputs {
-        Inputs::Files(files) => with_bar(out, lang, |progress| {
-            run::scan(&run, run::Inputs::Files(files), progress)
-        }),
-        Inputs::Watch(dir) => crate::watch::watch(dir, out, lang, |stop, progress| {
+    let tally = match &a.watch {
+        Some(dir) => crate::watch::watch(dir, out, lang, |stop, progress| {
             run::scan(&run, run::Inputs::Watch { dir, stop }, progress)
+        }),
+        None => with_bar(out, lang, |progress| {
+            run::scan(&run, run::Inputs::Files(&a.inputs), progress)
         }),
     }
     .told(lang)?;

@@ -10,7 +10,7 @@ use aufsicht::night::club::archive::Archive;
 use aufsicht::night::club::season::{self, SeasonRule};
 use aufsicht::night::tournament::names::Names;
 
-use crate::common::{Told, date_range, open_archive, write_stdout};
+use crate::common::{Told, open_archive, write_stdout};
 
 /// The arguments of `season`.
 #[derive(clap::Args)]
@@ -19,11 +19,11 @@ pub struct SeasonArgs {
     #[arg(long)]
     pub archive: PathBuf,
     /// The first night's date counted (YYYY-MM-DD).
-    #[arg(long)]
-    pub from: Option<String>,
+    #[arg(long, value_parser = crate::common::date)]
+    pub from: Option<chrono::NaiveDate>,
     /// The last night's date counted (YYYY-MM-DD).
-    #[arg(long)]
-    pub to: Option<String>,
+    #[arg(long, value_parser = crate::common::date)]
+    pub to: Option<chrono::NaiveDate>,
     /// The club's file: `[season] best = N`, `min_nights = M`.
     #[arg(long)]
     pub club: Option<PathBuf>,
@@ -33,7 +33,7 @@ pub struct SeasonArgs {
 }
 
 pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
-    let (from, to) = date_range(a.from.as_deref(), a.to.as_deref(), lang)?;
+    let (from, to) = (a.from, a.to);
     let club = club_file(a.club.as_ref(), lang)?;
     let db = open_archive(&a.archive, lang)?;
     let table = season::of_archive(&db, (from, to), &club.season, lang).told(lang)?;
@@ -96,13 +96,15 @@ pub fn club_file(path: Option<&PathBuf>, lang: Lang) -> Result<Club> {
 /// club's member list for those no night names.
 pub fn names_of(db: &Archive, club: &Club, lang: Lang) -> Result<Names> {
     let mut names = db.names().told(lang)?;
-    if let Some(members) = &club.members {
-        let listed = Names::load(members).told(lang).context(say(
-            lang,
-            "load-members",
-            &[("path", &members.display())],
-        ))?;
-        names.fill_from(&listed);
-    }
+    names.fill_from(&members_of(club, lang)?);
     Ok(names)
+}
+
+/// The names of the club's member list (none without one).
+pub fn members_of(club: &Club, lang: Lang) -> Result<Names> {
+    let Some(members) = &club.members else {
+        return Ok(Names::default());
+    };
+    let said = || say(lang, "load-members", &[("path", &members.display())]);
+    Names::load(members).told(lang).with_context(said)
 }

@@ -36,6 +36,23 @@ pub enum ReaderKind {
     Tesseract,
 }
 
+impl ReaderKind {
+    /// The names a user gives them (`--reader`).
+    pub const NAMES: [&str; 2] = ["cnn", "tesseract"];
+}
+
+impl std::str::FromStr for ReaderKind {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<ReaderKind, String> {
+        match name {
+            "cnn" => Ok(ReaderKind::Cnn),
+            "tesseract" => Ok(ReaderKind::Tesseract),
+            other => Err(other.to_string()),
+        }
+    }
+}
+
 type Readers = (Box<dyn DigitReader + Send>, Box<dyn PrintReader + Send>);
 
 /// One thread's engines and the form it found last.

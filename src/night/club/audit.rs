@@ -13,15 +13,13 @@ use crate::error::{ArchiveError, ClubError};
 use crate::night::club::archive::{Archive, Change, ChangeKind, StoredSheet};
 use crate::night::club::season::{self, SeasonRule};
 use crate::night::tournament::names::Names;
-use crate::night::tournament::names::player_key;
 use crate::night::tournament::ranking::{NightRules, rank};
-use crate::sheet::SheetResult;
+use crate::sheet::{PlayerNo, SheetResult};
 
 /// Whom or what an audit is of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Subject<'a> {
-    /// A participant number ("0417" and "417" are one player).
-    Player(&'a str),
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    Player(PlayerNo),
     /// A sheet by its archive id.
     Sheet(i64),
 }
@@ -29,7 +27,7 @@ pub enum Subject<'a> {
 /// The contract's audit.
 #[derive(Debug, Clone, Serialize)]
 pub struct Audit {
-    pub player: Option<String>,
+    pub player: Option<PlayerNo>,
     /// The player's name, where a night's list or the club's names them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -103,7 +101,7 @@ pub fn audit(
     lang: Lang,
 ) -> Result<Audit, ArchiveError> {
     match subject {
-        Subject::Player(p) => player_audit(archive, tournament, p, night, lang),
+        Subject::Player(p) => player_audit(archive, tournament, &p, night, lang),
         Subject::Sheet(id) => {
             let stored = archive
                 .sheet(tournament, id)?
@@ -130,7 +128,7 @@ pub fn audit(
 fn player_audit(
     archive: &Archive,
     tournament: i64,
-    player: &str,
+    player: &PlayerNo,
     night: NightRules,
     lang: Lang,
 ) -> Result<Audit, ArchiveError> {
@@ -140,8 +138,8 @@ fn player_audit(
     }
     let names = archive.names()?;
     Ok(Audit {
-        player: Some(player.to_string()),
-        name: names.get(player).map(String::from),
+        player: Some(player.clone()),
+        name: names.get(player.as_str()).map(String::from),
         names,
         sheets,
         standings,
@@ -154,8 +152,10 @@ impl Audit {
     /// Names those no night's list names from `more` (the club's members).
     pub fn name_from(&mut self, more: &Names) {
         self.names.fill_from(more);
-        let player = self.player.as_deref();
-        self.name = player.and_then(|p| self.names.get(p)).map(String::from);
+        let player = self.player.as_ref();
+        self.name = player
+            .and_then(|p| self.names.get(p.as_str()))
+            .map(String::from);
     }
 }
 
@@ -164,7 +164,7 @@ impl Audit {
 fn night_of_player(
     archive: &Archive,
     tournament: i64,
-    player: &str,
+    player: &PlayerNo,
     night: NightRules,
     lang: Lang,
 ) -> Result<(Vec<AuditedSheet>, Option<Line>), ArchiveError> {
@@ -195,9 +195,9 @@ pub fn season_audit(
     rule: &SeasonRule,
     lang: Lang,
 ) -> Result<Audit, ClubError> {
-    let player = match subject {
-        Subject::Player(p) => p,
-        Subject::Sheet(id) => {
+    let player = match &subject {
+        Subject::Player(p) => p.clone(),
+        &Subject::Sheet(id) => {
             let night = archive
                 .night_of_sheet(id)?
                 .ok_or(ArchiveError::NoSuchSheet(id))?;
@@ -216,7 +216,7 @@ pub fn season_audit(
     for night in archive.nights()? {
         let rules = RuleSet::load(&night.rules)?;
         let (sheets, standings) =
-            night_of_player(archive, night.id, player, NightRules::of(&rules), lang)?;
+            night_of_player(archive, night.id, &player, NightRules::of(&rules), lang)?;
         if sheets.is_empty() {
             continue;
         }
@@ -233,8 +233,8 @@ pub fn season_audit(
     let season = season::of_archive(archive, (None, None), rule, lang)?;
     let names = archive.names()?;
     Ok(Audit {
-        player: Some(player.to_string()),
-        name: names.get(player).map(String::from),
+        player: Some(player.clone()),
+        name: names.get(player.as_str()).map(String::from),
         names,
         sheets: all,
         // One night: its line, as an audit of that night gives it.
@@ -243,17 +243,16 @@ pub fn season_audit(
             _ => None,
         },
         nights,
-        season: season.line_of(player),
+        season: season.line_of(&player),
     })
 }
 
 /// The seat (from 1) where `player` sat on the sheet.
-fn seat_of(sheet: &SheetResult, player: &str) -> Option<usize> {
-    let key = player_key(player);
+fn seat_of(sheet: &SheetResult, player: &PlayerNo) -> Option<usize> {
     sheet
         .players
         .iter()
-        .position(|p| p.as_deref().is_some_and(|p| player_key(p) == key))
+        .position(|p| p.as_deref().is_some_and(|p| *player == *p))
         .map(|i| i + 1)
 }
 

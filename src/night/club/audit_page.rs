@@ -15,7 +15,7 @@ use crate::night::club::evidence::Evidence;
 use crate::night::desk::review::{CROP_PX_PER_MM, data_uri_png, stored_alignment, union};
 use crate::night::tournament::names::Names;
 use crate::page::form::FormTemplate;
-use crate::sheet::{Cell, GameRow, SheetResult};
+use crate::sheet::{Cell, GameRow, PlayerNo, SheetResult};
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:.5em 0}\
 td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}\
@@ -32,11 +32,7 @@ pub struct Scans<'a> {
 /// The audit's page: a night's (its standings line, then its sheets), or
 /// a season's (the season's line, then each night's line and sheets).
 pub fn page(audit: &Audit, scans: &Scans, lang: Lang) -> String {
-    // The number written one way (as asked for, it may carry a zero).
-    let player = audit
-        .player
-        .as_deref()
-        .map(crate::night::tournament::names::player_key);
+    let player = audit.player.as_ref();
     let title = match (&player, &audit.name) {
         (Some(p), Some(name)) => format!(
             "{} ({name})",
@@ -180,11 +176,7 @@ fn section(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup
 /// Who sat at `seat`: the number, and the name where a list gives one.
 fn who_sat(sheet: &SheetResult, seat: usize, names: &Names) -> Option<String> {
     let number = sheet.players.get(seat - 1)?.as_deref()?;
-    let number = crate::night::tournament::names::player_key(number);
-    Some(match names.get(&number) {
-        Some(name) => format!("{number} {name}"),
-        None => number,
-    })
+    Some(names.label(&PlayerNo::new(number)))
 }
 
 /// The seats the audit is about: the player's, or every seat.

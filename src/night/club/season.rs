@@ -14,10 +14,10 @@ use crate::check::rules::RuleSet;
 use crate::error::ClubError;
 use crate::html::{DOCTYPE, compiled_in, html};
 use crate::night::club::archive::{Archive, Night, StoredSheet};
+use crate::night::table::{Entry, Table};
 use crate::night::tournament::names::Names;
-use crate::night::tournament::names::player_key;
 use crate::night::tournament::standings::standings;
-use crate::sheet::SheetResult;
+use crate::sheet::{PlayerNo, SheetResult};
 
 /// The club's season rule (`[season]` in its CLUB.toml).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -36,8 +36,8 @@ pub struct SeasonRule {
 pub struct NightTotals {
     /// The night's date, then its name.
     pub column: String,
-    /// (participant number as written, the night's total).
-    pub totals: Vec<(String, i64)>,
+    /// (participant number, the night's total).
+    pub totals: Vec<(PlayerNo, i64)>,
 }
 
 /// One player's line of the season.
@@ -45,7 +45,7 @@ pub struct NightTotals {
 pub struct SeasonLine {
     /// None: too few nights to be ranked.
     pub rank: Option<usize>,
-    pub player: String,
+    pub player: PlayerNo,
     pub nights: usize,
     pub total: i64,
     /// Per night (in the season's order): the night's total, if played.
@@ -100,18 +100,16 @@ pub fn column_of(night: &Night) -> String {
 
 /// The season of `nights` (in date order) under `rule`.
 pub fn season(nights: &[NightTotals], rule: &SeasonRule) -> Season {
-    let mut players: BTreeMap<String, SeasonLine> = BTreeMap::new();
+    let mut players: BTreeMap<PlayerNo, SeasonLine> = BTreeMap::new();
     for (i, night) in nights.iter().enumerate() {
         for (player, total) in &night.totals {
-            let line = players
-                .entry(player_key(player))
-                .or_insert_with(|| SeasonLine {
-                    rank: None,
-                    player: player_key(player),
-                    nights: 0,
-                    total: 0,
-                    per_night: vec![None; nights.len()],
-                });
+            let line = players.entry(player.clone()).or_insert_with(|| SeasonLine {
+                rank: None,
+                player: player.clone(),
+                nights: 0,
+                total: 0,
+                per_night: vec![None; nights.len()],
+            });
             line.per_night[i] = Some(line.per_night[i].unwrap_or(0) + total);
         }
     }
@@ -144,77 +142,60 @@ fn counted(mut line: SeasonLine, rule: &SeasonRule) -> SeasonLine {
 }
 
 impl Season {
-    /// The table's rows, its header first: `rank`, `player`, `nights`,
-    /// `total`, then one column per night.
-    fn records(&self) -> Vec<Vec<String>> {
+    /// The table: `rank`, `player`, `nights`, `total`, then one column
+    /// per night.
+    pub fn table(&self) -> Table {
         let mut header: Vec<String> = ["rank", "player", "nights", "total"]
             .map(String::from)
             .to_vec();
         header.extend(self.columns.iter().cloned());
-        let lines = self.lines.iter().map(|l| {
-            let mut rec = vec![
-                l.rank.map(|r| r.to_string()).unwrap_or_default(),
-                l.player.clone(),
-                l.nights.to_string(),
-                l.total.to_string(),
+        let rows = self.lines.iter().map(|l| {
+            let mut row = vec![
+                l.rank.map_or(Entry::Blank, Entry::count),
+                Entry::Text(l.player.to_string()),
+                Entry::count(l.nights),
+                Entry::Number(l.total),
             ];
-            rec.extend(
-                l.per_night
-                    .iter()
-                    .map(|v| v.map(|v| v.to_string()).unwrap_or_default()),
-            );
-            rec
+            row.extend(l.per_night.iter().map(|&v| Entry::maybe(v)));
+            row
         });
-        std::iter::once(header).chain(lines).collect()
+        Table {
+            header,
+            rows: rows.collect(),
+        }
     }
 
     /// `player`'s line by the CSV's column names (numbers as numbers, a
     /// night not played null).
-    pub fn line_of(&self, player: &str) -> Option<serde_json::Map<String, serde_json::Value>> {
-        let key = player_key(player);
-        let at = self
-            .lines
-            .iter()
-            .position(|l| player_key(&l.player) == key)?;
-        let records = self.records();
-        let (header, line) = (records.first()?, records.get(at + 1)?);
-        let value = |(name, text): (&String, &String)| {
-            let v = match text.parse::<i64>() {
-                Ok(n) if name != "player" => n.into(),
-                _ if text.is_empty() => serde_json::Value::Null,
-                _ => text.as_str().into(),
-            };
-            (name.clone(), v)
-        };
-        Some(header.iter().zip(line).map(value).collect())
+    pub fn line_of(&self, player: &PlayerNo) -> Option<serde_json::Map<String, serde_json::Value>> {
+        let at = self.lines.iter().position(|l| l.player == *player)?;
+        self.table().json_row(at)
     }
 
     /// The table as CSV.
     pub fn write_csv<W: std::io::Write>(&self, out: W) -> Result<(), csv::Error> {
-        let mut w = csv::Writer::from_writer(out);
-        for rec in self.records() {
-            w.write_record(&rec)?;
-        }
-        w.flush()?;
-        Ok(())
+        self.table().write_csv(out)
     }
 
     /// The table as a page to print: one HTML file, every text escaped;
     /// column heads in `lang`, each player's name beside the number.
     pub fn page(&self, title: &str, lang: Lang, names: &Names) -> String {
-        let mut records = self.records();
-        for (i, record) in records.iter_mut().enumerate() {
-            let name = match i {
-                0 => "name".to_string(),
-                _ => names.get(&record[1]).unwrap_or_default().to_string(),
-            };
-            record.insert(2, name);
-        }
-        if let Some(head) = records.first_mut() {
-            for h in head.iter_mut() {
-                *h = crate::catalogue::column_head(lang, h);
-            }
-        }
+        let table = self.table();
+        let mut head = table.header.clone();
+        head.insert(2, "name".into());
+        let head: Vec<String> = head
+            .iter()
+            .map(|h| crate::catalogue::column_head(lang, h))
+            .collect();
+        let rows = table.rows.iter().zip(&self.lines).map(|(row, line)| {
+            let mut cells: Vec<String> = row.iter().map(Entry::text).collect();
+            cells.insert(
+                2,
+                names.get(line.player.as_str()).unwrap_or_default().into(),
+            );
+            cells
+        });
+        let records: Vec<Vec<String>> = std::iter::once(head).chain(rows).collect();
         html! {
             (DOCTYPE)
             html {
@@ -245,7 +226,7 @@ mod tests {
     fn night(column: &str, totals: &[(&str, i64)]) -> NightTotals {
         NightTotals {
             column: column.into(),
-            totals: totals.iter().map(|(p, t)| (p.to_string(), *t)).collect(),
+            totals: totals.iter().map(|(p, t)| (PlayerNo::new(p), *t)).collect(),
         }
     }
 

@@ -20,11 +20,10 @@ use crate::cells::cut_at;
 use crate::check::flags::Flag;
 use crate::html::{DOCTYPE, Markup, compiled_in, html, json_script};
 use crate::night::tournament::names::Names;
-use crate::night::tournament::names::player_key;
 use crate::page::align::Alignment;
 use crate::page::form::{FormTemplate, MmBox};
 use crate::page::geometry::Homography;
-use crate::sheet::{SheetResult, Status};
+use crate::sheet::{Column, PlayerNo, SheetResult, Status, ValuePath};
 
 /// Crops at 6 px per mm, the overview at 3.
 pub const CROP_PX_PER_MM: f64 = 6.0;
@@ -62,8 +61,8 @@ pub fn stored_alignment(result: &SheetResult) -> Option<Alignment> {
 pub struct Named {
     pub label: String,
     pub bx: MmBox,
-    /// JSON path (keys and indices) of the value.
-    pub path: Option<Vec<Value>>,
+    /// Where the value sits, where it has a place on the sheet to edit.
+    pub path: Option<ValuePath>,
     pub value: Option<String>,
 }
 
@@ -117,10 +116,11 @@ fn game_cells(
     for s in seats {
         let Some(pm) = boxes.get(s - 1) else { continue };
         let cell = gi.and_then(|i| sheet.games[i].cells.get(s - 1));
-        for (col, bx, value) in [
-            ("plus", pm.plus, cell.and_then(|c| c.plus)),
-            ("minus", pm.minus, cell.and_then(|c| c.minus)),
+        for (column, bx, value) in [
+            (Column::Plus, pm.plus, cell.and_then(|c| c.plus)),
+            (Column::Minus, pm.minus, cell.and_then(|c| c.minus)),
         ] {
+            let col = column.name();
             if field.is_some_and(|fl| fl != col) && seat.is_some() {
                 continue;
             }
@@ -131,14 +131,10 @@ fn game_cells(
                     say(lang, "cell-in-row", &args)
                 },
                 bx,
-                path: gi.map(|i| {
-                    vec![
-                        "games".into(),
-                        i.into(),
-                        "cells".into(),
-                        (s - 1).into(),
-                        col.into(),
-                    ]
+                path: gi.map(|_| ValuePath::Game {
+                    no: row,
+                    seat: s,
+                    column,
                 }),
                 value: num(value),
             });
@@ -159,25 +155,24 @@ fn footer_cells(
     let f = &form.fields;
     let i = s - 1;
     let gesamt = sheet.gesamt.get(i).copied().flatten();
-    let at = |key: &str| Some(vec![Value::from(key), i.into()]);
-    let in_gesamt = |col: &str| Some(vec!["gesamt".into(), i.into(), col.into()]);
+    let in_gesamt = |column| Some(ValuePath::Gesamt { seat: s, column });
     let plus = (
         "Gesamt +",
         f.gesamt.get(i).map(|p| p.plus),
-        in_gesamt("plus"),
+        in_gesamt(Column::Plus),
         num(gesamt.and_then(|g| g.plus)),
     );
     let minus = (
         "Gesamt −",
         f.gesamt.get(i).map(|p| p.minus),
-        in_gesamt("minus"),
+        in_gesamt(Column::Minus),
         num(gesamt.and_then(|g| g.minus)),
     );
     let end = sheet.endergebnis.get(i).copied().flatten();
     let endergebnis = (
         "Endergebnis",
         f.endergebnis.get(i).copied(),
-        at("endergebnis"),
+        Some(ValuePath::Endergebnis(s)),
         end.map(|v| v.to_string()),
     );
     let chosen = match field {
@@ -186,13 +181,13 @@ fn footer_cells(
         Some("abzug") => vec![(
             "Abzug",
             f.abzug.get(i).copied(),
-            at("abzug"),
+            Some(ValuePath::Abzug(s)),
             num(sheet.abzug.get(i).copied().flatten()),
         )],
         Some("player_id") => vec![(
             "Teilnehmer-Nr.",
             f.player_id.get(i).copied(),
-            at("players"),
+            Some(ValuePath::Player(s)),
             sheet.players.get(i).cloned().flatten(),
         )],
         Some("signature") => vec![("cell-signature", f.signature.get(i).copied(), None, None)],
@@ -229,23 +224,23 @@ fn sheet_cells(
     lang: Lang,
 ) -> Vec<Named> {
     let f = &form.fields;
-    let named = |label: &str, bx, path: Option<&str>, value| Named {
+    let named = |label: &str, bx, path, value| Named {
         label: say(lang, label, &[]),
         bx,
-        path: path.map(|p| vec![p.into()]),
+        path,
         value,
     };
     match field {
         Some("round") => vec![named(
             "cell-round",
             f.round,
-            Some("round"),
+            Some(ValuePath::Round),
             num(sheet.round),
         )],
         Some("table") => vec![named(
             "cell-table",
             f.table,
-            Some("table"),
+            Some(ValuePath::Table),
             num(sheet.table),
         )],
         _ => f
@@ -475,7 +470,7 @@ fn section(n: usize, sheet: &ReviewSheet, names: &Names, lang: Lang) -> Markup {
             let cells = named_cells(flag, r, form, lang);
             editable += cells.iter().filter(|c| c.path.is_some()).count();
             outlined.extend(cells.iter().map(|c| c.bx));
-            flag_cells(flag, &cells, img, align, lang)
+            flag_cells(flag, (r, &cells), img, align, lang)
         });
         let extra = flag_extra(flag, lang);
         flags.push(html! {
@@ -527,11 +522,8 @@ fn section_head(sheet: &ReviewSheet, names: &Names, lang: Lang) -> Markup {
     let num = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
     // Each number written one way, its name beside it where a list gives one.
     let players: Vec<String> = (r.players.iter())
-        .map(|p| match p.as_deref().map(player_key) {
-            Some(n) => match names.get(&n) {
-                Some(name) => format!("{n} {name}"),
-                None => n,
-            },
+        .map(|p| match p.as_deref() {
+            Some(n) => names.label(&PlayerNo::new(n)),
             None => "?".into(),
         })
         .collect();
@@ -576,7 +568,7 @@ fn section_head(sheet: &ReviewSheet, names: &Names, lang: Lang) -> Markup {
 /// of them together, which reads best) and an edit box for each value.
 fn flag_cells(
     flag: &Flag,
-    cells: &[Named],
+    (sheet, cells): (&SheetResult, &[Named]),
     img: &GrayImage,
     align: &Alignment,
     lang: Lang,
@@ -602,9 +594,9 @@ fn flag_cells(
         @for cell in cells {
             span class="cell" {
                 (cell.label)
-                @if let Some(path) = &cell.path {
+                @if let Some(path) = cell.path.and_then(|p| p.json(sheet)) {
                     " "
-                    input class="value" data-path=(Value::Array(path.clone()))
+                    input class="value" data-path=(Value::Array(path))
                         value=(cell.value.as_deref().unwrap_or(""));
                 }
             }
@@ -695,16 +687,16 @@ mod tests {
         assert_eq!(cells.len(), 1);
         assert_eq!(cells[0].bx, form.fields.game[1][2].minus);
         assert_eq!(cells[0].value.as_deref(), Some("1"));
-        assert_eq!(
-            cells[0].path,
-            Some(vec![
-                "games".into(),
-                0.into(),
-                "cells".into(),
-                2.into(),
-                "minus".into()
-            ])
-        );
+        let path = cells[0].path.expect("a path");
+        assert_eq!(path.to_string(), "games/2/3/minus");
+        let json: Vec<Value> = vec![
+            "games".into(),
+            0.into(),
+            "cells".into(),
+            2.into(),
+            "minus".into(),
+        ];
+        assert_eq!(path.json(&s), Some(json));
     }
 
     #[test]
@@ -746,7 +738,9 @@ mod tests {
         );
         assert_eq!(cells.len(), 1);
         assert_eq!(cells[0].bx, form.fields.abzug[3]);
-        assert_eq!(cells[0].path, Some(vec!["abzug".into(), 3.into()]));
+        assert_eq!(cells[0].path, Some(ValuePath::Abzug(4)));
+        let json: Vec<Value> = vec!["abzug".into(), 3.into()];
+        assert_eq!(cells[0].path.and_then(|p| p.json(&s)), Some(json));
     }
 
     #[test]

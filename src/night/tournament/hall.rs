@@ -11,6 +11,7 @@ use crate::night::tournament::roster::Roster;
 use crate::night::tournament::seating::Seating;
 use crate::page::form::Text;
 use crate::page::render::{BOLD, REGULAR, draw_text_mm, mm_to_px};
+use crate::sheet::PlayerNo;
 
 /// The pages' resolution: plain text, sharp enough printed.
 pub const DPI: f64 = 200.0;
@@ -142,9 +143,7 @@ fn seats_of(seating: &Seating, number: &str) -> Vec<Option<(usize, usize)>> {
         .iter()
         .map(|tables| {
             tables.iter().enumerate().find_map(|(t, seats)| {
-                let s = seats
-                    .iter()
-                    .position(|p| crate::night::tournament::roster::same(p, number))?;
+                let s = seats.iter().position(|p| PlayerNo::new(p) == *number)?;
                 Some((t + 1, s + 1))
             })
         })

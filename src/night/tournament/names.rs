@@ -1,27 +1,18 @@
 //! Who a Teilnehmer-Nr. is: the names a night's participants list gives,
 //! and where no night's list names a player, the club's member list
 //! (`[members] file` in CLUB.toml). Numbers are compared by value ("088"
-//! is 88, [`player_key`]).
+//! is 88, [`PlayerNo`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::error::ParticipantsError;
 use crate::night::tournament::roster::Roster;
-
-/// Participant numbers are compared by value: "0417" and "417" are one player.
-pub fn player_key(id: &str) -> String {
-    let digits = id.trim().trim_start_matches('0');
-    if digits.is_empty() {
-        "0".to_string()
-    } else {
-        digits.to_string()
-    }
-}
+use crate::sheet::PlayerNo;
 
 /// Names by participant number (its key).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Names(BTreeMap<String, String>);
+pub struct Names(BTreeMap<PlayerNo, String>);
 
 impl Names {
     /// The names a list gives (a list of numbers alone gives none).
@@ -29,7 +20,7 @@ impl Names {
         let named = roster.people.iter().filter(|p| !p.name.trim().is_empty());
         Names(
             named
-                .map(|p| (player_key(&p.number), p.name.trim().to_string()))
+                .map(|p| (PlayerNo::new(&p.number), p.name.trim().to_string()))
                 .collect(),
         )
     }
@@ -41,7 +32,15 @@ impl Names {
 
     /// The name of participant `number`, if any list gives one.
     pub fn get(&self, number: &str) -> Option<&str> {
-        self.0.get(&player_key(number)).map(String::as_str)
+        self.0.get(&PlayerNo::new(number)).map(String::as_str)
+    }
+
+    /// The number, its name after it where a list gives one ("88 Huber").
+    pub fn label(&self, number: &PlayerNo) -> String {
+        match self.0.get(number) {
+            Some(name) => format!("{number} {name}"),
+            None => number.to_string(),
+        }
     }
 
     /// Adds the names `other` gives for numbers this has none for.
@@ -51,15 +50,15 @@ impl Names {
         }
     }
 
-    /// Each (number key, name).
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    /// Each (number, name).
+    pub fn iter(&self) -> impl Iterator<Item = (&PlayerNo, &str)> {
+        self.0.iter().map(|(k, v)| (k, v.as_str()))
     }
 
     /// Names `number` where nothing names it yet.
     pub fn name_if_unnamed(&mut self, number: &str, name: &str) {
-        let key = player_key(number);
-        self.0.entry(key).or_insert_with(|| name.to_string());
+        let number = PlayerNo::new(number);
+        self.0.entry(number).or_insert_with(|| name.to_string());
     }
 
     pub fn is_empty(&self) -> bool {

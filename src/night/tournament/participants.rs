@@ -18,7 +18,7 @@ use crate::decode::ACCEPT;
 use crate::error::ParticipantsError;
 use crate::night::tournament::names::Names;
 use crate::night::tournament::roster::Roster;
-use crate::sheet::{SheetResult, Status};
+use crate::sheet::{PlayerNo, SheetResult, Status};
 
 /// How sure the reader must be of a number for the list to confirm it.
 /// The list weighs the mass the reader did not list as if spread over all
@@ -37,7 +37,7 @@ fn reading_confidence(flag: &Flag) -> f64 {
 /// The registered participant numbers.
 #[derive(Debug, Clone, Default)]
 pub struct Participants {
-    numbers: BTreeSet<String>,
+    numbers: BTreeSet<PlayerNo>,
     names: Names,
 }
 
@@ -53,8 +53,8 @@ impl Participants {
         let numbers = roster
             .people
             .iter()
-            .map(|p| p.number.trim_start_matches('0').to_string())
-            .filter(|n| !n.is_empty())
+            .map(|p| PlayerNo::new(&p.number))
+            .filter(|n| n.as_str() != "0")
             .collect();
         Participants {
             numbers,
@@ -80,13 +80,13 @@ impl Participants {
         self.numbers.is_empty()
     }
 
-    /// The registered numbers (without leading zeros), in order.
-    pub fn numbers(&self) -> impl Iterator<Item = &str> {
-        self.numbers.iter().map(String::as_str)
+    /// The registered numbers, in order.
+    pub fn numbers(&self) -> impl Iterator<Item = &PlayerNo> {
+        self.numbers.iter()
     }
 
     pub fn contains(&self, number: &str) -> bool {
-        self.numbers.contains(number.trim_start_matches('0'))
+        self.numbers.contains(&PlayerNo::new(number))
     }
 
     /// Checks the sheet's participant numbers against the list.

@@ -10,6 +10,8 @@
 use std::path::Path;
 
 use crate::error::{ParticipantsError, RosterError};
+use crate::sheet::PlayerNo;
+use crate::sheet::player_no::MAX_DIGITS;
 
 /// One registered player.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,9 +30,6 @@ pub struct Roster {
     pub columns: Vec<String>,
     pub people: Vec<Person>,
 }
-
-/// The longest Teilnehmer-Nr. a list may hold (the forms have room for 4).
-const MAX_DIGITS: usize = 6;
 
 impl Roster {
     /// Reads the list at `path`: a CSV with a header, or the older list of
@@ -107,7 +106,11 @@ impl Roster {
             {
                 return Err(RosterError::BadNumber { line, number });
             }
-            if let Some(i) = roster.people.iter().position(|p| same(&p.number, &number)) {
+            if let Some(i) = roster
+                .people
+                .iter()
+                .position(|p| PlayerNo::new(&p.number) == *number.as_str())
+            {
                 return Err(RosterError::Duplicate {
                     line,
                     first: lines[i],
@@ -134,7 +137,12 @@ impl Roster {
         {
             let number = first.trim().trim_matches('"');
             let digits = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
-            if digits && !roster.people.iter().any(|p| same(&p.number, number)) {
+            if digits
+                && !roster
+                    .people
+                    .iter()
+                    .any(|p| PlayerNo::new(&p.number) == *number)
+            {
                 roster.people.push(Person {
                     number: number.to_string(),
                     name: String::new(),
@@ -147,13 +155,11 @@ impl Roster {
 
     /// The player whose number is `number` (leading zeros aside).
     pub fn person(&self, number: &str) -> Option<&Person> {
-        self.people.iter().find(|p| same(&p.number, number))
+        let number = PlayerNo::new(number);
+        self.people
+            .iter()
+            .find(|p| PlayerNo::new(&p.number) == number)
     }
-}
-
-/// Two Teilnehmer-Nr. are the same number whatever zeros lead them.
-pub fn same(a: &str, b: &str) -> bool {
-    a.trim_start_matches('0') == b.trim_start_matches('0')
 }
 
 fn is_column(header: &str, name: &str) -> bool {

@@ -5,8 +5,8 @@
 use crate::catalogue::say;
 use crate::check::messages::Lang;
 use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_name};
-use crate::night::tournament::roster::same;
 use crate::night::tournament::seating::Seating;
+use crate::sheet::PlayerNo;
 use crate::sheet::{SheetResult, Status};
 
 /// The checks of `sheets` (with their fallback names) against `seating`.
@@ -72,7 +72,7 @@ fn seats_match(seated: &[String], on_sheet: &[Option<String>]) -> bool {
     let len = seated.len().max(on_sheet.len());
     (0..len).all(
         |i| match (seated.get(i), on_sheet.get(i).cloned().flatten()) {
-            (Some(a), Some(b)) => same(a, &b),
+            (Some(a), Some(b)) => PlayerNo::new(a) == *b.as_str(),
             (None, None) => true,
             _ => false,
         },

@@ -3,6 +3,7 @@
 //! `round,table,seat,player`, all from 1).
 
 use crate::error::SeatingError;
+use crate::sheet::PlayerNo;
 
 /// One round's tables, each its players' numbers in seat order.
 pub type Round = Vec<Vec<String>>;
@@ -91,7 +92,7 @@ impl Seating {
                 .iter()
                 .flatten()
                 .flatten()
-                .any(|p| crate::night::tournament::roster::same(p, &player));
+                .any(|p| PlayerNo::new(p) == *player.as_str());
             let seats = &mut rounds[round - 1][table - 1];
             if seats[seat - 1].is_some() || twice {
                 return Err(SeatingError::Twice { line: line_no });

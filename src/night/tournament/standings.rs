@@ -17,18 +17,17 @@ use crate::catalogue::say;
 use crate::check::flags::Code;
 use crate::check::messages::Lang;
 use crate::check::rules::{RuleSet, TieBreakBy};
+use crate::night::table::{Entry, Table};
 pub use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_name};
-use crate::night::tournament::names::player_key;
 use crate::night::tournament::participants::Participants;
-use crate::sheet::{SheetResult, Status};
+use crate::sheet::{PlayerNo, SheetResult, Status};
 
 /// One player's line of the ranking.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Standing {
     /// Equal for players the total and every tie-break cannot separate.
     pub rank: usize,
-    /// The Teilnehmer-Nr. as first written.
-    pub player: String,
+    pub player: PlayerNo,
     /// Sum of the player's Endergebnis over all rounds.
     pub total: i64,
     /// Per round of the night (index 0 = round 1): the Endergebnis, if played.
@@ -62,9 +61,8 @@ fn needs_review(sheet: &SheetResult, seat: usize) -> bool {
     })
 }
 
-#[derive(Default)]
 struct Acc {
-    player: String,
+    player: PlayerNo,
     total: i64,
     rounds: BTreeMap<u32, i64>,
     tie_breaks: Vec<i64>,
@@ -72,7 +70,7 @@ struct Acc {
     /// round → sheets the player sits at in it.
     seen: BTreeMap<u32, Vec<String>>,
     /// Other readings of this participant number (from `CELL_UNCERTAIN`).
-    alternatives: BTreeSet<String>,
+    alternatives: BTreeSet<PlayerNo>,
 }
 
 /// At most one digit inserted, dropped or changed between two numbers.
@@ -141,7 +139,7 @@ pub fn standings(
 struct Night<'a> {
     rules: &'a RuleSet,
     lang: Lang,
-    players: BTreeMap<String, Acc>,
+    players: BTreeMap<PlayerNo, Acc>,
     checks: Vec<NightCheck>,
     /// (round, table) → the sheets that name it.
     tables: BTreeMap<(u32, u32), Vec<String>>,
@@ -214,10 +212,15 @@ impl Night<'_> {
             return;
         };
         // A number is written one way everywhere: by its value.
-        let acc = self.players.entry(player_key(&id)).or_insert_with(|| Acc {
-            player: player_key(&id),
+        let id = PlayerNo::new(&id);
+        let acc = self.players.entry(id.clone()).or_insert_with(|| Acc {
+            player: id,
+            total: 0,
+            rounds: BTreeMap::new(),
             tie_breaks: vec![0; self.rules.tie_breaks.len()],
-            ..Acc::default()
+            review: BTreeSet::new(),
+            seen: BTreeMap::new(),
+            alternatives: BTreeSet::new(),
         });
         acc.alternatives.extend(
             sheet
@@ -226,7 +229,7 @@ impl Night<'_> {
                 .filter(|f| f.code == Code::CellUncertain && f.seat == Some(seat))
                 .filter(|f| f.field.as_deref() == Some("player_id"))
                 .flat_map(|f| f.detail.alternatives.iter())
-                .map(|(number, _)| player_key(number)),
+                .map(|(number, _)| PlayerNo::new(number)),
         );
         // A void sheet's players sat there, but its round counts 0 for them.
         let void = sheet.notes.void.is_some();
@@ -275,13 +278,12 @@ impl Night<'_> {
     fn round_checks(&mut self) {
         // Who was seen in which rounds, to pair a number missing from a round
         // with one seen only there (a misread participant number).
-        let seen_in: Vec<(String, String, BTreeSet<u32>, BTreeSet<String>)> = self
+        let seen_in: Vec<(PlayerNo, BTreeSet<u32>, BTreeSet<PlayerNo>)> = self
             .players
             .iter()
             .map(|(k, a)| {
                 (
                     k.clone(),
-                    a.player.clone(),
                     a.seen.keys().copied().collect(),
                     a.alternatives.clone(),
                 )
@@ -321,17 +323,17 @@ impl Night<'_> {
                     .copied()
                     .filter(|r| !acc.seen.contains_key(r))
                     .collect();
-                let maybe: Vec<String> = seen_in
+                let maybe: Vec<&str> = seen_in
                     .iter()
-                    .filter(|(k, _, rounds, alts)| {
+                    .filter(|(k, rounds, alts)| {
                         k != key
                             && !rounds.is_empty()
                             && rounds.is_subset(&absent)
-                            && (one_digit_apart(k, key)
+                            && (one_digit_apart(k.as_str(), key.as_str())
                                 || alts.contains(key)
                                 || acc.alternatives.contains(k))
                     })
-                    .map(|(_, p, _, _)| p.clone())
+                    .map(|(k, _, _)| k.as_str())
                     .collect();
                 let hint = perhaps(self.lang, "hint-same-player", &maybe);
                 self.checks.push(NightCheck {
@@ -392,16 +394,7 @@ impl Night<'_> {
                     ))
                     .collect()
             };
-        rows.sort_by(|a, b| {
-            key(a)
-                .cmp(&key(b))
-                .then_with(|| {
-                    player_key(&a.player)
-                        .len()
-                        .cmp(&player_key(&b.player).len())
-                })
-                .then_with(|| player_key(&a.player).cmp(&player_key(&b.player)))
-        });
+        rows.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.player.cmp(&b.player)));
         let keys: Vec<Vec<i64>> = rows.iter().map(key).collect();
         for i in 0..rows.len() {
             rows[i].rank = if i > 0 && keys[i] == keys[i - 1] {
@@ -439,34 +432,38 @@ fn perhaps<S: AsRef<str>>(lang: Lang, hint: &str, maybe: &[S]) -> String {
 /// sheet: each is a misread or miswritten number or a lost sheet. A number
 /// one digit apart on the other side is named as the likely pair.
 fn registration_checks(
-    players: &mut BTreeMap<String, Acc>,
+    players: &mut BTreeMap<PlayerNo, Acc>,
     list: &Participants,
     checks: &mut Vec<NightCheck>,
     lang: Lang,
 ) {
-    let unregistered: Vec<String> = players
+    let unregistered: Vec<PlayerNo> = players
         .keys()
-        .filter(|k| !list.contains(k))
+        .filter(|k| !list.contains(k.as_str()))
         .cloned()
         .collect();
-    let without_sheet: Vec<&str> = list
+    let without_sheet: Vec<&PlayerNo> = list
         .numbers()
         .filter(|n| !players.contains_key(*n))
         .collect();
     // Likely pairs (unregistered, registered): one digit apart, or the
     // registered number among the reader's alternatives.
-    let pairs: Vec<(&str, &str)> = unregistered
+    let pairs: Vec<(&PlayerNo, &PlayerNo)> = unregistered
         .iter()
-        .flat_map(|key| without_sheet.iter().map(move |n| (key.as_str(), *n)))
+        .flat_map(|key| without_sheet.iter().map(move |n| (key, *n)))
         .filter(|(key, n)| {
-            one_digit_apart(n, key)
+            one_digit_apart(n.as_str(), key.as_str())
                 || players
                     .get(*key)
                     .is_some_and(|a| a.alternatives.contains(*n))
         })
         .collect();
     for key in &unregistered {
-        let maybe: Vec<&str> = pairs.iter().filter(|p| p.0 == key).map(|p| p.1).collect();
+        let maybe: Vec<&str> = pairs
+            .iter()
+            .filter(|p| p.0 == key)
+            .map(|p| p.1.as_str())
+            .collect();
         let hint = perhaps(lang, "hint-registered", &maybe);
         let Some(acc) = players.get_mut(key) else {
             continue;
@@ -491,7 +488,7 @@ fn registration_checks(
         let maybe: Vec<&str> = pairs
             .iter()
             .filter(|p| p.1 == number)
-            .filter_map(|p| Some(players.get(p.0)?.player.as_str()))
+            .map(|p| p.0.as_str())
             .collect();
         let hint = perhaps(lang, "hint-read-as", &maybe);
         checks.push(NightCheck {
@@ -500,7 +497,7 @@ fn registration_checks(
             message: say(
                 lang,
                 "check-registered-without-sheet",
-                &[("player", &number), ("hint", &hint)],
+                &[("player", number), ("hint", &hint)],
             ),
         });
     }
@@ -535,13 +532,15 @@ fn solo_count(sheet: &SheetResult, seat: usize, by: TieBreakBy, tag: Option<&str
 impl Standings {
     /// The contract's CSV: rank, player, total, round_N..., tie-breaks, review.
     pub fn write_csv<W: std::io::Write>(&self, out: W) -> Result<(), csv::Error> {
-        let mut w = csv::Writer::from_writer(out);
-        w.write_record(self.header())?;
-        for p in &self.players {
-            w.write_record(self.record(p))?;
+        self.table().write_csv(out)
+    }
+
+    /// The ranking as typed rows, by the CSV's column names.
+    pub fn table(&self) -> Table {
+        Table {
+            header: self.header(),
+            rows: self.players.iter().map(Self::record).collect(),
         }
-        w.flush()?;
-        Ok(())
     }
 
     /// The CSV's column names.
@@ -553,39 +552,24 @@ impl Standings {
         header
     }
 
-    /// One player's CSV line.
-    fn record(&self, p: &Standing) -> Vec<String> {
-        let mut rec = vec![p.rank.to_string(), p.player.clone(), p.total.to_string()];
-        rec.extend(
-            p.rounds
-                .iter()
-                .map(|v| v.map(|v| v.to_string()).unwrap_or_default()),
-        );
-        rec.extend(p.tie_breaks.iter().map(i64::to_string));
-        rec.push(p.review.join(";"));
+    /// One player's line: numbers as numbers, a round not played blank.
+    fn record(p: &Standing) -> Vec<Entry> {
+        let mut rec = vec![
+            Entry::count(p.rank),
+            Entry::Text(p.player.to_string()),
+            Entry::Number(p.total),
+        ];
+        rec.extend(p.rounds.iter().map(|&v| Entry::maybe(v)));
+        rec.extend(p.tie_breaks.iter().map(|&v| Entry::Number(v)));
+        rec.push(Entry::Text(p.review.join(";")));
         rec
     }
 
     /// A player's line as an object by the CSV's column names (numbers as
     /// numbers, an empty round as null), where the player is ranked.
-    pub fn line_of(&self, player: &str) -> Option<serde_json::Map<String, serde_json::Value>> {
-        let key = player_key(player);
-        let p = self.players.iter().find(|p| player_key(&p.player) == key)?;
-        let value = |(name, text): (String, String)| {
-            let v = match text.parse::<i64>() {
-                Ok(n) if name != "player" => n.into(),
-                _ if text.is_empty() && name.starts_with("round_") => serde_json::Value::Null,
-                _ => text.into(),
-            };
-            (name, v)
-        };
-        Some(
-            self.header()
-                .into_iter()
-                .zip(self.record(p))
-                .map(value)
-                .collect(),
-        )
+    pub fn line_of(&self, player: &PlayerNo) -> Option<serde_json::Map<String, serde_json::Value>> {
+        let at = self.players.iter().position(|p| p.player == *player)?;
+        self.table().json_row(at)
     }
 
     /// The night checks as CSV (kind, sheets, message) for the file beside the ranking.

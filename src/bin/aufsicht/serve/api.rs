@@ -17,12 +17,14 @@ use aufsicht::catalogue::{Tell, say};
 use aufsicht::error::{ArchiveError, ClubError, PowerError};
 use aufsicht::night::club::archive::{Edit, StoredSheet};
 use aufsicht::night::club::audit::Audit;
-use aufsicht::night::desk::edits::{self, ValuePath};
+use aufsicht::night::desk::edits;
 use aufsicht::night::desk::powers;
 use aufsicht::night::tournament::names::Names;
 use aufsicht::night::tournament::participants::Participants;
 use aufsicht::night::tournament::ranking::{NightRules, rank};
 use aufsicht::night::tournament::seating::Seating;
+use aufsicht::sheet::PlayerNo;
+use aufsicht::sheet::ValuePath;
 
 use super::Desk;
 
@@ -109,7 +111,9 @@ impl Desk {
     /// Who the numbers are, as every night's list names them.
     pub(super) fn names(&self) -> Result<Names, Problem> {
         let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
-        archive.names().map_err(|e| self.problem(e))
+        let mut names = archive.names().map_err(|e| self.problem(e))?;
+        names.fill_from(&self.members);
+        Ok(names)
     }
 
     fn all(&self, night: &NightOf) -> Result<Vec<StoredSheet>, Problem> {
@@ -454,28 +458,8 @@ pub struct StandingsQuery {
 }
 
 /// `GET /api/standings`: the standings CSV from the archive as it stands
-/// (`?format=json`: its rows as JSON objects).
-/// The standings' CSV as JSON objects by its column names, so that a page
-/// never splits CSV by hand (a name may hold a comma).
-fn rows_of_csv(csv: &[u8]) -> Vec<serde_json::Map<String, Value>> {
-    let mut reader = csv::Reader::from_reader(csv);
-    let heads: Vec<String> = reader
-        .headers()
-        .map(|h| h.iter().map(str::to_string).collect())
-        .unwrap_or_default();
-    reader
-        .records()
-        .flatten()
-        .map(|r| {
-            heads
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.clone(), Value::from(v)))
-                .collect()
-        })
-        .collect()
-}
-
+/// (`?format=json`: its rows as objects by the CSV's column names,
+/// numbers as numbers, each with the player's name or null).
 pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQuery>) -> Reply {
     blocking(move || {
         let night = desk.night(q.tournament.as_deref())?;
@@ -484,24 +468,20 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
             .into_iter()
             .map(StoredSheet::into_named)
             .collect();
-        let table = rank(sheets, night.rules(), desk.lang).standings;
-        let mut csv = Vec::new();
-        table
-            .write_csv(&mut csv)
-            .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        let standings = rank(sheets, night.rules(), desk.lang).standings;
         if q.format.as_deref() == Some("json") {
             let names = desk.names()?;
-            let mut rows = rows_of_csv(&csv);
-            for row in &mut rows {
-                let player = row
-                    .get("player")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let name = names.get(player).map(Value::from).unwrap_or(Value::Null);
-                row.insert("name".into(), name);
+            let mut rows = standings.table().json_rows();
+            for (row, line) in rows.iter_mut().zip(&standings.players) {
+                let name = names.get(line.player.as_str()).map(Value::from);
+                row.insert("name".into(), name.unwrap_or(Value::Null));
             }
             return Ok(Json(rows).into_response());
         }
+        let mut csv = Vec::new();
+        standings
+            .write_csv(&mut csv)
+            .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         let mut response =
             ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response();
         if q.download == Some(1) {
@@ -531,7 +511,7 @@ pub struct AuditQuery {
 pub(super) fn audit_of(desk: &Desk, q: &AuditQuery) -> Result<Audit, Problem> {
     use aufsicht::night::club::audit::{Subject, audit, season_audit};
     let subject = match (q.player.as_deref(), q.sheet) {
-        (Some(p), _) => Subject::Player(p),
+        (Some(p), _) => Subject::Player(PlayerNo::new(p)),
         (None, Some(id)) => Subject::Sheet(id),
         (None, None) => {
             let said = say(desk.lang, "serve-audit-whom", &[]);
@@ -545,8 +525,7 @@ pub(super) fn audit_of(desk: &Desk, q: &AuditQuery) -> Result<Audit, Problem> {
     };
     let Some(wanted) = q.tournament.as_deref() else {
         let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
-        let rule = aufsicht::night::club::season::SeasonRule::default();
-        return season_audit(&archive, subject, &rule, lang).map_err(|e| match e {
+        return season_audit(&archive, subject, &desk.season, lang).map_err(|e| match e {
             ClubError::Archive(e) => refused(e),
             e => Problem(StatusCode::INTERNAL_SERVER_ERROR, e.tell(lang)),
         });

@@ -18,6 +18,8 @@ use axum::routing::{get, post};
 
 use aufsicht::catalogue::say;
 use aufsicht::night::club::archive::Archive;
+use aufsicht::night::club::season::SeasonRule;
+use aufsicht::night::tournament::names::Names;
 use aufsicht::night::tournament::participants::Participants;
 use aufsicht::night::tournament::seating::Seating;
 use aufsicht::page::form::FormTemplate;
@@ -34,6 +36,8 @@ pub struct ServeOptions {
     pub participants: Option<PathBuf>,
     pub seating: Option<PathBuf>,
     pub tournament: Option<String>,
+    /// The club's file (CLUB.toml).
+    pub club: Option<PathBuf>,
     pub title: String,
 }
 
@@ -47,6 +51,10 @@ pub struct Desk {
     rules: RuleSet,
     participants: Option<Participants>,
     seating: Option<Seating>,
+    /// The club's season rule, for a player's audit over every night.
+    season: SeasonRule,
+    /// The club's member list: names no night's list gives.
+    members: Names,
     forms: Vec<FormTemplate>,
     images: view::Images,
     /// The archive's folder: scans named relative to it are found there.
@@ -63,7 +71,9 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         .as_deref()
         .map(|p| crate::common::load_seating(p, lang))
         .transpose()?;
+    let club = crate::season::club_file(o.club.as_ref(), lang)?;
     let mut archive = open_archive(&o.archive, lang)?;
+    let members = crate::season::members_of(&club, lang)?;
     let opened = match o.tournament.as_deref() {
         Some(night) => archive.pick_tournament(Some(night)),
         None => archive.newest_night(),
@@ -83,6 +93,8 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         rules,
         participants,
         seating,
+        season: club.season,
+        members,
         forms: FormTemplate::builtins(),
         images: view::Images::default(),
         archive_dir: o

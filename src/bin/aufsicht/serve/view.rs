@@ -12,12 +12,14 @@ use aufsicht::check::flags::Flag;
 use aufsicht::error::ArchiveError;
 use aufsicht::night::club::archive::StoredSheet;
 use aufsicht::night::club::evidence::{Decoded, Evidence};
-use aufsicht::night::desk::edits::{self, ValuePath};
+use aufsicht::night::desk::edits;
 use aufsicht::night::desk::review::{
     CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, named_cells, overview, stored_alignment,
 };
 use aufsicht::page::align::Alignment;
 use aufsicht::page::form::FormTemplate;
+use aufsicht::sheet::PlayerNo;
+use aufsicht::sheet::ValuePath;
 
 use super::Desk;
 
@@ -86,10 +88,8 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         .names()?;
     let names: Vec<Value> = (sheet.players.iter())
         .map(|p| {
-            let number = p
-                .as_deref()
-                .map(aufsicht::night::tournament::names::player_key);
-            let name = number.as_deref().and_then(|n| known.get(n));
+            let number = p.as_deref().map(PlayerNo::new);
+            let name = number.as_ref().and_then(|n| known.get(n.as_str()));
             json!({"number": number, "name": name})
         })
         .collect();
@@ -129,7 +129,7 @@ fn flag_view(
             boxes.push(n.bx);
             let crop = page
                 .and_then(|(img, a, _)| data_uri_png(&cut_at(img, a, n.bx, 2.0, CROP_PX_PER_MM)));
-            let path = n.path.as_deref().and_then(|p| ValuePath::of_json(p, sheet));
+            let path = n.path;
             json!({
                 "label": n.label,
                 "path": path.map(|p| p.to_string()),
@@ -139,10 +139,7 @@ fn flag_view(
         })
         .collect();
     // A flag over several cells (a row, a seat's footer) has no one value to type.
-    let paths: Vec<ValuePath> = named
-        .iter()
-        .filter_map(|n| n.path.as_deref().and_then(|p| ValuePath::of_json(p, sheet)))
-        .collect();
+    let paths: Vec<ValuePath> = named.iter().filter_map(|n| n.path).collect();
     let path = ValuePath::of_flag(flag).or(match paths.as_slice() {
         [one] => Some(*one),
         _ => None,

@@ -172,7 +172,7 @@ impl Archive {
         for (number, name) in names.iter() {
             tx.execute(
                 "INSERT INTO names (tournament_id, number, name) VALUES (?1, ?2, ?3)",
-                params![tournament, number, name],
+                params![tournament, number.as_str(), name],
             )?;
         }
         Ok(tx.commit()?)

@@ -1,7 +1,7 @@
 //! The archive's trail: what a correction changed, value by value, and
 //! each entry's kind (a correction, a value kept, initials, a verdict).
 
-use crate::sheet::SheetResult;
+use crate::sheet::{SheetResult, ValuePath};
 
 /// One value that changed in a correction.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,54 +50,19 @@ impl ChangeKind {
     }
 }
 
-/// Every number on the sheet by a field path (`game.3.seat.2.plus`,
-/// `gesamt.1.minus`, `abzug.1`, `endergebnis.1`, `round`, `table`), blanks included.
+/// Every number on the sheet by its archive field (`game.3.seat.2.plus`,
+/// `gesamt.1.minus`, `abzug.1`, `endergebnis.1`, `round`, `table`; see
+/// [`ValuePath::archive_field`]), blanks included.
 pub fn values(sheet: &SheetResult) -> Vec<(String, Option<i64>)> {
-    let mut out = vec![
-        ("round".to_string(), sheet.round.map(i64::from)),
-        ("table".to_string(), sheet.table.map(i64::from)),
-    ];
-    for g in &sheet.games {
-        for (s, c) in g.cells.iter().enumerate() {
-            out.push((
-                format!("game.{}.seat.{}.plus", g.no, s + 1),
-                c.plus.map(i64::from),
-            ));
-            out.push((
-                format!("game.{}.seat.{}.minus", g.no, s + 1),
-                c.minus.map(i64::from),
-            ));
-        }
-    }
-    for (s, g) in sheet.gesamt.iter().enumerate() {
-        out.push((
-            format!("gesamt.{}.plus", s + 1),
-            g.and_then(|g| g.plus).map(i64::from),
-        ));
-        out.push((
-            format!("gesamt.{}.minus", s + 1),
-            g.and_then(|g| g.minus).map(i64::from),
-        ));
-    }
-    for (s, a) in sheet.abzug.iter().enumerate() {
-        out.push((format!("abzug.{}", s + 1), a.map(i64::from)));
-    }
-    for (s, e) in sheet.endergebnis.iter().enumerate() {
-        out.push((format!("endergebnis.{}", s + 1), *e));
-    }
-    out
+    ValuePath::numbers_of(sheet)
+        .into_iter()
+        .map(|p| (p.archive_field(), p.number(sheet)))
+        .collect()
 }
 
 /// One field's value (as the trail writes it) by its archive name.
 pub(super) fn values_by_field(sheet: &SheetResult, field: &str) -> Option<String> {
-    if let Some(seat) = field.strip_prefix("player.") {
-        let i = seat.parse::<usize>().ok()?.checked_sub(1)?;
-        return sheet.players.get(i).cloned().flatten();
-    }
-    values(sheet)
-        .into_iter()
-        .find(|(f, _)| f == field)
-        .and_then(|(_, v)| v.map(|v| v.to_string()))
+    ValuePath::of_archive_field(field)?.text(sheet)
 }
 
 /// What changed between two versions of a sheet: numbers, participant
@@ -112,8 +77,9 @@ pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
         .map(|(f, v)| (f, v.map(|v| v.to_string())))
         .collect();
     for (sheet, map) in [(old, &mut before), (new, &mut after)] {
-        for (s, p) in sheet.players.iter().enumerate() {
-            map.insert(format!("player.{}", s + 1), p.clone());
+        for seat in 1..=sheet.players.len() {
+            let path = ValuePath::Player(seat);
+            map.insert(path.archive_field(), path.text(sheet));
         }
         for (s, sig) in sheet.signatures.iter().enumerate() {
             map.insert(format!("signature.{}", s + 1), Some(sig.to_string()));
