@@ -667,7 +667,8 @@ fn the_man_page_should_hold_every_command_and_name_no_other_page() {
     );
 }
 
-/// Every command's help shows an example and describes every option.
+/// Every command's help shows an example and describes every option, in
+/// either language.
 #[test]
 fn every_command_should_have_an_example_and_every_option_a_description() {
     let commands = [
@@ -685,10 +686,21 @@ fn every_command_should_have_an_example_and_every_option_a_description() {
         "render-form",
         "generate",
     ];
-    for command in commands {
-        let help = aufsicht(&[command, "--help"]);
+    let languages = [("de", "Beispiel:", "Aufruf:"), ("en", "Example:", "Usage:")];
+    for (command, (lang, example, usage)) in
+        commands.into_iter().flat_map(|c| languages.map(|l| (c, l)))
+    {
+        let help = aufsicht(&["--lang", lang, command, "--help"]);
         let text = String::from_utf8_lossy(&help.stdout).to_string();
-        assert!(text.contains("Example:\n  aufsicht "), "{command}: {text}");
+        assert!(
+            text.contains(&format!("{example}\n  aufsicht ")),
+            "{command}: {text}"
+        );
+        assert!(
+            text.starts_with(|c: char| c.is_uppercase()),
+            "{command}: {text}"
+        );
+        assert!(text.contains(usage), "{command}: {text}");
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let option = line.trim_start();

@@ -29,7 +29,7 @@ pub enum Generated {
 }
 
 pub fn run(a: GenerateArgs, lang: Lang) -> anyhow::Result<()> {
-    let mut command = Cli::command();
+    let mut command = crate::cli_help::localized(Cli::command(), lang);
     let mut out = Vec::new();
     let shell = match a.what {
         Generated::Man => {

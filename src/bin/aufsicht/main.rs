@@ -5,6 +5,7 @@
 
 mod archive;
 mod audit;
+mod cli_help;
 mod cli_lang;
 mod common;
 mod draw;
@@ -43,70 +44,46 @@ pub(crate) struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Read scanned sheets (images, PDFs, folders) and write one result JSON per sheet.
-    #[command(
-        after_help = "Example:\n  aufsicht scan --rules merkur --participants liste.csv --archive verein.sqlite --out runde1/ scans/"
-    )]
     Scan(scan::ScanArgs),
     /// Recompute every flag of a sheet result and print it as JSON.
-    #[command(after_help = "Example:\n  aufsicht verify --rules merkur runde1/tisch07.json")]
     Verify(verify::VerifyArgs),
     /// Draw every round's tables and seats for the registered players
     /// (seating CSV: round,table,seat,player).
-    #[command(
-        after_help = "Example:\n  aufsicht draw --rules merkur --participants liste.csv --out sitzplan.csv"
-    )]
     Draw(draw::DrawArgs),
     /// Print one sheet per drawn table and round, with its players and a
     /// code that `scan` reads (PDF at 300 dpi).
-    #[command(
-        after_help = "Example:\n  aufsicht print --rules merkur --seating sitzplan.csv --participants liste.csv --out listen.pdf"
-    )]
     Print(print::PrintArgs),
     /// Rank the night's players from the sheet results in DIRs (CSV to stdout).
-    #[command(
-        after_help = "Example:\n  aufsicht standings --rules merkur --archive verein.sqlite > rangliste.csv"
-    )]
     Standings(standings::StandingsArgs),
     /// The club's season table over the archive's nights (CSV to stdout).
-    #[command(
-        after_help = "Example:\n  aufsicht season --archive verein.sqlite --club verein.toml --page saison.html"
-    )]
     Season(season::SeasonArgs),
     /// Write an archived night back out: one contract JSON per sheet and values.csv.
-    #[command(after_help = "Example:\n  aufsicht export --archive verein.sqlite --out export/")]
     Export(archive::ExportArgs),
     /// Take a person's corrected sheet result into the archive: re-verified,
     /// every changed value recorded with who and when. Prints the new result.
-    #[command(
-        after_help = "Example:\n  aufsicht correct --archive verein.sqlite --by AB tisch07.json"
-    )]
     Correct(archive::CorrectArgs),
     /// The archive's upkeep: `archive backup FILE DEST` copies it while in use.
-    #[command(after_help = "Example:\n  aufsicht archive backup verein.sqlite sicherung.sqlite")]
     Archive(archive::ArchiveArgs),
     /// A player's night (every sheet they sat at) or one sheet, from the
     /// archive: crops, readings, arithmetic and every change (HTML or JSON).
-    #[command(
-        after_help = "Example:\n  aufsicht audit --archive verein.sqlite --player 417 --out 417.html"
-    )]
     Audit(audit::AuditArgs),
     /// Write the night's review page: one self-contained HTML file, flagged sheets first.
-    #[command(after_help = "Example:\n  aufsicht review --serve --archive verein.sqlite")]
     Review(review::ReviewArgs),
     /// Render a blank form to print (PNG or PDF by the file's extension).
-    #[command(
-        after_help = "Example:\n  aufsicht render-form --form punkteliste-a4-32 --out leer.pdf"
-    )]
     RenderForm(render::RenderFormArgs),
     /// Write the man page or a shell's completions to standard output.
-    #[command(after_help = "Example:\n  aufsicht generate man | gzip > aufsicht.1.gz")]
     Generate(generate::GenerateArgs),
 }
 
 fn main() -> ExitCode {
     aufsicht::read::limit_openmp_threads();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let cli = match Cli::try_parse_from(&args) {
+    let lang = cli_lang::lang_of(&args);
+    let command = cli_help::localized(<Cli as clap::CommandFactory>::command(), lang);
+    let parsed = command
+        .try_get_matches_from(&args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e, &args),
     };
