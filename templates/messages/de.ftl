@@ -311,6 +311,7 @@ serve-no-sheet = Blatt { $id } gibt es in diesem Archiv nicht
 serve-audit-whom = Wessen Prüfung? ?player=NUMMER oder ?sheet=ID angeben
 serve-no-image = der Scan von Blatt { $id } liegt nicht mehr dort, wo er gelesen wurde ({ $source })
 serve-forbidden-origin = abgelehnt: die Anfrage kommt von einer anderen Seite ({ $origin })
+serve-foreign-host = abgelehnt: „{ $host }“ ist nicht der Name dieses Schreibtischs (weitere Namen mit --host)
 serve-token-needed = diese Adresse braucht den Zugangsschlüssel, den review --serve ausgegeben hat
 serve-listening = Prüftisch unter { $url } (Strg-C beendet ihn)
 serve-token = von einem anderen Rechner: { $url }
@@ -584,3 +585,5 @@ help-generate--what = Was auf die Standardausgabe geschrieben wird
 help-default = Vorgabe: { $value }
 help-possible = möglich: { $values }
 help-options = OPTIONEN
+help-review--hosts = Ein Name, unter dem der Schreibtisch erreicht wird (im Netz des Vereins oder über einen Proxy); Adressen und localhost gelten immer, jeder andere Name wird abgelehnt
+help-review--behind_proxy = Ein Proxy (TLS) auf diesem Rechner leitet zum Schreibtisch: jeder braucht den Schlüssel, und der https://-Ursprung des Proxys gilt als der des Schreibtischs

@@ -301,6 +301,7 @@ serve-no-sheet = there is no sheet { $id } in this archive
 serve-audit-whom = whose audit? give ?player=NUMBER or ?sheet=ID
 serve-no-image = the scan of sheet { $id } is not where it was read ({ $source })
 serve-forbidden-origin = refused: the request comes from another site ({ $origin })
+serve-foreign-host = refused: "{ $host }" is not a name of this desk (more names with --host)
 serve-token-needed = this address needs the access token that review --serve printed
 serve-listening = review desk at { $url } (Ctrl-C stops it)
 serve-token = from another computer: { $url }
@@ -574,3 +575,5 @@ help-generate--what = What to write to standard output
 help-default = default: { $value }
 help-possible = possible: { $values }
 help-options = OPTIONS
+help-review--hosts = A name the desk is reached by (on the club's network, or a proxy's); addresses and localhost always are, any other name is refused
+help-review--behind_proxy = A proxy (TLS) on this computer forwards to the desk: every client needs the token, and the proxy's https:// origin counts as the desk's

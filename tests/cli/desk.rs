@@ -68,9 +68,23 @@ impl Desk {
         body: &str,
     ) -> (u16, String, String) {
         let host = self.url.trim_start_matches("http://").trim_end_matches('/');
+        self.call_as(host, method, path, headers, body)
+    }
+
+    /// A request whose `Host` header says `named` (a browser's, for the
+    /// page's own address).
+    pub(crate) fn call_as(
+        &self,
+        named: &str,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> (u16, String, String) {
+        let host = self.url.trim_start_matches("http://").trim_end_matches('/');
         let mut stream = TcpStream::connect(host).expect("connect");
         let mut request =
-            format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+            format!("{method} {path} HTTP/1.1\r\nHost: {named}\r\nConnection: close\r\n");
         for (k, v) in headers {
             request.push_str(&format!("{k}: {v}\r\n"));
         }
@@ -1032,6 +1046,29 @@ async fn a_reviewer_should_correct_a_night_by_keyboard_in_chromium() {
         "a row per player and the heading"
     );
     client.close().await.expect("close");
+}
+
+#[test]
+fn a_page_of_another_site_should_reach_nothing_and_behind_a_proxy_nobody_without_the_token() {
+    let dir = temp("desk-door");
+    let archive = night_archive(&dir);
+    let desk = Desk::start(&archive);
+    // A rebinding page: its own name now points at this computer.
+    let (status, _, said) = desk.call_as("evil.example:8377", "GET", "/api/sheets", &[], "");
+    assert_eq!(status, 421, "{said}");
+    assert!(said.contains("evil.example"), "{said}");
+    let (status, _, _) = desk.call_as("localhost", "GET", "/api/sheets", &[], "");
+    assert_eq!(status, 200);
+    drop(desk);
+    let proxied = Desk::start_in(
+        "en",
+        &archive,
+        &["--behind-proxy", "--host", "desk.example"],
+    );
+    let (status, _, _) = proxied.call_as("desk.example", "GET", "/api/sheets", &[], "");
+    assert_eq!(status, 401, "a proxy's client is no local user");
+    let (status, _, said) = proxied.call_as("desk.example", "GET", "/", &[], "");
+    assert_eq!(status, 200, "the shell is public: {said}");
 }
 
 #[test]

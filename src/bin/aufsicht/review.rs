@@ -48,6 +48,14 @@ pub struct ReviewArgs {
     /// audit over every night, the member list's names on every page.
     #[arg(long, requires = "serve")]
     pub club: Option<PathBuf>,
+    /// A name the desk is reached by (on the club's network, or a proxy's);
+    /// addresses and localhost always are, any other name is refused.
+    #[arg(long = "host", requires = "serve")]
+    pub hosts: Vec<String>,
+    /// A proxy (TLS) on this computer forwards to the desk: every client
+    /// needs the token, and the proxy's https:// origin counts as the desk's.
+    #[arg(long, requires = "serve")]
+    pub behind_proxy: bool,
     /// Folders of sheet results (*.json) whose scans are still where they were read.
     #[arg(required_unless_present = "serve", conflicts_with = "serve")]
     pub dirs: Vec<PathBuf>,
@@ -67,6 +75,8 @@ pub fn run(a: ReviewArgs, lang: Lang) -> Result<()> {
                 seating: a.seating,
                 tournament: a.tournament,
                 club: a.club,
+                hosts: a.hosts,
+                behind_proxy: a.behind_proxy,
                 title,
             },
             lang,

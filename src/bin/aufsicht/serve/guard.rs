@@ -1,6 +1,7 @@
-//! Who may use the desk: this computer freely; another computer with the
-//! printed token only. A write whose `Origin` names another site is
-//! refused, so a page elsewhere cannot post corrections.
+//! Who may use the desk: this computer freely; another computer (and,
+//! behind a proxy, every client) with the printed token only. A request
+//! for another host's name, or a write whose `Origin` names another site,
+//! is refused, so a page elsewhere can neither read nor post.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -20,11 +21,60 @@ pub fn new_token() -> String {
     format!("{:032x}", rand::rng().random::<u128>())
 }
 
+/// Who is let in: the token, and the names the desk is reached by.
+#[derive(Debug, Clone)]
+pub struct Door {
+    pub token: String,
+    /// Host names besides loopback names and addresses (`--host`): a
+    /// name the desk is reached by on the club's network or through a
+    /// proxy. Any other name is refused, so that a page of another site
+    /// whose name was pointed at this computer (DNS rebinding) cannot
+    /// read or write the desk from the organiser's own browser.
+    pub names: Vec<String>,
+    /// Behind a proxy on this computer every client looks like loopback:
+    /// then none gets in without the token, and `https://` origins of
+    /// the desk's names are its own.
+    pub behind_proxy: bool,
+}
+
+impl Door {
+    pub fn new(token: &str) -> Door {
+        Door {
+            token: token.to_string(),
+            names: Vec::new(),
+            behind_proxy: false,
+        }
+    }
+
+    /// Whether `host` (a `Host` header or an origin's host, port
+    /// included) names this desk: an address written as such, a
+    /// loopback name, or a name given.
+    fn knows(&self, host: &str) -> bool {
+        let name = match host.rsplit_once(':') {
+            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+            _ => host,
+        };
+        let name = name.trim_start_matches('[').trim_end_matches(']');
+        let name = name.to_ascii_lowercase();
+        name.parse::<std::net::IpAddr>().is_ok()
+            || name == "localhost"
+            || name.ends_with(".localhost")
+            || self.names.iter().any(|n| n.eq_ignore_ascii_case(&name))
+    }
+
+    /// The token shown, compared in constant time.
+    fn shown(&self, given: Option<&str>) -> bool {
+        use subtle::ConstantTimeEq;
+        given.is_some_and(|g| bool::from(g.as_bytes().ct_eq(self.token.as_bytes())))
+    }
+}
+
 /// Why a request is turned away, if it is.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Refusal {
     TokenNeeded,
     OtherOrigin(String),
+    OtherHost(String),
 }
 
 /// The pages anyone who reaches the desk may fetch: the desk's shell and
@@ -37,7 +87,8 @@ fn public(path: &str) -> bool {
     PUBLIC.contains(&path) || path.starts_with("/assets/")
 }
 
-/// The rules: a client not on loopback shows the token (header
+/// The rules: the `Host` a browser sends names this desk; a client not
+/// on loopback (every client, behind a proxy) shows the token (header
 /// `x-aufsicht-token` or `?token=`) for every path but the [`PUBLIC`]
 /// ones; a write's `Origin`, where sent, is this very host.
 pub fn judge(
@@ -46,9 +97,14 @@ pub fn judge(
     method: &Method,
     headers: &HeaderMap,
     query: Option<&str>,
-    token: &str,
+    door: &Door,
 ) -> Result<(), Refusal> {
-    if !peer.ip().is_loopback() && !public(path) {
+    let host = headers.get("host").map(|h| h.to_str().unwrap_or_default());
+    if let Some(host) = host.filter(|h| !door.knows(h)) {
+        return Err(Refusal::OtherHost(host.to_string()));
+    }
+    let trusted = peer.ip().is_loopback() && !door.behind_proxy;
+    if !trusted && !public(path) {
         let header = headers
             .get("x-aufsicht-token")
             .and_then(|v| v.to_str().ok());
@@ -56,20 +112,22 @@ pub fn judge(
             .unwrap_or_default()
             .split('&')
             .find_map(|kv| kv.strip_prefix("token="));
-        if header != Some(token) && in_query != Some(token) {
+        if !door.shown(header) && !door.shown(in_query) {
             return Err(Refusal::TokenNeeded);
         }
     }
     let writes = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
     if writes && let Some(origin) = headers.get("origin") {
         let origin = origin.to_str().unwrap_or_default();
-        let host = headers
-            .get("host")
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or_default();
-        let ours = origin
-            .strip_prefix("http://")
-            .is_some_and(|o| !host.is_empty() && o == host);
+        let schemes: &[&str] = match door.behind_proxy {
+            true => &["http://", "https://"],
+            false => &["http://"],
+        };
+        let host = host.unwrap_or_default();
+        let ours = schemes
+            .iter()
+            .find_map(|s| origin.strip_prefix(s))
+            .is_some_and(|o| !host.is_empty() && o.eq_ignore_ascii_case(host));
         if !ours {
             return Err(Refusal::OtherOrigin(origin.to_string()));
         }
@@ -89,7 +147,7 @@ pub async fn guard(
         request.method(),
         request.headers(),
         request.uri().query(),
-        &desk.token,
+        &desk.door,
     );
     match verdict {
         Ok(()) => next.run(request).await,
@@ -101,6 +159,11 @@ pub async fn guard(
         Err(Refusal::OtherOrigin(origin)) => (
             StatusCode::FORBIDDEN,
             say(desk.lang, "serve-forbidden-origin", &[("origin", &origin)]),
+        )
+            .into_response(),
+        Err(Refusal::OtherHost(host)) => (
+            StatusCode::MISDIRECTED_REQUEST,
+            say(desk.lang, "serve-foreign-host", &[("host", &host)]),
         )
             .into_response(),
     }
@@ -124,11 +187,25 @@ mod tests {
         let there: SocketAddr = "192.168.1.20:5000".parse().expect("addr");
         let none = headers(&[]);
         assert_eq!(
-            judge(here, "/api/sheets", &Method::GET, &none, None, "t0k"),
+            judge(
+                here,
+                "/api/sheets",
+                &Method::GET,
+                &none,
+                None,
+                &Door::new("t0k")
+            ),
             Ok(())
         );
         assert_eq!(
-            judge(there, "/api/sheets", &Method::GET, &none, None, "t0k"),
+            judge(
+                there,
+                "/api/sheets",
+                &Method::GET,
+                &none,
+                None,
+                &Door::new("t0k")
+            ),
             Err(Refusal::TokenNeeded)
         );
         assert_eq!(
@@ -138,7 +215,7 @@ mod tests {
                 &Method::GET,
                 &none,
                 Some("token=wrong"),
-                "t0k"
+                &Door::new("t0k")
             ),
             Err(Refusal::TokenNeeded)
         );
@@ -149,18 +226,32 @@ mod tests {
                 &Method::GET,
                 &none,
                 Some("a=1&token=t0k"),
-                "t0k"
+                &Door::new("t0k")
             ),
             Ok(())
         );
         assert_eq!(
-            judge(there, "/assets/desk.js", &Method::GET, &none, None, "t0k"),
+            judge(
+                there,
+                "/assets/desk.js",
+                &Method::GET,
+                &none,
+                None,
+                &Door::new("t0k")
+            ),
             Ok(()),
             "no data"
         );
         let with = headers(&[("x-aufsicht-token", "t0k")]);
         assert_eq!(
-            judge(there, "/api/sheets", &Method::POST, &with, None, "t0k"),
+            judge(
+                there,
+                "/api/sheets",
+                &Method::POST,
+                &with,
+                None,
+                &Door::new("t0k")
+            ),
             Ok(())
         );
     }
@@ -173,11 +264,25 @@ mod tests {
             ("host", "127.0.0.1:5000"),
         ]);
         assert_eq!(
-            judge(here, "/api/sheets", &Method::POST, &evil, None, "t"),
+            judge(
+                here,
+                "/api/sheets",
+                &Method::POST,
+                &evil,
+                None,
+                &Door::new("t")
+            ),
             Err(Refusal::OtherOrigin("http://evil.example".into()))
         );
         assert_eq!(
-            judge(here, "/api/sheets", &Method::GET, &evil, None, "t"),
+            judge(
+                here,
+                "/api/sheets",
+                &Method::GET,
+                &evil,
+                None,
+                &Door::new("t")
+            ),
             Ok(()),
             "reads are not writes"
         );
@@ -186,11 +291,25 @@ mod tests {
             ("host", "127.0.0.1:5000"),
         ]);
         assert_eq!(
-            judge(here, "/api/sheets", &Method::POST, &ours, None, "t"),
+            judge(
+                here,
+                "/api/sheets",
+                &Method::POST,
+                &ours,
+                None,
+                &Door::new("t")
+            ),
             Ok(())
         );
         assert_eq!(
-            judge(here, "/api/sheets", &Method::POST, &headers(&[]), None, "t"),
+            judge(
+                here,
+                "/api/sheets",
+                &Method::POST,
+                &headers(&[]),
+                None,
+                &Door::new("t")
+            ),
             Ok(()),
             "a script"
         );
@@ -216,7 +335,7 @@ mod tests {
         ];
         for path in guarded {
             assert_eq!(
-                judge(there, path, &Method::GET, &none, None, "t0k"),
+                judge(there, path, &Method::GET, &none, None, &Door::new("t0k")),
                 Err(Refusal::TokenNeeded),
                 "{path}"
             );
@@ -227,13 +346,13 @@ mod tests {
                     &Method::GET,
                     &none,
                     Some("sheet=3&token=t0k"),
-                    "t0k"
+                    &Door::new("t0k")
                 ),
                 Ok(()),
                 "{path} with the token"
             );
             assert_eq!(
-                judge(here, path, &Method::GET, &none, None, "t0k"),
+                judge(here, path, &Method::GET, &none, None, &Door::new("t0k")),
                 Ok(()),
                 "{path} here"
             );
@@ -246,11 +365,101 @@ mod tests {
             "/assets/desk.css",
         ] {
             assert_eq!(
-                judge(there, path, &Method::GET, &none, None, "t0k"),
+                judge(there, path, &Method::GET, &none, None, &Door::new("t0k")),
                 Ok(()),
                 "{path} is public"
             );
         }
+    }
+
+    #[test]
+    fn a_request_for_another_sites_name_should_be_refused() {
+        let here: SocketAddr = "127.0.0.1:5000".parse().expect("addr");
+        let door = Door {
+            names: vec!["aufsicht.verein.de".into()],
+            ..Door::new("t")
+        };
+        let asked = |host: &str| {
+            let h = headers(&[("host", host)]);
+            judge(here, "/api/sheets", &Method::GET, &h, None, &door)
+        };
+        // A rebinding page's own name points at this computer now.
+        assert_eq!(
+            asked("evil.example:5000"),
+            Err(Refusal::OtherHost("evil.example:5000".into()))
+        );
+        for ours in [
+            "127.0.0.1:5000",
+            "localhost:5000",
+            "[::1]:5000",
+            "192.168.1.5:8377",
+            "AUFSICHT.verein.de",
+        ] {
+            assert_eq!(asked(ours), Ok(()), "{ours}");
+        }
+        let evil_origin = headers(&[
+            ("host", "localhost:5000"),
+            ("origin", "http://evil.example"),
+        ]);
+        assert_eq!(
+            judge(
+                here,
+                "/api/sheets",
+                &Method::POST,
+                &evil_origin,
+                None,
+                &door
+            ),
+            Err(Refusal::OtherOrigin("http://evil.example".into()))
+        );
+    }
+
+    #[test]
+    fn behind_a_proxy_no_client_should_pass_without_the_token() {
+        let proxy: SocketAddr = "127.0.0.1:40000".parse().expect("addr");
+        let door = Door {
+            names: vec!["desk.example".into()],
+            behind_proxy: true,
+            ..Door::new("t0k")
+        };
+        let host = [("host", "desk.example")];
+        assert_eq!(
+            judge(
+                proxy,
+                "/api/sheets",
+                &Method::GET,
+                &headers(&host),
+                None,
+                &door
+            ),
+            Err(Refusal::TokenNeeded)
+        );
+        let with = headers(&[
+            ("host", "desk.example"),
+            ("origin", "https://desk.example"),
+            ("x-aufsicht-token", "t0k"),
+        ]);
+        assert_eq!(
+            judge(proxy, "/api/sheets", &Method::POST, &with, None, &door),
+            Ok(()),
+            "its https origin is its own"
+        );
+        let short = headers(&[("host", "desk.example"), ("x-aufsicht-token", "t0")]);
+        assert_eq!(
+            judge(proxy, "/api/sheets", &Method::GET, &short, None, &door),
+            Err(Refusal::TokenNeeded),
+            "a token's beginning is no token"
+        );
+        let plain = Door::new("t0k");
+        let https = headers(&[
+            ("host", "127.0.0.1:5000"),
+            ("origin", "https://127.0.0.1:5000"),
+        ]);
+        assert_eq!(
+            judge(proxy, "/api/sheets", &Method::POST, &https, None, &plain),
+            Err(Refusal::OtherOrigin("https://127.0.0.1:5000".into())),
+            "no https without a proxy"
+        );
     }
 
     #[test]

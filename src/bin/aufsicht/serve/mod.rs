@@ -38,6 +38,10 @@ pub struct ServeOptions {
     pub tournament: Option<String>,
     /// The club's file (CLUB.toml).
     pub club: Option<PathBuf>,
+    /// Names the desk is reached by besides its addresses and `localhost`.
+    pub hosts: Vec<String>,
+    /// A proxy on this computer forwards to the desk: no client without the token.
+    pub behind_proxy: bool,
     pub title: String,
 }
 
@@ -60,7 +64,7 @@ pub struct Desk {
     /// The archive's folder: scans named relative to it are found there.
     archive_dir: PathBuf,
     lang: Lang,
-    token: String,
+    door: guard::Door,
     title: String,
 }
 
@@ -103,7 +107,11 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default(),
         lang,
-        token: guard::new_token(),
+        door: guard::Door {
+            names: o.hosts,
+            behind_proxy: o.behind_proxy,
+            ..guard::Door::new(&guard::new_token())
+        },
         title: o.title,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -157,11 +165,13 @@ async fn serve(desk: Arc<Desk>, listen: SocketAddr, archive: PathBuf) -> Result<
         say(lang, "serve-listening", &[("url", &url)])
     );
     if !bound.ip().is_loopback() {
-        let remote = format!("http://{}/?token={}", lan_address(bound), desk.token);
         eprintln!(
             "aufsicht: {}",
             say(lang, "serve-loopback-only", &[("addr", &bound)])
         );
+    }
+    if !bound.ip().is_loopback() || desk.door.behind_proxy {
+        let remote = format!("http://{}/?token={}", lan_address(bound), desk.door.token);
         eprintln!(
             "aufsicht: {}",
             say(lang, "serve-token", &[("url", &remote)])
