@@ -5,6 +5,8 @@
 # Usage: scripts/desk-bench.sh [SHEETS] [DIR]   (default 100 sheets in out/desk-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
+export AUFSICHT_TESSDATA=${AUFSICHT_TESSDATA:-$PWD/data/tessdata}
 n=${1:-100}; dir=${2:-out/desk-bench}
 export OMP_THREAD_LIMIT=1
 cargo build --release --locked --quiet --workspace

@@ -9,6 +9,8 @@
 # worst sheet. SEED (default 5900) draws other nights of the same kind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
+export AUFSICHT_TESSDATA=${AUFSICHT_TESSDATA:-$PWD/data/tessdata}
 dir=${1:-/tmp/eval-hands}
 run=${2:-}
 seed=${SEED:-5900}

@@ -8,6 +8,8 @@
 # figures, the form's confirmation and the speed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
+export AUFSICHT_TESSDATA=${AUFSICHT_TESSDATA:-$PWD/data/tessdata}
 dir=${1:-/tmp/eval-print}
 run=${2:-}
 seed=${SEED:-7100}

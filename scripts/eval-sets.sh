@@ -18,6 +18,8 @@
 # Seeds used so far (docs/reading.md): 1001, 1102 (scanner), 1203 (phone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
+export AUFSICHT_TESSDATA=${AUFSICHT_TESSDATA:-$PWD/data/tessdata}
 dir=${1:-/tmp/eval}
 run=${2:-}
 lab=${AUFSICHT_LAB:-./target/release/aufsicht-lab}

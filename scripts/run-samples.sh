@@ -5,6 +5,8 @@
 # under samples/sheets are verified.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
+export AUFSICHT_TESSDATA=${AUFSICHT_TESSDATA:-$PWD/data/tessdata}
 scripts/install-deps.sh
 cargo build --release --locked --quiet --workspace
 bin=./target/release/aufsicht

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Tests the Debian package the way it is used (docs/install.md): builds it
 # (scripts/package.sh), unpacks it into an empty root (dpkg-deb -x) and runs
-# it from a folder with no checkout beside it: --version, --help, the man
-# page, the bash completion, and a scan of the bundled samples whose results
-# must match the checkout's binary's. Then, as root, `apt install` of the
-# package, the installed binary checked the same way, and its removal.
+# it from a folder with no checkout beside it, with no model but its own
+# (no AUFSICHT_TESSDATA, the system's Tesseract models out of reach):
+# --version, --help, the man page, the bash completion, and a scan of the
+# bundled samples that must succeed, read the printed title with the
+# package's model, hold to the samples' committed truth (every sheet read,
+# no wrong value without a flag, cells as the checkout reads them) and
+# equal the checkout's binary's results. Then, as root, `apt install` of
+# the package, the installed binary checked the same way, and its removal.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=$PWD
@@ -19,7 +23,24 @@ dpkg-deb -x "$deb" "$root"
 mkdir -p "$work/night/scans"
 cp samples/scans/merkur-* "$work/night/scans/"
 cd "$work/night"
-"$checkout/target/release/aufsicht" --lang en scan --rules merkur --out from-checkout scans >/dev/null 2>&1 || true
+AUFSICHT_TESSDATA="$checkout/data/tessdata" "$checkout/target/release/aufsicht" --lang en \
+  scan --rules merkur --out from-checkout scans 2>"$work/checkout.log" ||
+  { cat "$work/checkout.log"; echo "FAIL: the checkout's scan of the samples"; exit 1; }
+lab="$checkout/target/release/aufsicht-lab"
+[ -x "$lab" ] || (cd "$checkout" && cargo build --release --locked --quiet -p aufsicht-lab)
+
+# The scan's results held to the samples' truth: every sheet read, no
+# wrong value without a flag, and the cells read at least as well as here.
+held_to_truth() {
+  local out=$1 report
+  report=$("$lab" evaluate --truth "$work/truth" --results "$out" 2>/dev/null | head -1)
+  echo "$report" | grep -q "^sheets 3  missing results 0  unreadable 0 " ||
+    { echo "FAIL: $out: $report"; exit 1; }
+  echo "$report" | grep -q "silent errors 0$" || { echo "FAIL: $out: $report"; exit 1; }
+}
+mkdir -p "$work/truth"
+cp "$checkout"/samples/truth/merkur-* "$work/truth/"
+held_to_truth from-checkout
 
 # One installed binary, checked as a club would use it.
 check() {
@@ -28,12 +49,18 @@ check() {
   "$bin" --help | grep -q "scan" || { echo "FAIL: $bin --help"; exit 1; }
   zcat "$man" | grep -q "Schafkopf" || { echo "FAIL: man page $man"; exit 1; }
   bash -c "source '$completion' && complete -p aufsicht" >/dev/null || { echo "FAIL: bash completion"; exit 1; }
-  "$bin" --lang en scan --rules merkur --out "$out" scans >/dev/null 2>&1 || true
+  # Only the package's own model: no checkout's, none of the system's.
+  env -u AUFSICHT_TESSDATA TESSDATA_PREFIX="$work/no-models" "$bin" --lang en \
+    scan --rules merkur --out "$out" scans 2>"$work/$out.log" ||
+    { cat "$work/$out.log"; echo "FAIL: $bin scan of the samples"; exit 1; }
+  grep -q '"title_read": "Schafkopf-Turnier-Punkteliste"' "$out/merkur-scanner.json" ||
+    { echo "FAIL: $bin read no title: its Tesseract model is missing"; exit 1; }
+  held_to_truth "$out"
   for result in from-checkout/*.json; do
     cmp -s "$result" "$out/$(basename "$result")" || { echo "FAIL: $out differs at $(basename "$result")"; exit 1; }
   done
   [ "$(ls "$out"/*.json | wc -l)" = "$(ls from-checkout/*.json | wc -l)" ] || { echo "FAIL: $out: another count"; exit 1; }
-  echo "ok: $bin: version, help, man page, completion, $(ls "$out"/*.json | wc -l) sample results as the checkout's"
+  echo "ok: $bin: version, help, man page, completion, $(ls "$out"/*.json | wc -l) sample results held to their truth and as the checkout's"
 }
 check "$root/usr/bin/aufsicht" "$root/usr/share/man/man1/aufsicht.1.gz" \
   "$root/usr/share/bash-completion/completions/aufsicht" from-unpacked

@@ -27,6 +27,8 @@
 # Usage: scripts/train-digits.sh --hands [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
+export AUFSICHT_TESSDATA=${AUFSICHT_TESSDATA:-$PWD/data/tessdata}
 second=""
 hands=""
 case "${1:-}" in

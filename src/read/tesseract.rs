@@ -6,10 +6,11 @@ use image::GrayImage;
 
 use super::{DigitReader, PrintReader, ReaderError, Reading};
 
-/// Where the Tesseract model lies: `AUFSICHT_TESSDATA`; the package's
-/// (`share/aufsicht/tessdata` beside the binary's `bin`); the project's
-/// `data/tessdata` (installed by scripts/install-deps.sh; both have the
-/// legacy engine); or the system's.
+/// Where the Tesseract model lies: `AUFSICHT_TESSDATA` (cargo sets it to
+/// the checkout's `data/tessdata` for its runs and tests, `.cargo/config.toml`);
+/// the package's (`share/aufsicht/tessdata` beside the binary's `bin`;
+/// both have the legacy engine); or the system's. No path of the machine
+/// that built it is compiled in: a package without its model is found out.
 pub fn tessdata_dir() -> Option<String> {
     if let Ok(dir) = std::env::var("AUFSICHT_TESSDATA") {
         return Some(dir);
@@ -17,14 +18,9 @@ pub fn tessdata_dir() -> Option<String> {
     let exe = std::env::current_exe().ok();
     let prefix = exe.as_deref().and_then(|e| e.parent()?.parent());
     let packaged = prefix.map(|p| p.join("share/aufsicht/tessdata"));
-    if let Some(dir) = packaged.filter(|d| d.join("eng.traineddata").exists()) {
-        return Some(dir.to_string_lossy().into_owned());
-    }
-    let local = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tessdata");
-    if std::path::Path::new(local).join("eng.traineddata").exists() {
-        return Some(local.to_string());
-    }
-    None
+    packaged
+        .filter(|d| d.join("eng.traineddata").exists())
+        .map(|dir| dir.to_string_lossy().into_owned())
 }
 
 /// Tesseract with a digit whitelist, one engine reused for every cell.
