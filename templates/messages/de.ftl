@@ -587,3 +587,7 @@ help-possible = möglich: { $values }
 help-options = OPTIONEN
 help-review--hosts = Ein Name, unter dem der Schreibtisch erreicht wird (im Netz des Vereins oder über einen Proxy); Adressen und localhost gelten immer, jeder andere Name wird abgelehnt
 help-review--behind_proxy = Ein Proxy (TLS) auf diesem Rechner leitet zum Schreibtisch: jeder braucht den Schlüssel, und der https://-Ursprung des Proxys gilt als der des Schreibtischs
+serve-no-archive-in = kein Archiv (*.sqlite) in { $path }
+serve-no-browser = der Browser ließ sich nicht öffnen ({ $problem }); bitte { $url } selbst öffnen
+help-review--newest = Statt --archive: das neueste Archiv (*.sqlite) in diesem Ordner (der Eintrag im Startmenü unter Windows)
+help-review--open = Den Schreibtisch im Standardbrowser öffnen, sobald er lauscht

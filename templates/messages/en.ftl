@@ -577,3 +577,7 @@ help-possible = possible: { $values }
 help-options = OPTIONS
 help-review--hosts = A name the desk is reached by (on the club's network, or a proxy's); addresses and localhost always are, any other name is refused
 help-review--behind_proxy = A proxy (TLS) on this computer forwards to the desk: every client needs the token, and the proxy's https:// origin counts as the desk's
+serve-no-archive-in = no archive (*.sqlite) in { $path }
+serve-no-browser = could not open the browser ({ $problem }); please open { $url } yourself
+help-review--newest = Instead of --archive: the newest archive (*.sqlite) in this folder (the Start-menu entry on Windows)
+help-review--open = Open the desk in the default browser once it listens

@@ -21,15 +21,22 @@ pub struct ReviewArgs {
     pub title: Option<String>,
     /// Serve the review desk over the archive instead: a local web
     /// application whose corrections land in the archive at once.
-    #[arg(long, requires = "archive", conflicts_with = "out")]
+    #[arg(long, requires = "night_archive", conflicts_with = "out")]
     pub serve: bool,
     /// Where the desk listens: this computer only unless told otherwise
     /// (another address needs the token it prints).
     #[arg(long, default_value = "127.0.0.1:8377", requires = "serve")]
     pub listen: std::net::SocketAddr,
     /// The night's archive (what `scan --archive` filled).
-    #[arg(long, requires = "serve")]
+    #[arg(long, requires = "serve", group = "night_archive")]
     pub archive: Option<PathBuf>,
+    /// Instead of --archive: the newest archive (*.sqlite) in this folder
+    /// (the Start-menu entry's desk on Windows).
+    #[arg(long, requires = "serve", group = "night_archive")]
+    pub newest: Option<PathBuf>,
+    /// Open the desk in the default browser once it listens.
+    #[arg(long, requires = "serve")]
+    pub open: bool,
     /// Rule set id or the path of a rule file, to verify corrected sheets
     /// (default: the one the night was scanned with, as the archive keeps it).
     #[arg(long, requires = "serve")]
@@ -65,11 +72,17 @@ pub fn run(a: ReviewArgs, lang: Lang) -> Result<()> {
     let title = a
         .title
         .unwrap_or_else(|| say(lang, "review-default-title", &[]));
-    match (a.serve, a.archive, a.out) {
+    let archive = match (&a.archive, &a.newest) {
+        (Some(file), _) => Some(file.clone()),
+        (None, Some(dir)) => Some(newest_archive(dir, lang)?),
+        (None, None) => None,
+    };
+    match (a.serve, archive, a.out) {
         (true, Some(archive), _) => crate::serve::run(
             crate::serve::ServeOptions {
                 listen: a.listen,
                 archive,
+                open: a.open,
                 rules: a.rules,
                 participants: a.participants,
                 seating: a.seating,
@@ -82,8 +95,31 @@ pub fn run(a: ReviewArgs, lang: Lang) -> Result<()> {
             lang,
         ),
         (_, _, Some(out)) => review(&out, &title, &a.dirs, a.participants.as_deref(), lang),
-        _ => unreachable!("clap requires --out, or --serve with --archive"),
+        _ => unreachable!("clap requires --out, or --serve with --archive or --newest"),
     }
+}
+
+/// The archive (`*.sqlite`) in `dir` written last.
+fn newest_archive(dir: &Path, lang: Lang) -> Result<PathBuf> {
+    let none = || {
+        anyhow::anyhow!(say(
+            lang,
+            "serve-no-archive-in",
+            &[("path", &dir.display())]
+        ))
+    };
+    let entries = std::fs::read_dir(dir).map_err(|_| none())?;
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("sqlite"))
+        })
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max()
+        .map(|(_, p)| p)
+        .ok_or_else(none)
 }
 
 fn review(

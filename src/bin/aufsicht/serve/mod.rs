@@ -30,6 +30,8 @@ use crate::common::{Told, load_participants, load_rules, open_archive};
 /// What `review --serve` is started with.
 pub struct ServeOptions {
     pub listen: SocketAddr,
+    /// Open the desk in the default browser once it listens.
+    pub open: bool,
     pub archive: PathBuf,
     /// The opened night's rule set; default: the one it was scanned with.
     pub rules: Option<String>,
@@ -118,7 +120,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(serve(desk, o.listen, o.archive))
+    runtime.block_on(serve(desk, (o.listen, o.open), o.archive))
 }
 
 fn router(desk: Arc<Desk>) -> Router {
@@ -145,7 +147,11 @@ fn router(desk: Arc<Desk>) -> Router {
         .with_state(desk)
 }
 
-async fn serve(desk: Arc<Desk>, listen: SocketAddr, archive: PathBuf) -> Result<()> {
+async fn serve(
+    desk: Arc<Desk>,
+    (listen, open): (SocketAddr, bool),
+    archive: PathBuf,
+) -> Result<()> {
     let lang = desk.lang;
     let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| {
         let args: [(&str, &dyn std::fmt::Display); 2] = [("addr", &listen), ("problem", &e)];
@@ -177,6 +183,10 @@ async fn serve(desk: Arc<Desk>, listen: SocketAddr, archive: PathBuf) -> Result<
             say(lang, "serve-token", &[("url", &remote)])
         );
     }
+    if open && let Err(e) = open_browser(&url) {
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("url", &url), ("problem", &e)];
+        eprintln!("aufsicht: {}", say(lang, "serve-no-browser", &args));
+    }
     let app = router(desk).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
@@ -188,6 +198,24 @@ async fn serve(desk: Arc<Desk>, listen: SocketAddr, archive: PathBuf) -> Result<
         say(lang, "serve-stopped", &[("path", &archive.display())])
     );
     Ok(())
+}
+
+/// Opens `url` in the default browser: Windows' `start`, elsewhere
+/// `xdg-open`.
+fn open_browser(url: &str) -> std::io::Result<()> {
+    let mut command = match cfg!(windows) {
+        true => std::process::Command::new("cmd"),
+        false => std::process::Command::new("xdg-open"),
+    };
+    if cfg!(windows) {
+        command.args(["/C", "start", ""]);
+    }
+    command
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
 }
 
 /// The address another computer reaches: where the desk listens on all

@@ -1,0 +1,68 @@
+; The Windows installer (scripts/package-windows.sh builds it with NSIS's
+; makensis): aufsicht.exe and the README under Program Files, the folder
+; on the machine's PATH, a Start-menu entry that opens the review desk on
+; the newest archive in Documents\aufsicht, and an uninstaller that takes
+; all of it away again. `setup.exe /S` installs without asking.
+;
+; makensis -DVERSION=0.1.0 -DEXE=path\aufsicht.exe -DREADME=README.md -DOUT=setup.exe
+
+Unicode true
+!include "MUI2.nsh"
+!include "WinMessages.nsh"
+!include "WordFunc.nsh"
+!include "StrFunc.nsh"
+${StrStr}
+!include "x64.nsh"
+
+Name "aufsicht ${VERSION}"
+OutFile "${OUT}"
+InstallDir "$PROGRAMFILES64\aufsicht"
+RequestExecutionLevel admin
+SetCompressor /SOLID lzma
+
+!define ENVIRONMENT 'HKLM "SYSTEM\CurrentControlSet\Control\Session Manager\Environment"'
+!define UNINSTALL 'HKLM "Software\Microsoft\Windows\CurrentVersion\Uninstall\aufsicht"'
+
+!insertmacro MUI_PAGE_DIRECTORY
+!insertmacro MUI_PAGE_INSTFILES
+!insertmacro MUI_UNPAGE_CONFIRM
+!insertmacro MUI_UNPAGE_INSTFILES
+!insertmacro MUI_LANGUAGE "German"
+!insertmacro MUI_LANGUAGE "English"
+
+Section "aufsicht"
+  SetRegView 64
+  SetOutPath "$INSTDIR"
+  File "/oname=aufsicht.exe" "${EXE}"
+  File "/oname=README.md" "${README}"
+  WriteUninstaller "$INSTDIR\uninstall.exe"
+  ; The folder on the PATH, once.
+  ReadRegStr $0 ${ENVIRONMENT} "Path"
+  ${StrStr} $1 "$0" "$INSTDIR"
+  StrCmp $1 "" 0 +3
+    WriteRegExpandStr ${ENVIRONMENT} "Path" "$0;$INSTDIR"
+    SendMessage ${HWND_BROADCAST} ${WM_WININICHANGE} 0 "STR:Environment" /TIMEOUT=5000
+  ; The desk on the newest archive the club keeps in Documents\aufsicht.
+  CreateDirectory "$SMPROGRAMS\aufsicht"
+  CreateShortcut "$SMPROGRAMS\aufsicht\aufsicht Prüfstelle.lnk" "$INSTDIR\aufsicht.exe" \
+    'review --serve --open --newest "$DOCUMENTS\aufsicht"'
+  WriteRegStr ${UNINSTALL} "DisplayName" "aufsicht"
+  WriteRegStr ${UNINSTALL} "DisplayVersion" "${VERSION}"
+  WriteRegStr ${UNINSTALL} "UninstallString" '"$INSTDIR\uninstall.exe"'
+  WriteRegStr ${UNINSTALL} "QuietUninstallString" '"$INSTDIR\uninstall.exe" /S'
+SectionEnd
+
+Section "Uninstall"
+  SetRegView 64
+  Delete "$INSTDIR\aufsicht.exe"
+  Delete "$INSTDIR\README.md"
+  Delete "$INSTDIR\uninstall.exe"
+  RMDir "$INSTDIR"
+  Delete "$SMPROGRAMS\aufsicht\aufsicht Prüfstelle.lnk"
+  RMDir "$SMPROGRAMS\aufsicht"
+  ReadRegStr $0 ${ENVIRONMENT} "Path"
+  ${un.WordReplace} "$0" ";$INSTDIR" "" "+" $1
+  WriteRegExpandStr ${ENVIRONMENT} "Path" "$1"
+  SendMessage ${HWND_BROADCAST} ${WM_WININICHANGE} 0 "STR:Environment" /TIMEOUT=5000
+  DeleteRegKey ${UNINSTALL}
+SectionEnd

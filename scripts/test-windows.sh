@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Tests the Windows release as a club uses it, here under Wine
+# (scripts/wine-run.sh): builds the zip and the installer
+# (scripts/package-windows.sh), installs with `setup.exe /S`, and runs the
+# installed aufsicht.exe from a folder with umlauts in its name: --version,
+# a scan of the merkur samples whose values and flags equal the Linux
+# build's and hold to the samples' truth, standings on the results, and
+# the desk serving /api/nights on loopback. Then uninstalls and checks that
+# the program and its PATH entry are gone. Without Wine it says so and fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+checkout=$PWD
+command -v wine >/dev/null || { echo "test-windows: FAIL: Wine is missing (scripts/install-deps.sh installs it)"; exit 1; }
+scripts/package-windows.sh
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+setup="$checkout/target/windows/aufsicht-$version-setup.exe"
+export WINEPREFIX="$checkout/target/wine/test-prefix"
+rm -rf "$WINEPREFIX"
+run() { "$checkout/scripts/wine-run.sh" "$@"; }
+installed='C:\Program Files\aufsicht\aufsicht.exe'
+unix_installed="$WINEPREFIX/drive_c/Program Files/aufsicht/aufsicht.exe"
+fail() { echo "test-windows: FAIL: $*"; exit 1; }
+
+run "$setup" /S || fail "setup.exe /S"
+[ -f "$unix_installed" ] || fail "nothing installed under Program Files"
+run reg query 'HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Environment' /v Path |
+  tr -d '\r' | grep -qi 'Program Files\\aufsicht' || fail "aufsicht is not on the PATH"
+run "$installed" --version | tr -d '\r' | grep -qx "aufsicht $version" || fail "--version"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+night="$work/Rückrunde Ötting"
+mkdir -p "$night/scans"
+cp samples/scans/merkur-* "$night/scans/"
+cd "$night"
+[ -x "$checkout/target/release/aufsicht" ] || (cd "$checkout" && cargo build --release --locked --quiet --bin aufsicht)
+AUFSICHT_TESSDATA="$checkout/data/tessdata" "$checkout/target/release/aufsicht" --lang en \
+  scan --rules merkur --out linux scans 2>/dev/null || fail "the Linux build's scan"
+run "$installed" --lang en scan --rules merkur --out windows scans >/dev/null 2>"$work/scan.log" ||
+  { tr -d '\r' < "$work/scan.log"; fail "the installed build's scan of the samples"; }
+python3 - linux windows <<'PY' || fail "values or flags differ from the Linux build's"
+import json, pathlib, sys
+linux, windows = (pathlib.Path(d) for d in sys.argv[1:3])
+def held(p):
+    r = json.loads(p.read_text(encoding="utf-8"))
+    games = [(g["no"], [(c["plus"], c["minus"], c["circled"]) for c in g["cells"]]) for g in r["games"]]
+    flags = sorted((f["code"], f.get("row"), f.get("seat"), f.get("field")) for f in r["flags"])
+    return (r["status"], r["round"], r["table"], r["players"], games, r["gesamt"],
+            r["abzug"], r["endergebnis"], flags)
+names = sorted(p.name for p in linux.glob("*.json"))
+assert names == sorted(p.name for p in windows.glob("*.json")), names
+for n in names:
+    if held(linux / n) != held(windows / n):
+        sys.exit(f"{n} differs")
+print(f"ok: {len(names)} results, values and flags as the Linux build's")
+PY
+lab="$checkout/target/release/aufsicht-lab"
+[ -x "$lab" ] || (cd "$checkout" && cargo build --release --locked --quiet -p aufsicht-lab)
+mkdir -p truth && cp "$checkout"/samples/truth/merkur-* truth/
+"$lab" evaluate --truth truth --results windows 2>/dev/null | head -1 |
+  grep -q "^sheets 3  missing results 0  unreadable 0 .*silent errors 0$" || fail "the results against the samples' truth"
+run "$installed" --lang en standings --rules merkur windows > standings.csv 2>/dev/null || fail "standings"
+tr -d '\r' < standings.csv | head -1 | grep -q "^rank,player,total" || fail "standings' CSV"
+
+# The desk on loopback: its address is the first line on stdout.
+run "$installed" --lang en review --serve --listen 127.0.0.1:0 --archive 'windows\aufsicht.sqlite' \
+  > desk.out 2>/dev/null &
+desk=$!
+for _ in $(seq 60); do grep -q '^http' desk.out 2>/dev/null && break; sleep 1; done
+url=$(tr -d '\r' < desk.out | head -1)
+[ -n "$url" ] || { kill $desk 2>/dev/null; fail "the desk did not start"; }
+nights=$(curl -fsS "${url}api/nights" || true)
+kill $desk 2>/dev/null || true
+wait $desk 2>/dev/null || true
+echo "$nights" | grep -q '"sheets":3' || fail "the desk's /api/nights: $nights"
+
+cd "$checkout"
+run 'C:\Program Files\aufsicht\uninstall.exe' /S || fail "uninstall"
+for _ in $(seq 20); do [ -f "$unix_installed" ] || break; sleep 1; done
+[ ! -f "$unix_installed" ] || fail "aufsicht.exe is still there after the uninstall"
+if run reg query 'HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Environment' /v Path |
+  tr -d '\r' | grep -qi 'Program Files\\aufsicht'; then fail "the PATH still names aufsicht"; fi
+echo "ok: Windows: setup, --version, samples as the Linux build's and their truth, standings, desk, uninstall"
