@@ -28,6 +28,6 @@ cp README.md "$stage/"
 zip_file="$out/aufsicht-$version-x86_64-windows.zip"
 rm -f "$zip_file"
 (cd "$out" && zip -q -r "$(basename "$zip_file")" "aufsicht-$version")
-makensis -V2 -DVERSION="$version" -DEXE="$stage/aufsicht.exe" -DREADME="$stage/README.md" \
+makensis -V2 -DVERSION="$version" -DEXE="$PWD/$stage/aufsicht.exe" -DREADME="$PWD/$stage/README.md" \
   -DOUT="$PWD/$out/aufsicht-$version-setup.exe" packaging/windows/aufsicht.nsi
 ls -l "$zip_file" "$out/aufsicht-$version-setup.exe" | awk '{print $9 ": " $5 " bytes"}'

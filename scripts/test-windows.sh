@@ -44,7 +44,7 @@ linux, windows = (pathlib.Path(d) for d in sys.argv[1:3])
 def held(p):
     r = json.loads(p.read_text(encoding="utf-8"))
     games = [(g["no"], [(c["plus"], c["minus"], c["circled"]) for c in g["cells"]]) for g in r["games"]]
-    flags = sorted((f["code"], f.get("row"), f.get("seat"), f.get("field")) for f in r["flags"])
+    flags = sorted(((f["code"], f.get("row"), f.get("seat"), f.get("field")) for f in r["flags"]), key=repr)
     return (r["status"], r["round"], r["table"], r["players"], games, r["gesamt"],
             r["abzug"], r["endergebnis"], flags)
 names = sorted(p.name for p in linux.glob("*.json"))
@@ -70,7 +70,9 @@ for _ in $(seq 60); do grep -q '^http' desk.out 2>/dev/null && break; sleep 1; d
 url=$(tr -d '\r' < desk.out | head -1)
 [ -n "$url" ] || { kill $desk 2>/dev/null; fail "the desk did not start"; }
 nights=$(curl -fsS "${url}api/nights" || true)
+# Ends the desk: Wine's own processes of this prefix, not just its launcher.
 kill $desk 2>/dev/null || true
+wineserver -k 2>/dev/null || true
 wait $desk 2>/dev/null || true
 echo "$nights" | grep -q '"sheets":3' || fail "the desk's /api/nights: $nights"
 

@@ -8,3 +8,5 @@ cargo test --locked --workspace
 cargo test --locked --no-default-features --test pure
 # The Debian package, tested as it is installed (docs/install.md).
 scripts/test-package.sh
+# The Windows release, built here and tested under Wine (docs/install.md).
+scripts/test-windows.sh

@@ -2,7 +2,7 @@
 # Runs a Windows build of aufsicht here, under Wine (Debian's `wine`):
 # scripts/wine-run.sh EXE ARGS... What Wine 8 needs to start it stays in
 # the harness: a stand-in bcryptprimitives.dll (packaging/windows/
-# bcryptprimitives.c, built with mingw-w64) on Wine's DLL path, and a Wine
+# bcryptprimitives.c, built with mingw-w64) in the system folder of a Wine
 # prefix of the checkout's own (target/wine/prefix, WINEPREFIX to use
 # another). Fails in one line where Wine or mingw-w64 is missing.
 set -euo pipefail
@@ -19,7 +19,6 @@ if [ ! -f "$stub" ] || [ "$here/packaging/windows/bcryptprimitives.c" -nt "$stub
   x86_64-w64-mingw32-gcc -shared -O2 -o "$stub" "$here/packaging/windows/bcryptprimitives.c" -ladvapi32
 fi
 export WINEPREFIX=${WINEPREFIX:-$here/target/wine/prefix}
-export WINEDLLPATH="$dlls${WINEDLLPATH:+:$WINEDLLPATH}"
 # Native first for the stand-in only; no Wine dialogs, no debug chatter.
 export WINEDLLOVERRIDES="bcryptprimitives=n,b;mscoree,mshtml=${WINEDLLOVERRIDES:+;$WINEDLLOVERRIDES}"
 export WINEDEBUG=${WINEDEBUG:--all}
@@ -28,4 +27,6 @@ if [ ! -d "$WINEPREFIX/drive_c" ]; then
   mkdir -p "$WINEPREFIX"
   wineboot -i >/dev/null 2>&1 || { echo "wine-run: cannot make a Wine prefix in $WINEPREFIX" >&2; exit 1; }
 fi
+system32="$WINEPREFIX/drive_c/windows/system32"
+cmp -s "$stub" "$system32/bcryptprimitives.dll" || cp "$stub" "$system32/bcryptprimitives.dll"
 exec wine "$@"

@@ -6,7 +6,8 @@
 ;
 ; makensis -DVERSION=0.1.0 -DEXE=path\aufsicht.exe -DREADME=README.md -DOUT=setup.exe
 
-Unicode true
+; A 64-bit installer for the 64-bit program (and Wine without its 32-bit half).
+Target amd64-unicode
 !include "MUI2.nsh"
 !include "WinMessages.nsh"
 !include "WordFunc.nsh"
