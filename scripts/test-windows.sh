@@ -3,8 +3,9 @@
 # (scripts/wine-run.sh): builds the zip and the installer
 # (scripts/package-windows.sh), installs with `setup.exe /S`, and runs the
 # installed aufsicht.exe from a folder with umlauts in its name: --version,
-# a scan of the merkur samples whose values and flags equal the Linux
-# build's and hold to the samples' truth, standings on the results, and
+# a scan of the merkur samples, with the night's list as a German Excel
+# saves it, whose values and flags equal the Linux build's and hold to the
+# samples' truth, standings on the results, and
 # the desk serving /api/nights on loopback. Then uninstalls and checks that
 # the program and its PATH entry are gone. Without Wine it says so and fails.
 set -euo pipefail
@@ -12,6 +13,8 @@ cd "$(dirname "$0")/.."
 checkout=$PWD
 command -v wine >/dev/null || { echo "test-windows: FAIL: Wine is missing (scripts/install-deps.sh installs it)"; exit 1; }
 scripts/package-windows.sh
+# The Linux build it is held to, and the lab's evaluation.
+cargo build --release --locked --quiet -p aufsicht -p aufsicht-lab
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 setup="$checkout/target/windows/aufsicht-$version-setup.exe"
 export WINEPREFIX="$checkout/target/wine/test-prefix"
@@ -33,10 +36,12 @@ night="$work/Rückrunde Ötting"
 mkdir -p "$night/scans"
 cp samples/scans/merkur-* "$night/scans/"
 cd "$night"
-[ -x "$checkout/target/release/aufsicht" ] || (cd "$checkout" && cargo build --release --locked --quiet --bin aufsicht)
+# The night's list as a German Excel saves it: Windows-1252, semicolons, CRLF.
+printf 'Nummer;number;name\r\n1;27;J\xfcrgen\r\n2;0357;G\xf6tz\r\n3;801;Str\xe4\xdfer\r\n4;912;\xd6zt\xfcrk\r\n' > liste.csv
 AUFSICHT_TESSDATA="$checkout/data/tessdata" "$checkout/target/release/aufsicht" --lang en \
-  scan --rules merkur --out linux scans 2>/dev/null || fail "the Linux build's scan"
-run "$installed" --lang en scan --rules merkur --out windows scans >/dev/null 2>"$work/scan.log" ||
+  scan --rules merkur --participants liste.csv --out linux scans 2>/dev/null || fail "the Linux build's scan"
+run "$installed" --lang en scan --rules merkur --participants liste.csv --out windows scans \
+  >/dev/null 2>"$work/scan.log" ||
   { tr -d '\r' < "$work/scan.log"; fail "the installed build's scan of the samples"; }
 python3 - linux windows <<'PY' || fail "values or flags differ from the Linux build's"
 import json, pathlib, sys
@@ -55,7 +60,6 @@ for n in names:
 print(f"ok: {len(names)} results, values and flags as the Linux build's")
 PY
 lab="$checkout/target/release/aufsicht-lab"
-[ -x "$lab" ] || (cd "$checkout" && cargo build --release --locked --quiet -p aufsicht-lab)
 mkdir -p truth && cp "$checkout"/samples/truth/merkur-* truth/
 "$lab" evaluate --truth truth --results windows 2>/dev/null | head -1 |
   grep -q "^sheets 3  missing results 0  unreadable 0 .*silent errors 0$" || fail "the results against the samples' truth"

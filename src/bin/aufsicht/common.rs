@@ -150,7 +150,7 @@ pub fn load_seating(
     path: &std::path::Path,
     lang: Lang,
 ) -> Result<aufsicht::night::tournament::seating::Seating> {
-    let text = std::fs::read_to_string(path)
+    let text = aufsicht::night::tournament::spreadsheet::read_text(path)
         .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))?;
     aufsicht::night::tournament::seating::Seating::from_csv(&text)
         .told(lang)

@@ -10,6 +10,7 @@
 use std::path::Path;
 
 use crate::error::{ParticipantsError, RosterError};
+use crate::night::tournament::spreadsheet::{delimiter_of, read_text};
 use crate::sheet::PlayerNo;
 use crate::sheet::player_no::MAX_DIGITS;
 
@@ -36,7 +37,7 @@ impl Roster {
     /// one number a line.
     pub fn load(path: &Path) -> Result<Roster, ParticipantsError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ParticipantsError::Read {
+        let text = read_text(path).map_err(|e| ParticipantsError::Read {
             path: shown.clone(),
             problem: crate::page::unreadable::FileProblem::from(&e),
         })?;
@@ -166,15 +167,6 @@ fn is_column(header: &str, name: &str) -> bool {
     header.trim().trim_matches('"').eq_ignore_ascii_case(name)
 }
 
-/// The header's separator: a comma, or the semicolon or tab a spreadsheet
-/// in German writes.
-fn delimiter_of(header: &str) -> u8 {
-    [b',', b';', b'\t']
-        .into_iter()
-        .max_by_key(|&d| header.bytes().filter(|&b| b == d).count())
-        .unwrap_or(b',')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +188,22 @@ mod tests {
         let r = Roster::parse("Name;Number\nHuber, Anna;7\n").expect("list");
         assert_eq!(r.people[0].number, "7");
         assert_eq!(r.people[0].name, "Huber, Anna");
+    }
+
+    #[test]
+    fn a_list_saved_by_excel_on_windows_should_be_read_whole() {
+        let dir = tempfile::tempdir().expect("dir");
+        // Windows-1252 (ü is 0xFC), CRLF, semicolons; and UTF-8 with its mark.
+        let ansi = dir.path().join("ansi.csv");
+        std::fs::write(&ansi, b"number;name\r\n7;M\xFCller\r\n0012;Ober\r\n").expect("write");
+        let bom = dir.path().join("bom.csv");
+        std::fs::write(&bom, "\u{feff}number;name\r\n7;Müller\r\n0012;Ober\r\n").expect("write");
+        for path in [ansi, bom] {
+            let r = Roster::load(&path).expect("list");
+            assert_eq!(r.people.len(), 2, "{}", path.display());
+            assert_eq!(r.people[0].name, "Müller");
+            assert_eq!(r.people[1].number, "0012");
+        }
     }
 
     #[test]

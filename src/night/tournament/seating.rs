@@ -3,6 +3,7 @@
 //! `round,table,seat,player`, all from 1).
 
 use crate::error::SeatingError;
+use crate::night::tournament::spreadsheet::delimiter_of;
 use crate::sheet::PlayerNo;
 
 /// One round's tables, each its players' numbers in seat order.
@@ -50,7 +51,9 @@ impl Seating {
     /// numbered from 1 without gaps, no seat taken twice, nobody seated
     /// twice in a round.
     pub fn from_csv(text: &str) -> Result<Seating, SeatingError> {
+        let header = text.lines().next().unwrap_or_default();
         let mut reader = csv::ReaderBuilder::new()
+            .delimiter(delimiter_of(header))
             .has_headers(false)
             .flexible(true)
             .trim(csv::Trim::All)
@@ -165,6 +168,15 @@ mod tests {
             ],
         };
         assert_eq!(Seating::from_csv(&s.to_csv()), Ok(s));
+    }
+
+    #[test]
+    fn a_seating_saved_by_a_german_excel_should_read_as_written() {
+        let s = Seating {
+            rounds: vec![vec![vec!["7".into(), "12".into(), "3".into(), "44".into()]]],
+        };
+        let excel = s.to_csv().replace(',', ";").replace('\n', "\r\n");
+        assert_eq!(Seating::from_csv(&excel), Ok(s));
     }
 
     #[test]
