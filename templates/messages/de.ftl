@@ -591,3 +591,20 @@ serve-no-archive-in = kein Archiv (*.sqlite) in { $path }
 serve-no-browser = der Browser ließ sich nicht öffnen ({ $problem }); bitte { $url } selbst öffnen
 help-review--newest = Statt --archive: das neueste Archiv (*.sqlite) in diesem Ordner (der Eintrag im Startmenü unter Windows)
 help-review--open = Den Schreibtisch im Standardbrowser öffnen, sobald er lauscht
+scans-bad-request = die Sendung ist nicht lesbar ({ $problem })
+scans-too-many = höchstens { $count } Dateien auf einmal
+scans-too-large = größer als { $mb } MB: nicht angenommen
+scans-not-a-scan = kein Bild (JPEG, PNG, TIFF) und kein PDF: nicht angenommen
+scans-duplicate = schon da: { $count ->
+        [one] ein Blatt
+       *[other] { $count } Blätter
+    } dieses Fotos, nichts doppelt gespeichert
+scans-ok = gelesen, alles stimmt ({ $count ->
+        [one] ein Blatt
+       *[other] { $count } Blätter
+    })
+scans-flagged = gelesen, mit Meldungen zum Prüfen ({ $count ->
+        [one] ein Blatt
+       *[other] { $count } Blätter
+    })
+scans-unreadable = nicht lesbar: bitte noch einmal aufnehmen

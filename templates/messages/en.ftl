@@ -581,3 +581,20 @@ serve-no-archive-in = no archive (*.sqlite) in { $path }
 serve-no-browser = could not open the browser ({ $problem }); please open { $url } yourself
 help-review--newest = Instead of --archive: the newest archive (*.sqlite) in this folder (the Start-menu entry on Windows)
 help-review--open = Open the desk in the default browser once it listens
+scans-bad-request = the upload cannot be read ({ $problem })
+scans-too-many = at most { $count } files at once
+scans-too-large = larger than { $mb } MB: not taken
+scans-not-a-scan = no image (JPEG, PNG, TIFF) and no PDF: not taken
+scans-duplicate = already there: { $count ->
+        [one] one sheet
+       *[other] { $count } sheets
+    } of this photo, nothing stored twice
+scans-ok = read, all adds up ({ $count ->
+        [one] one sheet
+       *[other] { $count } sheets
+    })
+scans-flagged = read, with flags to check ({ $count ->
+        [one] one sheet
+       *[other] { $count } sheets
+    })
+scans-unreadable = not readable: please take it again

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::common::{aufsicht, aufsicht_en, scan_flagged_samples, temp};
+use crate::common::{aufsicht, aufsicht_en, root, scan_flagged_samples, scan_samples, temp};
 
 /// The two flagged samples scanned into an archive: its path.
 fn night_archive(dir: &Path) -> PathBuf {
@@ -68,7 +68,7 @@ impl Desk {
         body: &str,
     ) -> (u16, String, String) {
         let host = self.url.trim_start_matches("http://").trim_end_matches('/');
-        self.call_as(host, method, path, headers, body)
+        self.call_as(host, method, path, headers, body.as_bytes())
     }
 
     /// A request whose `Host` header says `named` (a browser's, for the
@@ -79,7 +79,7 @@ impl Desk {
         method: &str,
         path: &str,
         headers: &[(&str, &str)],
-        body: &str,
+        body: &[u8],
     ) -> (u16, String, String) {
         let host = self.url.trim_start_matches("http://").trim_end_matches('/');
         let mut stream = TcpStream::connect(host).expect("connect");
@@ -88,8 +88,9 @@ impl Desk {
         for (k, v) in headers {
             request.push_str(&format!("{k}: {v}\r\n"));
         }
-        request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-        stream.write_all(request.as_bytes()).expect("send");
+        request.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+        let request = [request.as_bytes(), body].concat();
+        stream.write_all(&request).expect("send");
         let mut raw = Vec::new();
         stream.read_to_end(&mut raw).expect("answer");
         let text = String::from_utf8_lossy(&raw).to_string();
@@ -1054,10 +1055,10 @@ fn a_page_of_another_site_should_reach_nothing_and_behind_a_proxy_nobody_without
     let archive = night_archive(&dir);
     let desk = Desk::start(&archive);
     // A rebinding page: its own name now points at this computer.
-    let (status, _, said) = desk.call_as("evil.example:8377", "GET", "/api/sheets", &[], "");
+    let (status, _, said) = desk.call_as("evil.example:8377", "GET", "/api/sheets", &[], b"");
     assert_eq!(status, 421, "{said}");
     assert!(said.contains("evil.example"), "{said}");
-    let (status, _, _) = desk.call_as("localhost", "GET", "/api/sheets", &[], "");
+    let (status, _, _) = desk.call_as("localhost", "GET", "/api/sheets", &[], b"");
     assert_eq!(status, 200);
     drop(desk);
     let proxied = Desk::start_in(
@@ -1065,10 +1066,111 @@ fn a_page_of_another_site_should_reach_nothing_and_behind_a_proxy_nobody_without
         &archive,
         &["--behind-proxy", "--host", "desk.example"],
     );
-    let (status, _, _) = proxied.call_as("desk.example", "GET", "/api/sheets", &[], "");
+    let (status, _, _) = proxied.call_as("desk.example", "GET", "/api/sheets", &[], b"");
     assert_eq!(status, 401, "a proxy's client is no local user");
-    let (status, _, said) = proxied.call_as("desk.example", "GET", "/", &[], "");
+    let (status, _, said) = proxied.call_as("desk.example", "GET", "/", &[], b"");
     assert_eq!(status, 200, "the shell is public: {said}");
+}
+
+/// A multipart body of `files` (name, bytes) in the field `file`.
+fn multipart(files: &[(&str, Vec<u8>)]) -> (String, Vec<u8>) {
+    let boundary = "aufsicht-test-boundary";
+    let mut body = Vec::new();
+    for (name, bytes) in files {
+        let head = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        );
+        body.extend_from_slice(head.as_bytes());
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+#[test]
+fn photos_sent_to_the_desk_should_be_read_as_scan_reads_them_and_nothing_stored_twice() {
+    let dir = temp("desk-scans");
+    let archive = night_archive(&dir);
+    let desk = Desk::start(&archive);
+    let queued = |desk: &Desk| desk.json("/api/sheets").as_array().expect("queue").len();
+    let before = queued(&desk);
+    let sample = |name: &str| std::fs::read(root().join("samples/scans").join(name)).expect(name);
+    let mut huge = b"\xFF\xD8\xFF".to_vec();
+    huge.resize((40 << 20) + 1, 0);
+    let (kind, body) = multipart(&[
+        ("merkur-faxpdf.pdf", sample("merkur-faxpdf.pdf")),
+        ("IMG_0001.jpg", sample("merkur-scanner.jpg")),
+        ("notiz.txt", b"Tisch 7 fehlt".to_vec()),
+        ("riesig.jpg", huge),
+    ]);
+    let headers = [("Content-Type", kind.as_str())];
+    let (status, _, answer) = desk.call_as(
+        desk.url.trim_start_matches("http://").trim_end_matches('/'),
+        "POST",
+        "/api/scans",
+        &headers,
+        &body,
+    );
+    assert_eq!(status, 200, "{answer}");
+    let sent: Value = serde_json::from_str(&answer).expect("json");
+    let statuses: Vec<&str> = (sent.as_array().expect("files").iter())
+        .map(|f| f["status"].as_str().expect("status"))
+        .collect();
+    assert_eq!(
+        statuses,
+        ["flagged", "duplicate", "refused", "refused"],
+        "{sent}"
+    );
+    assert_eq!(
+        sent[1]["sheets"].as_array().map(Vec::len),
+        Some(1),
+        "its sheet named"
+    );
+    assert!(
+        sent[3]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("40 MB")),
+        "{sent}"
+    );
+    assert_eq!(queued(&desk), before + 1, "one sheet more, none twice");
+    // Read as `scan` reads the same file.
+    let id = sent[0]["sheets"][0].as_i64().expect("an id");
+    let stored = desk.json(&format!("/api/sheets/{id}"));
+    let out = dir.join("scanned");
+    scan_samples(&out, &["merkur-faxpdf.pdf"]);
+    let text = std::fs::read_to_string(out.join("merkur-faxpdf-p1.json")).expect("result");
+    let scanned: Value = serde_json::from_str(&text).expect("json");
+    for key in [
+        "games",
+        "gesamt",
+        "abzug",
+        "endergebnis",
+        "players",
+        "round",
+        "table",
+    ] {
+        assert_eq!(stored[key], scanned[key], "{key}");
+    }
+    let codes = |r: &Value| {
+        let mut c: Vec<String> = (r["flags"].as_array().expect("flags").iter())
+            .map(|f| f["code"].to_string())
+            .collect();
+        c.sort();
+        c
+    };
+    assert_eq!(codes(&stored), codes(&scanned));
+    // A write from another site, and a proxy's client without the token.
+    let foreign = [
+        ("Content-Type", kind.as_str()),
+        ("Origin", "http://evil.example"),
+    ];
+    let (status, _, _) = desk.call("POST", "/api/scans", &foreign, "");
+    assert_eq!(status, 403);
+    drop(desk);
+    let proxied = Desk::start_in("en", &archive, &["--behind-proxy"]);
+    let (status, _, _) = proxied.call("POST", "/api/scans", &headers, "");
+    assert_eq!(status, 401);
 }
 
 #[test]

@@ -29,7 +29,7 @@ use aufsicht::sheet::ValuePath;
 use super::Desk;
 
 /// A request the desk refuses or cannot answer: a status and one line.
-pub struct Problem(StatusCode, String);
+pub struct Problem(pub(super) StatusCode, pub(super) String);
 
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
@@ -38,7 +38,7 @@ impl IntoResponse for Problem {
     }
 }
 
-type Reply = Result<Response, Problem>;
+pub(super) type Reply = Result<Response, Problem>;
 
 impl Desk {
     pub(super) fn problem(&self, e: ArchiveError) -> Problem {
@@ -135,8 +135,8 @@ impl Desk {
 /// A night of the archive and what checks it.
 pub(super) struct NightOf<'d> {
     pub id: i64,
-    rules: Cow<'d, RuleSet>,
-    participants: Option<&'d Participants>,
+    pub rules: Cow<'d, RuleSet>,
+    pub participants: Option<&'d Participants>,
     seating: Option<&'d Seating>,
 }
 
@@ -179,7 +179,7 @@ pub async fn nights(State(desk): State<Arc<Desk>>) -> Reply {
 }
 
 /// Runs the archive and image work off the async threads.
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+pub(super) async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
     tokio::task::spawn_blocking(work)
         .await
         .expect("a desk task panicked")

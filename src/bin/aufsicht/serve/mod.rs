@@ -6,6 +6,7 @@
 mod api;
 mod guard;
 mod pages;
+mod scans;
 mod view;
 
 use std::net::SocketAddr;
@@ -14,6 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Result;
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
 use aufsicht::catalogue::say;
@@ -65,6 +67,8 @@ pub struct Desk {
     images: view::Images,
     /// The archive's folder: scans named relative to it are found there.
     archive_dir: PathBuf,
+    /// The archive's file, for reading sent scans into it.
+    archive_file: PathBuf,
     lang: Lang,
     door: guard::Door,
     title: String,
@@ -108,6 +112,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default(),
+        archive_file: o.archive.clone(),
         lang,
         door: guard::Door {
             names: o.hosts,
@@ -139,6 +144,10 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/initials", post(api::initials))
         .route("/api/sheets/{id}/verdict", post(api::verdict))
         .route("/api/standings", get(api::standings))
+        .route(
+            "/api/scans",
+            post(scans::upload).layer(DefaultBodyLimit::max(scans::MAX_REQUEST)),
+        )
         .route("/api/audit", get(api::audit))
         .layer(axum::middleware::from_fn_with_state(
             desk.clone(),
