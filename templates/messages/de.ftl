@@ -608,3 +608,15 @@ scans-flagged = gelesen, mit Meldungen zum Prüfen ({ $count ->
        *[other] { $count } Blätter
     })
 scans-unreadable = nicht lesbar: bitte noch einmal aufnehmen
+desk-capture = Mit dem Handy aufnehmen: diesen Code scannen
+capture-title = Listen fotografieren
+capture-help = Jede Liste flach und ganz ins Bild, bei gutem Licht. Jedes Foto geht sofort an die Prüfstelle; was nicht lesbar ist, bitte gleich noch einmal aufnehmen, solange die Liste auf dem Tisch liegt.
+capture-take = Fotos aufnehmen
+capture-sending = wird gesendet …
+capture-dark = Zu dunkel: bitte noch einmal bei mehr Licht.
+capture-blurred = Unscharf: bitte noch einmal, ruhig halten.
+capture-failed = nicht gesendet
+capture-ok = gelesen
+capture-flagged = gelesen, mit Meldungen
+capture-unreadable = nicht lesbar
+capture-duplicate = schon da

@@ -598,3 +598,15 @@ scans-flagged = read, with flags to check ({ $count ->
        *[other] { $count } sheets
     })
 scans-unreadable = not readable: please take it again
+desk-capture = Take photos with a phone: scan this code
+capture-title = Photograph the sheets
+capture-help = Each sheet flat and whole in the picture, in good light. Every photo goes to the desk at once; take again whatever cannot be read while the sheet is still on the table.
+capture-take = Take photos
+capture-sending = sending …
+capture-dark = Too dark: please take it again in more light.
+capture-blurred = Blurred: please take it again, holding still.
+capture-failed = not sent
+capture-ok = read
+capture-flagged = read, with flags
+capture-unreadable = not readable
+capture-duplicate = already there

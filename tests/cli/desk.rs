@@ -1134,6 +1134,11 @@ fn photos_sent_to_the_desk_should_be_read_as_scan_reads_them_and_nothing_stored_
         "{sent}"
     );
     assert_eq!(queued(&desk), before + 1, "one sheet more, none twice");
+    let code = desk.json("/api/capture");
+    assert_eq!(
+        code["reachable"], false,
+        "no phone reaches loopback: {code}"
+    );
     // Read as `scan` reads the same file.
     let id = sent[0]["sheets"][0].as_i64().expect("an id");
     let stored = desk.json(&format!("/api/sheets/{id}"));
@@ -1171,6 +1176,69 @@ fn photos_sent_to_the_desk_should_be_read_as_scan_reads_them_and_nothing_stored_
     let proxied = Desk::start_in("en", &archive, &["--behind-proxy"]);
     let (status, _, _) = proxied.call("POST", "/api/scans", &headers, "");
     assert_eq!(status, 401);
+}
+
+/// A sample scan written again as PNG: the same sheet, other bytes.
+fn as_png(sample: &str, to: &Path) -> PathBuf {
+    let image = image::open(root().join("samples/scans").join(sample)).expect(sample);
+    let path = to.join(format!("{sample}.png"));
+    image.save(&path).expect("png");
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_should_send_photos_from_its_page_and_the_desk_should_show_them_live() {
+    use fantoccini::Locator::Css;
+    let dir = temp("desk-capture");
+    let archive = night_archive(&dir);
+    let desk = Desk::start_in("de", &archive, &[]);
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    // The desk open on the organiser's screen: a sheet sent joins its queue.
+    client.goto(&desk.url).await.expect("the desk");
+    until(&client, "return document.body.dataset.ready === '1'").await;
+    let queued = "return document.querySelectorAll('#queue li').length";
+    let before = client.execute(queued, vec![]).await.expect("count");
+    let before = before.as_u64().expect("a count");
+    let photo = as_png("merkur-fax.tif", &dir);
+    let (kind, body) = multipart(&[("tisch30.png", std::fs::read(&photo).expect("photo"))]);
+    let host = desk.url.trim_start_matches("http://").trim_end_matches('/');
+    let headers = [("Content-Type", kind.as_str())];
+    let (status, _, said) = desk.call_as(host, "POST", "/api/scans", &headers, &body);
+    assert_eq!(status, 200, "{said}");
+    let grown = format!("{queued} === {}", before + 1);
+    until(&client, &grown).await;
+    // The phone: its page at a phone's size, a photo through its file input.
+    client
+        .set_window_size(390, 844)
+        .await
+        .expect("a phone's size");
+    client
+        .goto(&format!("{}capture", desk.url))
+        .await
+        .expect("the capture page");
+    until(&client, "return document.body.dataset.ready === '1'").await;
+    let second = as_png("merkur-scanner.jpg", &dir);
+    let input = client.find(Css("#photos")).await.expect("the file input");
+    input
+        .send_keys(second.to_str().expect("utf-8"))
+        .await
+        .expect("a photo");
+    until(&client, "const li = document.querySelector('#sent li'); return !!li && /^(ok|flagged)$/.test(li.className)").await;
+    let shown = client
+        .find(Css("#sent li"))
+        .await
+        .expect("its status")
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        shown.starts_with("merkur-scanner.jpg.png: gelesen"),
+        "{shown}"
+    );
+    let sheets = desk.json("/api/sheets");
+    assert_eq!(sheets.as_array().map(Vec::len), Some(before as usize + 2));
+    client.close().await.expect("close");
 }
 
 #[test]

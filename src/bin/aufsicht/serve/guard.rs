@@ -81,7 +81,7 @@ pub enum Refusal {
 /// the projector pages, which hold no archive data and fetch it through
 /// `/api/` (with the token), and their assets. Every other path is
 /// guarded, so a new page is guarded until it is named here.
-const PUBLIC: &[&str] = &["/", "/standings", "/ranking"];
+const PUBLIC: &[&str] = &["/", "/standings", "/ranking", "/capture"];
 
 fn public(path: &str) -> bool {
     PUBLIC.contains(&path) || path.starts_with("/assets/")

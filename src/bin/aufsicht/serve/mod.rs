@@ -4,6 +4,7 @@
 //! sheet verified again.
 
 mod api;
+mod capture;
 mod guard;
 mod pages;
 mod scans;
@@ -69,6 +70,8 @@ pub struct Desk {
     archive_dir: PathBuf,
     /// The archive's file, for reading sent scans into it.
     archive_file: PathBuf,
+    /// Where another computer (a phone) reaches the desk, once it listens.
+    reached: std::sync::OnceLock<SocketAddr>,
     lang: Lang,
     door: guard::Door,
     title: String,
@@ -113,6 +116,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default(),
         archive_file: o.archive.clone(),
+        reached: std::sync::OnceLock::new(),
         lang,
         door: guard::Door {
             names: o.hosts,
@@ -144,6 +148,8 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/initials", post(api::initials))
         .route("/api/sheets/{id}/verdict", post(api::verdict))
         .route("/api/standings", get(api::standings))
+        .route("/capture", get(capture::page))
+        .route("/api/capture", get(capture::code))
         .route(
             "/api/scans",
             post(scans::upload).layer(DefaultBodyLimit::max(scans::MAX_REQUEST)),
@@ -167,6 +173,7 @@ async fn serve(
         anyhow::anyhow!(say(lang, "serve-bind", &args))
     })?;
     let bound = listener.local_addr()?;
+    let _ = desk.reached.set(lan_address(bound));
     let shown = if bound.ip().is_unspecified() {
         SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), bound.port())
     } else {

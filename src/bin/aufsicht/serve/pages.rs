@@ -13,7 +13,7 @@ use aufsicht::html::{DOCTYPE, Markup, html};
 use super::Desk;
 
 /// The script and styles, by the name the pages ask for.
-const ASSETS: [(&str, &str, &str); 3] = [
+const ASSETS: [(&str, &str, &str); 4] = [
     (
         "desk.js",
         "text/javascript; charset=utf-8",
@@ -25,6 +25,11 @@ const ASSETS: [(&str, &str, &str); 3] = [
         include_str!("assets/board.js"),
     ),
     (
+        "capture.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/capture.js"),
+    ),
+    (
         "desk.css",
         "text/css; charset=utf-8",
         include_str!("assets/desk.css"),
@@ -32,7 +37,7 @@ const ASSETS: [(&str, &str, &str); 3] = [
 ];
 
 /// A page of the desk: its head, and `body` under its heading.
-fn shell(title: &str, body_class: Option<&str>, data: Markup, body: Markup) -> Markup {
+pub(super) fn shell(title: &str, body_class: Option<&str>, data: Markup, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html {
@@ -47,7 +52,7 @@ fn shell(title: &str, body_class: Option<&str>, data: Markup, body: Markup) -> M
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 18] = [
+const DESK_WORDS: [(&str, &str); 19] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -66,6 +71,7 @@ const DESK_WORDS: [(&str, &str); 18] = [
     ("voided", "desk-voided"),
     ("unvoid", "desk-unvoid"),
     ("scanchanged", "scan-changed"),
+    ("capture", "desk-capture"),
 ];
 
 /// The board's words (standings and ranking).
@@ -78,7 +84,7 @@ const BOARD_WORDS: [(&str, &str); 4] = [
 
 /// The words a page's script shows, as a JSON object in the page
 /// (`#words`), in the page's language.
-fn words(lang: Lang, words: &[(&str, &str)]) -> Markup {
+pub(super) fn words(lang: Lang, words: &[(&str, &str)]) -> Markup {
     let map: serde_json::Map<String, serde_json::Value> = words
         .iter()
         .map(|(key, id)| (key.to_string(), say(lang, id, &[]).into()))
@@ -100,6 +106,7 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
                 a id="to-ranking" href="/ranking" target="_blank" { (t("desk-ranking")) }
             }
             p class="help" { (t("desk-help")) }
+            div id="capture" hidden {}
         }
         div id="desk" {
             aside { h2 { (t("desk-queue")) } ol id="queue" {} }

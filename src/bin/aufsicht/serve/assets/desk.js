@@ -285,6 +285,21 @@ async function store(f, value, kept, pressed) {
   else focus(was);
 }
 
+// The phone's way in: its page's address with the token, as a QR code,
+// where a phone can reach the desk at all.
+async function showCapture() {
+  const c = await get("/api/capture");
+  const box = document.getElementById("capture");
+  if (!c.reachable || !c.svg) return;
+  const img = document.createElement("img");
+  img.src = "data:image/svg+xml," + encodeURIComponent(c.svg);
+  img.alt = c.url;
+  const a = document.createElement("a");
+  a.href = c.url; a.textContent = texts.capture;
+  box.replaceChildren(img, a);
+  box.hidden = false;
+}
+
 (async function start() {
   const began = performance.now();
   await loadNights();
@@ -293,4 +308,7 @@ async function store(f, value, kept, pressed) {
   if (first) await open(first.id, 0);
   window.deskReady = performance.now() - began;
   document.body.dataset.ready = "1";
+  showCapture().catch(() => {});
+  // Sheets sent from a phone (or a scanner's watch) join the queue as they come.
+  setInterval(() => loadQueue().catch(() => {}), 3000);
 })().catch(e => say(String(e), true));
