@@ -1098,11 +1098,17 @@ fn photos_sent_to_the_desk_should_be_read_as_scan_reads_them_and_nothing_stored_
     let sample = |name: &str| std::fs::read(root().join("samples/scans").join(name)).expect(name);
     let mut huge = b"\xFF\xD8\xFF".to_vec();
     huge.resize((40 << 20) + 1, 0);
+    // A photo of the table top: an image, but no sheet on it.
+    let blank = dir.join("leer.png");
+    image::GrayImage::from_pixel(1240, 1754, image::Luma([235]))
+        .save(&blank)
+        .expect("png");
     let (kind, body) = multipart(&[
         ("merkur-faxpdf.pdf", sample("merkur-faxpdf.pdf")),
         ("IMG_0001.jpg", sample("merkur-scanner.jpg")),
         ("notiz.txt", b"Tisch 7 fehlt".to_vec()),
         ("riesig.jpg", huge),
+        ("leer.png", std::fs::read(&blank).expect("blank")),
     ]);
     let headers = [("Content-Type", kind.as_str())];
     let (status, _, answer) = desk.call_as(
@@ -1119,8 +1125,13 @@ fn photos_sent_to_the_desk_should_be_read_as_scan_reads_them_and_nothing_stored_
         .collect();
     assert_eq!(
         statuses,
-        ["flagged", "duplicate", "refused", "refused"],
+        ["flagged", "duplicate", "refused", "refused", "unreadable"],
         "{sent}"
+    );
+    let why = sent[4]["message"].as_str().unwrap_or_default();
+    assert!(
+        why.contains('(') && why.len() > 40,
+        "the reason said: {why}"
     );
     assert_eq!(
         sent[1]["sheets"].as_array().map(Vec::len),
@@ -1133,7 +1144,11 @@ fn photos_sent_to_the_desk_should_be_read_as_scan_reads_them_and_nothing_stored_
             .is_some_and(|m| m.contains("40 MB")),
         "{sent}"
     );
-    assert_eq!(queued(&desk), before + 1, "one sheet more, none twice");
+    assert_eq!(
+        queued(&desk),
+        before + 2,
+        "the read and the unreadable, none twice"
+    );
     let code = desk.json("/api/capture");
     assert_eq!(
         code["reachable"], false,

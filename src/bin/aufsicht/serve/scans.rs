@@ -13,8 +13,10 @@ use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 
 use aufsicht::catalogue::{Tell, say};
+use aufsicht::check::flags::Code;
 use aufsicht::night::batch::result_names::name_beside;
 use aufsicht::night::batch::{Batch, ReaderKind};
+use aufsicht::night::club::archive::StoredSheet;
 use aufsicht::night::club::archive::{Archive, hex_sha256};
 use aufsicht::sheet::Status;
 
@@ -161,12 +163,12 @@ impl Desk {
         bytes: &[u8],
     ) -> Result<Sent, Problem> {
         let sha = hex_sha256(bytes);
-        let held = self.ids_of(night.id, &sha)?;
+        let held = self.held(night.id, &sha)?;
         if !held.is_empty() {
             let message = say(self.lang, "scans-duplicate", &[("count", &held.len())]);
             return Ok(Sent {
                 file: name.to_string(),
-                sheets: held,
+                sheets: held.iter().map(|s| s.id).collect(),
                 status: "duplicate",
                 message,
             });
@@ -175,31 +177,32 @@ impl Desk {
         let kept = keep(&folder, name, &sha, bytes)
             .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         let statuses = self.read_kept(night, &kept, &folder)?;
-        let sheets = self.ids_of(night.id, &sha)?;
+        let held = self.held(night.id, &sha)?;
         let status = match statuses.as_slice() {
             s if s.iter().all(|s| *s == Status::Ok) && !s.is_empty() => "ok",
             s if s.iter().all(|s| *s == Status::Unreadable) => "unreadable",
             _ => "flagged",
         };
-        let args: [(&str, &dyn std::fmt::Display); 1] = [("count", &sheets.len())];
-        let message = say(self.lang, &format!("scans-{status}"), &args);
+        let args: [(&str, &dyn std::fmt::Display); 1] = [("count", &held.len())];
+        let mut message = say(self.lang, &format!("scans-{status}"), &args);
+        // Why a photo cannot be read: what to do better on the next one.
+        let why = held.iter().flat_map(|s| &s.result.flags);
+        if let Some(f) = why.filter(|f| f.code == Code::SheetUnreadable).next() {
+            message = format!("{message} ({})", f.message);
+        }
         Ok(Sent {
             file: name.to_string(),
-            sheets,
+            sheets: held.iter().map(|s| s.id).collect(),
             status,
             message,
         })
     }
 
-    /// The archive ids of the night's sheets read from content `sha`.
-    fn ids_of(&self, night: i64, sha: &str) -> Result<Vec<i64>, Problem> {
+    /// The night's sheets read from content `sha`.
+    fn held(&self, night: i64, sha: &str) -> Result<Vec<StoredSheet>, Problem> {
         let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
         let sheets = archive.sheets(night).map_err(|e| self.problem(e))?;
-        Ok(sheets
-            .into_iter()
-            .filter(|s| s.sha256 == sha)
-            .map(|s| s.id)
-            .collect())
+        Ok(sheets.into_iter().filter(|s| s.sha256 == sha).collect())
     }
 
     /// Reads the kept file as `scan` does, into the archive: each page's status.
