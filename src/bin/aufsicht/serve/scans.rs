@@ -186,8 +186,8 @@ impl Desk {
         let args: [(&str, &dyn std::fmt::Display); 1] = [("count", &held.len())];
         let mut message = say(self.lang, &format!("scans-{status}"), &args);
         // Why a photo cannot be read: what to do better on the next one.
-        let why = held.iter().flat_map(|s| &s.result.flags);
-        if let Some(f) = why.filter(|f| f.code == Code::SheetUnreadable).next() {
+        let mut flags = held.iter().flat_map(|s| &s.result.flags);
+        if let Some(f) = flags.find(|f| f.code == Code::SheetUnreadable) {
             message = format!("{message} ({})", f.message);
         }
         Ok(Sent {
