@@ -684,6 +684,7 @@ fn every_command_should_have_an_example_and_every_option_a_description() {
         "audit",
         "review",
         "render-form",
+        "form",
         "generate",
     ];
     let languages = [("de", "Beispiel:", "Aufruf:"), ("en", "Example:", "Usage:")];
@@ -717,4 +718,46 @@ fn every_command_should_have_an_example_and_every_option_a_description() {
             assert!(said_beside || said_below, "{command}: {line}");
         }
     }
+}
+
+/// A template held against a scan: every box drawn over it, and a form
+/// that does not fit or a file that is no scan said in one line.
+#[test]
+fn form_check_should_draw_the_boxes_and_say_when_a_form_does_not_fit() {
+    let dir = temp("form-check");
+    let scan = root().join("samples/scans/merkur-scanner.jpg");
+    let run = |form: &str, scan: &Path, out: &Path| {
+        aufsicht(&[
+            "form",
+            "check",
+            form,
+            scan.to_str().expect("utf-8"),
+            "--out",
+            out.to_str().expect("utf-8"),
+        ])
+    };
+    let fits = dir.join("fits.png");
+    let ok = run("punkteliste-a4-32", &scan, &fits);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let drawn = image::open(&fits).expect("a PNG").to_rgb8();
+    let red = drawn.pixels().filter(|p| p[0] > 200 && p[1] < 40).count();
+    assert!(red > 10_000, "the boxes drawn: {red} red pixels");
+    let wrong = run("doko-a4-24x5", &scan, &dir.join("wrong.png"));
+    let said = String::from_utf8_lossy(&wrong.stderr);
+    assert!(
+        !wrong.status.success() && said.contains("passt nicht"),
+        "{said}"
+    );
+    let none = dir.join("none.png");
+    let junk = run("punkteliste-a4-32", &root().join("README.md"), &none);
+    let said = String::from_utf8_lossy(&junk.stderr);
+    assert!(
+        !junk.status.success() && said.trim().lines().count() == 1,
+        "{said}"
+    );
+    assert!(!none.exists(), "nothing written");
 }

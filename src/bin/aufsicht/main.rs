@@ -9,6 +9,7 @@ mod cli_help;
 mod cli_lang;
 mod common;
 mod draw;
+mod form;
 mod generate;
 mod print;
 mod render;
@@ -71,6 +72,8 @@ enum Command {
     Review(review::ReviewArgs),
     /// Render a blank form to print (PNG or PDF by the file's extension).
     RenderForm(render::RenderFormArgs),
+    /// A club's own form: check a template against a scan.
+    Form(form::FormArgs),
     /// Write the man page or a shell's completions to standard output.
     Generate(generate::GenerateArgs),
 }
@@ -137,6 +140,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Audit(a) => audit::run(a, lang),
         Command::Review(a) => review::run(a, lang),
         Command::RenderForm(a) => render::run(a, lang),
+        Command::Form(a) => form::run(a, lang),
         Command::Generate(a) => generate::run(a, lang),
     }
 }
