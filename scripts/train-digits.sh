@@ -24,7 +24,9 @@
 # these steps are run on the MNIST model of 1bcd62e (or on one trained by
 # the recipe above where the history lacks it). About 100 minutes on 2
 # cores (the recipe before it: another hour). Needs scripts/fetch-hands.sh.
-# Usage: scripts/train-digits.sh --hands [OUT]
+# RENDERING=both draws the training families' glyphs both ways (outline
+# and pressure, docs/measurements.md; 91 minutes): measured, not committed.
+# Usage: [RENDERING=both] scripts/train-digits.sh --hands [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
@@ -47,10 +49,11 @@ if [ -n "$hands" ]; then
   if ! git show 1bcd62e:models/digits.safetensors > "$work/mnist.safetensors" 2>/dev/null; then
     AUFSICHT_LAB="$bin" "$0" "$work/mnist.safetensors"
   fi
-  "$bin" train-digits --hands data/hands --from "$work/mnist.safetensors" --epochs 3 \
-    --learning-rate 1e-3 --seed 11 --sheets 600 --out "$work/hands1.safetensors"
-  "$bin" train-digits --hands data/hands --from "$work/hands1.safetensors" --epochs 2 \
-    --learning-rate 3e-4 --seed 12 --sheets 600 --hand-writers 8000 --out "$out"
+  rendering=${RENDERING:-outline}
+  "$bin" train-digits --hands data/hands --rendering "$rendering" --from "$work/mnist.safetensors" \
+    --epochs 3 --learning-rate 1e-3 --seed 11 --sheets 600 --out "$work/hands1.safetensors"
+  "$bin" train-digits --hands data/hands --rendering "$rendering" --from "$work/hands1.safetensors" \
+    --epochs 2 --learning-rate 3e-4 --seed 12 --sheets 600 --hand-writers 8000 --out "$out"
   exit 0
 fi
 if [ -n "$second" ]; then
