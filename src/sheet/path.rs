@@ -13,6 +13,9 @@ use crate::check::flags::Flag;
 use crate::error::EditError;
 use crate::sheet::SheetResult;
 
+/// Both columns, plus first.
+const COLUMNS: [Column; 2] = [Column::Plus, Column::Minus];
+
 /// A game or Gesamt column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Column {
@@ -181,23 +184,41 @@ impl ValuePath {
     /// Every number's place on the sheet, blanks included: round, table,
     /// each game row's cells, Gesamt, Abzug, Endergebnis (in that order).
     pub fn numbers_of(sheet: &SheetResult) -> Vec<ValuePath> {
-        let columns = [Column::Plus, Column::Minus];
         let mut out = vec![ValuePath::Round, ValuePath::Table];
-        for g in &sheet.games {
-            for seat in 1..=g.cells.len() {
-                out.extend(columns.map(|column| ValuePath::Game {
-                    no: g.no,
-                    seat,
-                    column,
-                }));
-            }
-        }
+        out.extend(Self::game_cells(sheet));
         for seat in 1..=sheet.gesamt.len() {
-            out.extend(columns.map(|column| ValuePath::Gesamt { seat, column }));
+            out.extend(COLUMNS.map(|column| ValuePath::Gesamt { seat, column }));
         }
         out.extend((1..=sheet.abzug.len()).map(ValuePath::Abzug));
         out.extend((1..=sheet.endergebnis.len()).map(ValuePath::Endergebnis));
         out
+    }
+
+    /// Every place a person may set on the sheet: round, table, each
+    /// seat's number and footer (by the sheet's seats), each game row's
+    /// cells.
+    pub fn places_of(sheet: &SheetResult) -> Vec<ValuePath> {
+        let mut out = vec![ValuePath::Round, ValuePath::Table];
+        for seat in 1..=sheet.players.len() {
+            out.push(ValuePath::Player(seat));
+            out.extend(COLUMNS.map(|column| ValuePath::Gesamt { seat, column }));
+            out.extend([ValuePath::Abzug(seat), ValuePath::Endergebnis(seat)]);
+        }
+        out.extend(Self::game_cells(sheet));
+        out
+    }
+
+    /// Both columns of every seat of every game row the sheet holds.
+    fn game_cells(sheet: &SheetResult) -> impl Iterator<Item = ValuePath> + '_ {
+        sheet.games.iter().flat_map(|g| {
+            (1..=g.cells.len()).flat_map(move |seat| {
+                COLUMNS.map(|column| ValuePath::Game {
+                    no: g.no,
+                    seat,
+                    column,
+                })
+            })
+        })
     }
 
     /// The number at this place, if one is written (none for a player).

@@ -147,28 +147,6 @@ fn empty_row(no: u32, seats: usize) -> GameRow {
     }
 }
 
-/// Every value path of a sheet: round, table, each seat's number and
-/// footer, each written game cell.
-pub fn paths(sheet: &SheetResult) -> Vec<ValuePath> {
-    let mut out = vec![ValuePath::Round, ValuePath::Table];
-    let columns = [Column::Plus, Column::Minus];
-    for seat in 1..=sheet.players.len() {
-        out.push(ValuePath::Player(seat));
-        out.extend(columns.map(|column| ValuePath::Gesamt { seat, column }));
-        out.extend([ValuePath::Abzug(seat), ValuePath::Endergebnis(seat)]);
-    }
-    for g in &sheet.games {
-        for seat in 1..=g.cells.len() {
-            out.extend(columns.map(|column| ValuePath::Game {
-                no: g.no,
-                seat,
-                column,
-            }));
-        }
-    }
-    out
-}
-
 /// A sheet corrected as a whole (a result's JSON, edited) taken as the
 /// desk takes its edits: every value that differs from `before` is set
 /// ([`set`]), so it loses its `CELL_UNCERTAIN` as at the desk. Returns the
@@ -178,7 +156,10 @@ pub fn take_corrected(
     corrected: &mut SheetResult,
 ) -> Result<Vec<ValuePath>, EditError> {
     let mut changed: Vec<ValuePath> = Vec::new();
-    for p in paths(before).into_iter().chain(paths(corrected)) {
+    for p in ValuePath::places_of(before)
+        .into_iter()
+        .chain(ValuePath::places_of(corrected))
+    {
         if !changed.contains(&p) && get(before, p) != get(corrected, p) {
             changed.push(p);
         }
@@ -192,34 +173,9 @@ pub fn take_corrected(
 
 /// A sheet's current value at `path`, as JSON (null for blank).
 pub fn get(sheet: &SheetResult, path: ValuePath) -> Value {
-    let seat = path.seat().map(|s| s - 1);
-    let at = |i: Option<usize>| i.unwrap_or(usize::MAX);
     match path {
-        ValuePath::Round => sheet.round.into(),
-        ValuePath::Table => sheet.table.into(),
-        ValuePath::Player(_) => sheet.players.get(at(seat)).cloned().flatten().into(),
-        ValuePath::Endergebnis(_) => sheet.endergebnis.get(at(seat)).copied().flatten().into(),
-        ValuePath::Abzug(_) => sheet.abzug.get(at(seat)).copied().flatten().into(),
-        ValuePath::Gesamt { column, .. } => {
-            let g = sheet.gesamt.get(at(seat)).copied().flatten();
-            g.and_then(|g| match column {
-                Column::Plus => g.plus,
-                Column::Minus => g.minus,
-            })
-            .into()
-        }
-        ValuePath::Game { no, column, .. } => {
-            let cell = sheet
-                .games
-                .iter()
-                .find(|g| g.no == no)
-                .and_then(|g| g.cells.get(at(seat)));
-            cell.and_then(|c| match column {
-                Column::Plus => c.plus,
-                Column::Minus => c.minus,
-            })
-            .into()
-        }
+        ValuePath::Player(_) => path.text(sheet).into(),
+        _ => path.number(sheet).into(),
     }
 }
 
