@@ -13,8 +13,10 @@ command -v cargo-deb >/dev/null || {
 }
 cargo build --release --bin aufsicht
 bin=target/release/aufsicht
-mkdir -p target/package
-"$bin" generate man | gzip -9n > target/package/aufsicht.1.gz
+mkdir -p target/package/de
+# The man page in English where man looks first, in German for a German locale.
+"$bin" --lang en generate man | gzip -9n > target/package/aufsicht.1.gz
+"$bin" --lang de generate man | gzip -9n > target/package/de/aufsicht.1.gz
 "$bin" generate complete-bash > target/package/aufsicht.bash
 "$bin" generate complete-zsh > target/package/_aufsicht
 "$bin" generate complete-fish > target/package/aufsicht.fish

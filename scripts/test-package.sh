@@ -47,7 +47,9 @@ check() {
   local bin=$1 man=$2 completion=$3 out=$4
   "$bin" --version | grep -qx "aufsicht $version" || { echo "FAIL: $bin --version"; exit 1; }
   "$bin" --help | grep -q "scan" || { echo "FAIL: $bin --help"; exit 1; }
-  zcat "$man" | grep -q "Schafkopf" || { echo "FAIL: man page $man"; exit 1; }
+  zcat "$man" | grep -q "Reads and checks Schafkopf" || { echo "FAIL: man page $man"; exit 1; }
+  zcat "$(dirname "$(dirname "$man")")/de/man1/aufsicht.1.gz" | grep -q "Liest und prüft Punktelisten" ||
+    { echo "FAIL: the German man page beside $man"; exit 1; }
   bash -c "source '$completion' && complete -p aufsicht" >/dev/null || { echo "FAIL: bash completion"; exit 1; }
   # Only the package's own model: no checkout's, none of the system's.
   env -u AUFSICHT_TESSDATA TESSDATA_PREFIX="$work/no-models" "$bin" --lang en \
