@@ -90,6 +90,24 @@ fn column_disagrees(cols: &Columns, by_field: &BTreeMap<Field, &FieldReading>, f
     all > 0.0 && meets / all < 0.5
 }
 
+/// How sure the decode must be of the reading without its first digit
+/// to take that digit for a struck-out value. On the seed-7100 held-out
+/// sets the three corrections no strike was found on read so ("64" for a
+/// 6 struck and 4 written), the value without it at 0.997–0.999.
+const STRUCK_READ: f64 = 0.99;
+
+/// Whether `read` is the likeliest value with one glyph more in front: a
+/// value struck out and read as a digit, which no strike detector saw.
+/// The cell keeps its doubt and value; it is marked corrected, so the
+/// row asks for the supervisor's initials.
+pub(super) fn struck_digit_read(read: &str, d: &Decoded) -> bool {
+    let Some(&(best, p)) = d.ranked.first() else {
+        return false;
+    };
+    let best = best.to_string();
+    p >= STRUCK_READ && read.len() == best.len() + 1 && read.get(1..) == Some(best.as_str())
+}
+
 /// Every game cell's reading kept in its notes, and a `CELL_UNCERTAIN`
 /// for each uncertain one decoding did not take.
 pub(super) fn game_flags(
@@ -123,6 +141,8 @@ pub(super) fn game_flags(
         let taken = cols.accepted.contains_key(&fr.field);
         if let Some(c) = cell {
             c.notes.set_reading(minus, cell_reading(fr, d, taken));
+            // A struck value read as a digit: the row's initials are asked.
+            c.corrected |= !taken && struck_digit_read(&fr.reading.text, d);
         }
         if !taken {
             let (row, seat, name) = fr.field.locator();

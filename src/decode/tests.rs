@@ -982,3 +982,25 @@ fn a_number_across_the_column_line_should_be_asked_about_however_sure() {
         "the value stays as read"
     );
 }
+
+#[test]
+fn a_struck_value_read_as_a_digit_should_mark_the_cell_corrected() {
+    use super::games::struck_digit_read;
+    let decoded = |best: i64, p: f64| Decoded {
+        value: None,
+        posterior: p,
+        ranked: vec![(best, p), (64, 1.0 - p)],
+    };
+    assert!(struck_digit_read("64", &decoded(4, 0.997)));
+    assert!(struck_digit_read("120", &decoded(20, 0.995)));
+    assert!(
+        !struck_digit_read("64", &decoded(4, 0.9)),
+        "not sure enough"
+    );
+    assert!(
+        !struck_digit_read("64", &decoded(6, 0.999)),
+        "the last digit dropped"
+    );
+    assert!(!struck_digit_read("4", &decoded(4, 0.999)), "as read");
+    assert!(!struck_digit_read("", &decoded(4, 0.999)));
+}
