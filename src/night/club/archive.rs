@@ -315,10 +315,35 @@ impl Archive {
 
     /// Every stored sheet of the tournament, in the order they were stored.
     pub fn sheets(&self, tournament: i64) -> Result<Vec<StoredSheet>, ArchiveError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, sha256, result_json, result_file, version FROM sheets WHERE tournament_id = ?1 ORDER BY id",
-        )?;
-        let rows = stmt.query_map(params![tournament], |r| {
+        self.stored("tournament_id = ?1 AND ?2 IS NULL", tournament, None)
+    }
+
+    /// The tournament's sheets read from the scan whose content hashes to
+    /// `sha256` (its pages), in the order they were stored.
+    pub fn sheets_of_scan(
+        &self,
+        tournament: i64,
+        sha256: &str,
+    ) -> Result<Vec<StoredSheet>, ArchiveError> {
+        self.stored(
+            "tournament_id = ?1 AND sha256 = ?2",
+            tournament,
+            Some(sha256),
+        )
+    }
+
+    /// The stored sheets `condition` picks (over `?1` the tournament and
+    /// `?2` a scan's hash).
+    fn stored(
+        &self,
+        condition: &str,
+        tournament: i64,
+        sha256: Option<&str>,
+    ) -> Result<Vec<StoredSheet>, ArchiveError> {
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT id, sha256, result_json, result_file, version FROM sheets WHERE {condition} ORDER BY id"
+        ))?;
+        let rows = stmt.query_map(params![tournament, sha256], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,

@@ -201,8 +201,9 @@ impl Desk {
     /// The night's sheets read from content `sha`.
     fn held(&self, night: i64, sha: &str) -> Result<Vec<StoredSheet>, Problem> {
         let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
-        let sheets = archive.sheets(night).map_err(|e| self.problem(e))?;
-        Ok(sheets.into_iter().filter(|s| s.sha256 == sha).collect())
+        archive
+            .sheets_of_scan(night, sha)
+            .map_err(|e| self.problem(e))
     }
 
     /// Reads the kept file as `scan` does, into the archive: each page's status.
