@@ -39,6 +39,8 @@ pub mod sheet;
 
 pub mod page;
 
+pub mod learn;
+
 pub mod cells;
 pub mod read;
 

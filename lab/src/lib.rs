@@ -7,6 +7,7 @@
 //! call into it.
 
 pub mod cli;
+pub mod club_form;
 pub mod digits;
 pub mod edits;
 pub mod evaluate;

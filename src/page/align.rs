@@ -49,6 +49,15 @@ pub struct Alignment {
 }
 
 impl Prepared {
+    /// The corners (clockwise from top-left, original px) of the largest
+    /// connected structure of ruled lines: on a blank form, its game table.
+    pub fn largest_structure(&self) -> Option<[(f64, f64); 4]> {
+        let back = 1.0 / self.scale;
+        self.corners
+            .first()
+            .map(|q| q.map(|(x, y)| (x * back, y * back)))
+    }
+
     /// A map into working px made a map into the original image's px.
     fn to_original(&self, working: &Homography) -> Homography {
         let back = 1.0 / self.scale;
@@ -125,7 +134,7 @@ fn shrink(page: &GrayImage, w: u32, h: u32) -> GrayImage {
 
 /// The page's rotation as a slope (tan): the angle at which the dark pixels'
 /// projection across the lines is sharpest (ruled lines dominate it).
-fn skew(bin: &GrayImage) -> f64 {
+pub(crate) fn skew(bin: &GrayImage) -> f64 {
     let dark: Vec<(f64, f64)> = bin
         .enumerate_pixels()
         .filter(|(x, y, p)| p[0] == 0 && (x + y) % 3 == 0)

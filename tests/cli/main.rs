@@ -7,6 +7,7 @@ mod club;
 
 mod desk;
 mod draw;
+mod form;
 mod hostile;
 mod night;
 mod properties;

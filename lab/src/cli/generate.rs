@@ -463,7 +463,14 @@ impl Drawing<'_> {
 
     /// How sheet `i` is digitised.
     fn capture(&self, i: usize) -> synth::Capture {
-        match self.args.capture {
+        self.args.capture.nth(i)
+    }
+}
+
+impl CaptureArg {
+    /// How the `i`th page is digitised.
+    pub fn nth(self, i: usize) -> synth::Capture {
+        match self {
             CaptureArg::Clean => synth::Capture::Clean,
             CaptureArg::Scanner => synth::Capture::Scanner,
             CaptureArg::Phone => synth::Capture::Phone,

@@ -3,6 +3,7 @@
 //! messages follow `--lang`, as the product's do.
 
 mod bench;
+mod club_forms;
 mod evaluate;
 mod generate;
 mod train;
@@ -42,6 +43,8 @@ enum Command {
     /// Compare scan results with the generator's truth and print the rates.
     /// With --scans, scan them first (into --results) and time it.
     Evaluate(evaluate::EvaluateArgs),
+    /// Draw club forms (templates and their blanks) for learning a form.
+    ClubForms(club_forms::ClubFormsArgs),
     /// Time each stage of reading a sheet on one core, beside decoding its image.
     BenchStages(bench::BenchArgs),
 }
@@ -61,6 +64,7 @@ where
         Command::TrainStruck(a) => train::struck(a),
         Command::Evaluate(a) => evaluate::run(a, lang),
         Command::BenchStages(a) => bench::run(a, lang),
+        Command::ClubForms(a) => club_forms::run(a),
     }
 }
 

@@ -1,13 +1,15 @@
-//! `form`: a club's own form. `form check FORM SCAN --out OVERLAY.png`
-//! draws every box of a template over a scan, straightened as the reader
-//! sees it, so that a person sees at once whether the template fits.
+//! `form`: a club's own form. `form learn BLANK --out FORM.json` learns
+//! the template from a scan of the empty form; `form check FORM SCAN --out
+//! OVERLAY.png` draws every box of a template over a scan, straightened as
+//! the reader sees it, so that a person sees at once whether it fits.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
 
 use aufsicht::Lang;
-use aufsicht::catalogue::say;
+use aufsicht::catalogue::{Tell, say};
+use aufsicht::learn::{self, Hints};
 use aufsicht::night::desk::review::overview;
 use aufsicht::page::align::{MIN_FIT, align, prepare};
 use aufsicht::page::form::FormTemplate;
@@ -24,6 +26,20 @@ pub struct FormArgs {
 
 #[derive(clap::Subcommand)]
 pub enum FormCommand {
+    /// Learn a form from a scan of its blank and write its template.
+    Learn {
+        /// A scan or photo of the empty form.
+        blank: PathBuf,
+        /// The form's players (a check: the page is counted).
+        #[arg(long)]
+        seats: Option<usize>,
+        /// The form's game rows (a check).
+        #[arg(long)]
+        games: Option<usize>,
+        /// The template to write (JSON).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Draw every box of a form over a scan (the first page of a PDF).
     Check {
         /// The form: an id of a shipped one or a template's path.
@@ -38,18 +54,58 @@ pub enum FormCommand {
 
 pub fn run(a: FormArgs, lang: Lang) -> Result<()> {
     match a.command {
+        FormCommand::Learn {
+            blank,
+            seats,
+            games,
+            out,
+        } => learn(&blank, Hints { seats, games }, &out, lang),
         FormCommand::Check { form, scan, out } => check(&form, &scan, &out, lang),
     }
 }
 
-fn check(form: &str, scan: &std::path::Path, out: &std::path::Path, lang: Lang) -> Result<()> {
-    let template = FormTemplate::load(form).told(lang)?;
-    let page = input::load(scan)
+/// Learns the form on `blank`; writes nothing unless the page is one.
+fn learn(blank: &Path, hints: Hints, out: &Path, lang: Lang) -> Result<()> {
+    let image = first_page(blank, lang)?;
+    let id = out
+        .file_stem()
+        .map_or("club".into(), |s| s.to_string_lossy());
+    let mut printed = aufsicht::read::print_reader().told(lang)?;
+    let form = learn::learn(&image, &id, &hints, printed.as_mut()).map_err(|why| {
+        let args: [(&str, &dyn std::fmt::Display); 2] =
+            [("path", &blank.display()), ("why", &why.tell(lang))];
+        anyhow!(say(lang, "learn-not-learned", &args))
+    })?;
+    let mut json = serde_json::to_string_pretty(&form)?;
+    json.push('\n');
+    aufsicht::night::files::write_whole(out, json.as_bytes())
+        .map_err(|_| anyhow!(say(lang, "cannot-write", &[("path", &out.display())])))?;
+    let title = form.title.as_ref().map_or(String::new(), |t| {
+        say(lang, "form-learned-title", &[("title", t)])
+    });
+    let args: [(&str, &dyn std::fmt::Display); 5] = [
+        ("path", &out.display()),
+        ("seats", &form.seats),
+        ("games", &form.games),
+        ("labels", &form.texts.len()),
+        ("title", &title),
+    ];
+    eprintln!("aufsicht: {}", say(lang, "form-learned", &args));
+    Ok(())
+}
+
+/// The first page of a scan or PDF, or one line why not.
+fn first_page(path: &Path, lang: Lang) -> Result<image::GrayImage> {
+    let page = input::load(path)
         .next()
-        .ok_or_else(|| anyhow!(say(lang, "form-no-page", &[("path", &scan.display())])))?;
-    let image = page
-        .image
-        .map_err(|why| anyhow!("{}: {}", scan.display(), why.text(lang)))?;
+        .ok_or_else(|| anyhow!(say(lang, "form-no-page", &[("path", &path.display())])))?;
+    page.image
+        .map_err(|why| anyhow!("{}: {}", path.display(), why.text(lang)))
+}
+
+fn check(form: &str, scan: &Path, out: &Path, lang: Lang) -> Result<()> {
+    let template = FormTemplate::load(form).told(lang)?;
+    let image = first_page(scan, lang)?;
     let fitted = align(&prepare(&image), &template)
         .map_err(|why| anyhow!("{}: {}", scan.display(), why.text(lang)))?;
     let boxes: Vec<_> = template.named_boxes().into_iter().map(|(_, b)| b).collect();

@@ -1,0 +1,137 @@
+//! Learning a club's own form from one scan or photo of its blank:
+//!
+//! ```text
+//! blank page ──ruling (straightened, ruled lines in mm)──▶ Ruling
+//!            ──frame (table, seats, rows, footer, player block, boxes)──▶ Frame
+//!            ──labels (title and labels read where they stand)──▶ Print
+//!            ──template──▶ FormTemplate, read by `scan --form` like a shipped one
+//! ```
+//!
+//! A page that is no blank score sheet is refused with what was not found.
+
+mod frame;
+mod labels;
+mod ruling;
+mod template;
+
+use image::GrayImage;
+
+use crate::Lang;
+use crate::catalogue::{Tell, say};
+use crate::page::form::FormTemplate;
+use crate::read::PrintReader;
+
+pub use frame::Frame;
+pub use ruling::Ruling;
+
+/// What a person knows of the form beforehand: checked against what the
+/// page shows, never put in its place.
+#[derive(Debug, Clone, Default)]
+pub struct Hints {
+    pub seats: Option<usize>,
+    pub games: Option<usize>,
+}
+
+/// An edge of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    Left,
+    Right,
+    Top,
+    Bottom,
+}
+
+/// Why a page is not the blank of a score sheet.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum NotAForm {
+    NoTable,
+    CutOff(Edge),
+    NoSeats,
+    NoCheckColumn,
+    NoFooter,
+    NoPlayerBlock,
+    NoRoundAndTable,
+    NoSignatures,
+    /// Game cells with writing in them: a filled sheet, not the blank.
+    Filled {
+        cells: usize,
+    },
+    SeatsDiffer {
+        found: usize,
+        hinted: usize,
+    },
+    GamesDiffer {
+        found: usize,
+        hinted: usize,
+    },
+}
+
+impl Tell for NotAForm {
+    fn tell(&self, lang: Lang) -> String {
+        use NotAForm::*;
+        match self {
+            NoTable => say(lang, "learn-no-table", &[]),
+            CutOff(edge) => {
+                let edge = match edge {
+                    Edge::Left => say(lang, "edge-left", &[]),
+                    Edge::Right => say(lang, "edge-right", &[]),
+                    Edge::Top => say(lang, "edge-top", &[]),
+                    Edge::Bottom => say(lang, "edge-bottom", &[]),
+                };
+                say(lang, "learn-cut-off", &[("edge", &edge)])
+            }
+            NoSeats => say(lang, "learn-no-seats", &[]),
+            NoCheckColumn => say(lang, "learn-no-check-column", &[]),
+            NoFooter => say(lang, "learn-no-footer", &[]),
+            NoPlayerBlock => say(lang, "learn-no-player-block", &[]),
+            NoRoundAndTable => say(lang, "learn-no-round-and-table", &[]),
+            NoSignatures => say(lang, "learn-no-signatures", &[]),
+            Filled { cells } => say(lang, "learn-filled", &[("cells", cells)]),
+            SeatsDiffer { found, hinted } => say(
+                lang,
+                "learn-seats-differ",
+                &[("found", found), ("hinted", hinted)],
+            ),
+            GamesDiffer { found, hinted } => say(
+                lang,
+                "learn-games-differ",
+                &[("found", found), ("hinted", hinted)],
+            ),
+        }
+    }
+}
+
+/// Share of game cells with writing above which the page is a filled
+/// sheet: a blank's cells hold nothing but dust.
+const FILLED_SHARE: f64 = 0.05;
+
+/// The form template of the blank on `page`, its id `id`.
+pub fn learn(
+    page: &GrayImage,
+    id: &str,
+    hints: &Hints,
+    printed: &mut dyn PrintReader,
+) -> Result<FormTemplate, NotAForm> {
+    let ruling = Ruling::of(page);
+    let frame = Frame::of(&ruling)?;
+    let (seats, games) = (frame.seats(), frame.games.len());
+    if let Some(hinted) = hints.seats.filter(|&h| h != seats) {
+        return Err(NotAForm::SeatsDiffer {
+            found: seats,
+            hinted,
+        });
+    }
+    if let Some(hinted) = hints.games.filter(|&h| h != games) {
+        return Err(NotAForm::GamesDiffer {
+            found: games,
+            hinted,
+        });
+    }
+    let written = template::written_cells(&frame, &ruling);
+    if written as f64 > FILLED_SHARE * (games * seats * 2) as f64 {
+        return Err(NotAForm::Filled { cells: written });
+    }
+    let print = labels::read(&frame, &ruling, printed);
+    Ok(template::template(id, &frame, &ruling, print))
+}

@@ -1,0 +1,188 @@
+//! A club's own form: learnt from its blank with `form learn`, then sheets
+//! on it read with the learnt template as on a shipped one.
+
+use std::path::Path;
+
+use aufsicht::page::form::FormTemplate;
+use aufsicht_lab::club_form::Layout;
+use aufsicht_lab::evaluate::evaluate;
+
+use crate::common::{aufsicht, root, temp};
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn learn(blank: &Path, out: &Path, hints: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "form".to_string(),
+        "learn".into(),
+        s(blank),
+        "--out".into(),
+        s(out),
+    ];
+    args.extend(hints.iter().map(|h| h.to_string()));
+    aufsicht(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// The largest distance (mm) between two templates' same boxes; panics
+/// where they do not have the same fields.
+fn farthest(a: &FormTemplate, b: &FormTemplate) -> f64 {
+    let (a, b) = (a.named_boxes(), b.named_boxes());
+    assert_eq!(
+        a.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        b.iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
+    a.iter()
+        .zip(&b)
+        .flat_map(|((_, x), (_, y))| x.iter().zip(y).map(|(p, q)| (p - q).abs()))
+        .fold(0.0, f64::max)
+}
+
+/// A club's layout (one the learning was never tuned on: drawn for this
+/// test), its blank learnt, and four sheets written on it read with the
+/// learnt template: every value as the truth, as on the true template.
+#[test]
+fn a_club_form_learnt_from_its_blank_should_read_its_sheets_as_its_own_template() {
+    let dir = temp("form-learn-club");
+    let layout = Layout::drawn(41);
+    let truth_form = dir.join("club.json");
+    std::fs::write(&truth_form, layout.json().to_string()).expect("write");
+    let blank = dir.join("blank.png");
+    aufsicht::page::render::render_form(&layout.template(), 300.0)
+        .save(&blank)
+        .expect("blank");
+    let learnt = dir.join("learnt.json");
+    let said = learn(&blank, &learnt, &[]);
+    assert!(
+        said.status.success(),
+        "{}",
+        String::from_utf8_lossy(&said.stderr)
+    );
+    let form = FormTemplate::load(&s(&learnt)).expect("the learnt template loads");
+    assert_eq!((form.seats, form.games), (layout.seats, layout.games));
+    let off = farthest(&form, &layout.template());
+    assert!(off < 0.3, "boxes off by up to {off:.2} mm");
+    let sheets = dir.join("sheets");
+    aufsicht_lab::cli::run([
+        "aufsicht-lab",
+        "generate",
+        "--rules",
+        layout.rules(),
+        "--form",
+        &s(&truth_form),
+        "--count",
+        "4",
+        "--capture",
+        "scanner",
+        "--writer-errors",
+        "0",
+        "--seed",
+        "41",
+        "--out",
+        &s(&sheets),
+    ])
+    .expect("generate");
+    let read = dir.join("read");
+    let scanned = aufsicht(&[
+        "scan",
+        "--rules",
+        layout.rules(),
+        "--form",
+        &s(&learnt),
+        "--no-archive",
+        "--out",
+        &s(&read),
+        &s(&sheets.join("scans")),
+    ]);
+    assert!(
+        scanned.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scanned.stderr)
+    );
+    let report = evaluate(&sheets.join("truth"), &read).expect("evaluate");
+    let text = report.lines().join("\n");
+    assert_eq!(
+        (report.sheets, report.missing, report.unreadable),
+        (4, 0, 0),
+        "{text}"
+    );
+    assert_eq!(report.silent, 0, "{text}");
+    let (right, all) = report.cells();
+    assert!(right as f64 >= 0.99 * all as f64, "{text}");
+}
+
+/// The shipped forms, learnt from their blanks: the committed templates.
+#[test]
+fn the_shipped_forms_learnt_from_their_blanks_should_be_the_committed_templates() {
+    let dir = temp("form-learn-shipped");
+    for id in ["punkteliste-a4-32", "doko-a4-24x5"] {
+        let shipped = FormTemplate::load(id).expect("shipped");
+        let blank = dir.join(format!("{id}.png"));
+        aufsicht::page::render::render_form(&shipped, 300.0)
+            .save(&blank)
+            .expect("blank");
+        let learnt = dir.join(format!("{id}.json"));
+        let said = learn(&blank, &learnt, &["--seats", &shipped.seats.to_string()]);
+        assert!(
+            said.status.success(),
+            "{id}: {}",
+            String::from_utf8_lossy(&said.stderr)
+        );
+        let form = FormTemplate::load(&s(&learnt)).expect("loads");
+        let off = farthest(&form, &shipped);
+        assert!(off < 0.3, "{id}: boxes off by up to {off:.2} mm");
+        assert_eq!(form.game, shipped.game, "{id}");
+        assert_eq!(
+            form.lines.len(),
+            shipped.lines.len(),
+            "{id}: every ruled line"
+        );
+    }
+}
+
+/// What is no blank form: one line naming what was not found, no file.
+#[test]
+fn a_page_that_is_no_blank_form_should_be_refused_in_one_line_and_nothing_written() {
+    let dir = temp("form-learn-refused");
+    let shipped = FormTemplate::load("punkteliste-a4-32").expect("shipped");
+    let blank = aufsicht::page::render::render_form(&shipped, 150.0);
+    let white = image::GrayImage::from_pixel(1240, 1754, image::Luma([255]));
+    let cut =
+        image::imageops::crop_imm(&blank, 0, 0, blank.width(), blank.height() * 2 / 3).to_image();
+    let filled = root().join("samples/scans/merkur-scanner.jpg");
+    let pages = [
+        ("white.png", Some(white), "keine linierte Tabelle"),
+        ("cut.png", Some(cut), "unteren Rand abgeschnitten"),
+        ("filled.jpg", None, "ausgefüllte Liste"),
+        ("hinted.png", Some(blank), "angegeben waren 5"),
+    ];
+    for (name, image, words) in pages {
+        let path = match image {
+            Some(image) => {
+                let path = dir.join(name);
+                image.save(&path).expect("save");
+                path
+            }
+            None => filled.clone(),
+        };
+        let out = dir.join(format!("{name}.json"));
+        let hints: &[&str] = if name == "hinted.png" {
+            &["--seats", "5"]
+        } else {
+            &[]
+        };
+        let said = learn(&path, &out, hints);
+        let text = String::from_utf8_lossy(&said.stderr);
+        assert!(!said.status.success(), "{name}: {text}");
+        assert_eq!(text.trim().lines().count(), 1, "{name}: {text}");
+        assert!(text.contains(words), "{name}: {text}");
+        assert!(!out.exists(), "{name}: nothing written");
+    }
+    let junk = learn(&root().join("README.md"), &dir.join("junk.json"), &[]);
+    let text = String::from_utf8_lossy(&junk.stderr);
+    assert!(
+        !junk.status.success() && text.trim().lines().count() == 1,
+        "{text}"
+    );
+}
