@@ -139,6 +139,26 @@ impl FormTemplate {
         builtin_ids().filter_map(|id| Self::load(id).ok()).collect()
     }
 
+    /// The shipped forms and every template (`*.json`) in a club's folder,
+    /// in name order: the forms a page is recognised among.
+    pub fn builtins_and(dir: &Path) -> Result<Vec<Self>, TemplateError> {
+        let unreadable = |e: &std::io::Error| TemplateError::Read {
+            file: dir.to_path_buf(),
+            problem: crate::page::unreadable::FileProblem::from(e),
+        };
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| unreadable(&e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        paths.sort();
+        let mut forms = Self::builtins();
+        for path in paths {
+            forms.push(Self::load(&path.display().to_string())?);
+        }
+        Ok(forms)
+    }
+
     pub fn from_json(file: &str, text: &str) -> Result<Self, TemplateError> {
         let de = &mut serde_json::Deserializer::from_str(text);
         let mut form: FormTemplate =

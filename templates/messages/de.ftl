@@ -6,6 +6,7 @@
 ## Laden, was der Befehl bekommt
 load-rules = das Regelwerk (--rules) lässt sich nicht laden
 load-form = das Formular (--form) lässt sich nicht laden
+load-forms = die Formulare (--forms) lassen sich nicht laden
 load-participants = die Teilnehmerliste (--participants) ist nicht verwendbar
 input-missing = { $path } gibt es nicht: bitte den Pfad prüfen
 nothing-to-read = Kein Bild und kein PDF zum Lesen gefunden: nichts gescannt, kein Abend angelegt
@@ -482,6 +483,7 @@ help-scan = Gescannte Listen lesen (Bilder, PDFs, Ordner) und je Liste ein Ergeb
 help-scan-example = aufsicht scan --rules merkur --participants liste.csv --archive verein.sqlite --out runde1/ scans/
 help-scan--rules = Regelwerk (merkur, schwaig, turnier30, laufende, doppelkopf) oder der Pfad einer Regeldatei
 help-scan--form = Formular (punkteliste-a4-32, doko-a4-24x5) oder der Pfad einer Vorlage; ohne Angabe erkannt
+help-scan--forms = Ein Ordner mit eigenen Formularvorlagen (*.json): jede Seite wird unter ihnen und den mitgelieferten erkannt
 help-scan--out = Ordner für die Ergebnisse
 help-scan--reader = Wer die handgeschriebenen Ziffern liest: das trainierte Ziffernmodell (cnn) oder Tesseracts ältere Engine mit Ziffernliste (tesseract)
 help-scan--archive = Das Archiv (SQLite), in das die Listen kommen; Vorgabe: aufsicht.sqlite in --out

@@ -5,6 +5,7 @@
 ## Loading what the command was given
 load-rules = cannot load the rule set (--rules)
 load-form = cannot load the form (--form)
+load-forms = cannot load the forms (--forms)
 load-participants = cannot use the participant list (--participants)
 input-missing = { $path } does not exist: check the path
 nothing-to-read = No image or PDF found to read: nothing scanned, no night made
@@ -472,6 +473,7 @@ help-scan = Read scanned sheets (images, PDFs, folders) and write one result JSO
 help-scan-example = aufsicht scan --rules merkur --participants liste.csv --archive verein.sqlite --out runde1/ scans/
 help-scan--rules = Rule set id (merkur, schwaig, turnier30, laufende, doppelkopf) or the path of a rule file
 help-scan--form = Form id (punkteliste-a4-32, doko-a4-24x5) or a template path; recognised when absent
+help-scan--forms = A folder of a club's own form templates (*.json): each page is recognised among them and the shipped forms
 help-scan--out = Folder for the results
 help-scan--reader = Which reader reads the handwritten digits: the trained digit model (cnn), or Tesseract's legacy engine with a digit whitelist
 help-scan--archive = The archive (SQLite) the sheets go into; default: aufsicht.sqlite in --out

@@ -110,6 +110,48 @@ fn a_club_form_learnt_from_its_blank_should_read_its_sheets_as_its_own_template(
     assert_eq!(report.silent, 0, "{text}");
     let (right, all) = report.cells();
     assert!(right as f64 >= 0.99 * all as f64, "{text}");
+    recognised_among_the_clubs_forms(&dir, &learnt, &sheets.join("scans"));
+}
+
+/// Without `--form`, given the club's folder of templates, a club sheet is
+/// read on the club's form and a shipped sample on the shipped one.
+fn recognised_among_the_clubs_forms(dir: &Path, learnt: &Path, club_scans: &Path) {
+    let forms = dir.join("forms");
+    std::fs::create_dir_all(&forms).expect("forms");
+    std::fs::copy(learnt, forms.join("club.json")).expect("copy");
+    let mixed = dir.join("mixed");
+    std::fs::create_dir_all(&mixed).expect("mixed");
+    let club_sheet = std::fs::read_dir(club_scans)
+        .expect("scans")
+        .map(|e| e.expect("entry").path())
+        .min()
+        .expect("a club sheet");
+    std::fs::copy(&club_sheet, mixed.join("club.png")).expect("copy");
+    let sample = root().join("samples/scans/merkur-scanner.jpg");
+    std::fs::copy(sample, mixed.join("merkur.jpg")).expect("copy");
+    let read = dir.join("read-mixed");
+    let scanned = aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--forms",
+        &s(&forms),
+        "--no-archive",
+        "--out",
+        &s(&read),
+        &s(&mixed),
+    ]);
+    assert!(
+        scanned.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scanned.stderr)
+    );
+    let form_of = |name: &str| {
+        let text = std::fs::read_to_string(read.join(name)).expect("result");
+        serde_json::from_str::<serde_json::Value>(&text).expect("json")["form"].clone()
+    };
+    assert_eq!(form_of("club.json"), "learnt");
+    assert_eq!(form_of("merkur.json"), "punkteliste-a4-32");
 }
 
 /// The shipped forms, learnt from their blanks: the committed templates.

@@ -24,6 +24,10 @@ pub struct ScanArgs {
     /// Form id (punkteliste-a4-32, doko-a4-24x5) or a template path; recognised when absent.
     #[arg(long)]
     pub form: Option<String>,
+    /// A folder of a club's own form templates (`*.json`): each page is
+    /// recognised among them and the shipped forms.
+    #[arg(long, conflicts_with = "form")]
+    pub forms: Option<PathBuf>,
     /// Folder for the results.
     #[arg(long)]
     pub out: PathBuf,
@@ -64,13 +68,20 @@ fn reader_kind() -> impl TypedValueParser<Value = ReaderKind> {
 pub fn run(a: ScanArgs, lang: Lang) -> Result<()> {
     let participants = load_participants(a.participants.as_deref(), lang)?;
     let rules = load_rules(&a.rules, lang)?;
-    let forms = match &a.form {
-        Some(f) => vec![
-            FormTemplate::load(f)
+    let forms = match (&a.form, &a.forms) {
+        (Some(f), _) => {
+            vec![
+                FormTemplate::load(f)
+                    .told(lang)
+                    .context(say(lang, "load-form", &[]))?,
+            ]
+        }
+        (None, Some(dir)) => {
+            FormTemplate::builtins_and(dir)
                 .told(lang)
-                .context(say(lang, "load-form", &[]))?,
-        ],
-        None => FormTemplate::builtins(),
+                .context(say(lang, "load-form", &[]))?
+        }
+        (None, None) => FormTemplate::builtins(),
     };
     let out = a.out.as_path();
     let run = ScanRun {
