@@ -58,6 +58,21 @@ pub fn read(frame: &Frame, ruling: &Ruling, printed: &mut dyn PrintReader) -> Pr
     for bx in label_cells(frame) {
         labels.extend(look(bx, Kind::Words));
     }
+    // The header's signs are told by their column, not read: a print
+    // reader takes a "+" for a letter.
+    let (y0, y1) = frame.header;
+    for (s, &split) in frame.split_x.iter().enumerate() {
+        for (x0, x1, sign) in [
+            (frame.seat_x[s], split, "+"),
+            (split, frame.seat_x[s + 1], "-"),
+        ] {
+            let read = look([x0, y0, x1 - x0, y1 - y0], Kind::Words);
+            labels.extend(read.map(|t| Text {
+                text: sign.into(),
+                ..t
+            }));
+        }
+    }
     for &(y0, y1) in &frame.games {
         labels.extend(look(
             [frame.left, y0, frame.label_right - frame.left, y1 - y0],
@@ -139,8 +154,8 @@ const LABEL_GAP_MM: f64 = 2.5;
 const TITLE_GAP_MM: f64 = 5.0;
 
 /// Every cell that holds a printed word: the player block's label column
-/// and seat headers, the table's header row, the footer's labels and the
-/// signature row's.
+/// and seat headers, the table's header row (but its signs), the footer's
+/// labels and the signature row's.
 fn label_cells(f: &Frame) -> Vec<[f64; 4]> {
     let cell = |x0: f64, x1: f64, (y0, y1): (f64, f64)| [x0, y0, x1 - x0, y1 - y0];
     let mut cells: Vec<[f64; 4]> = f
@@ -156,10 +171,6 @@ fn label_cells(f: &Frame) -> Vec<[f64; 4]> {
         );
     }
     cells.push(cell(f.left, f.label_right, f.header));
-    for (s, &split) in f.split_x.iter().enumerate() {
-        cells.push(cell(f.seat_x[s], split, f.header));
-        cells.push(cell(split, f.seat_x[s + 1], f.header));
-    }
     cells.push(cell(f.check.0, f.check.1, f.header));
     for row in [f.gesamt, f.abzug, f.end] {
         cells.push(cell(f.left, f.label_right, row));

@@ -61,7 +61,16 @@ impl Ruling {
         let radius = ((px_per_mm * 3.0).round() as u32).max(2);
         let straight = rectified(&work).unwrap_or_else(|| deskewed(&work, radius));
         let [x0, y0, x1, y1] = paper(&straight);
-        let gray = imageops::crop_imm(&straight, x0, y0, x1 - x0, y1 - y0).to_image();
+        let (w, h) = straight.dimensions();
+        let mut gray = imageops::crop_imm(&straight, x0, y0, x1 - x0, y1 - y0).to_image();
+        // A whole A4 sheet seen (a photo's foreshortening squeezes it one
+        // way): its sides made A4's again.
+        let aspect = f64::from(y1 - y0) / f64::from(x1 - x0);
+        let whole = x0 > 0 && y0 > 0 && x1 < w && y1 < h;
+        if whole && (aspect / A4_ASPECT - 1.0).abs() < 0.1 {
+            let height = (f64::from(x1 - x0) * A4_ASPECT).round() as u32;
+            gray = imageops::resize(&gray, x1 - x0, height, imageops::FilterType::Triangle);
+        }
         let px_per_mm = f64::from(gray.width()) / PAGE_WIDTH_MM;
         let ink = adaptive_threshold(&gray, radius, 12);
         let min_h = (MIN_HORIZONTAL_MM * px_per_mm) as usize;
@@ -133,7 +142,7 @@ fn rectified(work: &GrayImage) -> Option<GrayImage> {
         work,
         projection,
         Interpolation::Bilinear,
-        Border::Constant(Luma([255])),
+        Border::Constant(Luma([0])),
     ))
 }
 
@@ -183,6 +192,9 @@ fn paper(img: &GrayImage) -> [u32; 4] {
     }
     [x0, y0, x1, y1]
 }
+
+/// An A4 page's height over its width.
+const A4_ASPECT: f64 = 297.0 / 210.0;
 
 /// How much brighter (grey levels) the paper must be than what is around
 /// it to be told from it.
