@@ -57,11 +57,10 @@ impl Frame {
 
     /// The frame of the form whose ruled lines are `ruling`'s.
     pub fn of(ruling: &Ruling) -> Result<Self, NotAForm> {
-        let [page_w, page_h] = ruling.page_mm;
         let table = table_lines(&ruling.horizontal).ok_or(NotAForm::NoTable)?;
         let (left, right) = (table[0].from, table[0].to);
         let (top, bottom) = (table[0].at, table[table.len() - 1].at);
-        cut_off(&table, &ruling.vertical, [page_w, page_h])?;
+        cut_off(&table, &ruling.vertical, ruling.page_mm)?;
         let (full, splits) = table_verticals(&ruling.vertical, left, right, top, bottom);
         let columns = Columns::of(&full, &splits)?;
         let rows = Rows::of(&table, &splits)?;
@@ -112,20 +111,26 @@ fn near(a: f64, b: f64) -> bool {
     (a - b).abs() < TOL
 }
 
+/// Lines sorted across, one kept of those less than a mm apart (a thick
+/// line's two edges found as two).
+fn sorted_apart<R: std::ops::Deref<Target = Rule>>(lines: &mut Vec<R>) {
+    lines.sort_by(|a, b| a.at.total_cmp(&b.at));
+    lines.dedup_by(|b, a| b.at - a.at < 1.0);
+}
+
 /// The game table's horizontal lines, top to bottom: the largest stack of
 /// long lines that begin and end alike, without a gap much wider than its
 /// rows (a player block as wide as the table is a stack of its own).
 fn table_lines(rules: &[Rule]) -> Option<Vec<Rule>> {
     let long: Vec<&Rule> = rules.iter().filter(|r| r.len() >= MIN_TABLE_MM).collect();
     let stack_of = |r: &Rule| -> Vec<Rule> {
-        let mut alike: Vec<Rule> = long
+        let mut alike: Vec<&Rule> = long
             .iter()
             .filter(|o| near(o.from, r.from) && near(o.to, r.to))
-            .map(|o| **o)
+            .copied()
             .collect();
-        alike.sort_by(|a, b| a.at.total_cmp(&b.at));
-        alike.dedup_by(|b, a| b.at - a.at < 1.0);
-        largest_run(alike)
+        sorted_apart(&mut alike);
+        largest_run(alike.into_iter().copied().collect())
     };
     let best = long
         .iter()
@@ -190,26 +195,17 @@ fn table_verticals(
     top: f64,
     bottom: f64,
 ) -> (Vec<Rule>, Vec<Rule>) {
-    let inside: Vec<Rule> = rules
+    let inside = rules
         .iter()
-        .filter(|r| r.at > left - TOL && r.at < right + TOL && near(r.from, top))
-        .copied()
-        .collect();
-    let mut full: Vec<Rule> = inside
-        .iter()
-        .filter(|r| near(r.to, bottom))
-        .copied()
-        .collect();
-    let mut splits: Vec<Rule> = inside
-        .iter()
+        .filter(|r| r.at > left - TOL && r.at < right + TOL && near(r.from, top));
+    let mut full: Vec<&Rule> = inside.clone().filter(|r| near(r.to, bottom)).collect();
+    let mut splits: Vec<&Rule> = inside
         .filter(|r| r.to < bottom - TOL && r.to > (top + bottom) / 2.0)
-        .copied()
         .collect();
-    for lines in [&mut full, &mut splits] {
-        lines.sort_by(|a, b| a.at.total_cmp(&b.at));
-        lines.dedup_by(|b, a| b.at - a.at < 1.0);
-    }
-    (full, splits)
+    sorted_apart(&mut full);
+    sorted_apart(&mut splits);
+    let owned = |lines: Vec<&Rule>| lines.into_iter().copied().collect();
+    (owned(full), owned(splits))
 }
 
 /// The table's columns: the label column, the seats (each split once into
@@ -321,11 +317,10 @@ impl PlayerBlock {
             .iter()
             .filter(|r| r.at < table_top - 0.5 && near(r.from, left) && r.to > seats_right - TOL)
             .collect();
-        above.sort_by(|a, b| b.at.total_cmp(&a.at));
-        above.dedup_by(|b, a| a.at - b.at < 1.0);
+        sorted_apart(&mut above);
         // The stack nearest the table, its rows no higher than 15 mm.
         let mut stack: Vec<&Rule> = Vec::new();
-        for r in above {
+        for r in above.into_iter().rev() {
             match stack.last() {
                 Some(last) if last.at - r.at > 15.0 => break,
                 _ => stack.push(r),
@@ -342,8 +337,7 @@ impl PlayerBlock {
             .iter()
             .filter(|r| near(r.from, top) && near(r.to, bottom) && r.at > left - TOL)
             .collect();
-        xs.sort_by(|a, b| a.at.total_cmp(&b.at));
-        xs.dedup_by(|b, a| b.at - a.at < 1.0);
+        sorted_apart(&mut xs);
         let own: Vec<f64> = xs.iter().skip(1).map(|r| r.at).collect();
         let seat_x = if own.len() == table_seats.len() {
             own

@@ -5,6 +5,7 @@
 use image::GrayImage;
 
 use super::frame::Frame;
+use super::round2;
 use super::ruling::Ruling;
 use crate::page::form::Text;
 use crate::read::PrintReader;
@@ -89,7 +90,7 @@ pub fn read(frame: &Frame, ruling: &Ruling, printed: &mut dyn PrintReader) -> Pr
 /// Where the title lies in `band` (mm): the first print from the left,
 /// up to a gap wider than between words (the round box's label is further).
 fn title_box(ruling: &Ruling, band: [f64; 4]) -> Option<[f64; 4]> {
-    let px = |mm: f64| to_px(ruling, mm, ruling.ink.width());
+    let px = |mm: f64| ruling.px(mm, ruling.ink.width());
     let inked = inked_columns(ruling, band[1], band[1] + band[3]);
     let gap = (TITLE_GAP_MM * ruling.px_per_mm) as u32;
     let (start, last) = inked_run(px(band[0])..px(band[0] + band[2]), inked, gap)?;
@@ -100,7 +101,7 @@ fn title_box(ruling: &Ruling, band: [f64; 4]) -> Option<[f64; 4]> {
 /// left edge leftwards (within two gaps of it), up to a gap wider than
 /// between words.
 fn label_left_of(ruling: &Ruling, b: [f64; 4]) -> Option<[f64; 4]> {
-    let from = to_px(ruling, b[0] - 0.8, ruling.ink.width());
+    let from = ruling.px(b[0] - 0.8, ruling.ink.width());
     let inked = inked_columns(ruling, b[1], b[1] + b[3]);
     let gap = (LABEL_GAP_MM * ruling.px_per_mm) as u32;
     let (last, start) = inked_run((0..from).rev(), inked, gap)?;
@@ -132,12 +133,8 @@ fn inked_run(
 /// Whether a column (px) holds ink between `top` and `bottom` (mm).
 fn inked_columns(ruling: &Ruling, top: f64, bottom: f64) -> impl Fn(u32) -> bool + '_ {
     let h = ruling.ink.height();
-    let (y0, y1) = (to_px(ruling, top, h), to_px(ruling, bottom, h));
+    let (y0, y1) = (ruling.px(top, h), ruling.px(bottom, h));
     move |x| (y0..y1).any(|y| ruling.ink.get_pixel(x, y)[0] == 0)
-}
-
-fn to_px(ruling: &Ruling, mm: f64, limit: u32) -> u32 {
-    ((mm * ruling.px_per_mm).round().max(0.0) as u32).min(limit)
 }
 
 /// The box (mm) from column `start` to `end` (px), half a mm wider on
@@ -218,23 +215,13 @@ fn text_in(
 /// The box (px, `[x0, y0, x1, y1)`) of the ink inside `bx` (mm), away
 /// from its ruled edges.
 fn ink_box(ruling: &Ruling, bx: [f64; 4]) -> Option<[u32; 4]> {
-    let ppm = ruling.px_per_mm;
-    let (w, h) = ruling.ink.dimensions();
-    let px = |mm: f64, limit: u32| ((mm * ppm).round().max(0.0) as u32).min(limit);
-    let (x0, x1) = (px(bx[0] + INSET_MM, w), px(bx[0] + bx[2] - INSET_MM, w));
-    let (y0, y1) = (px(bx[1] + INSET_MM, h), px(bx[1] + bx[3] - INSET_MM, h));
-    let mut found: Option<[u32; 4]> = None;
-    let mut count = 0;
-    for y in y0..y1 {
-        for x in x0..x1 {
-            if ruling.ink.get_pixel(x, y)[0] == 0 {
-                count += 1;
-                let b = found.get_or_insert([x, y, x + 1, y + 1]);
-                *b = [b[0].min(x), b[1].min(y), b[2].max(x + 1), b[3].max(y + 1)];
-            }
-        }
-    }
-    found.filter(|_| count >= MIN_INK_PX)
+    let ink = ruling.ink_in([
+        bx[0] + INSET_MM,
+        bx[1] + INSET_MM,
+        bx[0] + bx[2] - INSET_MM,
+        bx[1] + bx[3] - INSET_MM,
+    ]);
+    ink.bounds.filter(|_| ink.dark >= MIN_INK_PX)
 }
 
 fn crop(gray: &GrayImage, [x0, y0, x1, y1]: [u32; 4], margin: u32) -> GrayImage {
@@ -242,8 +229,4 @@ fn crop(gray: &GrayImage, [x0, y0, x1, y1]: [u32; 4], margin: u32) -> GrayImage 
     let (x0, y0) = (x0.saturating_sub(margin), y0.saturating_sub(margin));
     let (x1, y1) = ((x1 + margin).min(w), (y1 + margin).min(h));
     image::imageops::crop_imm(gray, x0, y0, x1 - x0, y1 - y0).to_image()
-}
-
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
 }

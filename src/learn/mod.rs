@@ -106,6 +106,37 @@ impl Tell for NotAForm {
 /// sheet: a blank's cells hold nothing but dust.
 const FILLED_SHARE: f64 = 0.05;
 
+/// A game cell's writing lies this far (mm) inside its ruled edges.
+const CELL_INSET_MM: f64 = 1.0;
+/// Dark share of a cell's inside that is writing, not dust.
+const WRITTEN_SHARE: f64 = 0.015;
+
+/// How many game cells hold writing.
+fn written_cells(f: &Frame, ruling: &Ruling) -> usize {
+    let written = |x0: f64, x1: f64, (y0, y1): frame::Span| {
+        let i = CELL_INSET_MM;
+        let ink = ruling.ink_in([x0 + i, y0 + i, x1 - i, y1 - i]);
+        ink.dark as f64 > WRITTEN_SHARE * ink.area.max(1) as f64
+    };
+    f.games
+        .iter()
+        .flat_map(|&r| {
+            (0..f.seats()).flat_map(move |s| {
+                [
+                    written(f.seat_x[s], f.split_x[s], r),
+                    written(f.split_x[s], f.seat_x[s + 1], r),
+                ]
+            })
+        })
+        .filter(|&w| w)
+        .count()
+}
+
+/// A mm measure to a hundredth, as templates hold them.
+fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
 /// The form template of the blank on `page`, its id `id`.
 pub fn learn(
     page: &GrayImage,
@@ -128,7 +159,7 @@ pub fn learn(
             hinted,
         });
     }
-    let written = template::written_cells(&frame, &ruling);
+    let written = written_cells(&frame, &ruling);
     if written as f64 > FILLED_SHARE * (games * seats * 2) as f64 {
         return Err(NotAForm::Filled { cells: written });
     }

@@ -37,8 +37,9 @@ impl Rule {
 pub struct Ruling {
     pub horizontal: Vec<Rule>,
     pub vertical: Vec<Rule>,
-    /// The straightened page, black on white (0 = ink), at `px_per_mm`.
+    /// The straightened page thresholded (0 = ink), at `px_per_mm`.
     pub ink: GrayImage,
+    /// The straightened page.
     pub gray: GrayImage,
     pub px_per_mm: f64,
     pub page_mm: [f64; 2],
@@ -97,6 +98,44 @@ impl Ruling {
             px_per_mm,
             page_mm,
         }
+    }
+}
+
+/// The ink inside a box of the straightened page.
+pub struct Ink {
+    /// Dark pixels, and pixels in all.
+    pub dark: usize,
+    pub area: usize,
+    /// The dark pixels' bounds, `[x0, y0, x1, y1)` px.
+    pub bounds: Option<[u32; 4]>,
+}
+
+impl Ruling {
+    /// A position in mm as px of the straightened page, kept below `limit`.
+    pub fn px(&self, mm: f64, limit: u32) -> u32 {
+        ((mm * self.px_per_mm).round().max(0.0) as u32).min(limit)
+    }
+
+    /// The ink between `x0`–`x1` and `y0`–`y1` (mm).
+    pub fn ink_in(&self, [x0, y0, x1, y1]: [f64; 4]) -> Ink {
+        let (w, h) = self.ink.dimensions();
+        let (a, b) = (self.px(x0, w), self.px(x1, w));
+        let (c, d) = (self.px(y0, h), self.px(y1, h));
+        let mut ink = Ink {
+            dark: 0,
+            area: (b.saturating_sub(a) * d.saturating_sub(c)) as usize,
+            bounds: None,
+        };
+        for y in c..d {
+            for x in a..b {
+                if self.ink.get_pixel(x, y)[0] == 0 {
+                    ink.dark += 1;
+                    let k = ink.bounds.get_or_insert([x, y, x + 1, y + 1]);
+                    *k = [k[0].min(x), k[1].min(y), k[2].max(x + 1), k[3].max(y + 1)];
+                }
+            }
+        }
+        ink
     }
 }
 
@@ -167,25 +206,16 @@ fn paper(img: &GrayImage) -> [u32; 4] {
         (first as u32, last as u32)
     };
     // Means over the middle half across, where the paper surely is.
-    let mean = |values: &mut dyn Iterator<Item = u8>, n: u32| {
-        values.map(f64::from).sum::<f64>() / f64::from(n.max(1))
+    let mean = |xs: std::ops::Range<u32>, ys: std::ops::Range<u32>| {
+        let n = (xs.len() * ys.len()).max(1) as f64;
+        let sum: f64 = ys
+            .flat_map(|y| xs.clone().map(move |x| (x, y)))
+            .map(|(x, y)| f64::from(img.get_pixel(x, y)[0]))
+            .sum();
+        sum / n
     };
-    let columns = (0..w)
-        .map(|x| {
-            mean(
-                &mut (h / 4..h * 3 / 4).map(|y| img.get_pixel(x, y)[0]),
-                h / 2,
-            )
-        })
-        .collect();
-    let rows = (0..h)
-        .map(|y| {
-            mean(
-                &mut (w / 4..w * 3 / 4).map(|x| img.get_pixel(x, y)[0]),
-                w / 2,
-            )
-        })
-        .collect();
+    let columns = (0..w).map(|x| mean(x..x + 1, h / 4..h * 3 / 4)).collect();
+    let rows = (0..h).map(|y| mean(w / 4..w * 3 / 4, y..y + 1)).collect();
     let ((x0, x1), (y0, y1)) = (span(columns), span(rows));
     if (x1 - x0) * 2 < w || (y1 - y0) * 2 < h {
         return [0, 0, w, h];

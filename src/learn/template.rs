@@ -3,13 +3,9 @@
 
 use super::frame::{Frame, Span};
 use super::labels::Print;
+use super::round2;
 use super::ruling::Ruling;
 use crate::page::form::{Fields, FormTemplate, MmBox, PlusMinus, Text};
-
-/// A game cell's writing lies this far (mm) inside its ruled edges.
-const CELL_INSET_MM: f64 = 1.0;
-/// Dark share of a cell's inside that is writing, not dust.
-const WRITTEN_SHARE: f64 = 0.015;
 
 pub fn template(id: &str, f: &Frame, ruling: &Ruling, print: Print) -> FormTemplate {
     let seats = f.seats();
@@ -113,39 +109,6 @@ fn line([x1, y1, x2, y2, width]: [f64; 5]) -> [f64; 5] {
     ]
 }
 
-/// How many game cells hold writing.
-pub fn written_cells(f: &Frame, ruling: &Ruling) -> usize {
-    let ppm = ruling.px_per_mm;
-    let (w, h) = ruling.ink.dimensions();
-    let px = |mm: f64, limit: u32| ((mm * ppm).round().max(0.0) as u32).min(limit);
-    let written = |x0: f64, x1: f64, (y0, y1): Span| {
-        let (a, b) = (px(x0 + CELL_INSET_MM, w), px(x1 - CELL_INSET_MM, w));
-        let (c, d) = (px(y0 + CELL_INSET_MM, h), px(y1 - CELL_INSET_MM, h));
-        let area = (b.saturating_sub(a) * d.saturating_sub(c)).max(1);
-        let dark = (c..d)
-            .flat_map(|y| (a..b).map(move |x| (x, y)))
-            .filter(|&(x, y)| ruling.ink.get_pixel(x, y)[0] == 0)
-            .count();
-        dark as f64 > WRITTEN_SHARE * f64::from(area)
-    };
-    f.games
-        .iter()
-        .flat_map(|&r| {
-            (0..f.seats()).flat_map(move |s| {
-                [
-                    written(f.seat_x[s], f.split_x[s], r),
-                    written(f.split_x[s], f.seat_x[s + 1], r),
-                ]
-            })
-        })
-        .filter(|&w| w)
-        .count()
-}
-
 fn rounded(b: MmBox) -> MmBox {
     b.map(round2)
-}
-
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
 }
