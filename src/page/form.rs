@@ -338,6 +338,18 @@ impl FormTemplate {
     pub fn grid(&self) -> MmBox {
         self.grid.unwrap_or_else(|| self.derived_grid())
     }
+
+    /// Whether the form prints its game rows' numbers: a "1" beside the
+    /// first game row.
+    pub fn prints_row_numbers(&self) -> bool {
+        let Some(first) = self.fields.game.first().and_then(|row| row.first()) else {
+            return false;
+        };
+        let [x, y, _, h] = first.plus;
+        self.texts
+            .iter()
+            .any(|t| t.text.trim() == "1" && t.x < x && (t.y - (y + h / 2.0)).abs() < h / 2.0)
+    }
 }
 
 #[cfg(test)]

@@ -40,6 +40,10 @@ pub enum Unreadable {
     TableMismatch,
     #[error("{}", self.text(Lang::En))]
     OtherForm { form: String, percent: u32 },
+    /// The ruled lines fit the form short of sure, and its print (title,
+    /// row numbers) is nowhere where the form has it.
+    #[error("{}", self.text(Lang::En))]
+    OtherPrint { form: String, percent: u32 },
     /// A bug while reading (a panic caught), or a check that failed.
     #[error("{}", self.text(Lang::En))]
     Internal(String),
@@ -149,6 +153,11 @@ impl Unreadable {
             OtherForm { form, percent } => say(
                 lang,
                 "unreadable-other-form",
+                &[("form", form), ("percent", percent)],
+            ),
+            OtherPrint { form, percent } => say(
+                lang,
+                "unreadable-other-print",
                 &[("form", form), ("percent", percent)],
             ),
             Internal(what) => say(lang, "unreadable-internal", &[("what", what)]),

@@ -191,6 +191,21 @@ pub struct Confirmation {
     pub row_numbers_read: usize,
 }
 
+impl Confirmation {
+    /// Whether the print denies the form: of the title and the row numbers
+    /// the form prints, none was found where the alignment puts them. A
+    /// look-alike form takes another form's sheet by its ruled lines
+    /// alone (a club's 32 rows of 6.3 mm took the shipped form's at a fit
+    /// of 0.70); its print is what tells them apart.
+    pub fn denies(&self, form: &FormTemplate) -> bool {
+        let has_title = form.title.is_some() && !form.texts.is_empty();
+        let has_rows = form.prints_row_numbers();
+        (has_title || has_rows)
+            && !(has_title && self.title_matches)
+            && !(has_rows && self.row_numbers_read > 0)
+    }
+}
+
 /// Reads the printed title and three printed row numbers through the
 /// alignment: a second, independent check that the right form was found
 /// where the ruled lines say. A print reader that reads no letters holds

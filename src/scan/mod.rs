@@ -92,6 +92,9 @@ pub fn scan_page_timed(
     let clock = std::time::Instant::now();
     let confirmed = confirm(&aligned, printed);
     times.confirm += clock.elapsed();
+    if let Some(why) = print_denies(&aligned, &confirmed) {
+        return unreadable(&source, page.number, seats, &why, lang);
+    }
     let clock = std::time::Instant::now();
     let (mut read, mut readings) = read_sheet(&aligned, digits, &source, page.number, lang);
     times.read += clock.elapsed();
@@ -142,6 +145,22 @@ pub fn scan_page_timed(
             &Unreadable::Internal(e.to_string()),
             lang,
         )
+    })
+}
+
+/// Why a page located short of a sure fit is another form's, where its
+/// print denies the form and no code of the form vouches for it.
+fn print_denies(aligned: &AlignedSheet, confirmed: &Confirmation) -> Option<Unreadable> {
+    let fit = aligned.alignment.fit;
+    if fit >= SURE_FIT || !confirmed.denies(aligned.form) {
+        return None;
+    }
+    if matches!(read_code(aligned), CodeBox::Read(_)) {
+        return None;
+    }
+    Some(Unreadable::OtherPrint {
+        form: aligned.form.id.clone(),
+        percent: (fit * 100.0).round() as u32,
     })
 }
 

@@ -555,4 +555,26 @@ fn a_form_should_be_confirmed_by_its_print_without_reading_letters() {
     let confirmed = confirm(&aligned(&foreign, form), &mut font);
     assert!(!confirmed.title_matches);
     assert_eq!(confirmed.row_numbers_read, 3);
+    assert!(!confirmed.denies(form), "the row numbers are the form's");
+}
+
+#[test]
+fn a_form_should_be_denied_only_by_all_the_print_it_has() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    assert!(form.prints_row_numbers());
+    let seen = |title_matches, row_numbers_read| Confirmation {
+        title_read: None,
+        title_matches,
+        row_numbers_read,
+    };
+    assert!(seen(false, 0).denies(form));
+    assert!(!seen(true, 0).denies(form));
+    assert!(!seen(false, 1).denies(form));
+    // A form that prints neither title nor row numbers is denied by nothing.
+    let mut bare = form.clone();
+    bare.title = None;
+    bare.texts.clear();
+    assert!(!bare.prints_row_numbers());
+    assert!(!seen(false, 0).denies(&bare));
 }

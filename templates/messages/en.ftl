@@ -283,6 +283,7 @@ unreadable-tiff-page = page { $page } of { $pages } of a multi-page TIFF is not 
 unreadable-no-table = no ruled table found on the page
 unreadable-table-mismatch = the ruled table does not match the form
 unreadable-other-form = the page does not match the form { $form } (only { $percent }% of its ruled lines found)
+unreadable-other-print = the page is not the form { $form }: its lines fit only in part ({ $percent }%) and its title and row numbers are not where the form prints them
 unreadable-internal = internal error while reading ({ $what }), please report it with this file
 passed-not-a-scan = skipped (not an image or PDF)
 passed-not-a-regular-file = skipped (not a regular file but a { $what })

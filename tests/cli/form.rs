@@ -152,6 +152,35 @@ fn recognised_among_the_clubs_forms(dir: &Path, learnt: &Path, club_scans: &Path
     };
     assert_eq!(form_of("club.json"), "learnt");
     assert_eq!(form_of("merkur.json"), "punkteliste-a4-32");
+    the_shipped_forms_sheet_refused_by_the_look_alike(dir, learnt, &mixed);
+}
+
+/// This club's layout looks like the shipped form (4 seats, 32 rows):
+/// given alone, its lines take the shipped sample in part, but the
+/// sample's print is not the club's, so the sheet is unreadable with that
+/// reason, not read off its cells.
+fn the_shipped_forms_sheet_refused_by_the_look_alike(dir: &Path, learnt: &Path, mixed: &Path) {
+    let read = dir.join("read-alone");
+    let scanned = aufsicht(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--form",
+        &s(learnt),
+        "--no-archive",
+        "--out",
+        &s(&read),
+        &s(&mixed.join("merkur.jpg")),
+    ]);
+    let text = std::fs::read_to_string(read.join("merkur.json")).expect("result");
+    let result: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(result["status"], "unreadable", "{text}");
+    let message = result["flags"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("Titel und Zeilennummern"),
+        "{message} ({})",
+        String::from_utf8_lossy(&scanned.stderr)
+    );
 }
 
 /// The shipped forms, learnt from their blanks: the committed templates.
