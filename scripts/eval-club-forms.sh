@@ -5,6 +5,8 @@
 # the true one, and both rated against the truth.
 #   scripts/eval-club-forms.sh [DIR]        # held-out layouts (seeds 1000 on)
 #   FIRST=1 COUNT=8 scripts/eval-club-forms.sh /tmp/ecf-tune
+# PRINT (default black; blue, red, green, light-blue, or mixed: each
+# layout its own) is the colour the forms are printed in, blank and sheets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export AUFSICHT_TESSDATA=${AUFSICHT_TESSDATA:-$PWD/data/tessdata}
@@ -14,14 +16,17 @@ first=${FIRST:-1000}
 count=${COUNT:-8}
 sheets=${SHEETS:-6}
 capture=${CAPTURE:-mixed}
+print=${PRINT:-black}
 lab=${AUFSICHT_LAB:-./target/release/aufsicht-lab}
 bin=${AUFSICHT_BIN:-./target/release/aufsicht}
 mkdir -p "$dir"
 for seed in $(seq "$first" $((first + count - 1))); do
   id=club-$seed
   out=$dir/$id
-  line=$("$lab" club-forms --seed "$seed" --count 1 --dpi 200 --capture "$capture" --out "$out")
+  line=$("$lab" club-forms --seed "$seed" --count 1 --dpi 200 --capture "$capture" \
+    --print "$print" --out "$out")
   rules=$(echo "$line" | awk '{print $2}' | tr -d :)
+  colour=$(echo "$line" | sed -n 's/.*printed \([a-z-]*\).*/\1/p')
   echo "== $line"
   if ! "$bin" form learn "$out/$id.png" --out "$out/learned.json" 2>"$out/learn.log"; then
     echo "learn: $(tail -1 "$out/learn.log")"
@@ -30,7 +35,7 @@ for seed in $(seq "$first" $((first + count - 1))); do
   if [ ! -d "$out/sheets/truth" ]; then
     "$lab" generate --rules "$rules" --form "$out/$id.json" --count "$sheets" \
       --hands many --hand-sources font,hershey --families held-out \
-      --capture mixed --writer-errors 0.5 --seed "$seed" --out "$out/sheets" >/dev/null
+      --capture mixed --print "${colour:-black}" --writer-errors 0.5 --seed "$seed" --out "$out/sheets" >/dev/null
   fi
   for form in learned "$id"; do
     rm -rf "$out/read-$form"

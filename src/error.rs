@@ -192,6 +192,12 @@ pub enum ArchiveError {
     Migration(#[source] rusqlite_migration::Error),
     /// A night's stored date that is no date.
     BadDate(String),
+    /// A night's kept form that is no form template.
+    StoredForm {
+        id: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// A kept scan whose bytes cannot be read back.
     ScanRead(#[source] std::io::Error),
     NoTournament {
@@ -254,6 +260,11 @@ impl Tell for ArchiveError {
             }
             ArchiveError::Migration(e) => say(lang, "archive-migration", &[("message", e)]),
             ArchiveError::BadDate(text) => say(lang, "archive-bad-date", &[("date", text)]),
+            ArchiveError::StoredForm { id, source } => say(
+                lang,
+                "archive-stored-form",
+                &[("form", id), ("message", source)],
+            ),
             ArchiveError::ScanRead(e) => say(lang, "archive-scan-read", &[("message", e)]),
             ArchiveError::NoTournament { name, names } => say(
                 lang,

@@ -13,6 +13,7 @@ use aufsicht::page::render::mm_to_px;
 use aufsicht::sheet::SheetResult;
 
 use super::digits::Digits;
+use super::print_colour::PrintColour;
 use super::strokes::{self, Pen};
 
 /// A pen's colour: how much darker than its grey each of red, green and
@@ -193,22 +194,25 @@ fn writing_in(
     found
 }
 
-/// The sheet as a colour scanner sees it: the form printed black, the
-/// writer's ink (`written` against `blank`) in `writer`'s colour, the
-/// later edit's (`edited` against `written`) in `editor`'s.
+/// The sheet as a colour scanner sees it: the form (`blank`) in its print
+/// colour, the writer's ink (`written` against `blank`) in the writer's
+/// colour, the later edit's (`edited` against `written`) in the editor's.
 pub fn in_colour(
     blank: &GrayImage,
     written: &GrayImage,
     edited: &GrayImage,
-    writer: PenColour,
-    editor: PenColour,
+    (print, writer, editor): (PrintColour, PenColour, PenColour),
 ) -> RgbImage {
+    let form = print.darkening();
     RgbImage::from_fn(blank.width(), blank.height(), |x, y| {
         let f = f64::from(blank.get_pixel(x, y)[0]);
         let w = f64::from(written.get_pixel(x, y)[0]).min(f);
         let e = f64::from(edited.get_pixel(x, y)[0]).min(w);
         image::Rgb(std::array::from_fn(|c| {
-            let v = f - (f - w) * writer.darkening[c] - (w - e) * editor.darkening[c];
+            let v = 255.0
+                - (255.0 - f) * form[c]
+                - (f - w) * writer.darkening[c]
+                - (w - e) * editor.darkening[c];
             v.round().clamp(0.0, 255.0) as u8
         }))
     })
@@ -233,7 +237,8 @@ mod tests {
         let blank = GrayImage::from_fn(3, 1, |x, _| Luma([if x == 0 { 20 } else { 250 }]));
         let written = GrayImage::from_fn(3, 1, |x, _| Luma([if x == 0 { 20 } else { 100 }]));
         let edited = GrayImage::from_fn(3, 1, |x, _| Luma([[20, 100, 60][x as usize]]));
-        let rgb = in_colour(&blank, &written, &edited, PEN_COLOURS[1], PEN_COLOURS[0]);
+        let pens = (PrintColour::Black, PEN_COLOURS[1], PEN_COLOURS[0]);
+        let rgb = in_colour(&blank, &written, &edited, pens);
         assert_eq!(rgb.get_pixel(0, 0).0, [20, 20, 20]);
         let blue = rgb.get_pixel(1, 0).0;
         assert!(blue[2] > blue[0] + 50, "{blue:?}");

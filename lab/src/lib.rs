@@ -15,6 +15,7 @@ pub mod hand;
 pub mod hands;
 pub mod harvest;
 pub mod pair_training;
+pub mod print_colour;
 pub mod strokes;
 pub mod struck_training;
 pub mod synth;

@@ -117,6 +117,7 @@ archive-scan = Archiv: der Scan { $path } lässt sich nicht aufbewahren: { $mess
 archive-corrupt = Archiv: ein gespeichertes Ergebnis lässt sich nicht zurücklesen: { $message }
 archive-migration = Archiv: die Umstellung auf das Format dieser Version ist fehlgeschlagen, nichts wurde geändert: { $message }
 archive-bad-date = Archiv: das gespeicherte Datum eines Abends „{ $date }“ ist kein Datum
+archive-stored-form = Archiv: das Formular { $form } des Abends ist keine Formularvorlage: { $message }
 archive-scan-read = Archiv: ein aufbewahrter Scan lässt sich nicht lesen: { $message }
 archive-no-such-tournament = Archiv: kein Turnier „{ $name }“; das Archiv enthält: { $names }
 archive-empty = Archiv: das Archiv ist leer: zuerst hinein scannen

@@ -116,6 +116,7 @@ archive-scan = archive: cannot keep the scan { $path }: { $message }
 archive-corrupt = archive: a stored result cannot be read back: { $message }
 archive-migration = archive: moving it to this release's format failed, nothing was changed: { $message }
 archive-bad-date = archive: a night's stored date "{ $date }" is no date
+archive-stored-form = archive: the night's form { $form } is no form template: { $message }
 archive-scan-read = archive: a kept scan cannot be read: { $message }
 archive-no-such-tournament = archive: no tournament "{ $name }"; the archive holds: { $names }
 archive-empty = archive: the archive is empty: scan into it first

@@ -111,6 +111,46 @@ fn a_club_form_learnt_from_its_blank_should_read_its_sheets_as_its_own_template(
     let (right, all) = report.cells();
     assert!(right as f64 >= 0.99 * all as f64, "{text}");
     recognised_among_the_clubs_forms(&dir, &learnt, &sheets.join("scans"));
+    read_on_the_form_the_night_keeps(&dir, &learnt, &sheets.join("scans"), layout.rules());
+}
+
+/// A night scanned on the club's form keeps it in the archive: its later
+/// sheets are read on it without `--form`.
+fn read_on_the_form_the_night_keeps(dir: &Path, learnt: &Path, club_scans: &Path, rules: &str) {
+    let mut sheets: Vec<_> = std::fs::read_dir(club_scans)
+        .expect("scans")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    sheets.sort();
+    let archive = dir.join("club.sqlite");
+    let scan = |sheet: &Path, out: &str, form: &[&str]| {
+        let (archive, out) = (s(&archive), s(&dir.join(out)));
+        let mut args = vec!["scan", "--rules", rules, "--archive", &archive];
+        args.extend(["--tournament", "herbst", "--out", &out]);
+        args.extend(form);
+        let sheet = s(sheet);
+        args.push(&sheet);
+        let scanned = aufsicht(&args);
+        assert!(
+            scanned.status.success(),
+            "{}",
+            String::from_utf8_lossy(&scanned.stderr)
+        );
+        let name = sheet_result_name(sheet.as_ref());
+        let text = std::fs::read_to_string(dir.join(out).join(name)).expect("result");
+        serde_json::from_str::<serde_json::Value>(&text).expect("json")
+    };
+    let first = scan(&sheets[0], "night-first", &["--form", &s(learnt)]);
+    assert_eq!(first["form"], "learnt");
+    let later = scan(&sheets[1], "night-later", &[]);
+    assert_eq!(later["form"], "learnt", "{later}");
+    assert_ne!(later["status"], "unreadable", "{later}");
+}
+
+/// The name of a scan's result: its stem with `.json`.
+fn sheet_result_name(sheet: &Path) -> String {
+    let stem = sheet.file_stem().expect("stem").to_string_lossy();
+    format!("{stem}.json")
 }
 
 /// Without `--form`, given the club's folder of templates, a club sheet is

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use crate::club_form::Layout;
+use crate::print_colour::PrintColour;
 
 /// The arguments of `club-forms`.
 #[derive(clap::Args)]
@@ -24,6 +25,43 @@ pub struct ClubFormsArgs {
     /// How the blanks are digitised (mixed: scanner, scanner, phone).
     #[arg(long, value_enum, default_value = "clean")]
     pub capture: super::generate::CaptureArg,
+    /// The colour the forms are printed in; with `mixed`, each layout's
+    /// seed picks black or one of the colours. A colour is scanned in
+    /// colour (a black-and-white capture sees its grey).
+    #[arg(long, value_enum, default_value = "black")]
+    pub print: PrintArg,
+}
+
+/// `--print`: one colour for every layout, or each its own.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum PrintArg {
+    Black,
+    Blue,
+    Red,
+    Green,
+    LightBlue,
+    Mixed,
+}
+
+impl PrintArg {
+    /// The colour of the layout drawn from `seed`.
+    pub fn of(self, seed: u64) -> PrintColour {
+        match self {
+            PrintArg::Black => PrintColour::Black,
+            PrintArg::Blue => PrintColour::Blue,
+            PrintArg::Red => PrintColour::Red,
+            PrintArg::Green => PrintColour::Green,
+            PrintArg::LightBlue => PrintColour::LightBlue,
+            PrintArg::Mixed => {
+                let all = PrintColour::COLOURS;
+                // Half black, the rest the colours in turn.
+                match seed % 2 {
+                    0 => PrintColour::Black,
+                    _ => all[(seed / 2) as usize % all.len()],
+                }
+            }
+        }
+    }
 }
 
 pub fn run(a: ClubFormsArgs) -> Result<()> {
@@ -37,19 +75,30 @@ pub fn run(a: ClubFormsArgs) -> Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
         let drawn = aufsicht::page::render::render_form(&layout.template(), a.dpi);
         let how = a.capture.nth(seed as usize);
-        let (blank, _) = crate::synth::capture(&drawn, how, &mut crate::synth::rng(seed));
+        let colour = a.print.of(seed);
+        let mut rng = crate::synth::rng(seed);
         let png = a.out.join(format!("{}.png", layout.id));
-        blank
-            .save(&png)
-            .with_context(|| format!("cannot write {}", png.display()))?;
+        let saved = if colour == PrintColour::Black || how == crate::synth::Capture::Bilevel {
+            crate::synth::capture(&drawn, how, &mut rng).0.save(&png)
+        } else {
+            let printed = colour.tint(&drawn);
+            crate::synth::capture_colour(&printed, how, &mut rng)
+                .0
+                .save(&png)
+        };
+        saved.with_context(|| format!("cannot write {}", png.display()))?;
         super::stdout_line(&format!(
-            "{} {}: {} seats, {} games, rows {:.1} mm{}",
+            "{} {}: {} seats, {} games, rows {:.1} mm{}{}",
             layout.id,
             layout.rules(),
             layout.seats,
             layout.games,
             layout.row_h,
-            if layout.home_row { ", Wohnort" } else { "" }
+            if layout.home_row { ", Wohnort" } else { "" },
+            match colour {
+                PrintColour::Black => String::new(),
+                c => format!(", printed {}", c.name()),
+            }
         ));
     }
     Ok(())

@@ -74,6 +74,7 @@ fn scan(a: &EvaluateArgs, scans: &Path, rules: &str, lang: Lang) -> Result<()> {
     let forms = FormTemplate::builtins();
     let night = ScanRun {
         forms: &forms,
+        with_kept_forms: false,
         rules: &rules,
         reader: match a.reader {
             ReaderArg::Cnn => ReaderKind::Cnn,

@@ -113,6 +113,10 @@ pub struct GenerateArgs {
     /// stays black and white.
     #[arg(long)]
     pub colour: bool,
+    /// The colour the form is printed in (a club's own form); a colour
+    /// is scanned in colour, as with --colour.
+    #[arg(long, value_enum, default_value = "black")]
+    pub print: crate::print_colour::PrintColour,
     /// Share of sheets scanned turned a quarter (landscape).
     #[arg(long, default_value_t = 0.0)]
     pub landscape: f64,
@@ -298,7 +302,8 @@ impl Drawing<'_> {
         if a.codes_blotted > 0.0 && rng.random_bool(a.codes_blotted) {
             synth::blot_code(&mut page, self.form, a.dpi);
         }
-        let written = a.colour.then(|| page.clone());
+        let in_colour = a.colour || a.print != crate::print_colour::PrintColour::Black;
+        let written = in_colour.then(|| page.clone());
         // Drawn only when asked for, so the sets drawn without them stay as they were.
         let edit = if a.later_edits > 0.0 && rng.random_bool(a.later_edits) {
             let pen = edits::other_pen(&mut rng);
@@ -322,7 +327,7 @@ impl Drawing<'_> {
         let how = self.capture(i);
         let (image, mut facts) = match (&written, colours) {
             (Some(written), Some((writer, editor))) if how != synth::Capture::Bilevel => {
-                let rgb = edits::in_colour(&drawn.blank, written, &page, writer, editor);
+                let rgb = edits::in_colour(&drawn.blank, written, &page, (a.print, writer, editor));
                 let (rgb, facts) = synth::capture_colour(&rgb, how, &mut rng);
                 (Scan::Colour(rgb), facts)
             }

@@ -8,6 +8,7 @@ use clap::ValueEnum;
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
+use aufsicht::night::club::archive::with_kept;
 use aufsicht::night::club::audit::{Subject, audit, season_audit};
 use aufsicht::night::club::audit_page::{Scans, page};
 use aufsicht::night::tournament::ranking::NightRules;
@@ -84,7 +85,7 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
             let kept = |sha: &str| db.scan_bytes(sha);
             let evidence =
                 aufsicht::night::club::evidence::of_audit(&found, &kept, dir).told(lang)?;
-            let forms = FormTemplate::builtins();
+            let forms = with_kept(&FormTemplate::builtins(), db.forms().told(lang)?);
             page(
                 &found,
                 &Scans {

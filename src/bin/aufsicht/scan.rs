@@ -86,6 +86,7 @@ pub fn run(a: ScanArgs, lang: Lang) -> Result<()> {
     let out = a.out.as_path();
     let run = ScanRun {
         forms: &forms,
+        with_kept_forms: a.form.is_none() && a.forms.is_none(),
         rules: &rules,
         reader: a.reader,
         participants: participants.as_ref(),

@@ -16,7 +16,7 @@ use crate::check::rules::RuleSet;
 use crate::error::ArchiveError;
 use crate::night::batch::summary::Row;
 use crate::night::batch::{Batch, BatchError, FileDone, Job, ReaderKind};
-use crate::night::club::archive::Archive;
+use crate::night::club::archive::{Archive, with_kept};
 use crate::night::tournament::participants::Participants;
 use crate::page::form::FormTemplate;
 use crate::page::input::{self, PassedOver};
@@ -25,6 +25,8 @@ use crate::sheet::Status;
 /// What reads a night's sheets and where the results go.
 pub struct ScanRun<'a> {
     pub forms: &'a [FormTemplate],
+    /// Also the forms the night keeps in its archive (none was named).
+    pub with_kept_forms: bool,
     pub rules: &'a RuleSet,
     pub reader: ReaderKind,
     /// The night's registered list: numbers checked, names kept.
@@ -134,19 +136,25 @@ pub fn scan(
     std::fs::create_dir_all(out).map_err(|e| ScanError::CreateFolder(out.into(), e))?;
     let _only_scan_here = FolderLock::take(out, || progress(Progress::Waiting))
         .map_err(|e| ScanError::HoldFolder(out.into(), e))?;
+    let mut forms = run.forms.to_vec();
     let archive = match &run.archive {
         Some(a) => {
             let (db, night) = open_night(a.file, a.name, a.date, out, &run.rules.id)?;
+            let mut kept = db.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(list) = run.participants {
-                let mut kept = db.lock().unwrap_or_else(|p| p.into_inner());
                 kept.keep_names(night, list.names())?;
             }
+            kept.keep_forms(night, run.forms)?;
+            if run.with_kept_forms {
+                forms = with_kept(&forms, kept.forms_of(night)?);
+            }
+            drop(kept);
             Some((db, night))
         }
         None => None,
     };
     let batch = Batch {
-        forms: run.forms,
+        forms: &forms,
         rules: run.rules,
         reader: run.reader,
         lang: run.lang,

@@ -18,12 +18,14 @@ use crate::error::ArchiveError;
 use crate::sheet::SheetResult;
 
 mod check;
+mod forms;
 mod nights;
 mod scans;
 mod schema;
 mod trail;
 
 pub use check::{Checked, Damage};
+pub use forms::with_kept;
 pub use nights::Night;
 pub use schema::SCHEMA_VERSION;
 pub use trail::{Change, ChangeKind, Correction, diff, values};

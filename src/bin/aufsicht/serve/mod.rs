@@ -21,6 +21,7 @@ use axum::routing::{get, post};
 
 use aufsicht::catalogue::say;
 use aufsicht::night::club::archive::Archive;
+use aufsicht::night::club::archive::with_kept;
 use aufsicht::night::club::season::SeasonRule;
 use aufsicht::night::tournament::names::Names;
 use aufsicht::night::tournament::participants::Participants;
@@ -100,6 +101,8 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
     if let Some(list) = &participants {
         archive.keep_names(opened, list.names()).told(lang)?;
     }
+    // The club's own forms its nights keep: their sheets cut, their photos read.
+    let forms = with_kept(&FormTemplate::builtins(), archive.forms().told(lang)?);
     let desk = Arc::new(Desk {
         archive: Mutex::new(archive),
         opened,
@@ -108,7 +111,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         seating,
         season: club.season,
         members,
-        forms: FormTemplate::builtins(),
+        forms,
         images: view::Images::default(),
         archive_dir: o
             .archive

@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 ";
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 5;
+pub const SCHEMA_VERSION: usize = 6;
 
 /// The archive's migrations, in order; the archive's `user_version` says
 /// how many ran. The first is the schema as it stood before versions:
@@ -121,6 +121,16 @@ pub(super) fn migrations() -> rusqlite_migration::Migrations<'static> {
                 number TEXT NOT NULL,
                 name TEXT NOT NULL,
                 PRIMARY KEY (tournament_id, number)
+            );",
+        ),
+        // Each night's own forms (a club's templates, as JSON): its
+        // photos, the desk and the audit read its sheets on them.
+        rusqlite_migration::M::up(
+            "CREATE TABLE IF NOT EXISTS forms (
+                tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+                id TEXT NOT NULL,
+                template TEXT NOT NULL,
+                PRIMARY KEY (tournament_id, id)
             );",
         ),
     ];
