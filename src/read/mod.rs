@@ -46,17 +46,22 @@ impl Reading {
     /// The mean of several readings of one field: each text's probability
     /// averaged over them (a text a reading does not list counts 0 there).
     pub fn mean(all: &[Reading]) -> Reading {
+        let even = 1.0 / all.len().max(1) as f32;
+        Reading::weighted(&all.iter().map(|r| (r, even)).collect::<Vec<_>>())
+    }
+
+    /// Readings of one field weighed: each text's probability the sum of
+    /// its probabilities times their readings' weights (which add up to 1).
+    pub fn weighted(all: &[(&Reading, f32)]) -> Reading {
         let mut p: Vec<(String, f32)> = Vec::new();
-        for r in all {
+        for (r, w) in all {
             for (t, c) in r.listed() {
                 match p.iter_mut().find(|(u, _)| u == t) {
-                    Some(e) => e.1 += c,
-                    None => p.push((t.clone(), c)),
+                    Some(e) => e.1 += c * w,
+                    None => p.push((t.clone(), c * w)),
                 }
             }
         }
-        let n = all.len().max(1) as f32;
-        p.iter_mut().for_each(|e| e.1 /= n);
         p.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut it = p.into_iter();
         let Some((text, confidence)) = it.next() else {
@@ -89,6 +94,17 @@ pub trait DigitReader {
     /// The same cells read by a second model, where the reader has one:
     /// its own opinion, to weigh beside the first where a flag stands.
     fn second_opinion(&mut self, _cells: &[&GrayImage]) -> Option<Vec<Reading>> {
+        None
+    }
+    /// Readings of `cells` by the reader tuned to one writer's hand on
+    /// `taught`: that writer's writing with the value the sheet's
+    /// arithmetic confirms. None where this reader cannot be tuned, or
+    /// `taught` shows too little of the hand.
+    fn adapted_opinion(
+        &mut self,
+        _taught: &[(&GrayImage, u32)],
+        _cells: &[&GrayImage],
+    ) -> Option<Vec<Reading>> {
         None
     }
 }

@@ -22,6 +22,7 @@ use crate::sheet::{
 mod fields;
 mod locate;
 mod other_pen;
+mod own_hand;
 mod printed;
 mod second_look;
 mod struck;
@@ -29,6 +30,7 @@ mod struck;
 pub use fields::*;
 pub use locate::*;
 pub use other_pen::{Apart, ValueInk, ink_differs, value_inks};
+use own_hand::*;
 use printed::*;
 use second_look::*;
 
@@ -122,7 +124,8 @@ pub fn scan_page_timed(
         let asked =
             second_opinion_where_flagged(&sheet, &aligned, digits, &mut read, &mut readings);
         let unringed = rings_that_were_digits(&sheet, &aligned, digits, &mut read, &mut readings);
-        let mut sheet = if asked || unringed {
+        let own = own_hand_where_uncertain(&sheet, &aligned, digits, &mut read, &mut readings);
+        let mut sheet = if asked || unringed || own {
             crate::check::verify::verify(decode::decode(read, &readings, rules, lang), rules, lang)?
         } else {
             sheet

@@ -79,17 +79,7 @@ pub(super) fn second_opinion_where_flagged(
         if game && fr.reading.confidence >= CONFIDENT {
             continue;
         }
-        let sign = matches!(field, Field::Endergebnis(_));
-        let crop = cells::cut(aligned.page, &aligned.alignment, bx);
-        let c = cells::analyse(&crop, game, sign);
-        let corrected = match field {
-            Field::Game(no, s, _) => read.cell_mut(no, s - 1).is_some_and(|c| c.corrected),
-            _ => false,
-        };
-        if c.mark == Mark::Ink && !c.circled {
-            let Some(writing) = super::struck::writing_of(c.digits, corrected) else {
-                continue;
-            };
+        if let Some(writing) = writing_at(aligned, read, field, bx, game) {
             fields.push(field);
             images.push(writing);
         }
@@ -108,6 +98,29 @@ pub(super) fn second_opinion_where_flagged(
     changed
 }
 
+/// The writing of `field` (its box `bx`, a game cell's where `game`) as
+/// the reader reads it: ink neither circled nor struck. None where the
+/// box holds no such ink.
+pub(super) fn writing_at(
+    aligned: &AlignedSheet,
+    read: &mut SheetResult,
+    field: Field,
+    bx: MmBox,
+    game: bool,
+) -> Option<GrayImage> {
+    let sign = matches!(field, Field::Endergebnis(_));
+    let crop = cells::cut(aligned.page, &aligned.alignment, bx);
+    let c = cells::analyse(&crop, game, sign);
+    let corrected = match field {
+        Field::Game(no, s, _) => read.cell_mut(no, s - 1).is_some_and(|c| c.corrected),
+        _ => false,
+    };
+    if c.mark != Mark::Ink || c.circled {
+        return None;
+    }
+    super::struck::writing_of(c.digits, corrected)
+}
+
 /// Makes `field`'s reading the mean of its reading and `second`, and the
 /// value `read` holds for it the new best (an Endergebnis keeps its sign
 /// as read); true when that changed the reading.
@@ -117,10 +130,22 @@ pub(super) fn weigh_second_opinion(
     field: Field,
     second: Reading,
 ) -> bool {
+    weigh_opinion(read, readings, field, &second, 0.5)
+}
+
+/// As [`weigh_second_opinion`], `other` weighed `weight` against the
+/// reading's `1 - weight`.
+pub(super) fn weigh_opinion(
+    read: &mut SheetResult,
+    readings: &mut CellReadings,
+    field: Field,
+    other: &Reading,
+    weight: f32,
+) -> bool {
     let Some(fr) = readings.fields.iter_mut().find(|fr| fr.field == field) else {
         return false;
     };
-    let mean = Reading::mean(&[fr.reading.clone(), second]);
+    let mean = Reading::weighted(&[(&fr.reading, 1.0 - weight), (other, weight)]);
     if mean == fr.reading {
         return false;
     }

@@ -577,3 +577,81 @@ fn a_form_should_be_denied_only_by_all_the_print_it_has() {
     assert!(!bare.prints_row_numbers());
     assert!(!seen(false, 0).denies(&bare));
 }
+
+/// A reader whose hand, tuned on what it is taught, says `.0` of every
+/// cell asked; it keeps the values it was taught and counts the cells.
+struct OwnHand(Reading, Vec<u32>, usize);
+
+impl DigitReader for OwnHand {
+    fn name(&self) -> &str {
+        "own hand"
+    }
+    fn read(&mut self, _: &GrayImage) -> Reading {
+        Reading::none()
+    }
+    fn adapted_opinion(
+        &mut self,
+        taught: &[(&GrayImage, u32)],
+        cells: &[&GrayImage],
+    ) -> Option<Vec<Reading>> {
+        self.1 = taught.iter().map(|(_, v)| *v).collect();
+        self.2 += cells.len();
+        Some(vec![self.0.clone(); cells.len()])
+    }
+}
+
+#[test]
+fn the_writers_own_hand_should_be_taught_by_confirmed_cells_and_asked_of_doubted_ones() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+    // Row 19 in doubt, row 20 confirmed, row 21 in a column whose Gesamt disagrees.
+    let at = [
+        (19, 0, 13, &thirteen),
+        (20, 1, 13, &thirteen),
+        (21, 2, 18, &thirteen),
+    ];
+    let (page, mut sheet) = page_with_plus_cells(form, &at, &[]);
+    let flag = |code: Code, row: Option<u32>, seat: usize| Flag {
+        code,
+        severity: code.severity(),
+        row,
+        seat: Some(seat),
+        field: Some("plus".into()),
+        message: String::new(),
+        detail: Default::default(),
+        extra: Map::new(),
+    };
+    sheet.flags.push(flag(Code::CellUncertain, Some(19), 1));
+    sheet.flags.push(flag(Code::GesamtMismatch, None, 3));
+    sheet.flags.push(flag(Code::CellUncertain, Some(22), 4));
+    let mut read = sheet.clone();
+    let cell_reading = |no: u32, seat: usize, r: Reading| FieldReading {
+        field: Field::Game(no, seat, false),
+        reading: r,
+        what: String::new(),
+    };
+    let mut readings = CellReadings {
+        fields: vec![
+            cell_reading(19, 1, reading("13", 0.6, &[("18", 0.4)])),
+            cell_reading(20, 2, reading("13", 0.999, &[])),
+            cell_reading(21, 3, reading("18", 0.999, &[])),
+            cell_reading(22, 4, reading("13", 0.6, &[("3", 0.4)])),
+        ],
+        ..Default::default()
+    };
+    let mut own = OwnHand(reading("18", 0.9, &[("13", 0.1)]), Vec::new(), 0);
+    let aligned = aligned(&page, form);
+    assert!(own_hand_where_uncertain(
+        &sheet,
+        &aligned,
+        &mut own,
+        &mut read,
+        &mut readings
+    ));
+    assert_eq!(own.1, vec![13], "taught by the confirmed cell only");
+    assert_eq!(own.2, 1, "asked of the cell in doubt of a digit only");
+    assert_eq!(readings.fields[0].reading.text, "18");
+    assert_eq!(read.cell_mut(19, 0).and_then(|c| c.plus), Some(18));
+    assert_eq!(readings.fields[2].reading.text, "18", "left as read");
+}

@@ -11,6 +11,7 @@ use super::{Conv, Net, Shape};
 
 /// The net's weights, laid out for channel-last maps: every product is
 /// (rows × inputs) · (inputs × outputs).
+#[derive(Clone)]
 pub struct Inference {
     shape: Shape,
     convs: Vec<(Layer, Conv)>,
@@ -22,11 +23,12 @@ pub struct Inference {
 const CHUNK: usize = 16;
 
 /// One layer's product: `w` is inputs × outputs, row-major.
-struct Layer {
-    w: Vec<f32>,
-    b: Vec<f32>,
-    inputs: usize,
-    outputs: usize,
+#[derive(Clone)]
+pub(super) struct Layer {
+    pub(super) w: Vec<f32>,
+    pub(super) b: Vec<f32>,
+    pub(super) inputs: usize,
+    pub(super) outputs: usize,
 }
 
 impl Inference {
@@ -58,6 +60,19 @@ impl Inference {
     /// net's embedding of each input, what its last layer weighs.
     pub fn features(&self, inputs: &[f32], n: usize) -> Vec<f32> {
         self.in_chunks(inputs, n, |x, k| self.hidden(x, k))
+    }
+
+    /// The last layer, which weighs the [`Inference::features`] into logits.
+    pub(super) fn head(&self) -> &Layer {
+        &self.f2
+    }
+
+    /// The same net with another last layer.
+    pub(super) fn with_head(&self, head: Layer) -> Inference {
+        Inference {
+            f2: head,
+            ..self.clone()
+        }
     }
 
     /// `layers` run on a few inputs at a time: the second layer's windows

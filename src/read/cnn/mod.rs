@@ -19,6 +19,7 @@ use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::read::{DigitReader, ReaderError, Reading};
 
+mod adapt;
 mod infer;
 mod net;
 pub mod pair;

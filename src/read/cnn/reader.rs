@@ -158,6 +158,15 @@ impl DigitReader for CnnReader {
     fn second_opinion(&mut self, cells: &[&GrayImage]) -> Option<Vec<Reading>> {
         Some(self.read_with(self.second.as_ref()?, cells))
     }
+
+    fn adapted_opinion(
+        &mut self,
+        taught: &[(&GrayImage, u32)],
+        cells: &[&GrayImage],
+    ) -> Option<Vec<Reading>> {
+        let own = super::adapt::adapted(&self.digits, taught)?;
+        Some(self.read_with(&own, cells))
+    }
 }
 
 impl CnnReader {
