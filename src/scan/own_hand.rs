@@ -10,16 +10,14 @@ use super::*;
 
 /// How much the reading in the writer's own hand weighs against the
 /// first: on the tuning sets (seeds 8200-8400, hands held out, drawn with
-/// pressure) 7/8 read 0.03-0.06 points of cells more than an even mean,
-/// with no wrong value more without a flag.
+/// pressure; 40 steps of tuning) 7/8 read 0.03-0.04 points of cells more
+/// than an even mean, with no wrong value more without a flag.
 const OWN_WEIGHT: f32 = 0.875;
 
-/// Reads every game cell in doubt (`CELL_UNCERTAIN`) again with the reader
-/// tuned on the sheet's confirmed cells ([`DigitReader::adapted_opinion`]),
-/// each reading then both weighed ([`OWN_WEIGHT`]). Confirmed: a value the decode
-/// took without a doubt, its row without a rule flag, itself without any,
-/// its column's Gesamt not disagreeing, neither ringed nor corrected; it
-/// teaches the value the sheet holds. True when any reading changed.
+/// Reads every game cell in doubt of a glyph (`CELL_UNCERTAIN`) again with
+/// the reader tuned on the sheet's confirmed values
+/// ([`DigitReader::adapted_opinion`]), each reading then both weighed
+/// ([`OWN_WEIGHT`]). True when any reading changed.
 pub(super) fn own_hand_where_uncertain(
     sheet: &SheetResult,
     aligned: &AlignedSheet,
@@ -41,8 +39,34 @@ pub(super) fn own_hand_where_uncertain(
     if doubted.is_empty() {
         return false;
     }
-    // What the sheet's arithmetic does not confirm: a row a rule flags, a
-    // cell a flag names, a column whose Gesamt disagrees.
+    let (fields, values): (Vec<Field>, Vec<u32>) = confirmed(sheet, &flags).into_iter().unzip();
+    let taught: Vec<(GrayImage, u32)> = writings(aligned, read, &fields)
+        .into_iter()
+        .zip(values)
+        .filter_map(|(w, v)| Some((w?, v)))
+        .collect();
+    let asked: Vec<(Field, GrayImage)> = doubted
+        .iter()
+        .zip(writings(aligned, read, &doubted))
+        .filter_map(|(f, w)| Some((*f, w?)))
+        .collect();
+    let taught: Vec<(&GrayImage, u32)> = taught.iter().map(|(w, v)| (w, *v)).collect();
+    let images: Vec<&GrayImage> = asked.iter().map(|(_, w)| w).collect();
+    let Some(own) = digits.adapted_opinion(&taught, &images) else {
+        return false;
+    };
+    let mut changed = false;
+    for ((field, _), reading) in asked.iter().zip(own) {
+        changed |= weigh_opinion(read, readings, *field, &reading, OWN_WEIGHT);
+    }
+    changed
+}
+
+/// The game values the sheet's arithmetic confirms, with the value each
+/// holds: taken by the decode without a doubt, in a row no rule flags
+/// (`flags`), named by no flag, in a column whose Gesamt does not
+/// disagree, neither ringed nor corrected.
+fn confirmed(sheet: &SheetResult, flags: &[&Flag]) -> Vec<(Field, u32)> {
     let rows: BTreeSet<u32> = flags
         .iter()
         .filter(|f| f.seat.is_none())
@@ -57,53 +81,32 @@ pub(super) fn own_hand_where_uncertain(
         .filter(|f| f.code == Code::GesamtMismatch)
         .filter_map(|f| Some((f.seat?, column_of(f)?)))
         .collect();
-    let columns = &columns;
-    let confirmed: Vec<(Field, u32)> = sheet
-        .games
+    let mut values = Vec::new();
+    for row in sheet.games.iter().filter(|g| !rows.contains(&g.no)) {
+        for (s, c) in (1..).zip(&row.cells) {
+            if named.contains(&(row.no, s)) || c.circled || c.corrected {
+                continue;
+            }
+            for (minus, v) in [(false, c.plus), (true, c.minus)] {
+                if let Some(v) = v.filter(|_| !columns.contains(&(s, minus))) {
+                    values.push((Field::Game(row.no, s, minus), v));
+                }
+            }
+        }
+    }
+    values
+}
+
+/// Each game field's writing as the reader reads it, where it holds any.
+fn writings(
+    aligned: &AlignedSheet,
+    read: &mut SheetResult,
+    fields: &[Field],
+) -> Vec<Option<GrayImage>> {
+    fields
         .iter()
-        .filter(|g| !rows.contains(&g.no))
-        .flat_map(|g| {
-            g.cells
-                .iter()
-                .enumerate()
-                .map(move |(i, c)| (g.no, i + 1, c))
-        })
-        .filter(|(no, s, c)| !named.contains(&(*no, *s)) && !c.circled && !c.corrected)
-        .flat_map(|(no, s, c)| {
-            [(false, c.plus), (true, c.minus)]
-                .into_iter()
-                .filter(move |(m, v)| v.is_some() && !columns.contains(&(s, *m)))
-                .filter_map(move |(m, v)| Some((Field::Game(no, s, m), v?)))
-        })
-        .collect();
-    let mut taught = Vec::new();
-    for (field, value) in confirmed {
-        let Some(bx) = game_box(aligned, field) else {
-            continue;
-        };
-        if let Some(w) = writing_at(aligned, read, field, bx, true) {
-            taught.push((w, value));
-        }
-    }
-    let mut asked = Vec::new();
-    for field in doubted {
-        let Some(bx) = game_box(aligned, field) else {
-            continue;
-        };
-        if let Some(w) = writing_at(aligned, read, field, bx, true) {
-            asked.push((field, w));
-        }
-    }
-    let taught: Vec<(&GrayImage, u32)> = taught.iter().map(|(w, v)| (w, *v)).collect();
-    let images: Vec<&GrayImage> = asked.iter().map(|(_, w)| w).collect();
-    let Some(own) = digits.adapted_opinion(&taught, &images) else {
-        return false;
-    };
-    let mut changed = false;
-    for ((field, _), reading) in asked.iter().zip(own) {
-        changed |= weigh_opinion(read, readings, *field, &reading, OWN_WEIGHT);
-    }
-    changed
+        .map(|&field| writing_at(aligned, read, field, game_box(aligned, field)?, true))
+        .collect()
 }
 
 /// Whether `field`'s doubt is which digit a glyph is: its likeliest
