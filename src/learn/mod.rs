@@ -137,6 +137,23 @@ fn round2(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
 }
 
+/// The ruling and frame of the blank on `page`, or of the page turned
+/// half round where a scanner took it upside down (its label column then
+/// stands right, and no frame is found as it lies). Where neither has a
+/// frame, why the page as it lies has none.
+fn upright_frame(page: &GrayImage) -> Result<(Ruling, Frame), NotAForm> {
+    let ruling = Ruling::of(page);
+    let why = match Frame::of(&ruling) {
+        Ok(frame) => return Ok((ruling, frame)),
+        Err(why) => why,
+    };
+    let turned = Ruling::of(&image::imageops::rotate180(page));
+    match Frame::of(&turned) {
+        Ok(frame) => Ok((turned, frame)),
+        Err(_) => Err(why),
+    }
+}
+
 /// The form template of the blank on `page`, its id `id`.
 pub fn learn(
     page: &GrayImage,
@@ -144,8 +161,7 @@ pub fn learn(
     hints: &Hints,
     printed: &mut dyn PrintReader,
 ) -> Result<FormTemplate, NotAForm> {
-    let ruling = Ruling::of(page);
-    let frame = Frame::of(&ruling)?;
+    let (ruling, frame) = upright_frame(page)?;
     let (seats, games) = (frame.seats(), frame.games.len());
     if let Some(hinted) = hints.seats.filter(|&h| h != seats) {
         return Err(NotAForm::SeatsDiffer {
@@ -165,4 +181,30 @@ pub fn learn(
     }
     let print = labels::read(&frame, &ruling, printed);
     Ok(template::template(id, &frame, &ruling, print))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shipped form's blank fed to the scanner upside down is learnt
+    /// as it is upright: every game box where the template has it.
+    #[test]
+    fn a_blank_scanned_upside_down_should_be_learnt_upright() {
+        let shipped = FormTemplate::load("punkteliste-a4-32").expect("shipped");
+        let blank = crate::page::render::render_form(&shipped, 150.0);
+        let turned = image::imageops::rotate180(&blank);
+        let mut print = crate::read::font::FontDigits::new();
+        let learnt = learn(&turned, "turned", &Hints::default(), &mut print).expect("learnt");
+        assert_eq!((learnt.seats, learnt.games), (shipped.seats, shipped.games));
+        let off = learnt
+            .fields
+            .game
+            .iter()
+            .flatten()
+            .zip(shipped.fields.game.iter().flatten())
+            .flat_map(|(a, b)| a.plus.iter().zip(&b.plus).map(|(x, y)| (x - y).abs()))
+            .fold(0.0, f64::max);
+        assert!(off < 0.3, "game boxes off by up to {off:.2} mm");
+    }
 }
