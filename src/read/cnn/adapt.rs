@@ -69,17 +69,10 @@ fn tuned(start: &Layer, features: &[f32], labels: &[usize], t: f32) -> Layer {
     let mut head = start.clone();
     for _ in 0..STEPS {
         let (mut gw, mut gb) = (vec![0f32; d * k], vec![0f32; k]);
-        for (f, &y) in features.chunks_exact(d).zip(labels) {
-            let logits: Vec<f32> = (0..k)
-                .map(|o| {
-                    head.b[o]
-                        + f.iter()
-                            .enumerate()
-                            .map(|(i, v)| v * head.w[i * k + o])
-                            .sum::<f32>()
-                })
-                .collect();
-            for (o, p) in softmax(&logits, t).into_iter().enumerate() {
+        let logits = head.apply(features, labels.len(), false);
+        let rows = features.chunks_exact(d).zip(logits.chunks_exact(k));
+        for ((f, l), &y) in rows.zip(labels) {
+            for (o, p) in softmax(l, t).into_iter().enumerate() {
                 let g = (p - f32::from(u8::from(o == y))) / (t * n);
                 gb[o] += g;
                 for (i, v) in f.iter().enumerate() {
@@ -111,10 +104,7 @@ mod tests {
     }
 
     fn best(head: &Layer, f: [f32; 2]) -> usize {
-        let logits: Vec<f32> = (0..CLASSES)
-            .map(|o| head.b[o] + f[0] * head.w[o] + f[1] * head.w[CLASSES + o])
-            .collect();
-        let p = softmax(&logits, 1.0);
+        let p = softmax(&head.apply(&f, 1, false), 1.0);
         (0..CLASSES)
             .max_by(|&a, &b| p[a].total_cmp(&p[b]))
             .unwrap_or(0)

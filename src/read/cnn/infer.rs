@@ -116,7 +116,7 @@ impl Inference {
 
 impl Layer {
     /// `rows` × inputs times the weights, plus the bias (and ReLU).
-    fn apply(&self, x: &[f32], rows: usize, relu: bool) -> Vec<f32> {
+    pub(super) fn apply(&self, x: &[f32], rows: usize, relu: bool) -> Vec<f32> {
         assert_eq!(x.len(), rows * self.inputs, "layer input");
         let mut y = vec![0f32; rows * self.outputs];
         // SAFETY: every slice holds exactly the rows × columns the strides
