@@ -16,6 +16,10 @@ const MIN_TABLE_MM: f64 = 60.0;
 /// How close (mm) to the image's edge a line ends where the page is cut off.
 const EDGE_MM: f64 = 1.0;
 
+/// How close (mm) to the picture's edge band a line ends where the
+/// picture cut it.
+const PICTURE_EDGE_MM: f64 = 0.5;
+
 /// A span between two ruled lines, in mm: `[from, to)`.
 pub type Span = (f64, f64);
 
@@ -56,14 +60,24 @@ impl Frame {
     }
 
     /// The frame of the form whose ruled lines are `ruling`'s.
+    ///
+    /// A page whose table the picture's edge cuts is refused as cut off:
+    /// at once where the table's own lines run into it, else where no
+    /// frame is found and lines of it run into the picture's edge.
     pub fn of(ruling: &Ruling) -> Result<Self, NotAForm> {
         let table = table_lines(&ruling.horizontal).ok_or(NotAForm::NoTable)?;
+        cut_off(&table, ruling)?;
+        Self::around(&table, ruling)
+            .map_err(|why| runs_off(&table, ruling).map_or(why, NotAForm::CutOff))
+    }
+
+    /// The frame around the game table whose horizontal lines are `table`.
+    fn around(table: &[Rule], ruling: &Ruling) -> Result<Self, NotAForm> {
         let (left, right) = (table[0].from, table[0].to);
         let (top, bottom) = (table[0].at, table[table.len() - 1].at);
-        cut_off(&table, &ruling.vertical, ruling.page_mm)?;
         let (full, splits) = table_verticals(&ruling.vertical, left, right, top, bottom);
         let columns = Columns::of(&full, &splits)?;
-        let rows = Rows::of(&table, &splits)?;
+        let rows = Rows::of(table, &splits)?;
         let mut lines: Vec<[f64; 5]> = Vec::new();
         lines.extend(table.iter().map(horizontal));
         lines.extend(full.iter().chain(&splits).map(vertical));
@@ -161,9 +175,11 @@ fn largest_run(lines: Vec<Rule>) -> Vec<Rule> {
     best.to_vec()
 }
 
-/// A page cut off at one edge: the table's lines run into the image's edge.
-fn cut_off(table: &[Rule], verticals: &[Rule], [w, h]: [f64; 2]) -> Result<(), NotAForm> {
+/// A page cut off at one edge: the table's lines run into the page's
+/// edge, or into the picture's where the page was turned to straighten it.
+fn cut_off(table: &[Rule], ruling: &Ruling) -> Result<(), NotAForm> {
     use super::Edge;
+    let [w, h] = ruling.page_mm;
     let (left, right) = (table[0].from, table[0].to);
     if left < EDGE_MM {
         return Err(NotAForm::CutOff(Edge::Left));
@@ -175,14 +191,53 @@ fn cut_off(table: &[Rule], verticals: &[Rule], [w, h]: [f64; 2]) -> Result<(), N
     // bottom, or from its bottom line running out at the top.
     let (top, bottom) = (table[0].at, table[table.len() - 1].at);
     let inside = |r: &&Rule| r.at > left - TOL && r.at < right + TOL;
-    let mut own = verticals.iter().filter(inside);
+    let mut own = ruling.vertical.iter().filter(inside);
     if own.clone().any(|r| near(r.from, top) && r.to > h - EDGE_MM) {
         return Err(NotAForm::CutOff(Edge::Bottom));
     }
     if own.any(|r| near(r.to, bottom) && r.from < EDGE_MM) {
         return Err(NotAForm::CutOff(Edge::Top));
     }
-    Ok(())
+    // Where the page was turned to straighten it, the picture's edge runs
+    // across it.
+    let ends = table.iter().flat_map(|r| [(r.from, r.at), (r.to, r.at)]);
+    match picture_edge(ruling, ends) {
+        Some(edge) => Err(NotAForm::CutOff(edge)),
+        None => Ok(()),
+    }
+}
+
+/// The picture's edge that lines of the table run into: its verticals
+/// from its top, and rows ruled from its sides as far down as those reach.
+fn runs_off(table: &[Rule], ruling: &Ruling) -> Option<super::Edge> {
+    let (left, right) = (table[0].from, table[0].to);
+    let (top, bottom) = (table[0].at, table[table.len() - 1].at);
+    let from_top: Vec<&Rule> = ruling
+        .vertical
+        .iter()
+        .filter(|r| r.at > left - TOL && r.at < right + TOL && near(r.from, top))
+        .collect();
+    let lowest = from_top.iter().map(|r| r.to).fold(bottom, f64::max);
+    let row = |r: &&Rule| {
+        (near(r.from, left) || near(r.to, right)) && r.at > top - TOL && r.at < lowest + TOL
+    };
+    let ends = from_top.iter().map(|r| (r.at, r.to)).chain(
+        ruling
+            .horizontal
+            .iter()
+            .filter(row)
+            .flat_map(|r| [(r.from, r.at), (r.to, r.at)]),
+    );
+    picture_edge(ruling, ends)
+}
+
+/// The picture's edge the first of `ends` (mm) lies in.
+fn picture_edge(
+    ruling: &Ruling,
+    mut ends: impl Iterator<Item = (f64, f64)>,
+) -> Option<super::Edge> {
+    let px = ruling.px_per_mm;
+    ends.find_map(|(x, y)| ruling.edges.near((x * px, y * px), PICTURE_EDGE_MM * px))
 }
 
 /// The table's vertical lines: those from its top to its bottom, and the

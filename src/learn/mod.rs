@@ -12,6 +12,7 @@
 mod frame;
 mod labels;
 mod ruling;
+mod straighten;
 mod template;
 
 use image::GrayImage;
@@ -187,24 +188,64 @@ pub fn learn(
 mod tests {
     use super::*;
 
+    fn shipped_blank() -> (FormTemplate, GrayImage) {
+        let shipped = FormTemplate::load("punkteliste-a4-32").expect("shipped");
+        let blank = crate::page::render::render_form(&shipped, 150.0);
+        (shipped, blank)
+    }
+
+    fn learnt(page: &GrayImage) -> Result<FormTemplate, NotAForm> {
+        let mut print = crate::read::font::FontDigits::new();
+        learn(page, "learnt", &Hints::default(), &mut print)
+    }
+
+    /// How far (mm) the learnt game boxes lie from the shipped ones, the
+    /// first box laid on the first (a page lies anywhere in a picture).
+    fn farthest(learnt: &FormTemplate, shipped: &FormTemplate) -> f64 {
+        assert_eq!((learnt.seats, learnt.games), (shipped.seats, shipped.games));
+        let boxes = |t: &FormTemplate| -> Vec<[f64; 4]> {
+            t.fields.game.iter().flatten().map(|g| g.plus).collect()
+        };
+        let (a, b) = (boxes(learnt), boxes(shipped));
+        let shift = [b[0][0] - a[0][0], b[0][1] - a[0][1], 0.0, 0.0];
+        a.iter()
+            .zip(&b)
+            .flat_map(|(a, b)| (0..4).map(move |i| (a[i] + shift[i] - b[i]).abs()))
+            .fold(0.0, f64::max)
+    }
+
     /// The shipped form's blank fed to the scanner upside down is learnt
     /// as it is upright: every game box where the template has it.
     #[test]
     fn a_blank_scanned_upside_down_should_be_learnt_upright() {
-        let shipped = FormTemplate::load("punkteliste-a4-32").expect("shipped");
-        let blank = crate::page::render::render_form(&shipped, 150.0);
+        let (shipped, blank) = shipped_blank();
         let turned = image::imageops::rotate180(&blank);
-        let mut print = crate::read::font::FontDigits::new();
-        let learnt = learn(&turned, "turned", &Hints::default(), &mut print).expect("learnt");
-        assert_eq!((learnt.seats, learnt.games), (shipped.seats, shipped.games));
-        let off = learnt
-            .fields
-            .game
-            .iter()
-            .flatten()
-            .zip(shipped.fields.game.iter().flatten())
-            .flat_map(|(a, b)| a.plus.iter().zip(&b.plus).map(|(x, y)| (x - y).abs()))
-            .fold(0.0, f64::max);
+        let off = farthest(&learnt(&turned).expect("learnt"), &shipped);
         assert!(off < 0.3, "game boxes off by up to {off:.2} mm");
+    }
+
+    /// The blank turned 4° on the scanner's white lid.
+    fn turned(blank: &GrayImage) -> GrayImage {
+        use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
+        let white = Border::Constant(image::Luma([255]));
+        rotate_about_center(blank, 4f32.to_radians(), Interpolation::Bilinear, white)
+    }
+
+    #[test]
+    fn a_blank_scanned_turned_should_be_learnt_square() {
+        let (shipped, blank) = shipped_blank();
+        let off = farthest(&learnt(&turned(&blank)).expect("learnt"), &shipped);
+        assert!(off < 0.3, "game boxes off by up to {off:.2} mm");
+    }
+
+    /// Turned, the picture's right edge cuts the table's lower right
+    /// corner only: the page's edge lies far from the table.
+    #[test]
+    fn a_turned_blank_the_picture_cuts_should_be_refused_as_cut_off() {
+        let (_, blank) = shipped_blank();
+        let page = turned(&blank);
+        let (w, h) = page.dimensions();
+        let cut = image::imageops::crop_imm(&page, 0, 0, w * 92 / 100, h).to_image();
+        assert_eq!(learnt(&cut).err(), Some(NotAForm::CutOff(Edge::Right)));
     }
 }

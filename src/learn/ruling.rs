@@ -2,19 +2,18 @@
 //! run along a row or a column, runs on neighbouring rows joined into one
 //! line with its thickness. Positions are in mm of an A4-wide page.
 
-use image::{GrayImage, Luma, imageops};
+use image::{GrayImage, imageops};
 use imageproc::contrast::adaptive_threshold;
-use imageproc::geometric_transformations::{
-    Border, Interpolation, Projection, rotate_about_center, warp,
-};
+
+use super::straighten::{PictureEdges, Straight, straight};
 
 /// The printed width of the page: a Punkteliste is A4.
 pub const PAGE_WIDTH_MM: f64 = 210.0;
 /// Work at most at this many px a mm (300 dpi): a phone photo is shrunk.
 const MAX_PX_PER_MM: f64 = 12.0;
 /// Shortest ruled line looked for: longer than a printed letter's stroke.
-const MIN_HORIZONTAL_MM: f64 = 4.0;
-const MIN_VERTICAL_MM: f64 = 6.0;
+pub(super) const MIN_HORIZONTAL_MM: f64 = 4.0;
+pub(super) const MIN_VERTICAL_MM: f64 = 6.0;
 /// A run may skip this many light pixels (a scan's broken thin line).
 const GAP_PX: usize = 2;
 
@@ -25,11 +24,19 @@ pub struct Rule {
     pub from: f64,
     pub to: f64,
     pub width: f64,
+    /// Its pixels' fitted slope: across per along, through `at` at `centre`.
+    pub slope: f64,
+    pub centre: f64,
 }
 
 impl Rule {
     pub fn len(&self) -> f64 {
         self.to - self.from
+    }
+
+    /// Where the line lies across at `along`.
+    pub(super) fn across(&self, along: f64) -> f64 {
+        self.at + self.slope * (along - self.centre)
     }
 }
 
@@ -41,6 +48,8 @@ pub struct Ruling {
     pub ink: GrayImage,
     /// The straightened page.
     pub gray: GrayImage,
+    /// Where the picture ended on it.
+    pub edges: PictureEdges,
     pub px_per_mm: f64,
     pub page_mm: [f64; 2],
 }
@@ -60,18 +69,7 @@ impl Ruling {
         };
         let px_per_mm = f64::from(work.width()) / PAGE_WIDTH_MM;
         let radius = ((px_per_mm * 3.0).round() as u32).max(2);
-        let straight = rectified(&work).unwrap_or_else(|| deskewed(&work, radius));
-        let [x0, y0, x1, y1] = paper(&straight);
-        let (w, h) = straight.dimensions();
-        let mut gray = imageops::crop_imm(&straight, x0, y0, x1 - x0, y1 - y0).to_image();
-        // A whole A4 sheet seen (a photo's foreshortening squeezes it one
-        // way): its sides made A4's again.
-        let aspect = f64::from(y1 - y0) / f64::from(x1 - x0);
-        let whole = x0 > 0 && y0 > 0 && x1 < w && y1 < h;
-        if whole && (aspect / A4_ASPECT - 1.0).abs() < 0.1 {
-            let height = (f64::from(x1 - x0) * A4_ASPECT).round() as u32;
-            gray = imageops::resize(&gray, x1 - x0, height, imageops::FilterType::Triangle);
-        }
+        let Straight { gray, edges } = straight(&work, radius);
         let px_per_mm = f64::from(gray.width()) / PAGE_WIDTH_MM;
         let ink = adaptive_threshold(&gray, radius, 12);
         let min_h = (MIN_HORIZONTAL_MM * px_per_mm) as usize;
@@ -84,17 +82,20 @@ impl Ruling {
                     from: r.from / px_per_mm,
                     to: r.to / px_per_mm,
                     width: r.width / px_per_mm,
+                    centre: r.centre / px_per_mm,
+                    ..r
                 })
                 .collect()
         };
-        let horizontal = to_mm(joined(runs(&ink, true, min_h)));
-        let vertical = to_mm(joined(runs(&ink, false, min_v)));
+        let horizontal = to_mm(lines(&ink, true, min_h));
+        let vertical = to_mm(lines(&ink, false, min_v));
         let page_mm = [PAGE_WIDTH_MM, f64::from(gray.height()) / px_per_mm];
         Ruling {
             horizontal,
             vertical,
             ink,
             gray,
+            edges,
             px_per_mm,
             page_mm,
         }
@@ -139,114 +140,10 @@ impl Ruling {
     }
 }
 
-/// The page made square to its game table: the largest ruled structure's
-/// four corners taken to a rectangle of the mean side lengths, which undoes
-/// a scan's rotation and a photo's perspective alike.
-fn rectified(work: &GrayImage) -> Option<GrayImage> {
-    let corners = crate::page::align::prepare(work).largest_structure()?;
-    // A table square to the picture already is left as it is: its corners
-    // are found to a pixel or two, its lines to a tenth of one.
-    let [tl, tr, br, bl] = corners;
-    let slope = |a: (f64, f64), b: (f64, f64), across: bool| {
-        let (along, off) = if across {
-            (b.1 - a.1, b.0 - a.0)
-        } else {
-            (b.0 - a.0, b.1 - a.1)
-        };
-        (off / along).abs()
-    };
-    let sides = [
-        slope(tl, tr, false),
-        slope(bl, br, false),
-        slope(tl, bl, true),
-        slope(tr, br, true),
-    ];
-    if sides.iter().all(|&s| s < SQUARE_SLOPE) {
-        return None;
-    }
-    let dist = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).hypot(a.1 - b.1);
-    let w = (dist(tl, tr) + dist(bl, br)) / 2.0;
-    let h = (dist(tl, bl) + dist(tr, br)) / 2.0;
-    let cx = corners.iter().map(|c| c.0).sum::<f64>() / 4.0;
-    let cy = corners.iter().map(|c| c.1).sum::<f64>() / 4.0;
-    let square = [
-        (cx - w / 2.0, cy - h / 2.0),
-        (cx + w / 2.0, cy - h / 2.0),
-        (cx + w / 2.0, cy + h / 2.0),
-        (cx - w / 2.0, cy + h / 2.0),
-    ];
-    let f32s = |q: [(f64, f64); 4]| q.map(|(x, y)| (x as f32, y as f32));
-    let projection = Projection::from_control_points(f32s(corners), f32s(square))?;
-    Some(warp(
-        work,
-        projection,
-        Interpolation::Bilinear,
-        Border::Constant(Luma([0])),
-    ))
-}
-
-/// The paper in the picture (`[x0, y0, x1, y1)` px): where a scanner's
-/// bed or a table top around it is darker, the span of bright columns and
-/// rows; else the whole picture.
-fn paper(img: &GrayImage) -> [u32; 4] {
-    let (w, h) = img.dimensions();
-    let span = |means: Vec<f64>| -> (u32, u32) {
-        let (lo, hi) = means
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(a, b), &m| (a.min(m), b.max(m)));
-        if hi - lo < PAPER_CONTRAST {
-            return (0, means.len() as u32);
-        }
-        let bright = |m: &f64| *m > (lo + hi) / 2.0;
-        let first = means.iter().position(bright).unwrap_or(0);
-        let last = means
-            .iter()
-            .rposition(bright)
-            .map_or(means.len(), |l| l + 1);
-        (first as u32, last as u32)
-    };
-    // Means over the middle half across, where the paper surely is.
-    let mean = |xs: std::ops::Range<u32>, ys: std::ops::Range<u32>| {
-        let n = (xs.len() * ys.len()).max(1) as f64;
-        let sum: f64 = ys
-            .flat_map(|y| xs.clone().map(move |x| (x, y)))
-            .map(|(x, y)| f64::from(img.get_pixel(x, y)[0]))
-            .sum();
-        sum / n
-    };
-    let columns = (0..w).map(|x| mean(x..x + 1, h / 4..h * 3 / 4)).collect();
-    let rows = (0..h).map(|y| mean(w / 4..w * 3 / 4, y..y + 1)).collect();
-    let ((x0, x1), (y0, y1)) = (span(columns), span(rows));
-    if (x1 - x0) * 2 < w || (y1 - y0) * 2 < h {
-        return [0, 0, w, h];
-    }
-    [x0, y0, x1, y1]
-}
-
-/// An A4 page's height over its width.
-const A4_ASPECT: f64 = 297.0 / 210.0;
-
-/// How much brighter (grey levels) the paper must be than what is around
-/// it to be told from it.
-const PAPER_CONTRAST: f64 = 60.0;
-
-/// Sides sloping less than this (about a quarter of a degree) make a
-/// table square to the picture: what is left, the skew takes out.
-const SQUARE_SLOPE: f64 = 0.004;
-
-/// The page turned by its ruled lines' skew, where no table was found to
-/// square it to.
-fn deskewed(work: &GrayImage, radius: u32) -> GrayImage {
-    let slope = crate::page::align::skew(&adaptive_threshold(work, radius, 12));
-    if slope.abs() < 0.0005 {
-        return work.clone();
-    }
-    rotate_about_center(
-        work,
-        -slope.atan() as f32,
-        Interpolation::Bilinear,
-        Border::Constant(Luma([255])),
-    )
+/// The ruled lines of `ink` along rows (`horizontal`) or columns, of
+/// dark runs at least `min` px long, in px.
+pub(super) fn lines(ink: &GrayImage, horizontal: bool, min: usize) -> Vec<Rule> {
+    joined(runs(ink, horizontal, min))
 }
 
 /// A dark run on one row (or column): `line` across, `[start, end)` along.
@@ -338,13 +235,23 @@ fn joined(runs: Vec<Run>) -> Vec<Rule> {
     groups.values().map(|g| rule_of(g)).collect()
 }
 
+/// A group of runs as one line: the least-squares line through its pixels.
 fn rule_of(group: &[Run]) -> Rule {
-    let ink: f64 = group.iter().map(|r| (r.end - r.start) as f64).sum();
-    let at = group
+    let len = |r: &Run| (r.end - r.start) as f64;
+    let mid = |r: &Run| (r.start + r.end) as f64 / 2.0;
+    let across = |r: &Run| r.line as f64 + 0.5;
+    let ink: f64 = group.iter().map(len).sum();
+    let at = group.iter().map(|r| across(r) * len(r)).sum::<f64>() / ink;
+    let centre = group.iter().map(|r| mid(r) * len(r)).sum::<f64>() / ink;
+    // A run's pixels spread along it as len²/12 about its middle.
+    let spread: f64 = group
         .iter()
-        .map(|r| (r.line as f64 + 0.5) * (r.end - r.start) as f64)
-        .sum::<f64>()
-        / ink;
+        .map(|r| len(r) * ((mid(r) - centre).powi(2) + len(r).powi(2) / 12.0))
+        .sum();
+    let together: f64 = group
+        .iter()
+        .map(|r| len(r) * (mid(r) - centre) * (across(r) - at))
+        .sum();
     let from = group.iter().map(|r| r.start).min().unwrap_or(0) as f64;
     let to = group.iter().map(|r| r.end).max().unwrap_or(0) as f64;
     Rule {
@@ -352,12 +259,15 @@ fn rule_of(group: &[Run]) -> Rule {
         from,
         to,
         width: ink / (to - from).max(1.0),
+        slope: together / spread.max(1.0),
+        centre,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use image::Luma;
 
     /// A 2-px line from x 10 to 89 on row 20–21 and a 1-px one on row 50.
     #[test]
@@ -376,5 +286,22 @@ mod tests {
         assert_eq!((rules[0].from, rules[0].to), (10.0, 90.0));
         assert_eq!((rules[1].at, rules[1].width), (50.5, 1.0));
         assert!(joined(runs(&ink, false, 5)).is_empty());
+        assert_eq!((rules[0].slope, rules[1].slope), (0.0, 0.0));
+    }
+
+    /// A line dropping one row every 50 px is fitted through its pixels.
+    #[test]
+    fn a_sloping_line_should_be_fitted_with_its_slope() {
+        let mut ink = GrayImage::from_pixel(400, 60, Luma([255]));
+        for x in 0..400 {
+            ink.put_pixel(x, 20 + x / 50, Luma([0]));
+        }
+        let rules = joined(runs(&ink, true, 30));
+        assert_eq!(rules.len(), 1, "{rules:?}");
+        let r = rules[0];
+        assert!((r.slope - 0.02).abs() < 0.001, "slope {}", r.slope);
+        // Each step's middle on the line: row 20 (centre 20.5) at x 25.
+        assert!((r.across(25.0) - 20.5).abs() < 0.1, "{r:?}");
+        assert!((r.across(375.0) - 27.5).abs() < 0.1, "{r:?}");
     }
 }

@@ -261,10 +261,19 @@ fn a_page_that_is_no_blank_form_should_be_refused_in_one_line_and_nothing_writte
     let white = image::GrayImage::from_pixel(1240, 1754, image::Luma([255]));
     let cut =
         image::imageops::crop_imm(&blank, 0, 0, blank.width(), blank.height() * 2 / 3).to_image();
+    // Turned 4° on a white lid and cut by the picture's right edge across
+    // the table's lower right corner only.
+    let turned = {
+        use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
+        let white = Border::Constant(image::Luma([255]));
+        let page = rotate_about_center(&blank, 4f32.to_radians(), Interpolation::Bilinear, white);
+        image::imageops::crop_imm(&page, 0, 0, page.width() * 92 / 100, page.height()).to_image()
+    };
     let filled = root().join("samples/scans/merkur-scanner.jpg");
     let pages = [
         ("white.png", Some(white), "keine linierte Tabelle"),
         ("cut.png", Some(cut), "unteren Rand abgeschnitten"),
+        ("turned-cut.png", Some(turned), "rechten Rand abgeschnitten"),
         ("filled.jpg", None, "ausgefüllte Liste"),
         ("hinted.png", Some(blank), "angegeben waren 5"),
     ];
