@@ -20,50 +20,77 @@ pub fn locate<'a>(
     page: &'a GrayImage,
     forms: &'a [FormTemplate],
 ) -> Result<AlignedSheet<'a>, Unreadable> {
+    let mut ranked = locate_ranked(page, forms)?;
+    Ok(ranked.swap_remove(0))
+}
+
+/// As [`locate`], every form that fits well enough, best fit first (never
+/// empty): where the best is short of sure, its print may deny it, and the
+/// next is asked.
+pub fn locate_ranked<'a>(
+    page: &'a GrayImage,
+    forms: &'a [FormTemplate],
+) -> Result<Vec<AlignedSheet<'a>>, Unreadable> {
     if page.width() < 200 || page.height() < 200 {
         return Err(Unreadable::TooSmall {
             width: page.width(),
             height: page.height(),
         });
     }
-    let mut best: Option<(usize, Alignment)> = None;
+    let mut fits: Vec<(usize, Alignment)> = Vec::new();
     let mut why = Unreadable::NoTable;
     let mut prep = None;
+    let best = |fits: &[(usize, Alignment)]| fits.iter().map(|f| f.1.fit).fold(0.0, f64::max);
     // Strong perspective bends the lines apart: then look along several slopes.
     for slopes in [&[0.0][..], &[-6.0, -3.0, 0.0, 3.0, 6.0][..]] {
-        if best.as_ref().is_some_and(|b| b.1.fit >= MIN_FIT) {
+        if best(&fits) >= MIN_FIT {
             break;
         }
         let prepared = prep.insert(align::prepare_with(page, slopes));
         for (i, form) in forms.iter().enumerate() {
             // Nearly every ruled line of a form in place: no other form fits better.
-            if best.as_ref().is_some_and(|b| b.1.fit >= SURE_FIT) {
+            if best(&fits) >= SURE_FIT {
                 break;
             }
             match align::align(prepared, form) {
-                Ok(a) if best.as_ref().is_none_or(|b| a.fit > b.1.fit) => best = Some((i, a)),
-                Ok(_) => {}
+                Ok(a) => fits.push((i, a)),
                 Err(e) => why = e,
             }
         }
     }
-    let found = match &best {
-        Some((i, a)) if a.fit >= MIN_FIT => {
-            return Ok(AlignedSheet {
-                page,
-                form: &forms[*i],
-                alignment: a.clone(),
-            });
+    // Each form by its best fit, the best first.
+    fits.sort_by(|a, b| b.1.fit.total_cmp(&a.1.fit));
+    let mut seen = Vec::new();
+    fits.retain(|(i, _)| {
+        !seen.contains(i) && {
+            seen.push(*i);
+            true
         }
+    });
+    let ranked: Vec<AlignedSheet> = fits
+        .iter()
+        .filter(|(_, a)| a.fit >= MIN_FIT)
+        .map(|(i, a)| AlignedSheet {
+            page,
+            form: &forms[*i],
+            alignment: a.clone(),
+        })
+        .collect();
+    if !ranked.is_empty() {
+        return Ok(ranked);
+    }
+    let found = match fits.first() {
         Some((i, a)) => Unreadable::OtherForm {
             form: forms[*i].id.clone(),
             percent: (a.fit * 100.0).round() as u32,
         },
         None => why,
     };
-    let lines = best.map(|(i, a)| (&forms[i], a));
+    let lines = fits.into_iter().next().map(|(i, a)| (&forms[i], a));
     match prep {
-        Some(prep) => by_code(page, forms, &prep, lines).ok_or(found),
+        Some(prep) => by_code(page, forms, &prep, lines)
+            .map(|a| vec![a])
+            .ok_or(found),
         None => Err(found),
     }
 }

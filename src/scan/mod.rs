@@ -85,18 +85,19 @@ pub fn scan_page_timed(
         Err(why) => return unreadable(&source, page.number, seats, why, lang),
     };
     let clock = std::time::Instant::now();
-    let located = locate(img, forms);
+    let located = locate_ranked(img, forms);
     times.locate += clock.elapsed();
-    let aligned = match located {
-        Ok(a) => a,
+    let candidates = match located {
+        Ok(c) => c,
         Err(why) => return unreadable(&source, page.number, seats, &why, lang),
     };
     let clock = std::time::Instant::now();
-    let confirmed = confirm(&aligned, printed);
+    let confirmed = first_not_denied(candidates, printed);
     times.confirm += clock.elapsed();
-    if let Some(why) = print_denies(&aligned, &confirmed) {
-        return unreadable(&source, page.number, seats, &why, lang);
-    }
+    let (aligned, confirmed) = match confirmed {
+        Ok(c) => c,
+        Err(why) => return unreadable(&source, page.number, seats, &why, lang),
+    };
     let clock = std::time::Instant::now();
     let (mut read, mut readings) = read_sheet(&aligned, digits, &source, page.number, lang);
     times.read += clock.elapsed();
@@ -149,6 +150,26 @@ pub fn scan_page_timed(
             lang,
         )
     })
+}
+
+/// The first of the forms found on a page (best fit first) whose print
+/// does not deny it, with its confirmation; where every one is denied, why
+/// the best is not the page's form.
+fn first_not_denied<'a>(
+    candidates: Vec<AlignedSheet<'a>>,
+    printed: &mut dyn PrintReader,
+) -> Result<(AlignedSheet<'a>, Confirmation), Unreadable> {
+    let mut first_why = None;
+    for aligned in candidates {
+        let confirmed = confirm(&aligned, printed);
+        match print_denies(&aligned, &confirmed) {
+            None => return Ok((aligned, confirmed)),
+            Some(why) => {
+                first_why.get_or_insert(why);
+            }
+        }
+    }
+    Err(first_why.unwrap_or(Unreadable::NoTable))
 }
 
 /// Why a page located short of a sure fit is another form's, where its

@@ -578,6 +578,50 @@ fn a_form_should_be_denied_only_by_all_the_print_it_has() {
     assert!(!seen(false, 0).denies(&bare));
 }
 
+/// Among forms fitting a page short of sure, the best whose print denies
+/// it gives way to the next, whose print is there.
+#[test]
+fn a_form_whose_print_denies_the_page_should_give_way_to_the_next() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let page = crate::page::render::render_form(form, cells::PX_PER_MM * 25.4);
+    // A look-alike: its title at the foot of the page, its game rows and
+    // their numbers six rows lower, so that other rows' numbers (or none)
+    // stand where it prints its first, middle and last.
+    let mut look_alike = form.clone();
+    look_alike.id = "look-alike".into();
+    look_alike.texts[0].y = 290.0;
+    for game in look_alike.fields.game.iter_mut().flatten() {
+        game.plus[1] += 40.0;
+        game.minus[1] += 40.0;
+    }
+    for t in look_alike
+        .texts
+        .iter_mut()
+        .filter(|t| t.text.parse::<u32>().is_ok())
+    {
+        t.y += 40.0;
+    }
+    assert!(look_alike.prints_row_numbers());
+    let short = |form| {
+        let mut a = aligned(&page, form);
+        a.alignment.fit = 0.9;
+        a
+    };
+    let mut better = short(&look_alike);
+    better.alignment.fit = 0.92;
+    let mut font = crate::read::font::FontDigits::new();
+    let (chosen, confirmed) =
+        first_not_denied(vec![better, short(form)], &mut font).expect("the form's print is there");
+    assert_eq!(chosen.form.id, form.id);
+    assert_eq!(confirmed.row_numbers_read, 3);
+    let alone = first_not_denied(vec![short(&look_alike)], &mut font).err();
+    assert!(
+        matches!(&alone, Some(Unreadable::OtherPrint { form, percent: 90 }) if form == "look-alike"),
+        "{alone:?}"
+    );
+}
+
 /// A reader whose hand, tuned on what it is taught, says `.0` of every
 /// cell asked; it keeps the values it was taught and counts the cells.
 struct OwnHand(Reading, Vec<u32>, usize);
