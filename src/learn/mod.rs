@@ -103,6 +103,38 @@ impl Tell for NotAForm {
     }
 }
 
+impl NotAForm {
+    /// How far the frame was found before this stopped it: a page
+    /// turned the other way that gets further is more likely the right way
+    /// up.
+    fn stage(&self) -> u8 {
+        use NotAForm::*;
+        match self {
+            NoTable => 0,
+            NoSeats => 1,
+            NoCheckColumn => 2,
+            NoFooter => 3,
+            NoPlayerBlock => 4,
+            NoRoundAndTable => 5,
+            NoSignatures => 6,
+            CutOff(_) | Filled { .. } | SeatsDiffer { .. } | GamesDiffer { .. } => 7,
+        }
+    }
+
+    /// The reason as seen on the page turned half round.
+    fn turned(self) -> Self {
+        match self {
+            NotAForm::CutOff(edge) => NotAForm::CutOff(match edge {
+                Edge::Left => Edge::Right,
+                Edge::Right => Edge::Left,
+                Edge::Top => Edge::Bottom,
+                Edge::Bottom => Edge::Top,
+            }),
+            why => why,
+        }
+    }
+}
+
 /// Share of game cells with writing above which the page is a filled
 /// sheet: a blank's cells hold nothing but dust.
 const FILLED_SHARE: f64 = 0.05;
@@ -141,7 +173,8 @@ fn round2(v: f64) -> f64 {
 /// The ruling and frame of the blank on `page`, or of the page turned
 /// half round where a scanner took it upside down (its label column then
 /// stands right, and no frame is found as it lies). Where neither has a
-/// frame, why the page as it lies has none.
+/// frame, why not, of the way that got further (as it lies, where both
+/// got as far); an edge is named as the picture lies.
 fn upright_frame(page: &GrayImage) -> Result<(Ruling, Frame), NotAForm> {
     let ruling = Ruling::of(page);
     let why = match Frame::of(&ruling) {
@@ -151,6 +184,7 @@ fn upright_frame(page: &GrayImage) -> Result<(Ruling, Frame), NotAForm> {
     let turned = Ruling::of(&image::imageops::rotate180(page));
     match Frame::of(&turned) {
         Ok(frame) => Ok((turned, frame)),
+        Err(other) if other.stage() > why.stage() => Err(other.turned()),
         Err(_) => Err(why),
     }
 }
@@ -222,6 +256,20 @@ mod tests {
         let turned = image::imageops::rotate180(&blank);
         let off = farthest(&learnt(&turned).expect("learnt"), &shipped);
         assert!(off < 0.3, "game boxes off by up to {off:.2} mm");
+    }
+
+    /// Upside down and cut through its signature row: why not is told of
+    /// the page turned, which got as far as the signatures.
+    #[test]
+    fn an_upside_down_blank_should_be_refused_for_what_it_lacks_the_right_way_up() {
+        let (shipped, blank) = shipped_blank();
+        let px_per_mm = f64::from(blank.width()) / 210.0;
+        let signature_top = shipped.fields.signature[0][1];
+        let keep = ((signature_top + 2.0) * px_per_mm) as u32;
+        let cut = image::imageops::crop_imm(&blank, 0, 0, blank.width(), keep).to_image();
+        assert_eq!(learnt(&cut).err(), Some(NotAForm::NoSignatures));
+        let turned = image::imageops::rotate180(&cut);
+        assert_eq!(learnt(&turned).err(), Some(NotAForm::NoSignatures));
     }
 
     /// The blank turned 4° on the scanner's white lid.
