@@ -80,21 +80,18 @@ fn edge_bands(w: u32, h: u32, band: u32) -> GrayImage {
 /// The straight page of `work` (a picture at most 300 dpi), its adaptive
 /// threshold's radius `radius` px.
 pub fn straight(work: &GrayImage, radius: u32) -> Straight {
-    let (projection, border) = straightening(work, radius);
+    let (page, projection) = straightened(work, radius, surround(work));
     let (w, h) = work.dimensions();
     let px_per_mm = f64::from(w) / PAGE_WIDTH_MM;
-    let band = ((BAND_MM * px_per_mm).round() as u32).max(1);
-    let (page, edges) = match projection {
-        Some(p) => (
-            warp(work, p, Interpolation::Bilinear, Border::Constant(border)),
-            warp(
-                &edge_bands(w, h, band),
-                p,
-                Interpolation::Nearest,
-                Border::Constant(Luma([BEYOND])),
-            ),
+    let bands = edge_bands(w, h, ((BAND_MM * px_per_mm).round() as u32).max(1));
+    let edges = match projection {
+        Some(p) => warp(
+            &bands,
+            p,
+            Interpolation::Nearest,
+            Border::Constant(Luma([BEYOND])),
         ),
-        None => (work.clone(), edge_bands(w, h, band)),
+        None => bands,
     };
     let [x0, y0, x1, y1] = paper(&page);
     let cut = |img: &GrayImage| imageops::crop_imm(img, x0, y0, x1 - x0, y1 - y0).to_image();
@@ -129,33 +126,37 @@ fn surround(work: &GrayImage) -> Luma<u8> {
     Luma([*rim.select_nth_unstable(mid).1])
 }
 
-/// The map straightening the page, and the colour of what it brings in
-/// from beyond the picture: made square to its game table's corners, or
-/// turned by its lines' skew where no table is found; then made square by
-/// its own outermost ruled lines. Corners alone are fooled by a table whose
+/// The page straightened, and the map that did it (none where it stands
+/// straight): made square to its game table's corners, or turned by its
+/// lines' skew where no table is found; then made square by its own
+/// outermost ruled lines. Corners alone are fooled by a table whose
 /// outline is not a rectangle (an Aufs. column standing lower than the
-/// header): the page came out sheared. None where the page is straight.
-fn straightening(work: &GrayImage, radius: u32) -> (Option<Projection>, Luma<u8>) {
+/// header): the page came out sheared. What a map brings in from beyond
+/// the picture is `border`.
+fn straightened(
+    work: &GrayImage,
+    radius: u32,
+    border: Luma<u8>,
+) -> (GrayImage, Option<Projection>) {
+    let warped = |p: Projection| warp(work, p, Interpolation::Bilinear, Border::Constant(border));
     let first = rectification(work).or_else(|| deskewing(work, radius));
-    let border = surround(work);
-    let once = match first {
-        Some(p) => warp(work, p, Interpolation::Bilinear, Border::Constant(border)),
-        None => work.clone(),
+    let once = first.map_or_else(|| work.clone(), warped);
+    let Some(corners) = square_corners(&once, radius) else {
+        return (once, first);
     };
-    let both = match square_corners(&once, radius) {
-        // The corners taken back into the picture and squared from there:
-        // the rectangle's true sides, however the first map stretched them.
-        Some(corners) => to_rectangle(corners.map(|p| match first {
-            Some(f) => {
-                let (x, y) = f.invert() * (p.0 as f32, p.1 as f32);
-                (f64::from(x), f64::from(y))
-            }
-            None => p,
-        }))
-        .or(first),
-        None => first,
+    // The corners taken back into the picture and squared from there: the
+    // rectangle's true sides, however the first map stretched them.
+    let back = |(x, y): (f64, f64)| match first {
+        Some(f) => {
+            let (x, y) = f.invert() * (x as f32, y as f32);
+            (f64::from(x), f64::from(y))
+        }
+        None => (x, y),
     };
-    (both, border)
+    match to_rectangle(corners.map(back)) {
+        Some(both) => (warped(both), Some(both)),
+        None => (once, first),
+    }
 }
 
 /// The map making the page square to its game table: the largest ruled
@@ -163,11 +164,11 @@ fn straightening(work: &GrayImage, radius: u32) -> (Option<Projection>, Luma<u8>
 /// rotation and a photo's perspective alike.
 fn rectification(work: &GrayImage) -> Option<Projection> {
     let corners = crate::page::align::prepare(work).largest_structure()?;
-    // A table square to the picture already is left as it is: its corners
-    // are found to a pixel or two, its lines to a tenth of one.
     if !a_table(corners, work.dimensions()) {
         return None;
     }
+    // A table square to the picture already is left as it is: its corners
+    // are found to a pixel or two, its lines to a tenth of one.
     let [tl, tr, br, bl] = corners;
     let slope = |a: (f64, f64), b: (f64, f64), across: bool| {
         let (along, off) = if across {
