@@ -32,7 +32,7 @@ fn main() -> Result<(), String> {
     })
     .collect::<Result<Vec<_>, String>>()?;
     // A seed no training run uses (training: seed * 1000 + 1 and + 2).
-    let h = harvest::harvest(&pairs, &digits, None, sheets, 424_242);
+    let h = harvest::harvest(&pairs, &digits, None, sheets, 424_242, harvest::CAPTURES);
     let inputs: Vec<Vec<f32>> = h.samples.iter().map(|s| s.0.clone()).collect();
     let probs = reader.classify(&inputs);
     let (mut n, mut right, mut as_junk, mut junk_n, mut junk_right) = (0, 0, 0, 0, 0);

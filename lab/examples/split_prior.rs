@@ -32,7 +32,9 @@ fn main() -> Result<(), String> {
     let mut counts = [[0usize; 4]; 40];
     let mut fields = std::collections::BTreeMap::new();
     for i in 0..sheets {
-        let Some((sheet, form, image)) = harvest::drawn_sheet(&pairs, &digits, None, i, 77) else {
+        let Some((sheet, form, image)) =
+            harvest::drawn_sheet(&pairs, &digits, None, i, 77, harvest::CAPTURES)
+        else {
             continue;
         };
         for (text, pieces) in harvest::cut_fields(&sheet, form, &image).unwrap_or_default() {

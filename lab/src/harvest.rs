@@ -87,9 +87,23 @@ fn written_fields(sheet: &SheetResult, form: &FormTemplate) -> Vec<(MmBox, Strin
     out
 }
 
-/// Draws `sheets` sheets (the rule sets and forms in turn, two scanner
-/// captures to one phone photo) at 200 dpi from `digits` and harvests them
-/// on all cores; with `hands`, every other sheet is written by one of its
+/// How the committed nets' training sheets were captured, in turn: two
+/// scanner captures to one phone photo.
+pub const CAPTURES: &[Capture] = &[Capture::Scanner, Capture::Scanner, Capture::Phone];
+
+/// [`CAPTURES`] with the office scanner's black-and-white mode among them
+/// (five in turn, so that each meets every form and both kinds of hand).
+pub const WITH_BILEVEL: &[Capture] = &[
+    Capture::Scanner,
+    Capture::Scanner,
+    Capture::Phone,
+    Capture::Bilevel,
+    Capture::Phone,
+];
+
+/// Draws `sheets` sheets (the rule sets and forms in turn, captured by
+/// `captures` in turn) at 200 dpi from `digits` and harvests them on all
+/// cores; with `hands`, every other sheet is written by one of its
 /// writers. The same seed gives the same samples.
 pub fn harvest(
     pairs: &[(RuleSet, FormTemplate)],
@@ -97,13 +111,16 @@ pub fn harvest(
     hands: Option<&Library>,
     sheets: usize,
     seed: u64,
+    captures: &[Capture],
 ) -> Harvest {
     let per_sheet: Vec<Harvest> = (0..sheets)
         .into_par_iter()
-        .map(|i| match drawn_sheet(pairs, digits, hands, i, seed) {
-            Some((sheet, form, image)) => one_sheet(&sheet, form, &image),
-            None => Harvest::default(),
-        })
+        .map(
+            |i| match drawn_sheet(pairs, digits, hands, i, seed, captures) {
+                Some((sheet, form, image)) => one_sheet(&sheet, form, &image),
+                None => Harvest::default(),
+            },
+        )
         .collect();
     let mut all = Harvest::default();
     for h in per_sheet {
@@ -134,6 +151,7 @@ pub fn drawn_sheet<'p>(
     hands: Option<&Library>,
     i: usize,
     seed: u64,
+    captures: &[Capture],
 ) -> Option<(SheetResult, &'p FormTemplate, GrayImage)> {
     let (rules, form) = pairs.get(i % pairs.len().max(1))?;
     let mut rng = synth::rng(seed.wrapping_mul(7_919).wrapping_add(i as u64));
@@ -144,7 +162,7 @@ pub fn drawn_sheet<'p>(
         _ => synth::Hands::Tidy,
     };
     let (page, _) = synth::draw(&sheet, form, digits, hand, false, 200.0, &mut rng);
-    let how = [Capture::Scanner, Capture::Scanner, Capture::Phone][i % 3];
+    let how = captures[i % captures.len()];
     let (image, _) = synth::capture(&page, how, &mut rng);
     Some((sheet, form, image))
 }
@@ -329,7 +347,7 @@ mod tests {
             RuleSet::load("merkur").expect("rules"),
             FormTemplate::load("punkteliste-a4-32").expect("form"),
         )];
-        let h = harvest(&pairs, &digits, None, 1, 3);
+        let h = harvest(&pairs, &digits, None, 1, 3, CAPTURES);
         assert_eq!((h.sheets, h.lost_sheets), (1, 0));
         assert!(h.fields > 60, "a full sheet has many number fields");
         assert!(

@@ -6,6 +6,7 @@
 //! It is its own crate over the product's library, so the product cannot
 //! call into it.
 
+pub mod checkpoint;
 pub mod cli;
 pub mod club_form;
 pub mod digits;

@@ -9,6 +9,7 @@ use image::{GrayImage, Luma};
 
 use aufsicht::read::cnn::{HELD_BACK, Layers, Net, Shape, normalise};
 
+use crate::checkpoint::{self, AdamW, Checkpointing};
 use crate::hands::raster::{Bend, bend_with};
 
 /// The first epoch's learning rate (of a net trained afresh), and its
@@ -78,6 +79,8 @@ pub struct Schedule {
     pub from: Option<std::path::PathBuf>,
     /// A fresh net's layers.
     pub layers: Layers,
+    /// Where the training writes its checkpoint and whether it resumes.
+    pub checkpoint: Option<Checkpointing>,
 }
 
 /// One input as a net gets it and its class.
@@ -98,14 +101,16 @@ pub struct Lessons<'a> {
 
 /// Trains a net of `lessons.shape` with AdamW, the learning rate decaying
 /// each epoch; the last class is the net's "none of these" (not one
-/// digit, not two), reported apart.
+/// digit, not two), reported apart. Each epoch's order and each batch's
+/// fresh inputs come from their own seed (drawn once from `rng`), so a
+/// training resumed from its checkpoint goes on as it would have.
 pub fn fit(
     lessons: &Lessons,
     schedule: &Schedule,
     rng: &mut rand_chacha::ChaCha8Rng,
     log: &mut dyn FnMut(String),
 ) -> candle_core::Result<VarMap> {
-    use candle_nn::{Optimizer, ParamsAdamW};
+    use rand::RngExt;
     let layers = match &schedule.from {
         Some(from) => Layers::of_file(from)?,
         None => schedule.layers,
@@ -114,60 +119,56 @@ pub fn fit(
         layers,
         ..lessons.shape
     };
-    let mut varmap = VarMap::new();
+    let varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
     let net = Net::with_shape(vb, shape)?;
+    let mut varmap = varmap;
     if let Some(from) = &schedule.from {
         // Only the net's weights: its temperature is fitted anew below.
         varmap.load(from)?;
     }
-    let mut opt = candle_nn::AdamW::new(
-        varmap.all_vars(),
-        ParamsAdamW {
-            lr: schedule.learning_rate,
-            ..Default::default()
-        },
-    )?;
-    let dims = |n: usize| (n, 1, shape.height, shape.width);
-    let logits_of = |xs: &[Sample]| -> candle_core::Result<Vec<Vec<f32>>> {
-        let mut out = Vec::with_capacity(xs.len());
-        for chunk in xs.chunks(500) {
-            let flat: Vec<f32> = chunk.iter().flat_map(|s| s.0.iter().copied()).collect();
-            let x = Tensor::from_vec(flat, dims(chunk.len()), &Device::Cpu)?;
-            out.extend(net.forward(&x)?.to_vec2::<f32>()?);
-        }
-        Ok(out)
+    let mut opt = AdamW::new(&varmap, schedule.learning_rate)?;
+    let run = checkpoint::Run {
+        seed: rng.random(),
+        epochs: schedule.epochs,
+        learning_rate: schedule.learning_rate,
+        inputs: lessons.fresh + lessons.fixed.len(),
     };
-    let none_of_these = shape.classes - 1;
-    let share_right = |logits: &[Vec<f32>], set: &[Sample], none: bool| {
-        share_right(logits, set, none, none_of_these)
-    };
-    let mut held_logits = vec![Vec::new(); lessons.held.len()];
-    for epoch in 0..schedule.epochs {
-        opt.set_learning_rate(schedule.learning_rate * LEARNING_RATE_DECAY.powi(epoch as i32));
-        let loss = one_epoch(&net, &mut opt, lessons, shape, rng)?;
+    let mut progress = start(schedule, &mut opt, run, log)?;
+    let held = Held::new(&net, shape, lessons);
+    let mut clock = schedule
+        .checkpoint
+        .as_ref()
+        .map(|c| checkpoint::Clock::new(c.every));
+    while progress.epoch < schedule.epochs {
+        let epoch = progress.epoch;
+        opt.learning_rate = schedule.learning_rate * LEARNING_RATE_DECAY.powi(epoch as i32);
+        let mut every_now_and_then = |p: &checkpoint::Progress, opt: &AdamW| match (
+            &schedule.checkpoint,
+            clock.as_mut().is_some_and(checkpoint::Clock::due),
+        ) {
+            (Some(c), true) => save_checkpoint(c, opt, p, log),
+            _ => Ok(()),
+        };
+        let loss = one_epoch(
+            &net,
+            &mut opt,
+            lessons,
+            shape,
+            &mut progress,
+            &mut every_now_and_then,
+        )?;
         let mut line = format!("epoch {}: loss {loss:.4}", epoch + 1);
-        for ((name, set), logits) in lessons.held.iter().zip(&mut held_logits) {
-            *logits = logits_of(set)?;
-            let (classes, n) = share_right(logits, set, false);
-            let (none, n_none) = share_right(logits, set, true);
-            line += &format!(
-                ", {name} {classes:.2}% right ({n}), none of the classes {none:.2}% ({n_none})"
-            );
-        }
+        line += &held.report()?;
         log(line);
+        progress.epoch += 1;
+        progress.batch = 0;
+        progress.loss_sum = 0.0;
+        if let Some(c) = &schedule.checkpoint {
+            save_checkpoint(c, &opt, &progress, log)?;
+        }
     }
-    // Calibrated where it is used: on inputs as cut from sheets, if any.
-    let t = lessons
-        .held
-        .iter()
-        .zip(&held_logits)
-        .rev()
-        .find(|((_, set), _)| !set.is_empty())
-        .map_or(1.0, |((_, set), logits)| {
-            let labels: Vec<u32> = set.iter().map(|s| s.1).collect();
-            fit_temperature(logits, &labels)
-        });
+    let t = held.temperature()?;
     log(format!("temperature {t:.2} (calibrates the probabilities)"));
     varmap.get(
         1,
@@ -179,39 +180,152 @@ pub fn fit(
     Ok(varmap)
 }
 
-/// One pass over the lessons in a random order, in batches of 64; gives
-/// the mean loss.
+/// Where a training starts: at its checkpoint where it resumes from one
+/// that is there, else at the first batch.
+fn start(
+    schedule: &Schedule,
+    opt: &mut AdamW,
+    run: checkpoint::Run,
+    log: &mut dyn FnMut(String),
+) -> candle_core::Result<checkpoint::Progress> {
+    let first = checkpoint::Progress {
+        epoch: 0,
+        batch: 0,
+        loss_sum: 0.0,
+        run,
+    };
+    match &schedule.checkpoint {
+        Some(c) if c.resume && c.path.exists() => {
+            let p = checkpoint::load(&c.path, opt, run)?;
+            log(format!(
+                "resumed from {}: epoch {}, batch {}",
+                c.path.display(),
+                p.epoch + 1,
+                p.batch
+            ));
+            Ok(p)
+        }
+        Some(c) if c.resume => {
+            log(format!(
+                "no checkpoint at {} yet: starting afresh",
+                c.path.display()
+            ));
+            Ok(first)
+        }
+        _ => Ok(first),
+    }
+}
+
+fn save_checkpoint(
+    c: &Checkpointing,
+    opt: &AdamW,
+    p: &checkpoint::Progress,
+    log: &mut dyn FnMut(String),
+) -> candle_core::Result<()> {
+    checkpoint::save(&c.path, opt, p)?;
+    log(format!(
+        "checkpoint written to {} (epoch {}, batch {})",
+        c.path.display(),
+        p.epoch + 1,
+        p.batch
+    ));
+    Ok(())
+}
+
+/// The held-back inputs and what the net makes of them.
+struct Held<'a> {
+    net: &'a Net,
+    shape: Shape,
+    sets: &'a [(&'a str, &'a [Sample])],
+}
+
+impl Held<'_> {
+    fn new<'a>(net: &'a Net, shape: Shape, lessons: &'a Lessons) -> Held<'a> {
+        Held {
+            net,
+            shape,
+            sets: lessons.held,
+        }
+    }
+
+    fn logits(&self, xs: &[Sample]) -> candle_core::Result<Vec<Vec<f32>>> {
+        let mut out = Vec::with_capacity(xs.len());
+        for chunk in xs.chunks(500) {
+            let flat: Vec<f32> = chunk.iter().flat_map(|s| s.0.iter().copied()).collect();
+            let dims = (chunk.len(), 1, self.shape.height, self.shape.width);
+            let x = Tensor::from_vec(flat, dims, &Device::Cpu)?;
+            out.extend(self.net.forward(&x)?.to_vec2::<f32>()?);
+        }
+        Ok(out)
+    }
+
+    /// Each set's share read right, classes and "none of these" apart.
+    fn report(&self) -> candle_core::Result<String> {
+        let none_of_these = self.shape.classes - 1;
+        let mut line = String::new();
+        for (name, set) in self.sets {
+            let logits = self.logits(set)?;
+            let (classes, n) = share_right(&logits, set, false, none_of_these);
+            let (none, n_none) = share_right(&logits, set, true, none_of_these);
+            line += &format!(
+                ", {name} {classes:.2}% right ({n}), none of the classes {none:.2}% ({n_none})"
+            );
+        }
+        Ok(line)
+    }
+
+    /// The temperature, calibrated where it is used: on the last set that
+    /// has any inputs (those cut from sheets, if any).
+    fn temperature(&self) -> candle_core::Result<f32> {
+        let Some((_, set)) = self.sets.iter().rev().find(|(_, set)| !set.is_empty()) else {
+            return Ok(1.0);
+        };
+        let labels: Vec<u32> = set.iter().map(|s| s.1).collect();
+        Ok(fit_temperature(&self.logits(set)?, &labels))
+    }
+}
+
+/// The rest of one pass over the lessons in the epoch's random order, in
+/// batches of 64, from `progress.batch` on; `now_and_then` may write a
+/// checkpoint after a batch. Gives the epoch's mean loss.
 fn one_epoch(
     net: &Net,
-    opt: &mut candle_nn::AdamW,
+    opt: &mut AdamW,
     lessons: &Lessons,
     shape: Shape,
-    rng: &mut rand_chacha::ChaCha8Rng,
+    progress: &mut checkpoint::Progress,
+    now_and_then: &mut dyn FnMut(&checkpoint::Progress, &AdamW) -> candle_core::Result<()>,
 ) -> candle_core::Result<f64> {
-    use candle_nn::Optimizer;
     use rand::RngExt;
     let dims = |n: usize| (n, 1, shape.height, shape.width);
+    let seed_of = |batch: u64| {
+        let epoch = progress.epoch as u64;
+        progress.run.seed ^ (epoch.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_add(batch)
+    };
+    let mut order_rng = crate::synth::rng(seed_of(u64::MAX));
     let mut order: Vec<usize> = (0..lessons.fresh + lessons.fixed.len()).collect();
     for i in (1..order.len()).rev() {
-        order.swap(i, rng.random_range(0..=i));
+        order.swap(i, order_rng.random_range(0..=i));
     }
-    let mut loss_sum = 0.0;
     let batches = order.chunks(64).count();
-    for batch in order.chunks(64) {
+    for (b, batch) in order.chunks(64).enumerate().skip(progress.batch) {
+        let mut rng = crate::synth::rng(seed_of(b as u64));
         let (xs, ys): (Vec<Vec<f32>>, Vec<u32>) = batch
             .iter()
             .map(|&i| match i.checked_sub(lessons.fresh) {
                 Some(c) => lessons.fixed[c].clone(),
-                None => (lessons.draw)(i, rng),
+                None => (lessons.draw)(i, &mut rng),
             })
             .unzip();
         let x = Tensor::from_vec(xs.concat(), dims(batch.len()), &Device::Cpu)?;
         let y = Tensor::from_vec(ys, batch.len(), &Device::Cpu)?;
-        let loss = candle_nn::loss::cross_entropy(&net.forward_train(&x)?, &y)?;
+        let loss = candle_nn::loss::cross_entropy(&net.forward_train(&x, &mut rng)?, &y)?;
         opt.backward_step(&loss)?;
-        loss_sum += f64::from(loss.to_scalar::<f32>()?);
+        progress.loss_sum += f64::from(loss.to_scalar::<f32>()?);
+        progress.batch = b + 1;
+        now_and_then(progress, opt)?;
     }
-    Ok(loss_sum / batches as f64)
+    Ok(progress.loss_sum / batches as f64)
 }
 
 /// Share (%) read right among the inputs of one kind (a class, or none of
@@ -431,6 +545,7 @@ mod tests {
                 learning_rate: 1e-7,
                 from,
                 layers: Layers::SMALL,
+                checkpoint: None,
             };
             let varmap =
                 fit(&lessons, &schedule, &mut crate::synth::rng(1), &mut |_| {}).expect("trained");
@@ -443,5 +558,107 @@ mod tests {
             .clone();
         assert!(largest_difference(weights(Some(from)), committed.clone()) < 1e-3);
         assert!(largest_difference(weights(None), committed) > 1e-2);
+    }
+
+    /// A training killed after a checkpoint and resumed from it ends with
+    /// the weights of the same training run through.
+    #[test]
+    fn a_resumed_training_should_end_as_one_run_through() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let digits = crate::synth::Digits::from_dir(&crate::repository().join("samples/digits"))
+            .expect("bundled digits");
+        let fixed: Vec<Sample> = (0..150)
+            .map(|i| {
+                let (img, label) = digits.get(i);
+                let ink = GrayImage::from_fn(28, 28, |x, y| {
+                    Luma([if img[(y * 28 + x) as usize] > 100 {
+                        0
+                    } else {
+                        255
+                    }])
+                });
+                (normalise(&ink), u32::from(label))
+            })
+            .collect();
+        let lessons = Lessons {
+            shape: Shape::DIGIT,
+            fresh: 0,
+            draw: &|_, _| unreachable!("no fresh inputs"),
+            fixed: &fixed,
+            held: &[("digits", &fixed[..20])],
+        };
+        let path = dir.path().join("run.checkpoint");
+        let kept = dir.path().join("kept.checkpoint");
+        let schedule = |resume: bool| Schedule {
+            epochs: 2,
+            learning_rate: 1e-3,
+            from: None,
+            layers: Layers::SMALL,
+            checkpoint: Some(Checkpointing {
+                path: path.clone(),
+                every: std::time::Duration::ZERO,
+                resume,
+            }),
+        };
+        let weights = |varmap: VarMap| -> Vec<f32> {
+            let vars = varmap.data().lock().expect("vars");
+            let mut names: Vec<&String> = vars.keys().collect();
+            names.sort();
+            names
+                .iter()
+                .flat_map(|n| {
+                    vars[*n]
+                        .as_tensor()
+                        .flatten_all()
+                        .and_then(|t| t.to_vec1::<f32>())
+                        .expect("weights")
+                })
+                .collect()
+        };
+        // The whole run; the checkpoint in the first epoch's middle is kept.
+        let mut lines = Vec::new();
+        let through = fit(
+            &lessons,
+            &schedule(false),
+            &mut crate::synth::rng(4),
+            &mut |l| {
+                if l.contains("(epoch 1, batch 2)") {
+                    std::fs::copy(&path, &kept).expect("checkpoint kept");
+                }
+                lines.push(l);
+            },
+        )
+        .expect("trained");
+        assert!(kept.exists(), "no checkpoint in the first epoch: {lines:?}");
+        // As if killed there: the kept checkpoint is the last one.
+        std::fs::rename(&kept, &path).expect("checkpoint back");
+        let mut resumed_lines = Vec::new();
+        let resumed = fit(
+            &lessons,
+            &schedule(true),
+            &mut crate::synth::rng(4),
+            &mut |l| resumed_lines.push(l),
+        )
+        .expect("resumed");
+        assert!(
+            resumed_lines[0].contains("resumed from") && resumed_lines[0].contains("batch 2"),
+            "{resumed_lines:?}"
+        );
+        let (a, b) = (weights(through), weights(resumed));
+        assert_eq!(a.len(), b.len());
+        let largest = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max);
+        assert!(largest < 1e-5, "weights differ by {largest}");
+        // Another training's checkpoint is refused, not taken.
+        let other = fit(
+            &lessons,
+            &schedule(true),
+            &mut crate::synth::rng(5),
+            &mut |_| {},
+        );
+        assert!(other.is_err_and(|e| e.to_string().contains("another training")));
     }
 }

@@ -47,6 +47,10 @@ pub struct TrainDigitsArgs {
     /// (`both`: each writer one way or the other).
     #[arg(long, value_enum, default_value = "outline")]
     pub rendering: crate::hands::Rendering,
+    /// Sheets captured by the office scanner in black-and-white mode too,
+    /// one in five (beside the scanner's and the phone's).
+    #[arg(long)]
+    pub bilevel: bool,
     #[command(flatten)]
     pub go_on: GoOn,
 }
@@ -102,7 +106,7 @@ pub struct TrainStruckArgs {
 
 pub fn struck(a: TrainStruckArgs) -> Result<()> {
     use crate::struck_training::{harvest_struck, train_struck};
-    let schedule = a.go_on.schedule(a.epochs)?;
+    let schedule = a.go_on.schedule(a.epochs, &a.out)?;
     let digits = synth::Digits::from_dir(&a.mnist).map_err(anyhow::Error::msg)?;
     let forms = training_forms()?;
     let held = aufsicht::read::cnn::HELD_BACK;
@@ -180,17 +184,23 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
         hands,
         hand_writers,
         rendering,
+        bilevel,
         go_on,
     } = a;
     if !(0.0..=1.0).contains(&bent) {
         bail!("--bent is a share between 0 and 1, not {bent}");
     }
-    let schedule = go_on.schedule(epochs)?;
+    let schedule = go_on.schedule(epochs, &out)?;
     let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
     let held = aufsicht::read::cnn::HELD_BACK;
     let library = training_library(hands.as_deref(), &digits, rendering)?;
+    let captures = if bilevel {
+        crate::harvest::WITH_BILEVEL
+    } else {
+        crate::harvest::CAPTURES
+    };
     let [cells, held_cells] =
-            harvest_training_and_held(&digits, library.as_ref(), sheets, seed.wrapping_mul(1000) + 1, |h, what| {
+            harvest_training_and_held(&digits, library.as_ref(), sheets, seed.wrapping_mul(1000) + 1, captures, |h, what| {
                 eprintln!(
                     "aufsicht: {} digits and {} parts not one digit cut from {} sheets drawn with {what} ({} of {} fields not in one piece per digit, {} sheets not found)",
                     h.samples.len() - h.not_digits,
@@ -242,10 +252,10 @@ pub fn pairs(a: TrainPairsArgs) -> Result<()> {
         fresh,
         go_on,
     } = a;
-    let schedule = go_on.schedule(epochs)?;
+    let schedule = go_on.schedule(epochs, &out)?;
     let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
     let [cut, held_cut] =
-            harvest_training_and_held(&digits, None, sheets, seed.wrapping_mul(1000) + 3, |h, what| {
+            harvest_training_and_held(&digits, None, sheets, seed.wrapping_mul(1000) + 3, crate::harvest::CAPTURES, |h, what| {
                 let none = h
                     .pairs
                     .iter()
@@ -279,6 +289,7 @@ fn harvest_training_and_held(
     hands: Option<&Library>,
     sheets: usize,
     seed: u64,
+    captures: &[crate::synth::Capture],
     report: impl Fn(&crate::harvest::Harvest, &str),
 ) -> Result<[crate::harvest::Harvest; 2]> {
     let forms = training_forms()?;
@@ -289,6 +300,7 @@ fn harvest_training_and_held(
         hands,
         sheets,
         seed,
+        captures,
     );
     report(&training, "the training digits");
     let held_back = crate::harvest::harvest(
@@ -297,12 +309,14 @@ fn harvest_training_and_held(
         hands,
         sheets.div_ceil(6),
         seed + 1,
+        captures,
     );
     report(&held_back, "the held-back digits");
     Ok([training, held_back])
 }
 
-/// Where a training starts: afresh, or from a model it goes on training.
+/// Where a training starts: afresh, or from a model it goes on training,
+/// or from its own checkpoint.
 #[derive(clap::Args, Debug)]
 pub struct GoOn {
     /// Go on training this model (of the same net) instead of starting afresh.
@@ -313,13 +327,28 @@ pub struct GoOn {
     learning_rate: f64,
     /// A fresh net with three convolutions and a dense layer twice as
     /// broad (about 1.3 times the work); a model to go on from brings its own.
-    #[arg(long, conflicts_with = "from")]
+    #[arg(long, conflicts_with_all = ["from", "wide"])]
     deep: bool,
+    /// A fresh net of four 3×3 convolutions (32, 32, 64, 64) and 256 dense
+    /// units (about 2.6 times the small net's work).
+    #[arg(long, conflicts_with = "from")]
+    wide: bool,
+    /// The checkpoint the training writes now and then and at every
+    /// epoch's end (default: the model's path with `.checkpoint`).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Minutes between checkpoints within an epoch.
+    #[arg(long, default_value_t = 15)]
+    checkpoint_minutes: u64,
+    /// Go on from the checkpoint where it is there (the same arguments as
+    /// the run that wrote it; the harvest is drawn again, the same).
+    #[arg(long)]
+    resume: bool,
 }
 
 impl GoOn {
     /// Checked before the long harvest: a model that cannot be read fails at once.
-    fn schedule(self, epochs: usize) -> Result<crate::training::Schedule> {
+    fn schedule(self, epochs: usize, out: &Path) -> Result<crate::training::Schedule> {
         if let Some(from) = &self.from {
             std::fs::File::open(from)
                 .with_context(|| format!("cannot read the model {}", from.display()))?;
@@ -330,15 +359,27 @@ impl GoOn {
                 self.learning_rate
             );
         }
+        if self.checkpoint_minutes == 0 {
+            bail!("--checkpoint-minutes must be at least 1");
+        }
+        let path = self
+            .checkpoint
+            .unwrap_or_else(|| out.with_extension("checkpoint"));
+        use aufsicht::read::cnn::Layers;
         Ok(crate::training::Schedule {
             epochs,
             learning_rate: self.learning_rate,
             from: self.from,
-            layers: if self.deep {
-                aufsicht::read::cnn::Layers::DEEP
-            } else {
-                aufsicht::read::cnn::Layers::SMALL
+            layers: match (self.deep, self.wide) {
+                (true, _) => Layers::DEEP,
+                (_, true) => Layers::WIDE,
+                _ => Layers::SMALL,
             },
+            checkpoint: Some(crate::checkpoint::Checkpointing {
+                path,
+                every: std::time::Duration::from_secs(60 * self.checkpoint_minutes),
+                resume: self.resume,
+            }),
         })
     }
 }
