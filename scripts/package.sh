@@ -3,13 +3,13 @@
 # (docs/install.md): the release binary, its man page and bash, zsh and
 # fish completions (from `aufsicht generate`), the README and the example
 # files, and Tesseract's English model with its legacy engine (data/tessdata).
-# Needs cargo-deb (`cargo install cargo-deb --locked`) and the build
-# packages of scripts/install-deps.sh.
+# Installs cargo-deb where it is missing; needs the build packages of
+# scripts/install-deps.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-deb >/dev/null || {
-  echo "package.sh: cargo-deb is missing: cargo install cargo-deb --locked" >&2
-  exit 1
+  echo "package.sh: installing cargo-deb (cargo install cargo-deb --locked)" >&2
+  cargo install cargo-deb --locked --quiet
 }
 cargo build --release --bin aufsicht
 bin=target/release/aufsicht

@@ -2,7 +2,7 @@
 # The project's test command: installs what is missing, then runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --tests
 cargo test --locked --workspace
 # The build without Tesseract (docs/install.md), with a scan of the samples.
 cargo test --locked --no-default-features --test pure

@@ -66,6 +66,11 @@ pub enum NotAForm {
         found: usize,
         hinted: usize,
     },
+    /// Fewer game rows than a form needs (the checks look at the first,
+    /// the middle and the last row apart).
+    TooFewRows {
+        found: usize,
+    },
 }
 
 impl Tell for NotAForm {
@@ -99,6 +104,7 @@ impl Tell for NotAForm {
                 "learn-games-differ",
                 &[("found", found), ("hinted", hinted)],
             ),
+            TooFewRows { found } => say(lang, "learn-too-few-rows", &[("found", found)]),
         }
     }
 }
@@ -117,7 +123,11 @@ impl NotAForm {
             NoPlayerBlock => 4,
             NoRoundAndTable => 5,
             NoSignatures => 6,
-            CutOff(_) | Filled { .. } | SeatsDiffer { .. } | GamesDiffer { .. } => 7,
+            CutOff(_)
+            | Filled { .. }
+            | SeatsDiffer { .. }
+            | GamesDiffer { .. }
+            | TooFewRows { .. } => 7,
         }
     }
 
@@ -198,6 +208,9 @@ pub fn learn(
 ) -> Result<FormTemplate, NotAForm> {
     let (ruling, frame) = upright_frame(page)?;
     let (seats, games) = (frame.seats(), frame.games.len());
+    if games < crate::page::form::MIN_GAMES {
+        return Err(NotAForm::TooFewRows { found: games });
+    }
     if let Some(hinted) = hints.seats.filter(|&h| h != seats) {
         return Err(NotAForm::SeatsDiffer {
             found: seats,

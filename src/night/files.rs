@@ -20,9 +20,18 @@ pub fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         _ => Path::new("."),
     };
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let prefix = format!(".{name}.");
+    temp_named(dir, &format!(".{name}."))
+}
+
+/// A new temporary file in `dir`, for bytes whose name is not known yet
+/// (removed unless persisted).
+pub fn temp_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    temp_named(dir, ".upload.")
+}
+
+fn temp_named(dir: &Path, prefix: &str) -> std::io::Result<tempfile::NamedTempFile> {
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".part");
+    builder.prefix(prefix).suffix(".part");
     // As any file a program makes: what the user's umask allows, not the
     // temporary file's private 0600 (a result or a PDF is to be shared).
     #[cfg(unix)]

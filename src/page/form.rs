@@ -26,6 +26,9 @@ const BUILTIN: &[(&str, &str)] = &[
 const PAGE_MM: std::ops::RangeInclusive<f64> = 50.0..=1000.0;
 const MAX_SEATS: usize = 8;
 const MAX_GAMES: usize = 200;
+/// The fewest game rows a form has: its print is confirmed on its first,
+/// middle and last row apart.
+pub const MIN_GAMES: usize = 2;
 const MAX_LINE_MM: f64 = 20.0;
 const MAX_TEXT_MM: f64 = 100.0;
 
@@ -196,11 +199,12 @@ impl FormTemplate {
                 ),
             ));
         }
-        if !(1..=MAX_SEATS).contains(&self.seats) || !(1..=MAX_GAMES).contains(&self.games) {
+        if !(1..=MAX_SEATS).contains(&self.seats) || !(MIN_GAMES..=MAX_GAMES).contains(&self.games)
+        {
             return Err(bad(
                 "seats",
                 format!(
-                    "{} seats and {} game rows: give 1 to {MAX_SEATS} seats and 1 to {MAX_GAMES} rows",
+                    "{} seats and {} game rows: give 1 to {MAX_SEATS} seats and {MIN_GAMES} to {MAX_GAMES} rows",
                     self.seats, self.games
                 ),
             ));
@@ -364,6 +368,27 @@ mod tests {
             assert!(form.lines.len() > 50);
             assert_eq!(form.fields.game.len(), form.games);
         }
+    }
+
+    #[test]
+    fn a_form_of_one_game_row_should_be_refused_in_one_line() {
+        use crate::catalogue::Tell;
+        let text = include_str!("../../templates/forms/punkteliste-a4-32.json");
+        let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
+        value["games"] = 1.into();
+        for rows in ["game", "initials"] {
+            let kept = value["fields"][rows].as_array().expect("rows")[..1].to_vec();
+            value["fields"][rows] = kept.into();
+        }
+        let refused = FormTemplate::from_json("verein.json", &value.to_string());
+        let Err(e @ TemplateError::Invalid { .. }) = refused else {
+            panic!("a form of one row taken: {refused:?}");
+        };
+        let said = e.tell(crate::Lang::De);
+        assert!(
+            said.contains("verein.json") && !said.contains('\n'),
+            "{said}"
+        );
     }
 
     #[test]

@@ -8,19 +8,56 @@ use super::{DigitReader, PrintReader, ReaderError, Reading};
 
 /// Where the Tesseract model lies: `AUFSICHT_TESSDATA` (cargo sets it to
 /// the checkout's `data/tessdata` for its runs and tests, `.cargo/config.toml`);
-/// the package's (`share/aufsicht/tessdata` beside the binary's `bin`;
-/// both have the legacy engine); or the system's. No path of the machine
-/// that built it is compiled in: a package without its model is found out.
+/// the package's (`share/aufsicht/tessdata` beside the binary's `bin`); the
+/// checkout's, beside a binary built in it (`target/*/aufsicht`); all with
+/// the legacy engine. No path of the machine that built it is compiled in:
+/// a package without its model is found out.
 pub fn tessdata_dir() -> Option<String> {
-    if let Ok(dir) = std::env::var("AUFSICHT_TESSDATA") {
-        return Some(dir);
-    }
+    own_model().map(|dir| dir.to_string_lossy().into_owned())
+}
+
+fn own_model() -> Option<std::path::PathBuf> {
+    let given = std::env::var_os("AUFSICHT_TESSDATA").map(std::path::PathBuf::from);
     let exe = std::env::current_exe().ok();
-    let prefix = exe.as_deref().and_then(|e| e.parent()?.parent());
-    let packaged = prefix.map(|p| p.join("share/aufsicht/tessdata"));
-    packaged
-        .filter(|d| d.join("eng.traineddata").exists())
-        .map(|dir| dir.to_string_lossy().into_owned())
+    let bin = exe.as_deref().and_then(std::path::Path::parent);
+    let packaged = bin
+        .and_then(std::path::Path::parent)
+        .map(|p| p.join("share/aufsicht/tessdata"));
+    let checkout = bin
+        .and_then(std::path::Path::parent)
+        .and_then(std::path::Path::parent)
+        .map(|p| p.join("data/tessdata"));
+    // A folder named that holds no model is passed over, not handed to
+    // Tesseract (which would say so on stderr, in its words).
+    [given, packaged, checkout]
+        .into_iter()
+        .flatten()
+        .find(|d| d.join(MODEL_FILE).exists())
+}
+
+const MODEL_FILE: &str = "eng.traineddata";
+
+/// The model a reader starts with: its folder (None: Tesseract's own
+/// default) and whether it holds the legacy engine. The system's model
+/// (Debian's) is LSTM only: asking it for the legacy engine makes the C
+/// library complain on stderr, so only our own model is asked for it.
+fn model() -> Option<(Option<String>, bool)> {
+    if let Some(dir) = tessdata_dir() {
+        return Some((Some(dir), true));
+    }
+    let system = std::env::var("TESSDATA_PREFIX")
+        .ok()
+        .map(std::path::PathBuf::from);
+    let debian = std::fs::read_dir("/usr/share/tesseract-ocr")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("tessdata"));
+    system
+        .into_iter()
+        .chain(debian)
+        .find(|d| d.join(MODEL_FILE).exists())
+        .map(|d| (Some(d.to_string_lossy().into_owned()), false))
 }
 
 /// Tesseract with a digit whitelist, one engine reused for every cell.
@@ -48,12 +85,14 @@ impl TesseractReader {
         Self::new(PRINTED)
     }
 
+    /// A reader with `whitelist`; where no model is found, the reader is
+    /// missing (said in one line by the caller), and Tesseract is not asked.
     pub fn new(whitelist: &'static str) -> Result<Self, ReaderError> {
-        let datapath = tessdata_dir();
+        let (datapath, legacy) = model().ok_or(ReaderError::TesseractMissing)?;
         let mut reader = TesseractReader {
             api: None,
             datapath,
-            legacy: true,
+            legacy,
             whitelist,
         };
         if reader.engine().is_none() {

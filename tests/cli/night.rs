@@ -238,6 +238,55 @@ fn a_correction_should_take_the_archives_rules_and_clear_the_changed_values_doub
     assert_eq!(printed.rules.as_deref(), Some("merkur"));
 }
 
+/// A doubt goes only by a changed value: one deleted from the file by
+/// hand, its value unchanged, stays on the archive's sheet.
+#[test]
+fn a_doubt_deleted_by_hand_from_the_file_should_stay() {
+    let dir = temp("correct-deleted-doubt");
+    let out = dir.join("out");
+    crate::common::scan_flagged_samples(&out);
+    let scanned = SheetResult::from_path(&out.join("merkur-scanner.json")).expect("scanned");
+    let doubts = |s: &SheetResult| {
+        s.flags
+            .iter()
+            .filter(|f| f.code == aufsicht::Code::CellUncertain)
+            .count()
+    };
+    assert!(doubts(&scanned) > 0, "the sample has a doubt to delete");
+    let mut edited = scanned.clone();
+    let first = edited
+        .flags
+        .iter()
+        .position(|f| f.code == aufsicht::Code::CellUncertain)
+        .expect("a doubt");
+    edited.flags.remove(first);
+    let file = dir.join("edited.json");
+    std::fs::write(&file, edited.to_json_pretty()).expect("write");
+    let archive = out.join("aufsicht.sqlite");
+    let c = aufsicht(&[
+        "correct",
+        "--archive",
+        archive.to_str().expect("utf8"),
+        "--by",
+        "Anna",
+        file.to_str().expect("utf8"),
+    ]);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    let printed =
+        SheetResult::from_json("stdout", &String::from_utf8_lossy(&c.stdout)).expect("json");
+    assert_eq!(doubts(&printed), doubts(&scanned), "{:#?}", printed.flags);
+    let db = Archive::open(&archive).expect("archive");
+    let t = db.pick_tournament(None).expect("one tournament");
+    let stored = db
+        .sheets(t)
+        .expect("sheets")
+        .into_iter()
+        .find(|s| s.result.source == scanned.source)
+        .expect("the sheet");
+    assert_eq!(doubts(&stored.result), doubts(&scanned));
+    assert!(db.corrections(stored.id).expect("trail").is_empty());
+}
+
 #[test]
 fn a_file_that_is_not_an_archive_should_get_a_clear_error() {
     let dir = temp("not-archive");
@@ -419,12 +468,19 @@ fn a_scanned_night_should_keep_its_date() {
     assert!(!other.status.success());
     let err = String::from_utf8_lossy(&other.stderr);
     assert!(err.contains("is dated 2026-10-03, not 2026-10-04"), "{err}");
-    let bad = scan("3.10.2026");
+    // As Germans write it: the same night's date, taken.
+    let german = scan("3.10.2026");
+    assert!(
+        german.status.success(),
+        "{}",
+        String::from_utf8_lossy(&german.stderr)
+    );
+    let bad = scan("3.13.2026");
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(!bad.status.success());
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(
-        err.contains("--date 3.10.2026 is no date YYYY-MM-DD"),
+        err.contains("--date 3.13.2026 is no date (D.M.YYYY or YYYY-MM-DD)"),
         "{err}"
     );
 }

@@ -300,7 +300,7 @@ fn correct(
     if by.trim().is_empty() {
         bail!(say(lang, "by-empty", &[]));
     }
-    let mut input = SheetResult::from_path(sheet).told(lang)?;
+    let input = SheetResult::from_path(sheet).told(lang)?;
     let mut db = open_archive(archive, lang)?;
     let t = db.pick_tournament(tournament).told(lang)?;
     let source = input.source.clone().unwrap_or_default();
@@ -316,8 +316,9 @@ fn correct(
         bail!(say(lang, "correct-not-archived", &args));
     };
     let id = stored.id;
-    // As at the desk: a value changed has been looked at and loses its doubt.
-    aufsicht::night::desk::edits::take_corrected(&stored.result, &mut input)
+    // As at the desk: a value changed has been looked at and loses its
+    // doubt; the flags are the archive's, never the file's.
+    let (input, _) = aufsicht::night::desk::edits::take_corrected(&stored.result, &input)
         .told(lang)
         .with_context(|| sheet.display().to_string())?;
     let rules = match rules.or(stored.result.rules.as_deref()) {

@@ -148,13 +148,15 @@ fn empty_row(no: u32, seats: usize) -> GameRow {
 }
 
 /// A sheet corrected as a whole (a result's JSON, edited) taken as the
-/// desk takes its edits: every value that differs from `before` is set
-/// ([`set`]), so it loses its `CELL_UNCERTAIN` as at the desk. Returns the
-/// paths changed.
+/// desk takes its edits: the archive's sheet `before`, with every value
+/// that differs in `corrected` set ([`set`]), so that value loses its
+/// `CELL_UNCERTAIN` as at the desk. Everything else is `before`'s: its
+/// flags, notes and status, so a doubt deleted from the file by hand
+/// stays. Returns the sheet and the paths changed.
 pub fn take_corrected(
     before: &SheetResult,
-    corrected: &mut SheetResult,
-) -> Result<Vec<ValuePath>, EditError> {
+    corrected: &SheetResult,
+) -> Result<(SheetResult, Vec<ValuePath>), EditError> {
     let mut changed: Vec<ValuePath> = Vec::new();
     for p in ValuePath::places_of(before)
         .into_iter()
@@ -164,11 +166,11 @@ pub fn take_corrected(
             changed.push(p);
         }
     }
+    let mut sheet = before.clone();
     for &path in &changed {
-        let value = get(corrected, path);
-        set(corrected, path, &value)?;
+        set(&mut sheet, path, &get(corrected, path))?;
     }
-    Ok(changed)
+    Ok((sheet, changed))
 }
 
 /// A sheet's current value at `path`, as JSON (null for blank).
@@ -204,7 +206,9 @@ mod tests {
         before.flags = vec![unsure(1), unsure(2)];
         let mut corrected = before.clone();
         corrected.games[0].cells[0].plus = Some(5);
-        let changed = take_corrected(&before, &mut corrected).expect("taken");
+        // A doubt deleted by hand from the file, its value unchanged.
+        corrected.flags.retain(|f| f.seat != Some(2));
+        let (corrected, changed) = take_corrected(&before, &corrected).expect("taken");
         let game_1_1 = ValuePath::Game {
             no: 1,
             seat: 1,

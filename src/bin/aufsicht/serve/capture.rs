@@ -1,25 +1,29 @@
 //! The phone as the scanner: `GET /capture`, the page a phone opens (it
 //! takes photos with the camera and sends them to `POST /api/scans`), and
-//! `GET /api/capture`, its address with the token as a QR code for the
-//! desk to show. The page holds no data and no token; the code does, so
-//! it stays behind the token like every other `/api/` path.
+//! `GET /api/capture`, its address as a QR code for the desk to show. The
+//! address carries the night's own capture token, never the desk's: it
+//! opens the page and sends scans to that night, nothing else, and the
+//! desk can renew it (`POST /api/capture`), which ends the old one.
 
 use std::sync::Arc;
 
-use axum::Json;
-use axum::extract::State;
-use axum::response::Html;
-use serde_json::{Value, json};
+use axum::extract::{Query, State};
+use axum::response::{Html, IntoResponse};
+use axum::{Extension, Json};
+use serde::Deserialize;
+use serde_json::json;
 
 use aufsicht::Lang;
 use aufsicht::catalogue::say;
 use aufsicht::html::html;
 
 use super::Desk;
+use super::api::{Problem, Reply, blocking};
+use super::guard::Access;
 use super::pages::{shell, words};
 
 /// The capture page's words, by the key its script asks for.
-const CAPTURE_WORDS: [(&str, &str); 8] = [
+const CAPTURE_WORDS: [(&str, &str); 9] = [
     ("sending", "capture-sending"),
     ("dark", "capture-dark"),
     ("blurred", "capture-blurred"),
@@ -28,6 +32,7 @@ const CAPTURE_WORDS: [(&str, &str); 8] = [
     ("flagged", "capture-flagged"),
     ("unreadable", "capture-unreadable"),
     ("duplicate", "capture-duplicate"),
+    ("refused", "capture-refused"),
 ];
 
 pub fn capture_page(lang: Lang, night: &str) -> String {
@@ -53,19 +58,95 @@ pub fn capture_page(lang: Lang, night: &str) -> String {
     .into_string()
 }
 
-pub async fn page(State(desk): State<Arc<Desk>>) -> Html<String> {
-    Html(capture_page(desk.lang, &desk.title))
+#[derive(Deserialize)]
+pub struct CaptureQuery {
+    #[serde(default)]
+    tournament: Option<String>,
 }
 
-/// `GET /api/capture`: the address a phone opens, with the token, and
-/// its QR code (SVG); `reachable` is false while the desk listens on
-/// loopback only, where no phone reaches it.
-pub async fn code(State(desk): State<Arc<Desk>>) -> Json<Value> {
-    let at = desk.reached.get().copied();
-    let reachable = at.is_some_and(|a| !a.ip().is_loopback());
-    let url = at.map(|a| format!("http://{a}/capture?token={}", desk.door.token));
-    let svg = url.as_deref().and_then(qr_svg);
-    Json(json!({"url": url, "svg": svg, "reachable": reachable}))
+/// `GET /capture`: the page, named by the night its token belongs to (or,
+/// for the desk, the night asked for); anyone else sees the desk's title.
+pub async fn page(
+    State(desk): State<Arc<Desk>>,
+    Extension(access): Extension<Access>,
+    Query(q): Query<CaptureQuery>,
+) -> Reply {
+    blocking(move || {
+        let night = match access {
+            Access::Phone(night) => Some(night),
+            Access::Desk => Some(desk.night(q.tournament.as_deref())?.id),
+            Access::Anyone => None,
+        };
+        let title = match night {
+            Some(night) => desk.night_label(night)?,
+            None => desk.title.clone(),
+        };
+        Ok(Html(capture_page(desk.lang, &title)).into_response())
+    })
+    .await
+}
+
+/// `GET /api/capture?tournament=`: the address a phone opens, with the
+/// night's capture token and its name, and its QR code (SVG);
+/// `reachable` is false while the desk listens on loopback only, where no
+/// phone reaches it.
+pub async fn code(State(desk): State<Arc<Desk>>, Query(q): Query<CaptureQuery>) -> Reply {
+    blocking(move || {
+        let night = desk.night(q.tournament.as_deref())?.id;
+        let token = desk.door.phone_token(night);
+        desk.capture_code(night, &token)
+    })
+    .await
+}
+
+/// `POST /api/capture?tournament=`: a new capture token for the night;
+/// the old one opens nothing more. Answers as `GET`.
+pub async fn renew(State(desk): State<Arc<Desk>>, Query(q): Query<CaptureQuery>) -> Reply {
+    blocking(move || {
+        let night = desk.night(q.tournament.as_deref())?.id;
+        let token = desk.door.renew_phone_token(night);
+        desk.capture_code(night, &token)
+    })
+    .await
+}
+
+impl Desk {
+    fn capture_code(&self, night: i64, token: &str) -> Reply {
+        let (name, date) = self.night_name(night)?;
+        let at = self.reached.get().copied();
+        let reachable = at.is_some_and(|a| !a.ip().is_loopback());
+        let query = serde_urlencoded::to_string([("token", token), ("tournament", &name)])
+            .unwrap_or_default();
+        let url = at.map(|a| format!("http://{a}/capture?{query}"));
+        let svg = url.as_deref().and_then(qr_svg);
+        let date = date.map(|d| d.to_string());
+        let body = json!({"url": url, "svg": svg, "reachable": reachable,
+                          "night": name, "date": date});
+        Ok(Json(body).into_response())
+    }
+
+    /// Night `id`'s name and date.
+    fn night_name(&self, id: i64) -> Result<(String, Option<chrono::NaiveDate>), Problem> {
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let nights = archive.nights().map_err(|e| self.problem(e))?;
+        nights
+            .into_iter()
+            .find(|n| n.id == id)
+            .map(|n| (n.name, n.date))
+            .ok_or_else(|| {
+                let text = say(self.lang, "serve-no-night", &[("id", &id)]);
+                Problem(axum::http::StatusCode::NOT_FOUND, text)
+            })
+    }
+
+    /// How the phone's page names night `id`: its name and German date.
+    fn night_label(&self, id: i64) -> Result<String, Problem> {
+        let (name, date) = self.night_name(id)?;
+        Ok(match date {
+            Some(d) => format!("{name}, {}", d.format("%-d.%-m.%Y")),
+            None => name,
+        })
+    }
 }
 
 /// `text` as QR modules: the side, and each module dark or not, by row.

@@ -1,10 +1,14 @@
 //! Who may use the desk: this computer freely; another computer (and,
-//! behind a proxy, every client) with the printed token only. A request
-//! for another host's name, or a write whose `Origin` names another site,
-//! is refused, so a page elsewhere can neither read nor post.
+//! behind a proxy or with a forwarding header, every client) with the
+//! printed token only, or a phone with its night's capture token, which
+//! opens the capture page and sends scans to that night and nothing else.
+//! A request for another host's name, or a write whose `Origin` names
+//! another site, is refused, so a page elsewhere can neither read nor
+//! post; and no page may be framed by another.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode};
@@ -35,6 +39,8 @@ pub struct Door {
     /// then none gets in without the token, and `https://` origins of
     /// the desk's names are its own.
     pub behind_proxy: bool,
+    /// Each night's capture token, by the night's id: a phone's key.
+    pub phones: Arc<Mutex<HashMap<i64, String>>>,
 }
 
 impl Door {
@@ -43,7 +49,32 @@ impl Door {
             token: token.to_string(),
             names: Vec::new(),
             behind_proxy: false,
+            phones: Arc::default(),
         }
+    }
+
+    /// Night `night`'s capture token, made where it has none yet.
+    pub fn phone_token(&self, night: i64) -> String {
+        let mut phones = self.phones.lock().unwrap_or_else(|p| p.into_inner());
+        phones.entry(night).or_insert_with(new_token).clone()
+    }
+
+    /// A new capture token for `night`: the old one opens nothing more.
+    pub fn renew_phone_token(&self, night: i64) -> String {
+        let mut phones = self.phones.lock().unwrap_or_else(|p| p.into_inner());
+        let token = new_token();
+        phones.insert(night, token.clone());
+        token
+    }
+
+    /// The night whose capture token `given` is.
+    fn phone_of(&self, given: &str) -> Option<i64> {
+        use subtle::ConstantTimeEq;
+        let phones = self.phones.lock().unwrap_or_else(|p| p.into_inner());
+        phones
+            .iter()
+            .find(|(_, t)| bool::from(given.as_bytes().ct_eq(t.as_bytes())))
+            .map(|(night, _)| *night)
     }
 
     /// Whether `host` (a `Host` header or an origin's host, port
@@ -73,9 +104,29 @@ impl Door {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Refusal {
     TokenNeeded,
+    /// A phone's capture token on a path it does not open.
+    PhoneOnly,
     OtherOrigin(String),
     OtherHost(String),
 }
+
+/// Who a request let in is: the desk (this computer, or a client with
+/// the desk's token), a phone with night `.0`'s capture token, or anyone
+/// on a public page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Desk,
+    Phone(i64),
+    Anyone,
+}
+
+/// What a phone's capture token opens: its page, and sending scans (and
+/// reading their statuses).
+const PHONE: &[&str] = &["/capture", "/api/scans"];
+
+/// The headers a proxy adds: a request with one came through a proxy,
+/// whatever its peer, and is no request of this computer's.
+const FORWARDING: [&str; 3] = ["forwarded", "x-forwarded-for", "x-real-ip"];
 
 /// The pages anyone who reaches the desk may fetch: the desk's shell and
 /// the projector pages, which hold no archive data and fetch it through
@@ -88,9 +139,10 @@ fn public(path: &str) -> bool {
 }
 
 /// The rules: the `Host` a browser sends names this desk; a client not
-/// on loopback (every client, behind a proxy) shows the token (header
-/// `x-aufsicht-token` or `?token=`) for every path but the [`PUBLIC`]
-/// ones; a write's `Origin`, where sent, is this very host.
+/// on loopback (every client, behind a proxy or with a forwarding header)
+/// shows a token (header `x-aufsicht-token` or `?token=`) for every path
+/// but the [`PUBLIC`] ones: the desk's for all, a night's capture token
+/// for the [`PHONE`] paths; a write's `Origin`, where sent, is this very host.
 pub fn judge(
     peer: SocketAddr,
     path: &str,
@@ -98,24 +150,12 @@ pub fn judge(
     headers: &HeaderMap,
     query: Option<&str>,
     door: &Door,
-) -> Result<(), Refusal> {
+) -> Result<Access, Refusal> {
     let host = headers.get("host").map(|h| h.to_str().unwrap_or_default());
     if let Some(host) = host.filter(|h| !door.knows(h)) {
         return Err(Refusal::OtherHost(host.to_string()));
     }
-    let trusted = peer.ip().is_loopback() && !door.behind_proxy;
-    if !trusted && !public(path) {
-        let header = headers
-            .get("x-aufsicht-token")
-            .and_then(|v| v.to_str().ok());
-        let in_query = query
-            .unwrap_or_default()
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("token="));
-        if !door.shown(header) && !door.shown(in_query) {
-            return Err(Refusal::TokenNeeded);
-        }
-    }
+    let access = who(peer, path, headers, query, door)?;
     let writes = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
     if writes && let Some(origin) = headers.get("origin") {
         let origin = origin.to_str().unwrap_or_default();
@@ -132,13 +172,57 @@ pub fn judge(
             return Err(Refusal::OtherOrigin(origin.to_string()));
         }
     }
-    Ok(())
+    Ok(access)
+}
+
+/// Who the request comes from, by its peer and the token it shows.
+fn who(
+    peer: SocketAddr,
+    path: &str,
+    headers: &HeaderMap,
+    query: Option<&str>,
+    door: &Door,
+) -> Result<Access, Refusal> {
+    let forwarded = FORWARDING.iter().any(|h| headers.contains_key(*h));
+    if peer.ip().is_loopback() && !door.behind_proxy && !forwarded {
+        return Ok(Access::Desk);
+    }
+    let header = headers
+        .get("x-aufsicht-token")
+        .and_then(|v| v.to_str().ok());
+    let in_query = query
+        .unwrap_or_default()
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("token="));
+    if door.shown(header) || door.shown(in_query) {
+        return Ok(Access::Desk);
+    }
+    let phone = header.or(in_query).and_then(|t| door.phone_of(t));
+    match phone {
+        Some(night) if PHONE.contains(&path) => Ok(Access::Phone(night)),
+        _ if public(path) => Ok(Access::Anyone),
+        Some(_) => Err(Refusal::PhoneOnly),
+        None => Err(Refusal::TokenNeeded),
+    }
+}
+
+/// Every answer refuses to be framed by another page: a foreign page that
+/// framed the desk on this computer could lead the organiser's clicks.
+fn unframed(mut response: Response) -> Response {
+    use axum::http::HeaderValue;
+    let headers = response.headers_mut();
+    headers.insert(
+        "content-security-policy",
+        HeaderValue::from_static("frame-ancestors 'none'"),
+    );
+    headers.insert("x-frame-options", HeaderValue::from_static("DENY"));
+    response
 }
 
 pub async fn guard(
     State(desk): State<Arc<Desk>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let verdict = judge(
@@ -149,11 +233,19 @@ pub async fn guard(
         request.uri().query(),
         &desk.door,
     );
-    match verdict {
-        Ok(()) => next.run(request).await,
+    let response = match verdict {
+        Ok(access) => {
+            request.extensions_mut().insert(access);
+            next.run(request).await
+        }
         Err(Refusal::TokenNeeded) => (
             StatusCode::UNAUTHORIZED,
             say(desk.lang, "serve-token-needed", &[]),
+        )
+            .into_response(),
+        Err(Refusal::PhoneOnly) => (
+            StatusCode::FORBIDDEN,
+            say(desk.lang, "serve-phone-only", &[]),
         )
             .into_response(),
         Err(Refusal::OtherOrigin(origin)) => (
@@ -166,12 +258,127 @@ pub async fn guard(
             say(desk.lang, "serve-foreign-host", &[("host", &host)]),
         )
             .into_response(),
-    }
+    };
+    unframed(response)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the request is let in, whoever it is taken for.
+    fn let_in(
+        peer: SocketAddr,
+        path: &str,
+        method: &Method,
+        headers: &HeaderMap,
+        query: Option<&str>,
+        door: &Door,
+    ) -> Result<(), Refusal> {
+        judge(peer, path, method, headers, query, door).map(drop)
+    }
+
+    #[test]
+    fn a_forwarded_request_should_not_count_as_this_computer() {
+        let here: SocketAddr = "127.0.0.1:5000".parse().expect("addr");
+        for header in FORWARDING {
+            let h = headers(&[(header, "203.0.113.9")]);
+            let door = Door::new("t0k");
+            assert_eq!(
+                judge(
+                    here,
+                    "/api/sheets/3/verdict",
+                    &Method::POST,
+                    &h,
+                    None,
+                    &door
+                ),
+                Err(Refusal::TokenNeeded),
+                "{header}"
+            );
+            assert_eq!(
+                judge(
+                    here,
+                    "/api/sheets",
+                    &Method::GET,
+                    &h,
+                    Some("token=t0k"),
+                    &door
+                ),
+                Ok(Access::Desk),
+                "{header} with the token"
+            );
+        }
+    }
+
+    #[test]
+    fn a_phones_token_should_open_its_page_and_scans_and_nothing_else() {
+        let there: SocketAddr = "192.168.1.20:5000".parse().expect("addr");
+        let door = Door::new("t0k");
+        let key = door.phone_token(7);
+        assert_eq!(door.phone_token(7), key, "one token a night until renewed");
+        let with = headers(&[("x-aufsicht-token", key.as_str())]);
+        let asked = |path: &str, method: &Method, door: &Door| {
+            judge(there, path, method, &with, None, door)
+        };
+        assert_eq!(asked("/capture", &Method::GET, &door), Ok(Access::Phone(7)));
+        assert_eq!(
+            asked("/api/scans", &Method::POST, &door),
+            Ok(Access::Phone(7))
+        );
+        assert_eq!(
+            asked("/api/scans", &Method::GET, &door),
+            Ok(Access::Phone(7))
+        );
+        for path in [
+            "/api/sheets",
+            "/api/sheets/3/verdict",
+            "/api/audit",
+            "/audit",
+            "/api/capture",
+        ] {
+            assert_eq!(
+                asked(path, &Method::POST, &door),
+                Err(Refusal::PhoneOnly),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            asked("/", &Method::GET, &door),
+            Ok(Access::Anyone),
+            "a public page"
+        );
+        let in_query = format!("token={key}&tournament=Herbst");
+        assert_eq!(
+            judge(
+                there,
+                "/capture",
+                &Method::GET,
+                &headers(&[]),
+                Some(&in_query),
+                &door
+            ),
+            Ok(Access::Phone(7))
+        );
+        // Renewed from the desk: the old token opens nothing more.
+        let new = door.renew_phone_token(7);
+        assert_ne!(new, key);
+        assert_eq!(
+            asked("/api/scans", &Method::POST, &door),
+            Err(Refusal::TokenNeeded)
+        );
+        assert_eq!(asked("/capture", &Method::GET, &door), Ok(Access::Anyone));
+    }
+
+    #[test]
+    fn every_answer_should_refuse_to_be_framed() {
+        let r = unframed(StatusCode::UNAUTHORIZED.into_response());
+        assert_eq!(r.headers()["x-frame-options"], "DENY");
+        assert_eq!(
+            r.headers()["content-security-policy"],
+            "frame-ancestors 'none'"
+        );
+    }
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
         let mut h = HeaderMap::new();
@@ -187,7 +394,7 @@ mod tests {
         let there: SocketAddr = "192.168.1.20:5000".parse().expect("addr");
         let none = headers(&[]);
         assert_eq!(
-            judge(
+            let_in(
                 here,
                 "/api/sheets",
                 &Method::GET,
@@ -198,7 +405,7 @@ mod tests {
             Ok(())
         );
         assert_eq!(
-            judge(
+            let_in(
                 there,
                 "/api/sheets",
                 &Method::GET,
@@ -209,7 +416,7 @@ mod tests {
             Err(Refusal::TokenNeeded)
         );
         assert_eq!(
-            judge(
+            let_in(
                 there,
                 "/api/sheets",
                 &Method::GET,
@@ -220,7 +427,7 @@ mod tests {
             Err(Refusal::TokenNeeded)
         );
         assert_eq!(
-            judge(
+            let_in(
                 there,
                 "/api/sheets",
                 &Method::GET,
@@ -231,7 +438,7 @@ mod tests {
             Ok(())
         );
         assert_eq!(
-            judge(
+            let_in(
                 there,
                 "/assets/desk.js",
                 &Method::GET,
@@ -244,7 +451,7 @@ mod tests {
         );
         let with = headers(&[("x-aufsicht-token", "t0k")]);
         assert_eq!(
-            judge(
+            let_in(
                 there,
                 "/api/sheets",
                 &Method::POST,
@@ -264,7 +471,7 @@ mod tests {
             ("host", "127.0.0.1:5000"),
         ]);
         assert_eq!(
-            judge(
+            let_in(
                 here,
                 "/api/sheets",
                 &Method::POST,
@@ -275,7 +482,7 @@ mod tests {
             Err(Refusal::OtherOrigin("http://evil.example".into()))
         );
         assert_eq!(
-            judge(
+            let_in(
                 here,
                 "/api/sheets",
                 &Method::GET,
@@ -291,7 +498,7 @@ mod tests {
             ("host", "127.0.0.1:5000"),
         ]);
         assert_eq!(
-            judge(
+            let_in(
                 here,
                 "/api/sheets",
                 &Method::POST,
@@ -302,7 +509,7 @@ mod tests {
             Ok(())
         );
         assert_eq!(
-            judge(
+            let_in(
                 here,
                 "/api/sheets",
                 &Method::POST,
@@ -335,12 +542,12 @@ mod tests {
         ];
         for path in guarded {
             assert_eq!(
-                judge(there, path, &Method::GET, &none, None, &Door::new("t0k")),
+                let_in(there, path, &Method::GET, &none, None, &Door::new("t0k")),
                 Err(Refusal::TokenNeeded),
                 "{path}"
             );
             assert_eq!(
-                judge(
+                let_in(
                     there,
                     path,
                     &Method::GET,
@@ -352,7 +559,7 @@ mod tests {
                 "{path} with the token"
             );
             assert_eq!(
-                judge(here, path, &Method::GET, &none, None, &Door::new("t0k")),
+                let_in(here, path, &Method::GET, &none, None, &Door::new("t0k")),
                 Ok(()),
                 "{path} here"
             );
@@ -365,7 +572,7 @@ mod tests {
             "/assets/desk.css",
         ] {
             assert_eq!(
-                judge(there, path, &Method::GET, &none, None, &Door::new("t0k")),
+                let_in(there, path, &Method::GET, &none, None, &Door::new("t0k")),
                 Ok(()),
                 "{path} is public"
             );
@@ -381,7 +588,7 @@ mod tests {
         };
         let asked = |host: &str| {
             let h = headers(&[("host", host)]);
-            judge(here, "/api/sheets", &Method::GET, &h, None, &door)
+            let_in(here, "/api/sheets", &Method::GET, &h, None, &door)
         };
         // A rebinding page's own name points at this computer now.
         assert_eq!(
@@ -402,7 +609,7 @@ mod tests {
             ("origin", "http://evil.example"),
         ]);
         assert_eq!(
-            judge(
+            let_in(
                 here,
                 "/api/sheets",
                 &Method::POST,
@@ -424,7 +631,7 @@ mod tests {
         };
         let host = [("host", "desk.example")];
         assert_eq!(
-            judge(
+            let_in(
                 proxy,
                 "/api/sheets",
                 &Method::GET,
@@ -440,13 +647,13 @@ mod tests {
             ("x-aufsicht-token", "t0k"),
         ]);
         assert_eq!(
-            judge(proxy, "/api/sheets", &Method::POST, &with, None, &door),
+            let_in(proxy, "/api/sheets", &Method::POST, &with, None, &door),
             Ok(()),
             "its https origin is its own"
         );
         let short = headers(&[("host", "desk.example"), ("x-aufsicht-token", "t0")]);
         assert_eq!(
-            judge(proxy, "/api/sheets", &Method::GET, &short, None, &door),
+            let_in(proxy, "/api/sheets", &Method::GET, &short, None, &door),
             Err(Refusal::TokenNeeded),
             "a token's beginning is no token"
         );
@@ -456,7 +663,7 @@ mod tests {
             ("origin", "https://127.0.0.1:5000"),
         ]);
         assert_eq!(
-            judge(proxy, "/api/sheets", &Method::POST, &https, None, &plain),
+            let_in(proxy, "/api/sheets", &Method::POST, &https, None, &plain),
             Err(Refusal::OtherOrigin("https://127.0.0.1:5000".into())),
             "no https without a proxy"
         );

@@ -3,9 +3,10 @@
 //! by its content, and read at once as `scan` reads it, with the night's
 //! rule set and list.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use axum::Extension;
 use axum::Json;
 use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
@@ -17,11 +18,12 @@ use aufsicht::check::flags::Code;
 use aufsicht::night::batch::result_names::name_beside;
 use aufsicht::night::batch::{Batch, ReaderKind};
 use aufsicht::night::club::archive::StoredSheet;
-use aufsicht::night::club::archive::{Archive, hex_sha256};
+use aufsicht::night::club::archive::{Archive, sha256_file};
 use aufsicht::sheet::Status;
 
 use super::Desk;
 use super::api::{Problem, Reply, blocking};
+use super::guard::Access;
 
 /// The most files one request may carry.
 pub const MAX_FILES: usize = 20;
@@ -46,24 +48,41 @@ pub struct Sent {
     message: String,
 }
 
-/// One file of the request: its name and bytes, or why it is refused.
+/// One file of the request: its name and where its bytes wait (a
+/// temporary file in the night's photo folder, gone unless kept), or why
+/// it is refused.
 struct Upload {
     name: String,
-    bytes: Result<Vec<u8>, String>,
+    file: Result<tempfile::NamedTempFile, String>,
 }
+
+/// The most requests with scans read at once; another gets a busy answer.
+pub const MAX_AT_ONCE: usize = 4;
 
 pub async fn upload(
     State(desk): State<Arc<Desk>>,
+    Extension(access): Extension<Access>,
     Query(q): Query<ScansQuery>,
     multipart: Multipart,
 ) -> Reply {
-    let files = collect(multipart, &desk).await?;
+    let Ok(_turn) = desk.uploads.try_acquire() else {
+        let busy = say(desk.lang, "scans-busy", &[]);
+        return Err(Problem(StatusCode::SERVICE_UNAVAILABLE, busy));
+    };
+    let night = {
+        let desk = desk.clone();
+        blocking(move || desk.night_sent_to(access, q.tournament.as_deref())).await?
+    };
+    let folder = desk.archive_dir.join(format!("fotos-{night}"));
+    let files = collect(multipart, &desk, &folder).await?;
+    let reader = desk.clone();
     blocking(move || {
-        let night = desk.night(q.tournament.as_deref())?;
+        let desk = reader;
+        let night = desk.night_by_id(night)?;
         let sent: Vec<Sent> = files
             .into_iter()
-            .map(|f| match f.bytes {
-                Ok(bytes) => desk.read_sent(&night, &f.name, &bytes),
+            .map(|f| match f.file {
+                Ok(file) => desk.read_sent(&night, &f.name, file, &folder),
                 Err(why) => Ok(refused(&f.name, why)),
             })
             .collect::<Result<_, Problem>>()?;
@@ -72,17 +91,25 @@ pub async fn upload(
     .await
 }
 
-/// The request's `file` fields, each within the limits or refused.
-async fn collect(mut multipart: Multipart, desk: &Desk) -> Result<Vec<Upload>, Problem> {
+/// The request's `file` fields, each streamed to a temporary file with
+/// the limits applied as its bytes come, or refused.
+async fn collect(
+    mut multipart: Multipart,
+    desk: &Desk,
+    folder: &Path,
+) -> Result<Vec<Upload>, Problem> {
     let lang = desk.lang;
-    let bad = |e: axum::extract::multipart::MultipartError| {
-        Problem(
-            StatusCode::BAD_REQUEST,
-            say(lang, "scans-bad-request", &[("problem", &e.body_text())]),
-        )
+    // axum's own words are English: the status says which of ours to use.
+    let bad = |e: axum::extract::multipart::MultipartError| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            let args: [(&str, &dyn std::fmt::Display); 1] = [("mb", &(MAX_REQUEST >> 20))];
+            Problem(e.status(), say(lang, "scans-request-too-large", &args))
+        }
+        _ => Problem(StatusCode::BAD_REQUEST, say(lang, "scans-bad-request", &[])),
     };
+    std::fs::create_dir_all(folder).map_err(|e| desk.not_kept(&e))?;
     let mut files = Vec::new();
-    while let Some(field) = multipart.next_field().await.map_err(bad)? {
+    while let Some(mut field) = multipart.next_field().await.map_err(bad)? {
         if field.name() != Some("file") {
             continue;
         }
@@ -96,15 +123,26 @@ async fn collect(mut multipart: Multipart, desk: &Desk) -> Result<Vec<Upload>, P
         let name = field
             .file_name()
             .map_or_else(|| format!("foto-{}", files.len() + 1), plain_name);
-        let bytes = field.bytes().await.map_err(bad)?;
-        let bytes = match kind_of(&bytes) {
-            _ if bytes.len() > MAX_FILE => {
-                Err(say(lang, "scans-too-large", &[("mb", &(MAX_FILE >> 20))]))
+        let mut tmp = aufsicht::night::files::temp_in(folder).map_err(|e| desk.not_kept(&e))?;
+        let (mut size, mut head) = (0usize, Vec::new());
+        let mut too_large = false;
+        while let Some(chunk) = field.chunk().await.map_err(bad)? {
+            size += chunk.len();
+            too_large |= size > MAX_FILE;
+            if too_large {
+                continue;
             }
+            if head.len() < 8 {
+                head.extend(chunk.iter().take(8 - head.len()));
+            }
+            std::io::Write::write_all(&mut tmp, &chunk).map_err(|e| desk.not_kept(&e))?;
+        }
+        let file = match kind_of(&head) {
+            _ if too_large => Err(say(lang, "scans-too-large", &[("mb", &(MAX_FILE >> 20))])),
             None => Err(say(lang, "scans-not-a-scan", &[])),
-            Some(_) => Ok(bytes.to_vec()),
+            Some(_) => Ok(tmp),
         };
-        files.push(Upload { name, bytes });
+        files.push(Upload { name, file });
     }
     Ok(files)
 }
@@ -140,8 +178,29 @@ fn plain_name(sent: &str) -> String {
         .collect();
     match clean.trim_start_matches('.') {
         "" => "foto".to_string(),
-        name => name.to_string(),
+        name => shortened(name, MAX_NAME),
     }
+}
+
+/// The longest name a sent file is kept under (bytes): with the hash in
+/// front it stays well below every file system's 255.
+const MAX_NAME: usize = 120;
+
+/// `name` cut to at most `max` bytes on a character's border, its
+/// extension (up to 10 bytes) kept.
+fn shortened(name: &str, max: usize) -> String {
+    if name.len() <= max {
+        return name.to_string();
+    }
+    let ext = match name.rfind('.') {
+        Some(i) if name.len() - i <= 10 => &name[i..],
+        _ => "",
+    };
+    let mut end = max - ext.len();
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{ext}", &name[..end])
 }
 
 fn refused(name: &str, why: String) -> Sent {
@@ -160,9 +219,10 @@ impl Desk {
         &self,
         night: &super::api::NightOf,
         name: &str,
-        bytes: &[u8],
+        file: tempfile::NamedTempFile,
+        folder: &Path,
     ) -> Result<Sent, Problem> {
-        let sha = hex_sha256(bytes);
+        let sha = sha256_file(file.path()).map_err(|e| self.not_kept(&e))?;
         let held = self.held(night.id, &sha)?;
         if !held.is_empty() {
             let message = say(self.lang, "scans-duplicate", &[("count", &held.len())]);
@@ -173,10 +233,10 @@ impl Desk {
                 message,
             });
         }
-        let folder = self.archive_dir.join(format!("fotos-{}", night.id));
-        let kept = keep(&folder, name, &sha, bytes)
-            .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-        let statuses = self.read_kept(night, &kept, &folder)?;
+        // Its content's hash first, so two phones' `IMG_0001.jpg` never meet.
+        let kept = folder.join(format!("{}-{name}", &sha[..12]));
+        aufsicht::night::files::persist_synced(file, &kept).map_err(|e| self.not_kept(&e))?;
+        let statuses = self.read_kept(night, &kept, folder)?;
         let held = self.held(night.id, &sha)?;
         let status = match statuses.as_slice() {
             s if s.iter().all(|s| *s == Status::Ok) && !s.is_empty() => "ok",
@@ -196,6 +256,31 @@ impl Desk {
             status,
             message,
         })
+    }
+
+    /// The night a request sends scans to: a phone's token's own night
+    /// (one naming another is refused), else the one it names.
+    fn night_sent_to(&self, access: Access, wanted: Option<&str>) -> Result<i64, Problem> {
+        let Access::Phone(night) = access else {
+            return Ok(self.night(wanted)?.id);
+        };
+        if let Some(wanted) = wanted
+            && self.night(Some(wanted))?.id != night
+        {
+            let text = say(self.lang, "scans-other-night", &[("night", &wanted)]);
+            return Err(Problem(StatusCode::FORBIDDEN, text));
+        }
+        Ok(night)
+    }
+
+    /// A sent file that could not be written: one line, the OS's words left out.
+    fn not_kept(&self, _: &std::io::Error) -> Problem {
+        let folder = self.archive_dir.display();
+        let args: [(&str, &dyn std::fmt::Display); 1] = [("folder", &folder)];
+        Problem(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            say(self.lang, "scans-not-kept", &args),
+        )
     }
 
     /// The night's sheets read from content `sha`.
@@ -237,15 +322,6 @@ impl Desk {
     }
 }
 
-/// Writes the file into the night's photo folder under a name of its own
-/// (its content's hash first, so two phones' `IMG_0001.jpg` never meet).
-fn keep(folder: &Path, name: &str, sha: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(folder)?;
-    let path = folder.join(format!("{}-{name}", &sha[..12]));
-    aufsicht::night::files::write_whole(&path, bytes)?;
-    Ok(path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,5 +340,11 @@ mod tests {
         assert_eq!(plain_name("C:\\Fotos\\IMG 0001.JPG"), "IMG_0001.JPG");
         assert_eq!(plain_name("..."), "foto");
         assert_eq!(plain_name("Tisch 7 Rückrunde.jpg"), "Tisch_7_Rückrunde.jpg");
+        let long = format!("{}.jpeg", "ä".repeat(300));
+        let short = plain_name(&long);
+        assert!(
+            short.len() <= MAX_NAME && short.ends_with("ää.jpeg"),
+            "{short}"
+        );
     }
 }
