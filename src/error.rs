@@ -541,6 +541,8 @@ pub enum PowerError {
     NoSuchField { seat: usize, field: String },
     /// Initials name a game row, or a seat and a footer field: not both, not neither.
     RowOrField,
+    /// A sheet is no copy of itself.
+    CopyOfItself,
 }
 
 impl Tell for PowerError {
@@ -552,6 +554,7 @@ impl Tell for PowerError {
                 say(lang, "power-no-field", &[("seat", seat), ("field", field)])
             }
             PowerError::RowOrField => say(lang, "power-row-or-field", &[]),
+            PowerError::CopyOfItself => say(lang, "power-copy-of-itself", &[]),
         }
     }
 }

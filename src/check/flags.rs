@@ -34,6 +34,8 @@ pub enum Code {
     InkDiffers,
     CellUncertain,
     SheetUnreadable,
+    /// The sheet's form is another game's than the night's rule set.
+    WrongGame,
 }
 
 impl Code {
@@ -54,7 +56,7 @@ impl Code {
     pub fn is_from_reading(self) -> bool {
         matches!(
             self,
-            Code::CellUncertain | Code::InkDiffers | Code::SheetUnreadable
+            Code::CellUncertain | Code::InkDiffers | Code::SheetUnreadable | Code::WrongGame
         )
     }
 
@@ -80,6 +82,7 @@ impl Code {
             Code::InkDiffers => "INK_DIFFERS",
             Code::CellUncertain => "CELL_UNCERTAIN",
             Code::SheetUnreadable => "SHEET_UNREADABLE",
+            Code::WrongGame => "WRONG_GAME",
         }
     }
 }

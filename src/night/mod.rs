@@ -9,6 +9,8 @@
 //!   complaint's audit and the scans it shows;
 //! - [`desk`]: the review: its edits, the supervisor's powers and the
 //!   review page;
+//! - [`ledger`]: the Schreiber's ledger: whose points each footer error
+//!   moved, and whose errors favour themselves beyond chance;
 //! - [`files`]: files written whole, for all of them;
 //! - [`table`]: a ranking's typed rows, for its CSV, JSON and pages.
 
@@ -16,5 +18,6 @@ pub mod batch;
 pub mod club;
 pub mod desk;
 pub mod files;
+pub mod ledger;
 pub mod table;
 pub mod tournament;

@@ -20,6 +20,7 @@ use crate::sheet::{
 };
 
 mod fields;
+mod game;
 mod locate;
 mod other_pen;
 mod own_hand;
@@ -139,7 +140,10 @@ pub fn scan_page_timed(
     });
     times.verify += clock.elapsed();
     let clock = std::time::Instant::now();
-    let verified = verified.map(|sheet| with_other_pens(sheet, &aligned, page, lang));
+    let verified = verified.map(|sheet| {
+        let sheet = with_other_pens(sheet, &aligned, page, lang);
+        game::with_game_checked(sheet, aligned.form, rules, lang)
+    });
     times.read += clock.elapsed();
     verified.unwrap_or_else(|e| {
         unreadable(

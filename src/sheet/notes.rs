@@ -180,6 +180,10 @@ pub struct SheetNotes {
     /// its round count 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub void: Option<Void>,
+    /// The supervisor settled that this sheet is a copy of another (the
+    /// same paper scanned or photographed again): it leaves the count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub copy_of: Option<CopyOf>,
     /// The SHA-256 of the scan file the values were read from (hex): every
     /// crop a page shows is cut from the bytes with this hash, or from none.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -214,6 +218,14 @@ pub struct Accepted {
     pub at: String,
 }
 
+/// A sheet settled as a copy: of which sheet (its archive id), who, when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CopyOf {
+    pub of: i64,
+    pub by: String,
+    pub at: String,
+}
+
 /// A sheet declared invalid: who, when, why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Void {
@@ -233,6 +245,7 @@ impl Lenient for SheetNotes {
         "footer_initials",
         "accepted",
         "void",
+        "copy_of",
         "source_sha256",
     ];
     fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
@@ -246,6 +259,7 @@ impl Lenient for SheetNotes {
             "footer_initials" => self.footer_initials = typed(value)?,
             "accepted" => self.accepted = typed(value)?,
             "void" => self.void = typed(value)?,
+            "copy_of" => self.copy_of = typed(value)?,
             "source_sha256" => self.source_sha256 = typed(value)?,
             _ => return Err(value),
         }

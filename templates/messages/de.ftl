@@ -69,7 +69,7 @@ review-done = Durchsichtsseite für { $count ->
 } nach { $path } geschrieben: im Browser öffnen
 
 ## Archiv, export, correct
-archive-missing = { $path } gibt es nicht: das Archiv angeben, das ein Scan geschrieben hat (scan --archive, sonst aufsicht.sqlite in --out)
+archive-missing = { $path } gibt es nicht: das Archiv angeben, das ein Scan geschrieben hat (scan --archive, sonst aufsicht.sqlite in --out); die Prüfstelle legt es mit --rules und --tournament neu an
 export-done = { $count ->
     [one] { $count } Blatt
    *[other] { $count } Blätter
@@ -126,7 +126,7 @@ archive-no-such-sheet = Archiv: kein Blatt mit der Nummer { $id }
 archive-no-such-player = Teilnehmer { $player } steht auf keinem Blatt dieses Abends
 archive-newer = { $path } wurde von einer neueren Version von aufsicht geschrieben (Archiv-Version { $version }, diese kennt { $known }): bitte mit der neueren Version öffnen; das Archiv bleibt unverändert
 archive-date-differs = Der Abend { $name } ist auf den { $had } datiert, nicht auf den { $given }: anderen Turniernamen wählen oder das Datum berichtigen
-bad-date = { $option } { $date } ist kein Datum JJJJ-MM-TT.
+bad-date = { $option } { $date } ist kein Datum (T.M.JJJJ oder JJJJ-MM-TT).
 archive-backed-up = { $archive } gesichert nach { $path }
 check-scan-altered = der aufbewahrte Scan { $sha256 } passt nicht mehr zu seinem Hash
 check-result-altered = das gespeicherte Ergebnis von Liste { $sheet } passt nicht mehr zu seinem Hash
@@ -193,6 +193,7 @@ batch-write = { $path } lässt sich nicht schreiben: { $problem } (Ausgabeordner
 
 ## Abendprüfungen (standings)
 check-sheet-unreadable = Blatt { $sheet } ließ sich nicht lesen: seine Werte von Hand eintragen (ein berichtigtes JSON) und standings noch einmal ausführen
+check-wrong-game = { $sheet } ist das Blatt eines anderen Spiels: seine Spieler zählen nicht, bis jemand entscheidet (für ungültig erklären, oder mit dem richtigen Regelwerk einlesen)
 check-round-or-table-missing = Blatt { $sheet } hat keine lesbare Runden- oder Tischnummer: sie in das JSON des Blatts schreiben; seine Punkte zählen in der Summe, aber in keiner Rundenspalte
 check-player-id-unreadable = Blatt { $sheet }, Platz { $seat }: keine lesbare Teilnehmer-Nr.; diese Punkte gehören niemandem, bis sie in das JSON des Blatts geschrieben ist
 check-table-twice = Runde { $round }, Tisch { $table } steht auf { $count } Blättern ({ $sheets }): ein doppelt gescanntes Blatt oder eine falsche Nummer; das Doppel entfernen oder die Nummer berichtigen
@@ -246,6 +247,9 @@ ink-colour-part = { $mm2 } mm² davon in anderer Farbe
 ink-darker = { $percent } % dunkler, Striche { $width }-mal so breit
 ink-lighter = { $percent } % heller, Striche { $width }-mal so breit
 flag-sheet-unreadable = Blatt nicht lesbar: { $why }.
+flag-wrong-game = Blatt eines anderen Spiels: das Formular { $form } ist für { $form_game }, der Abend wird nach { $rules } ({ $rules_game }) gewertet; es zählt nicht, bis jemand entscheidet.
+game-schafkopf = Schafkopf
+game-doppelkopf = Doppelkopf
 
 ## Markierungen: was unsicher gelesen ist
 field-round = Runde
@@ -316,6 +320,10 @@ serve-no-image = der Scan von Blatt { $id } liegt nicht mehr dort, wo er gelesen
 serve-forbidden-origin = abgelehnt: die Anfrage kommt von einer anderen Seite ({ $origin })
 serve-foreign-host = abgelehnt: „{ $host }“ ist nicht der Name dieses Schreibtischs (weitere Namen mit --host)
 serve-token-needed = diese Adresse braucht den Zugangsschlüssel, den review --serve ausgegeben hat
+serve-phone-only = der Schlüssel des Handys öffnet nur die Aufnahme und das Senden von Scans an seinen Abend
+serve-made-archive = Archiv { $path } neu angelegt, mit dem Abend „{ $night }“ ({ $rules })
+serve-made-night = Abend „{ $night }“ ({ $rules }) in { $path } neu angelegt
+serve-no-night = diesen Abend (Nr. { $id }) gibt es im Archiv nicht
 serve-listening = Prüftisch unter { $url } (Strg-C beendet ihn)
 serve-token = von einem anderen Rechner: { $url }
 serve-bind = kann nicht auf { $addr } lauschen: { $problem }
@@ -348,6 +356,8 @@ desk-unvoid = wieder gültig
 desk-rank = Platz
 desk-player = Spieler
 desk-total = Punkte
+desk-provisional = (vorläufig)
+desk-checks = Prüfungen des Abends
 
 ## scan --watch
 watch-start = beobachte { $path }: jeder Scan wird gelesen, sobald er ankommt; Strg-C beendet
@@ -360,6 +370,8 @@ watch-not-folder = --watch { $path }: kein Ordner: den Ordner angeben, in den de
 power-no-row = Das Blatt hat keine Spielzeile { $row }
 power-no-field = das Blatt hat am Platz { $seat } kein Fußfeld „{ $field }“ (plus, minus, abzug oder endergebnis)
 power-row-or-field = Abzeichnen nennt eine Spielzeile („row“) oder ein Fußfeld („seat“ und „field“), eines von beiden
+power-copy-of-itself = ein Blatt ist keine Kopie seiner selbst
+power-copy-other-night = Blatt { $of } gehört zu einem anderen Abend: eine Kopie ist es nur von einem Blatt desselben Abends
 power-no-reason = Ein Blatt wird nur mit Begründung für ungültig erklärt
 scan-changed = Die Scan-Datei hat sich geändert, seit diese Werte aus ihr gelesen wurden: kein Ausschnitt wird gezeigt.
 audit-title-player = Prüfung: Teilnehmer { $player }
@@ -526,6 +538,16 @@ help-standings--seating = Der Sitzplan des Abends (`draw`): ausgeloste Tische oh
 help-standings--archive = Ein Abend dieses Archivs statt Ordnern voller Ergebnisse: die Listen, wie sie dort stehen, mit Korrekturen und Entscheidungen
 help-standings--tournament = Der Abend in --archive, nach Name oder Datum (JJJJ-MM-TT); darf fehlen, wenn das Archiv nur einen hat
 help-standings--dirs = Ordner mit Listenergebnissen (*.json), etwa einer je Runde
+help-writers = Das Buch der Schreiber: je Schreiber die Fehler seiner Listen, wessen Punkte sie verschoben, und ob sie öfter zu eigenen Gunsten fallen, als der Zufall es täte (JSON oder CSV)
+help-writers-example = aufsicht writers --rules merkur --archive verein.sqlite --format csv --out schreiber.csv
+help-writers--rules = Regelwerk oder der Pfad einer Regeldatei
+help-writers--format = json (Vorgabe) oder csv
+help-writers--out = Die Datei, in die geschrieben wird (Vorgabe: die Standardausgabe)
+help-writers--writer_seat = Der Platz des Schreibers, wo der Verein einen anderen als den ersten nennt
+help-writers--archive = Die Abende dieses Archivs statt Ordnern: die Listen, wie sie dort stehen, mit Korrekturen und Entscheidungen
+help-writers--tournament = Ein Abend in --archive (nach Name oder Datum); ohne es alle
+help-writers--dirs = Ordner mit getippten Listen oder Ergebnissen (*.json), einer je Abend
+writers-flagged = Schreiber { $player }: auffällig: { $favouring } von { $errors } Fehlern zu eigenen Gunsten, { $points } Punkte (p = { $p })
 help-season = Die Jahreswertung des Vereins über die Abende des Archivs (CSV auf die Standardausgabe)
 help-season-example = aufsicht season --archive verein.sqlite --club verein.toml --page saison.html
 help-season--archive = Das Archiv des Vereins (was `scan --archive` füllt)
@@ -575,7 +597,7 @@ help-review--archive = Das Archiv des Abends (was `scan --archive` gefüllt hat)
 help-review--rules = Regelwerk oder der Pfad einer Regeldatei, um berichtigte Listen zu prüfen (Vorgabe: das, mit dem der Abend gescannt wurde, wie das Archiv es kennt)
 help-review--participants = Die Angemeldeten des Abends: ihre Namen neben den Nummern und (am Schreibtisch) die Prüfungen der Rangliste
 help-review--seating = Der Sitzplan des Abends (`draw`), für die Prüfungen der Rangliste
-help-review--tournament = Der Name des Turniers; darf fehlen, wenn das Archiv nur eines hat
+help-review--tournament = Der Name des Turniers; darf fehlen, wenn das Archiv nur eines hat. Mit --rules legt die Prüfstelle einen Abend (und ein Archiv), den es noch nicht gibt, neu an: ein Abend nur vom Handy
 help-review--club = Die Datei des Vereins: die Regel der Jahreswertung (`[season]`) für die Prüfung eines Spielers über alle Abende, die Namen der Mitgliederliste auf jeder Seite
 help-review--dirs = Ordner mit Listenergebnissen (*.json), deren Scans noch dort liegen, wo sie gelesen wurden
 help-render-form = Ein leeres Formular zum Drucken zeichnen (PNG oder PDF, nach der Endung der Datei)
@@ -595,7 +617,12 @@ serve-no-archive-in = kein Archiv (*.sqlite) in { $path }
 serve-no-browser = der Browser ließ sich nicht öffnen ({ $problem }); bitte { $url } selbst öffnen
 help-review--newest = Statt --archive: das neueste Archiv (*.sqlite) in diesem Ordner (der Eintrag im Startmenü unter Windows)
 help-review--open = Den Schreibtisch im Standardbrowser öffnen, sobald er lauscht
-scans-bad-request = die Sendung ist nicht lesbar ({ $problem })
+help-review--date = Das Datum des Abends (3.10.2026 oder 2026-10-03), wo die Prüfstelle ihn anlegt
+scans-bad-request = die Sendung ist nicht lesbar (kein vollständiges Formular mit Dateien)
+scans-request-too-large = die Sendung ist größer als { $mb } MB: weniger Fotos auf einmal senden
+scans-busy = gerade werden schon mehrere Sendungen gelesen: bitte gleich noch einmal senden
+scans-other-night = dieser Schlüssel gehört zu einem anderen Abend als „{ $night }“
+scans-not-kept = die Datei konnte in { $folder } nicht gespeichert werden: nichts davon ist gespeichert
 scans-too-many = höchstens { $count } Dateien auf einmal
 scans-too-large = größer als { $mb } MB: nicht angenommen
 scans-not-a-scan = kein Bild (JPEG, PNG, TIFF) und kein PDF: nicht angenommen
@@ -613,6 +640,8 @@ scans-flagged = gelesen, mit Meldungen zum Prüfen ({ $count ->
     })
 scans-unreadable = nicht lesbar: bitte noch einmal aufnehmen
 desk-capture = Mit dem Handy aufnehmen: diesen Code scannen
+desk-copy-of = ist eine Kopie von
+desk-uncopy = doch keine Kopie
 capture-title = Listen fotografieren
 capture-help = Jede Liste flach und ganz ins Bild, bei gutem Licht. Jedes Foto geht sofort an die Prüfstelle; was nicht lesbar ist, bitte gleich noch einmal aufnehmen, solange die Liste auf dem Tisch liegt.
 capture-take = Fotos aufnehmen
@@ -624,6 +653,7 @@ capture-ok = gelesen
 capture-flagged = gelesen, mit Meldungen
 capture-unreadable = nicht lesbar
 capture-duplicate = schon da
+capture-refused = nicht angenommen
 form-no-page = { $path }: keine Seite darin
 form-checked = { $path } geschrieben: { $boxes } Felder über dem Scan (Linien zu { $fit } % getroffen)
 help-form = Das eigene Formular eines Vereins: aus dem leeren Blatt lernen, an einem Scan prüfen
@@ -644,6 +674,7 @@ edge-right = rechten
 edge-top = oberen
 edge-bottom = unteren
 learn-no-seats = keine Spielerspalten (je + und −) in der Tabelle gefunden
+learn-too-few-rows = nur { $found } Spielzeile(n) gefunden: ein Formular braucht mindestens zwei
 learn-no-check-column = keine Aufs.-Spalte rechts der Spielerspalten gefunden
 learn-no-footer = keine Fußzeilen (Gesamt, Abzug, Endergebnis) unter den Spielzeilen gefunden
 learn-no-player-block = kein Spielerblock (Teilnehmer-Nr., Name) über der Tabelle gefunden

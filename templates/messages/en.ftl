@@ -68,7 +68,7 @@ review-done = review page for { $count ->
 } written to { $path }: open it in a browser
 
 ## archive, export, correct
-archive-missing = { $path } does not exist: give the archive a scan wrote (scan --archive, default aufsicht.sqlite in --out)
+archive-missing = { $path } does not exist: give the archive a scan wrote (scan --archive, default aufsicht.sqlite in --out); the desk makes one given --rules and --tournament
 export-done = { $count ->
     [one] { $count } sheet
    *[other] { $count } sheets
@@ -125,7 +125,7 @@ archive-no-such-sheet = archive: no sheet with id { $id }
 archive-no-such-player = participant { $player } is on no sheet of this night
 archive-newer = { $path } was written by a newer aufsicht (archive version { $version }, this one knows { $known }): open it with the newer release; the archive is left unchanged
 archive-date-differs = the night { $name } is dated { $had }, not { $given }: give another tournament name or correct the date
-bad-date = { $option } { $date } is no date YYYY-MM-DD.
+bad-date = { $option } { $date } is no date (D.M.YYYY or YYYY-MM-DD).
 archive-backed-up = { $archive } backed up to { $path }
 check-scan-altered = the kept scan { $sha256 } no longer matches its hash
 check-result-altered = the stored result of sheet { $sheet } no longer matches its hash
@@ -192,6 +192,7 @@ batch-write = cannot write { $path }: { $problem } (check the output folder and 
 
 ## Night checks (standings)
 check-sheet-unreadable = sheet { $sheet } could not be read: enter its values by hand (a corrected JSON) and run standings again
+check-wrong-game = { $sheet } is another game's sheet: its players do not count until someone decides (declare it invalid, or read it with the right rule set)
 check-round-or-table-missing = sheet { $sheet } has no readable round or table number: write it into the sheet's JSON; its points count in the total but in no round column
 check-player-id-unreadable = sheet { $sheet }, seat { $seat }: no readable participant number; these points belong to nobody until it is written into the sheet's JSON
 check-table-twice = round { $round }, table { $table } is on { $count } sheets ({ $sheets }): a sheet scanned twice or a wrong number; remove the duplicate or correct the number
@@ -242,6 +243,9 @@ ink-colour-part = { $mm2 } mm² of it in another colour
 ink-darker = { $percent } % darker, strokes { $width } times as broad
 ink-lighter = { $percent } % lighter, strokes { $width } times as broad
 flag-sheet-unreadable = Sheet unreadable: { $why }.
+flag-wrong-game = another game's sheet: the form { $form } is for { $form_game }, the night is scored by { $rules } ({ $rules_game }); it does not count until someone decides.
+game-schafkopf = Schafkopf
+game-doppelkopf = Doppelkopf
 
 ## Flags: what was read unsurely
 field-round = Round
@@ -306,6 +310,10 @@ serve-no-image = the scan of sheet { $id } is not where it was read ({ $source }
 serve-forbidden-origin = refused: the request comes from another site ({ $origin })
 serve-foreign-host = refused: "{ $host }" is not a name of this desk (more names with --host)
 serve-token-needed = this address needs the access token that review --serve printed
+serve-phone-only = the phone's key opens only the capture page and sending scans to its night
+serve-made-archive = archive { $path } made, with the night "{ $night }" ({ $rules })
+serve-made-night = night "{ $night }" ({ $rules }) made in { $path }
+serve-no-night = the archive has no night number { $id }
 serve-listening = review desk at { $url } (Ctrl-C stops it)
 serve-token = from another computer: { $url }
 serve-bind = cannot listen on { $addr }: { $problem }
@@ -338,6 +346,8 @@ desk-unvoid = valid again
 desk-rank = rank
 desk-player = player
 desk-total = total
+desk-provisional = (provisional)
+desk-checks = The night's checks
 
 ## scan --watch
 watch-start = watching { $path }: each scan is read as it arrives; Ctrl-C stops
@@ -351,6 +361,8 @@ power-no-row = the sheet has no game row { $row }
 power-no-reason = a sheet is declared invalid only with a reason
 power-no-field = the sheet has no footer value "{ $field }" at seat { $seat } (plus, minus, abzug or endergebnis)
 power-row-or-field = initials name a game row ("row") or a footer value ("seat" and "field"), one of them
+power-copy-of-itself = a sheet is no copy of itself
+power-copy-other-night = sheet { $of } belongs to another night: a copy is one of a sheet of the same night
 scan-changed = The scan file has changed since these values were read from it: no crop is shown.
 audit-title-player = Audit: participant { $player }
 audit-title-sheet = Audit of a sheet
@@ -516,6 +528,16 @@ help-standings--seating = The night's seating (`draw`): drawn tables with no she
 help-standings--archive = A night of this archive instead of folders of results: the sheets as they stand there, corrections and verdicts included
 help-standings--tournament = The night in --archive, by its name or its date (YYYY-MM-DD); may be left out when the archive holds one
 help-standings--dirs = Folders of sheet results (*.json), e.g. one per round
+help-writers = The Schreiber's ledger: per Schreiber the errors of their sheets, whose points they moved, and whether they fall their own way more often than chance would (JSON or CSV)
+help-writers-example = aufsicht writers --rules merkur --archive club.sqlite --format csv --out writers.csv
+help-writers--rules = Rule set id or the path of a rule file
+help-writers--format = json (default) or csv
+help-writers--out = The file to write (default: standard output)
+help-writers--writer_seat = The Schreiber's seat where the club names another than the first
+help-writers--archive = The nights of this archive instead of folders: the sheets as they stand there, corrections and verdicts included
+help-writers--tournament = One night of --archive (by name or date); without it every night
+help-writers--dirs = Folders of typed sheets or results (*.json), one a night
+writers-flagged = Schreiber { $player }: conspicuous: { $favouring } of { $errors } errors in their own favour, { $points } points (p = { $p })
 help-season = The club's season table over the archive's nights (CSV to stdout)
 help-season-example = aufsicht season --archive verein.sqlite --club verein.toml --page saison.html
 help-season--archive = The club's archive (what `scan --archive` fills)
@@ -565,7 +587,7 @@ help-review--archive = The night's archive (what `scan --archive` filled)
 help-review--rules = Rule set id or the path of a rule file, to verify corrected sheets (default: the one the night was scanned with, as the archive keeps it)
 help-review--participants = The night's registered participants: their names beside the numbers, and (the desk) the standings' checks
 help-review--seating = The night's seating (`draw`), for the standings' checks
-help-review--tournament = The tournament's name; may be left out when the archive holds one
+help-review--tournament = The tournament's name; may be left out when the archive holds one. With --rules the desk makes a night (and an archive) that does not exist yet: a night from phones alone
 help-review--club = The club's file: the season's rule (`[season]`) for a player's audit over every night, the member list's names on every page
 help-review--dirs = Folders of sheet results (*.json) whose scans are still where they were read
 help-render-form = Render a blank form to print (PNG or PDF by the file's extension)
@@ -585,7 +607,12 @@ serve-no-archive-in = no archive (*.sqlite) in { $path }
 serve-no-browser = could not open the browser ({ $problem }); please open { $url } yourself
 help-review--newest = Instead of --archive: the newest archive (*.sqlite) in this folder (the Start-menu entry on Windows)
 help-review--open = Open the desk in the default browser once it listens
-scans-bad-request = the upload cannot be read ({ $problem })
+help-review--date = The night's date (3.10.2026 or 2026-10-03), where the desk makes it
+scans-bad-request = the request cannot be read (no complete form with files)
+scans-request-too-large = the request is larger than { $mb } MB: send fewer photos at once
+scans-busy = several requests are being read already: please send again in a moment
+scans-other-night = this key belongs to another night than "{ $night }"
+scans-not-kept = the file could not be stored in { $folder }: nothing of it is stored
 scans-too-many = at most { $count } files at once
 scans-too-large = larger than { $mb } MB: not taken
 scans-not-a-scan = no image (JPEG, PNG, TIFF) and no PDF: not taken
@@ -603,6 +630,8 @@ scans-flagged = read, with flags to check ({ $count ->
     })
 scans-unreadable = not readable: please take it again
 desk-capture = Take photos with a phone: scan this code
+desk-copy-of = is a copy of
+desk-uncopy = no copy after all
 capture-title = Photograph the sheets
 capture-help = Each sheet flat and whole in the picture, in good light. Every photo goes to the desk at once; take again whatever cannot be read while the sheet is still on the table.
 capture-take = Take photos
@@ -614,6 +643,7 @@ capture-ok = read
 capture-flagged = read, with flags
 capture-unreadable = not readable
 capture-duplicate = already there
+capture-refused = not taken
 form-no-page = { $path }: no page in it
 form-checked = { $path } written: { $boxes } fields over the scan (its lines met at { $fit } %)
 help-form = A club's own form: learn it from its blank, check it against a scan
@@ -634,6 +664,7 @@ edge-right = right
 edge-top = top
 edge-bottom = bottom
 learn-no-seats = no player columns (a + and a − each) found in the table
+learn-too-few-rows = only { $found } game row(s) found: a form needs at least two
 learn-no-check-column = no Aufs. column found right of the player columns
 learn-no-footer = no footer rows (Gesamt, Abzug, Endergebnis) found below the game rows
 learn-no-player-block = no player block (Teilnehmer-Nr., name) found above the table

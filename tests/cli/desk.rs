@@ -32,15 +32,13 @@ impl Desk {
 
     /// A desk speaking `lang`, with more of `review --serve`'s arguments.
     pub(crate) fn start_in(lang: &str, archive: &Path, more: &[&str]) -> Desk {
+        Desk::listening("127.0.0.1:0", lang, archive, more)
+    }
+
+    /// A desk listening on `listen` (`0.0.0.0:0`: where a phone reaches it).
+    pub(crate) fn listening(listen: &str, lang: &str, archive: &Path, more: &[&str]) -> Desk {
         let mut child = Command::new(env!("CARGO_BIN_EXE_aufsicht"))
-            .args([
-                "--lang",
-                lang,
-                "review",
-                "--serve",
-                "--listen",
-                "127.0.0.1:0",
-            ])
+            .args(["--lang", lang, "review", "--serve", "--listen", listen])
             .args(["--rules", "merkur", "--title", "Test night"])
             .args(more)
             .arg("--archive")
@@ -82,25 +80,7 @@ impl Desk {
         body: &[u8],
     ) -> (u16, String, String) {
         let host = self.url.trim_start_matches("http://").trim_end_matches('/');
-        let mut stream = TcpStream::connect(host).expect("connect");
-        let mut request =
-            format!("{method} {path} HTTP/1.1\r\nHost: {named}\r\nConnection: close\r\n");
-        for (k, v) in headers {
-            request.push_str(&format!("{k}: {v}\r\n"));
-        }
-        request.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-        let request = [request.as_bytes(), body].concat();
-        stream.write_all(&request).expect("send");
-        let mut raw = Vec::new();
-        stream.read_to_end(&mut raw).expect("answer");
-        let text = String::from_utf8_lossy(&raw).to_string();
-        let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
-        let status = head
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .expect("status");
-        (status, head.to_ascii_lowercase(), body.to_string())
+        call_at(host, named, method, path, headers, body)
     }
 
     pub(crate) fn json(&self, path: &str) -> Value {
@@ -118,6 +98,36 @@ impl Desk {
             &body.to_string(),
         )
     }
+}
+
+/// A request to the desk at `at` (address and port) as a script sends it,
+/// its `Host` header `named`: (status, head in lower case, body).
+pub(crate) fn call_at(
+    at: &str,
+    named: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(at).expect("connect");
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {named}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    let request = [request.as_bytes(), body].concat();
+    stream.write_all(&request).expect("send");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("answer");
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
+    (status, head.to_ascii_lowercase(), body.to_string())
 }
 
 impl Drop for Desk {
@@ -874,8 +884,8 @@ pub(crate) async fn browser(driver: &Driver, profile: &Path) -> fantoccini::Clie
     let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     args.push(format!("--user-data-dir={}", profile.display()));
     caps.insert("goog:chromeOptions".into(), json!({ "args": args }));
-    fantoccini::ClientBuilder::rustls()
-        .expect("tls")
+    let plain = hyper_util::client::legacy::connect::HttpConnector::new();
+    fantoccini::ClientBuilder::new(plain)
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{}", driver.1))
         .await
@@ -1072,6 +1082,208 @@ fn a_page_of_another_site_should_reach_nothing_and_behind_a_proxy_nobody_without
     assert_eq!(status, 200, "the shell is public: {said}");
 }
 
+/// The capture address the desk shows, split: (address and port, path
+/// and query, the night's capture token).
+fn capture_address(code: &Value) -> (String, String, String) {
+    let url = code["url"].as_str().expect("an address");
+    let rest = url.strip_prefix("http://").expect("http");
+    let (at, path) = rest.split_once('/').expect("a path");
+    let token = path
+        .split(['?', '&'])
+        .find_map(|kv| kv.strip_prefix("token="))
+        .expect("a token");
+    (at.to_string(), format!("/{path}"), token.to_string())
+}
+
+#[test]
+fn a_phones_key_should_send_scans_to_its_night_and_open_nothing_else() {
+    let dir = temp("desk-phone-key");
+    let archive = night_archive(&dir);
+    let desk = Desk::listening("0.0.0.0:0", "de", &archive, &[]);
+    let code = desk.json("/api/capture");
+    assert_eq!(code["reachable"], true, "{code}");
+    let (at, path, key) = capture_address(&code);
+    assert!(!at.starts_with("127."), "another computer's address: {at}");
+    assert!(path.contains("tournament="), "the night named: {path}");
+    let sheets_before = desk.json("/api/sheets").as_array().expect("queue").len();
+    // From another computer (the machine's own network address, not
+    // loopback): the page, named by its night, and a photo sent.
+    let (status, head, page) = call_at(&at, &at, "GET", &path, &[], b"");
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        page.contains(code["night"].as_str().expect("a name")),
+        "{page}"
+    );
+    assert!(head.contains("x-frame-options: deny"), "{head}");
+    assert!(head.contains("frame-ancestors 'none'"), "{head}");
+    let photo = as_png("merkur-scanner.jpg", &dir);
+    let (kind, body) = multipart(&[("tisch30.png", std::fs::read(&photo).expect("photo"))]);
+    let with_key = [
+        ("Content-Type", kind.as_str()),
+        ("x-aufsicht-token", key.as_str()),
+    ];
+    let (status, _, said) = call_at(&at, &at, "POST", "/api/scans", &with_key, &body);
+    assert_eq!(status, 200, "{said}");
+    assert!(said.contains("\"sheets\""), "{said}");
+    assert_eq!(
+        desk.json("/api/sheets").as_array().expect("queue").len(),
+        sheets_before + 1
+    );
+    // Nothing else opens with it.
+    let key_only = [("x-aufsicht-token", key.as_str())];
+    for (method, route) in [
+        ("GET", "/api/sheets"),
+        ("GET", "/api/audit?sheet=1"),
+        ("POST", "/api/sheets/1/verdict"),
+        ("GET", "/api/capture"),
+    ] {
+        let (status, _, said) = call_at(&at, &at, method, route, &key_only, b"");
+        assert!(
+            status == 401 || status == 403,
+            "{method} {route}: {status} {said}"
+        );
+    }
+    // The desk renews it: the old key sends nothing more.
+    let (status, _, renewed) = desk.call("POST", "/api/capture", &[], "");
+    assert_eq!(status, 200, "{renewed}");
+    let renewed: Value = serde_json::from_str(&renewed).expect("json");
+    assert_ne!(capture_address(&renewed).2, key);
+    let (status, _, _) = call_at(&at, &at, "POST", "/api/scans", &with_key, &body);
+    assert_eq!(status, 401);
+    // A request through a proxy on this computer is no request of its own.
+    let forwarded = [("X-Forwarded-For", "203.0.113.9")];
+    let (status, _, _) = desk.call("GET", "/api/sheets", &forwarded, "");
+    assert_eq!(status, 401);
+}
+
+/// A club with phones only: the desk makes the archive and the night, a
+/// phone sends the same sheet twice, the night's check names it until a
+/// person settles the second as the first's copy, with the trail.
+#[test]
+fn a_night_from_the_desk_alone_should_take_phone_photos_and_settle_a_copy() {
+    let dir = temp("desk-alone");
+    let archive = dir.join("neu.sqlite");
+    let more = ["--tournament", "Heute", "--date", "3.10.2026"];
+    let desk = Desk::listening("0.0.0.0:0", "de", &archive, &more);
+    assert!(archive.is_file(), "the archive made");
+    let nights = desk.json("/api/nights");
+    assert_eq!(nights[0]["name"], "Heute", "{nights}");
+    assert_eq!(nights[0]["date"], "2026-10-03", "{nights}");
+    let code = desk.json("/api/capture");
+    assert_eq!(code["night"], "Heute", "{code}");
+    let (at, _, key) = capture_address(&code);
+    let send = |sample: &str| -> i64 {
+        let photo = as_png(sample, &dir);
+        let (kind, body) = multipart(&[("foto.png", std::fs::read(&photo).expect("photo"))]);
+        let headers = [
+            ("Content-Type", kind.as_str()),
+            ("x-aufsicht-token", key.as_str()),
+        ];
+        let (status, _, said) = call_at(&at, &at, "POST", "/api/scans", &headers, &body);
+        assert_eq!(status, 200, "{said}");
+        let sent: Value = serde_json::from_str(&said).expect("json");
+        sent[0]["sheets"][0].as_i64().expect("a sheet")
+    };
+    let first = send("merkur-scanner.jpg");
+    let second = send("merkur-fax.tif");
+    let twice = |checks: &Value| -> Vec<Value> {
+        (checks.as_array().expect("checks").iter())
+            .filter(|c| c["code"] == "TABLE_TWICE" || c["code"] == "SHEET_TWICE")
+            .cloned()
+            .collect()
+    };
+    let checks = desk.json("/api/checks");
+    let found = twice(&checks);
+    assert!(!found.is_empty(), "{checks}");
+    assert_eq!(found[0]["sheets"], json!([first, second]), "{checks}");
+    let body = json!({"by": "AB", "of": first}).to_string();
+    let (status, _, said) = desk.call(
+        "POST",
+        &format!("/api/sheets/{second}/copy"),
+        &[("Content-Type", "application/json")],
+        &body,
+    );
+    assert_eq!(status, 200, "{said}");
+    assert!(twice(&desk.json("/api/checks")).is_empty());
+    let trail = desk.json(&format!("/api/sheets/{second}/trail"));
+    let settled = (trail.as_array().expect("trail").iter())
+        .any(|t| t["field"] == "copy_of" && t["by"] == "AB");
+    assert!(settled, "{trail}");
+    // A sheet is no copy of itself.
+    let body = json!({"by": "AB", "of": first}).to_string();
+    let (status, _, said) = desk.call(
+        "POST",
+        &format!("/api/sheets/{first}/copy"),
+        &[("Content-Type", "application/json")],
+        &body,
+    );
+    assert_eq!(status, 400, "{said}");
+}
+
+/// A hostile file name and a file over the limit, sent over HTTP: each
+/// gets its status in one German line, nothing of the refused is stored.
+#[test]
+fn a_hostile_name_and_a_huge_file_should_each_get_one_german_line() {
+    let dir = temp("desk-hostile-upload");
+    let archive = night_archive(&dir);
+    let desk = Desk::start_in("de", &archive, &[]);
+    let long_name = format!("Tisch:7*<>|{}.png", "Ü".repeat(300));
+    let photo = as_png("merkur-scanner.jpg", &dir);
+    let mut huge = b"\x89PNG\r\n\x1a\n".to_vec();
+    huge.resize((40 << 20) + 10, 7);
+    let (kind, body) = multipart(&[
+        (long_name.as_str(), std::fs::read(&photo).expect("photo")),
+        ("riesig.png", huge),
+    ]);
+    let headers = [("Content-Type", kind.as_str())];
+    let (status, _, said) = desk.call_as(
+        desk.url.trim_start_matches("http://").trim_end_matches('/'),
+        "POST",
+        "/api/scans",
+        &headers,
+        &body,
+    );
+    assert_eq!(status, 200, "{said}");
+    let sent: Value = serde_json::from_str(&said).expect("json");
+    let read = sent[0]["status"].as_str().expect("a status");
+    assert!(read == "ok" || read == "flagged", "{sent}");
+    assert!(
+        sent[0]["file"].as_str().expect("a name").len() <= 120,
+        "{sent}"
+    );
+    assert_eq!(sent[1]["status"], "refused");
+    let message = sent[1]["message"].as_str().expect("a message");
+    assert!(
+        message.contains("größer als 40 MB") && !message.contains('\n'),
+        "{message}"
+    );
+    // Kept: the read photo only; no temporary file left behind.
+    let folder = std::fs::read_dir(archive.parent().expect("folder"))
+        .expect("archive folder")
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("fotos-"))
+        .expect("the night's photo folder")
+        .path();
+    let kept: Vec<String> = std::fs::read_dir(&folder)
+        .expect("photos")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!kept.iter().any(|k| k.ends_with(".part")), "{kept:?}");
+    assert!(!kept.iter().any(|k| k.contains("riesig")), "{kept:?}");
+    let photos = kept.iter().filter(|k| k.ends_with(".png")).count();
+    assert_eq!(photos, 1, "{kept:?}");
+    // A request that is no form at all: one German line.
+    let (status, _, said) = desk.call(
+        "POST",
+        "/api/scans",
+        &[("Content-Type", "multipart/form-data; boundary=x")],
+        "kaputt",
+    );
+    assert_eq!(status, 400);
+    assert!(said.starts_with("die Sendung ist nicht lesbar"), "{said}");
+}
+
 /// A multipart body of `files` (name, bytes) in the field `file`.
 fn multipart(files: &[(&str, Vec<u8>)]) -> (String, Vec<u8>) {
     let boundary = "aufsicht-test-boundary";
@@ -1206,7 +1418,9 @@ async fn a_phone_should_send_photos_from_its_page_and_the_desk_should_show_them_
     use fantoccini::Locator::Css;
     let dir = temp("desk-capture");
     let archive = night_archive(&dir);
-    let desk = Desk::start_in("de", &archive, &[]);
+    // Listening where a phone reaches it: the phone below comes from the
+    // machine's network address, not loopback, and shows its key.
+    let desk = Desk::listening("0.0.0.0:0", "de", &archive, &[]);
     let driver = Driver::start();
     let client = browser(&driver, &dir.join("profile")).await;
     // The desk open on the organiser's screen: a sheet sent joins its queue.
@@ -1228,10 +1442,10 @@ async fn a_phone_should_send_photos_from_its_page_and_the_desk_should_show_them_
         .set_window_size(390, 844)
         .await
         .expect("a phone's size");
-    client
-        .goto(&format!("{}capture", desk.url))
-        .await
-        .expect("the capture page");
+    let code = desk.json("/api/capture");
+    let qr = code["url"].as_str().expect("the QR's address");
+    assert!(!qr.contains("127.0.0.1"), "{qr}");
+    client.goto(qr).await.expect("the capture page");
     until(&client, "return document.body.dataset.ready === '1'").await;
     let second = as_png("merkur-scanner.jpg", &dir);
     let input = client.find(Css("#photos")).await.expect("the file input");

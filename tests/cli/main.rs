@@ -16,3 +16,4 @@ mod scan;
 mod standings;
 mod verify;
 mod watch;
+mod writers;

@@ -69,15 +69,19 @@ pub struct NotADate;
 
 impl std::fmt::Display for NotADate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("no date YYYY-MM-DD")
+        f.write_str("no date YYYY-MM-DD or D.M.YYYY")
     }
 }
 
 impl std::error::Error for NotADate {}
 
-/// A date option's value (`--date`, `--from`, `--to`), parsed by clap.
+/// A date option's value (`--date`, `--from`, `--to`), parsed by clap:
+/// `2026-10-03` or as Germans write it, `3.10.2026`.
 pub fn date(text: &str) -> std::result::Result<chrono::NaiveDate, NotADate> {
-    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| NotADate)
+    ["%Y-%m-%d", "%d.%m.%Y"]
+        .iter()
+        .find_map(|f| chrono::NaiveDate::parse_from_str(text.trim(), f).ok())
+        .ok_or(NotADate)
 }
 
 /// A run that finished but could not read everything it was given.
@@ -166,4 +170,20 @@ pub fn waiting(out: &Path, lang: Lang) {
 /// Says that a file was passed over, and why.
 pub fn passed_over(path: &Path, why: &aufsicht::page::input::PassedOver, lang: Lang) {
     eprintln!("aufsicht: {}: {}", path.display(), why.text(lang));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_date_should_be_taken_as_germans_and_iso_write_it() {
+        let third = chrono::NaiveDate::from_ymd_opt(2026, 10, 3);
+        assert_eq!(date("2026-10-03").ok(), third);
+        assert_eq!(date("3.10.2026").ok(), third);
+        assert_eq!(date("03.10.2026").ok(), third);
+        assert!(date("3.10.26").is_err() || date("3.10.26").ok() != third);
+        assert!(date("32.10.2026").is_err());
+        assert!(date("Samstag").is_err());
+    }
 }

@@ -20,6 +20,7 @@ mod serve;
 mod standings;
 mod verify;
 mod watch;
+mod writers;
 
 use std::process::ExitCode;
 
@@ -56,6 +57,9 @@ enum Command {
     Print(print::PrintArgs),
     /// Rank the night's players from the sheet results in DIRs (CSV to stdout).
     Standings(standings::StandingsArgs),
+    /// The Schreiber's ledger: per Schreiber their footer errors, whose
+    /// points they moved, and whether their own way is beyond chance.
+    Writers(writers::WritersArgs),
     /// The club's season table over the archive's nights (CSV to stdout).
     Season(season::SeasonArgs),
     /// Write an archived night back out: one contract JSON per sheet and values.csv.
@@ -134,6 +138,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Print(a) => print::run(a, lang),
         Command::Standings(a) => standings::run(a, lang),
         Command::Season(a) => season::run(a, lang),
+        Command::Writers(a) => writers::run(a, lang),
         Command::Export(a) => archive::export_run(a, lang),
         Command::Correct(a) => archive::correct_run(a, lang),
         Command::Archive(a) => archive::archive_run(a, lang),

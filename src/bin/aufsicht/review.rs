@@ -49,8 +49,13 @@ pub struct ReviewArgs {
     #[arg(long, requires = "serve")]
     pub seating: Option<PathBuf>,
     /// The tournament's name; may be left out when the archive holds one.
+    /// With --rules, a night (and an archive) that does not exist yet is
+    /// made: a night filled from phones alone.
     #[arg(long, requires = "serve")]
     pub tournament: Option<String>,
+    /// The night's date (3.10.2026 or 2026-10-03), where the desk makes it.
+    #[arg(long, requires = "tournament", value_parser = crate::common::date)]
+    pub date: Option<chrono::NaiveDate>,
     /// The club's file: the season's rule (`[season]`) for a player's
     /// audit over every night, the member list's names on every page.
     #[arg(long, requires = "serve")]
@@ -87,6 +92,7 @@ pub fn run(a: ReviewArgs, lang: Lang) -> Result<()> {
                 participants: a.participants,
                 seating: a.seating,
                 tournament: a.tournament,
+                date: a.date,
                 club: a.club,
                 hosts: a.hosts,
                 behind_proxy: a.behind_proxy,

@@ -7,7 +7,7 @@
 
 use crate::error::PowerError;
 use crate::sheet::SheetResult;
-use crate::sheet::notes::{FooterInitials, RowInitials, Void};
+use crate::sheet::notes::{CopyOf, FooterInitials, RowInitials, Void};
 
 /// The footer fields the supervisor initials.
 pub const FOOTER_FIELDS: [&str; 4] = ["plus", "minus", "abzug", "endergebnis"];
@@ -102,6 +102,27 @@ pub fn verdict(
         at: at.to_string(),
         reason: reason.trim().to_string(),
     });
+    Ok(())
+}
+
+/// Settles sheet `itself` as a copy of sheet `of` (the same paper read
+/// twice): it leaves the count; `None` takes that back.
+pub fn copy_of(
+    sheet: &mut SheetResult,
+    itself: i64,
+    of: Option<i64>,
+    by: &str,
+    at: &str,
+) -> Result<(), PowerError> {
+    sheet.notes.copy_of = match of {
+        Some(of) if of == itself => return Err(PowerError::CopyOfItself),
+        Some(of) => Some(CopyOf {
+            of,
+            by: by.to_string(),
+            at: at.to_string(),
+        }),
+        None => None,
+    };
     Ok(())
 }
 

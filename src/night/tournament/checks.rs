@@ -35,6 +35,9 @@ pub enum NightCheckKind {
     SheetTwice,
     /// A run of game rows written alike on another table's sheet.
     RowsCopied,
+    /// A sheet of another game than the night's (`WRONG_GAME`): its
+    /// players are not counted until a person decides.
+    WrongGame,
 }
 
 impl NightCheckKind {
@@ -53,6 +56,7 @@ impl NightCheckKind {
             Self::SheetVoid => "SHEET_VOID",
             Self::SheetTwice => "SHEET_TWICE",
             Self::RowsCopied => "ROWS_COPIED",
+            Self::WrongGame => "WRONG_GAME",
         }
     }
 }

@@ -120,14 +120,21 @@ pub fn standings(
         max_round: rules.rounds,
         rounds_seen: BTreeSet::new(),
     };
-    for (fallback, sheet) in sheets {
+    // A sheet a person settled as a copy of another leaves the count, and
+    // the checks that found it twice with it.
+    let sheets: Vec<(String, SheetResult)> = sheets
+        .iter()
+        .filter(|(_, s)| s.notes.copy_of.is_none())
+        .cloned()
+        .collect();
+    for (fallback, sheet) in &sheets {
         night.add_sheet(sheet, fallback);
     }
     night.table_checks();
     night.round_checks();
     night
         .checks
-        .extend(crate::night::tournament::copies::copy_checks(sheets, lang));
+        .extend(crate::night::tournament::copies::copy_checks(&sheets, lang));
     if let Some(list) = participants.filter(|l| !l.is_empty()) {
         registration_checks(&mut night.players, list, &mut night.checks, lang);
     }
@@ -156,6 +163,14 @@ impl Night<'_> {
                 kind: NightCheckKind::SheetUnreadable,
                 sheets: vec![name.clone()],
                 message: say(self.lang, "check-sheet-unreadable", &[("sheet", &name)]),
+            });
+            return;
+        }
+        if sheet.notes.void.is_none() && sheet.flags.iter().any(|f| f.code == Code::WrongGame) {
+            self.checks.push(NightCheck {
+                kind: NightCheckKind::WrongGame,
+                sheets: vec![name.clone()],
+                message: say(self.lang, "check-wrong-game", &[("sheet", &name)]),
             });
             return;
         }

@@ -86,7 +86,7 @@ impl Desk {
 
     /// Night `id` with what checks it: the command line's for the night
     /// opened on, the rule set it was scanned with for any other.
-    fn night_by_id(&self, id: i64) -> Result<NightOf<'_>, Problem> {
+    pub(super) fn night_by_id(&self, id: i64) -> Result<NightOf<'_>, Problem> {
         if id == self.opened {
             return Ok(NightOf {
                 id,
@@ -343,7 +343,9 @@ impl Desk {
         change(&mut sheet, &at).map_err(|e| {
             let status = match e {
                 PowerError::NoSuchRow(_) | PowerError::NoSuchField { .. } => StatusCode::NOT_FOUND,
-                PowerError::NoReason | PowerError::RowOrField => StatusCode::BAD_REQUEST,
+                PowerError::NoReason | PowerError::RowOrField | PowerError::CopyOfItself => {
+                    StatusCode::BAD_REQUEST
+                }
             };
             Problem(status, e.tell(self.lang))
         })?;
@@ -447,6 +449,41 @@ pub async fn verdict(
 }
 
 #[derive(Deserialize)]
+struct CopyBody {
+    by: String,
+    /// The sheet this one is a copy of; null takes the verdict back.
+    of: Option<i64>,
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+/// `POST /api/sheets/{id}/copy`: the supervisor settles a sheet read twice:
+/// this one is a copy of sheet `of` of the same night and leaves the count.
+pub async fn copy(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Reply {
+    blocking(move || {
+        let body: CopyBody = body_of(&desk, &body)?;
+        let version = named_version(body.version, &headers);
+        if let Some(of) = body.of {
+            let (night, _) = desk.stored_in(id)?;
+            let (other, _) = desk.stored_in(of)?;
+            if night != other {
+                let said = say(desk.lang, "power-copy-other-night", &[("of", &of)]);
+                return Err(Problem(StatusCode::BAD_REQUEST, said));
+            }
+        }
+        desk.act(id, &body.by, version, |sheet, at| {
+            powers::copy_of(sheet, id, body.of, body.by.trim(), at)
+        })
+    })
+    .await
+}
+
+#[derive(Deserialize)]
 pub struct StandingsQuery {
     #[serde(default)]
     tournament: Option<String>,
@@ -492,6 +529,42 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
             );
         }
         Ok(response)
+    })
+    .await
+}
+
+/// `GET /api/checks`: the night checks `standings` makes over the
+/// night's sheets as they stand now, each naming its sheets by id.
+pub async fn checks(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) -> Reply {
+    use aufsicht::night::tournament::checks::sheet_name;
+    blocking(move || {
+        let night = desk.night(q.tournament.as_deref())?;
+        let mut ids: std::collections::HashMap<String, i64> = Default::default();
+        let sheets: Vec<(String, SheetResult)> = desk
+            .all(&night)?
+            .into_iter()
+            .map(|s| {
+                let id = s.id;
+                let (name, result) = s.into_named();
+                ids.insert(sheet_name(&result, &name), id);
+                ids.insert(name.clone(), id);
+                (name, result)
+            })
+            .collect();
+        let standings = rank(sheets, night.rules(), desk.lang).standings;
+        let listed: Vec<Value> = standings
+            .checks
+            .iter()
+            .map(|c| {
+                let sheets: Vec<i64> = c
+                    .sheets
+                    .iter()
+                    .filter_map(|n| ids.get(n).copied())
+                    .collect();
+                json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets})
+            })
+            .collect();
+        Ok(Json(listed).into_response())
     })
     .await
 }

@@ -42,6 +42,8 @@ pub struct ServeOptions {
     pub participants: Option<PathBuf>,
     pub seating: Option<PathBuf>,
     pub tournament: Option<String>,
+    /// The night's date, where the desk makes the night.
+    pub date: Option<chrono::NaiveDate>,
     /// The club's file (CLUB.toml).
     pub club: Option<PathBuf>,
     /// Names the desk is reached by besides its addresses and `localhost`.
@@ -75,6 +77,8 @@ pub struct Desk {
     reached: std::sync::OnceLock<SocketAddr>,
     lang: Lang,
     door: guard::Door,
+    /// Requests with scans read at once ([`scans::MAX_AT_ONCE`]).
+    uploads: tokio::sync::Semaphore,
     title: String,
 }
 
@@ -86,13 +90,8 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         .map(|p| crate::common::load_seating(p, lang))
         .transpose()?;
     let club = crate::season::club_file(o.club.as_ref(), lang)?;
-    let mut archive = open_archive(&o.archive, lang)?;
+    let (mut archive, opened) = open_night(&o, lang)?;
     let members = crate::season::members_of(&club, lang)?;
-    let opened = match o.tournament.as_deref() {
-        Some(night) => archive.pick_tournament(Some(night)),
-        None => archive.newest_night(),
-    }
-    .told(lang)?;
     let rules = match &o.rules {
         Some(r) => load_rules(r, lang)?,
         None => load_rules(&archive.rules_of(opened).told(lang)?, lang)?,
@@ -126,6 +125,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
             behind_proxy: o.behind_proxy,
             ..guard::Door::new(&guard::new_token())
         },
+        uploads: tokio::sync::Semaphore::new(scans::MAX_AT_ONCE),
         title: o.title,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -133,6 +133,49 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(serve(desk, (o.listen, o.open), o.archive))
+}
+
+/// The archive and the night the desk opens on. Given the rules and the
+/// night's name, the desk makes what does not exist yet (a night filled
+/// from phones alone needs no scan first), and says so in one line.
+fn open_night(o: &ServeOptions, lang: Lang) -> Result<(Archive, i64)> {
+    let made = |archive: &Archive, name: &str, rules: &str, id: &str| -> Result<i64> {
+        let night = archive.tournament(name, rules).told(lang)?;
+        if let Some(date) = o.date {
+            archive.date(night, date).told(lang)?;
+        }
+        let path = o.archive.display();
+        let args: [(&str, &dyn std::fmt::Display); 3] =
+            [("path", &path), ("night", &name), ("rules", &rules)];
+        eprintln!("aufsicht: {}", say(lang, id, &args));
+        Ok(night)
+    };
+    let wanted = o.rules.as_deref().zip(o.tournament.as_deref());
+    if !o.archive.is_file()
+        && let Some((rules, name)) = wanted
+    {
+        let rules = load_rules(rules, lang)?.id;
+        let archive = Archive::open(&o.archive).told(lang)?;
+        let night = made(&archive, name, &rules, "serve-made-archive")?;
+        return Ok((archive, night));
+    }
+    let archive = open_archive(&o.archive, lang)?;
+    let Some(name) = o.tournament.as_deref() else {
+        let night = archive.newest_night().told(lang)?;
+        return Ok((archive, night));
+    };
+    let night = match archive.pick_tournament(Some(name)) {
+        Ok(night) => night,
+        Err(aufsicht::error::ArchiveError::NoTournament { .. }) if o.rules.is_some() => {
+            let rules = load_rules(o.rules.as_deref().unwrap_or_default(), lang)?.id;
+            made(&archive, name, &rules, "serve-made-night")?
+        }
+        Err(e) => return Err(e).told(lang),
+    };
+    if let Some(date) = o.date {
+        archive.date(night, date).told(lang)?;
+    }
+    Ok((archive, night))
 }
 
 fn router(desk: Arc<Desk>) -> Router {
@@ -150,9 +193,11 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/values", post(api::values))
         .route("/api/sheets/{id}/initials", post(api::initials))
         .route("/api/sheets/{id}/verdict", post(api::verdict))
+        .route("/api/sheets/{id}/copy", post(api::copy))
         .route("/api/standings", get(api::standings))
+        .route("/api/checks", get(api::checks))
         .route("/capture", get(capture::page))
-        .route("/api/capture", get(capture::code))
+        .route("/api/capture", get(capture::code).post(capture::renew))
         .route(
             "/api/scans",
             post(scans::upload).layer(DefaultBodyLimit::max(scans::MAX_REQUEST)),

@@ -52,7 +52,7 @@ pub(super) fn shell(title: &str, body_class: Option<&str>, data: Markup, body: M
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 19] = [
+const DESK_WORDS: [(&str, &str); 21] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -72,14 +72,18 @@ const DESK_WORDS: [(&str, &str); 19] = [
     ("unvoid", "desk-unvoid"),
     ("scanchanged", "scan-changed"),
     ("capture", "desk-capture"),
+    ("copyof", "desk-copy-of"),
+    ("uncopy", "desk-uncopy"),
 ];
 
 /// The board's words (standings and ranking).
-const BOARD_WORDS: [(&str, &str); 4] = [
+const BOARD_WORDS: [(&str, &str); 6] = [
     ("rank", "desk-rank"),
     ("player", "desk-player"),
     ("name", "column-name"),
     ("total", "desk-total"),
+    ("provisional", "desk-provisional"),
+    ("checks", "desk-checks"),
 ];
 
 /// The words a page's script shows, as a JSON object in the page
@@ -108,6 +112,7 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
             p class="help" { (t("desk-help")) }
             div id="capture" hidden {}
         }
+        section id="checks" hidden { h2 { (t("desk-checks")) } ul {} }
         div id="desk" {
             aside { h2 { (t("desk-queue")) } ol id="queue" {} }
             main {
@@ -129,7 +134,7 @@ fn board_page(lang: Lang, night: &str, heading: &str, class: &str, refresh: u32)
     let title = format!("{}: {night}", t(heading));
     let print = refresh == 0;
     let body = html! {
-        h1 { (title) }
+        h1 { (title) " " span id="provisional" hidden { (t("desk-provisional")) } }
         @if print {
             p class="noprint" {
                 a id="csv" href="/api/standings?download=1" { (t("desk-export-csv")) }
@@ -137,6 +142,7 @@ fn board_page(lang: Lang, night: &str, heading: &str, class: &str, refresh: u32)
                 button onclick="window.print()" { (t("desk-print")) }
             }
         }
+        section id="checks" hidden { h2 { (t("desk-checks")) } ul {} }
         table id="board" {}
         script src="/assets/board.js" {}
         script { "board(" (refresh) ");" }

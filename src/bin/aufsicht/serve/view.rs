@@ -104,6 +104,7 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         "flags": flags,
         "page": whole,
         "void": sheet.notes.void,
+        "copy_of": sheet.notes.copy_of,
         "supervisor_initials": sheet.notes.supervisor_initials,
         "names": names,
         "footer_initials": sheet.notes.footer_initials,

@@ -32,7 +32,8 @@ pub enum ChangeKind {
     Kept,
     /// The supervisor initialled a game row, or took it back.
     Initials,
-    /// The supervisor declared the sheet invalid, or valid again.
+    /// The supervisor declared the sheet invalid, or valid again, or a
+    /// copy of another.
     Verdict,
 }
 
@@ -40,7 +41,7 @@ impl ChangeKind {
     pub(super) fn of(field: &str, old: &Option<String>, new: &Option<String>) -> Self {
         if field.ends_with(".supervisor_initials") {
             ChangeKind::Initials
-        } else if field == "void" {
+        } else if field == "void" || field == "copy_of" {
             ChangeKind::Verdict
         } else if old == new {
             ChangeKind::Kept
@@ -104,6 +105,9 @@ pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
         }
         if let Some(void) = &sheet.notes.void {
             map.insert("void".into(), Some(void.reason.clone()));
+        }
+        if let Some(copy) = &sheet.notes.copy_of {
+            map.insert("copy_of".into(), Some(copy.of.to_string()));
         }
         for g in &sheet.games {
             map.insert(

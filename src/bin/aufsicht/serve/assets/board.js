@@ -28,8 +28,29 @@ function board(every) {
       const cells = named ? [l.rank, l.player, l.name ?? "", l.total] : [l.rank, l.player, l.total];
       for (const v of cells) row.insertCell().textContent = v;
     }
+    await showChecks(headers, of);
     document.body.dataset.loaded = String(Date.now());
   }
   load();
   if (every > 0) setInterval(load, every);
+}
+
+// The night's checks above the table; while any stands, the ranking is
+// provisional, on screen and on paper.
+async function showChecks(headers, of) {
+  const r = await fetch("/api/checks" + (of ? "?" + of.slice(1) : ""), { headers });
+  if (!r.ok) return;
+  const checks = await r.json();
+  const box = document.getElementById("checks");
+  const list = box.querySelector("ul");
+  list.replaceChildren();
+  for (const c of checks) {
+    const li = document.createElement("li");
+    li.dataset.code = c.code;
+    li.textContent = c.message;
+    list.appendChild(li);
+  }
+  box.hidden = checks.length === 0;
+  document.getElementById("provisional").hidden = checks.length === 0;
+  document.body.dataset.checks = String(checks.length);
 }

@@ -125,6 +125,11 @@ function renderPowers() {
     box.append(reason, button("void", texts.void,
       () => power("verdict", { void: true, reason: reason.value })));
   }
+  if (sheet.copy_of) {
+    const c = sheet.copy_of;
+    box.append(line(texts.copyof, `#${c.of} (${c.by}, ${c.at})`),
+      button("uncopy", texts.uncopy, async () => { await power("copy", { of: null }); await loadChecks(); }));
+  }
   const seated = (sheet.names || []).map((p, s) =>
     `${s + 1}: ${p.number ?? "?"}${p.name ? " " + p.name : ""}`);
   if (seated.length) box.append(line(texts.players, seated.join(" · ")));
@@ -300,6 +305,47 @@ async function showCapture() {
   box.hidden = false;
 }
 
+// The night's checks at the top of the queue: what the sheets say about
+// each other (a table twice, a sheet scanned twice), each sheet a link.
+async function loadChecks() {
+  const checks = await get("/api/checks" + ofNight());
+  const box = document.getElementById("checks");
+  const list = box.querySelector("ul");
+  list.replaceChildren();
+  for (const c of checks) {
+    const li = document.createElement("li");
+    li.dataset.code = c.code;
+    li.append(c.message);
+    for (const id of c.sheets) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = "#" + id;
+      b.addEventListener("click", () => open(id, 0));
+      li.append(" ", b);
+    }
+    // The same paper read twice: each later one settled as the first's copy.
+    if (c.code === "SHEET_TWICE" || c.code === "TABLE_TWICE") {
+      const [first, ...later] = c.sheets;
+      for (const id of later) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "copy";
+        b.dataset.copy = String(id);
+        b.textContent = `#${id} ${texts.copyof} #${first}`;
+        b.addEventListener("click", async () => {
+          await open(id, 0);
+          await power("copy", { of: first });
+          await loadChecks();
+        });
+        li.append(" ", b);
+      }
+    }
+    list.appendChild(li);
+  }
+  box.hidden = checks.length === 0;
+  document.body.dataset.checks = String(checks.length);
+}
+
 (async function start() {
   const began = performance.now();
   await loadNights();
@@ -309,6 +355,8 @@ async function showCapture() {
   window.deskReady = performance.now() - began;
   document.body.dataset.ready = "1";
   showCapture().catch(() => {});
+  loadChecks().catch(() => {});
+  setInterval(() => loadChecks().catch(() => {}), 5000);
   // Sheets sent from a phone (or a scanner's watch) join the queue as they come.
   setInterval(() => loadQueue().catch(() => {}), 3000);
 })().catch(e => say(String(e), true));

@@ -1,0 +1,357 @@
+//! The Schreiber's ledger: for each sheet, whose points its footer errors
+//! moved, and per Schreiber over a night or a season whether their errors
+//! fall their own way more often than chance would have them.
+//!
+//! An error is one seat whose written Endergebnis differs from the one its
+//! rows give (the rows' `+` sum less their `-` sum); it moved the
+//! difference to that seat. Only what is sure counts: a sheet that could
+//! not be read, was declared invalid, is a copy or another game's, and a
+//! seat whose rows or footer hold a reading in doubt, give no error.
+//!
+//! Under chance an error's gain falls on any seat of its sheet alike; the
+//! count of errors that gain the Schreiber's own seat is held against
+//! that (one-sided: a tail of the Poisson binomial, the plain binomial
+//! where every table has as many seats).
+
+use std::collections::BTreeMap;
+
+use crate::check::flags::Code;
+use crate::sheet::{SheetResult, Status};
+
+/// A Schreiber is flagged at a chance below this, with at least
+/// [`FLAG_ERRORS`] errors.
+pub const FLAG_P: f64 = 0.01;
+pub const FLAG_ERRORS: usize = 3;
+
+/// One sheet of a night as the ledger takes it.
+pub struct LedgerSheet<'a> {
+    /// The night's name.
+    pub night: &'a str,
+    /// The sheet's name: its archive id where it has one, else its file.
+    pub sheet: String,
+    pub result: &'a SheetResult,
+    /// The Schreiber's seat (from 1).
+    pub writer_seat: usize,
+}
+
+/// One error with its evidence.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Evidence {
+    pub night: String,
+    pub sheet: String,
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+    pub code: &'static str,
+    pub seat: usize,
+    pub field: &'static str,
+    pub written: i64,
+    pub computed: i64,
+    /// Points moved, by seat (from 1, as text: JSON's object keys).
+    pub moved: BTreeMap<String, i64>,
+}
+
+/// One Schreiber's account.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Writer {
+    pub player: String,
+    pub sheets: usize,
+    pub errors: usize,
+    pub to_self: i64,
+    pub to_partners: i64,
+    pub against_others: i64,
+    pub favouring_self: usize,
+    pub p: f64,
+    pub flagged: bool,
+    pub evidence: Vec<Evidence>,
+}
+
+/// Every Schreiber's account over `sheets`, flagged ones first, then by
+/// the chance (smallest first) and the player.
+pub fn ledger(sheets: &[LedgerSheet]) -> Vec<Writer> {
+    let mut by_player: BTreeMap<String, (Writer, Vec<f64>)> = BTreeMap::new();
+    for s in sheets {
+        let Some(player) = s
+            .result
+            .players
+            .get(s.writer_seat.wrapping_sub(1))
+            .cloned()
+            .flatten()
+        else {
+            continue;
+        };
+        let (writer, chances) = by_player
+            .entry(player.clone())
+            .or_insert_with(|| (empty(&player), Vec::new()));
+        writer.sheets += 1;
+        let seats = used_seats(s.result).max(1);
+        for e in errors_of(s) {
+            let mine = e
+                .moved
+                .get(&s.writer_seat.to_string())
+                .copied()
+                .unwrap_or(0);
+            writer.to_self += mine;
+            for (seat, &points) in &e.moved {
+                if *seat != s.writer_seat.to_string() {
+                    writer.to_partners += points.max(0);
+                    writer.against_others += points.min(0);
+                }
+            }
+            writer.favouring_self += usize::from(mine > 0);
+            writer.errors += 1;
+            chances.push(1.0 / seats as f64);
+            writer.evidence.push(e);
+        }
+    }
+    let mut writers: Vec<Writer> = by_player
+        .into_values()
+        .map(|(mut w, chances)| {
+            w.p = at_least(w.favouring_self, &chances);
+            w.flagged = w.p < FLAG_P && w.errors >= FLAG_ERRORS;
+            w
+        })
+        .collect();
+    writers.sort_by(|a, b| {
+        (b.flagged.cmp(&a.flagged))
+            .then(a.p.total_cmp(&b.p))
+            .then_with(|| a.player.cmp(&b.player))
+    });
+    writers
+}
+
+fn empty(player: &str) -> Writer {
+    Writer {
+        player: player.to_string(),
+        sheets: 0,
+        errors: 0,
+        to_self: 0,
+        to_partners: 0,
+        against_others: 0,
+        favouring_self: 0,
+        p: 1.0,
+        flagged: false,
+        evidence: Vec::new(),
+    }
+}
+
+/// The seats with a player or any writing.
+fn used_seats(sheet: &SheetResult) -> usize {
+    (1..=sheet.seats())
+        .filter(|&s| {
+            sheet.players.get(s - 1).is_some_and(Option::is_some)
+                || sheet
+                    .games
+                    .iter()
+                    .any(|g| g.cells.get(s - 1).is_some_and(|c| c.has_writing()))
+        })
+        .count()
+}
+
+/// Whether the sheet counts at all: read, valid, no copy, this game's.
+fn counts(sheet: &SheetResult) -> bool {
+    sheet.status != Status::Unreadable
+        && sheet.notes.void.is_none()
+        && sheet.notes.copy_of.is_none()
+        && !sheet
+            .flags
+            .iter()
+            .any(|f| matches!(f.code, Code::WrongGame | Code::SheetUnreadable))
+}
+
+/// Whether a reading in doubt touches seat `seat`'s sum: a doubt on its
+/// footer, or in any game row (a row's doubt may be any seat's value).
+fn in_doubt(sheet: &SheetResult, seat: usize) -> bool {
+    sheet.flags.iter().any(|f| {
+        f.code == Code::CellUncertain && (f.row.is_some() || f.seat.is_none_or(|s| s == seat))
+    })
+}
+
+/// The sure footer errors of one sheet.
+fn errors_of(s: &LedgerSheet) -> Vec<Evidence> {
+    let sheet = s.result;
+    if !counts(sheet) {
+        return Vec::new();
+    }
+    (1..=sheet.seats())
+        .filter(|&seat| !in_doubt(sheet, seat))
+        .filter_map(|seat| {
+            let written = sheet.endergebnis.get(seat - 1).copied().flatten()?;
+            let computed = rows_give(sheet, seat);
+            (written != computed).then(|| Evidence {
+                night: s.night.to_string(),
+                sheet: s.sheet.clone(),
+                round: sheet.round,
+                table: sheet.table,
+                code: Code::EndergebnisMismatch.as_str(),
+                seat,
+                field: "endergebnis",
+                written,
+                computed,
+                moved: BTreeMap::from([(seat.to_string(), written - computed)]),
+            })
+        })
+        .collect()
+}
+
+/// The Endergebnis seat `seat`'s rows give: its `+` sum less its `-` sum.
+fn rows_give(sheet: &SheetResult, seat: usize) -> i64 {
+    sheet
+        .games
+        .iter()
+        .filter_map(|g| g.cells.get(seat - 1))
+        .map(|c| i64::from(c.plus.unwrap_or(0)) - i64::from(c.minus.unwrap_or(0)))
+        .sum()
+}
+
+/// The chance of at least `k` successes in independent trials of the
+/// given chances (a Poisson binomial; by dynamic programming, exact).
+pub fn at_least(k: usize, chances: &[f64]) -> f64 {
+    if k == 0 {
+        return 1.0;
+    }
+    // dist[j]: the chance of exactly j successes so far.
+    let mut dist = vec![0.0f64; chances.len() + 1];
+    dist[0] = 1.0;
+    for (n, &p) in chances.iter().enumerate() {
+        for j in (0..=n + 1).rev() {
+            let stay = dist[j] * (1.0 - p);
+            let up = if j > 0 { dist[j - 1] * p } else { 0.0 };
+            dist[j] = stay + up;
+        }
+    }
+    dist[k.min(dist.len())..].iter().sum::<f64>().min(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sheet::{Cell, GameRow};
+
+    fn row(no: u32, values: [i64; 4]) -> GameRow {
+        GameRow {
+            no,
+            cells: values
+                .iter()
+                .map(|&v| {
+                    if v >= 0 {
+                        Cell::plus(v as u32)
+                    } else {
+                        Cell::minus((-v) as u32)
+                    }
+                })
+                .collect(),
+            initials: false,
+            class: None,
+            extra: Default::default(),
+        }
+    }
+
+    /// A sheet at `table` whose seat `seat` wrote `extra` more than its rows give.
+    fn sheet(table: u32, players: [&str; 4], seat: usize, extra: i64) -> SheetResult {
+        let rows = vec![row(1, [2, 2, -2, -2]), row(2, [-1, 3, -1, -1])];
+        let players = players.iter().map(|p| Some(p.to_string())).collect();
+        let mut s = crate::sheet::finished_sheet("merkur", rows, players);
+        s.table = Some(table);
+        s.round = Some(1);
+        if let Some(Some(e)) = s.endergebnis.get_mut(seat - 1) {
+            *e += extra;
+        }
+        s
+    }
+
+    #[test]
+    fn the_chance_should_be_the_binomials_where_every_table_has_four() {
+        // Six of six errors at 1/4 each: 0.25^6.
+        let p = at_least(6, &[0.25; 6]);
+        assert!((p - 0.25f64.powi(6)).abs() < 1e-12, "{p}");
+        assert!((at_least(1, &[0.5, 0.5]) - 0.75).abs() < 1e-12);
+        assert_eq!(at_least(0, &[0.3]), 1.0);
+        assert_eq!(at_least(2, &[0.3]), 0.0);
+    }
+
+    #[test]
+    fn a_schreiber_whose_slips_all_favour_them_should_be_flagged_and_no_other() {
+        let biased: Vec<SheetResult> = (1..=6)
+            .map(|t| sheet(t, ["7", "11", "12", "13"], 1, 5))
+            .collect();
+        // Honest slips: each against or for another seat.
+        let honest = [
+            sheet(20, ["21", "22", "23", "24"], 3, 4),
+            sheet(21, ["31", "32", "33", "34"], 1, -3),
+            sheet(22, ["41", "42", "43", "44"], 2, 2),
+            sheet(23, ["51", "52", "53", "54"], 4, 0),
+        ];
+        let all: Vec<LedgerSheet> = biased
+            .iter()
+            .chain(&honest)
+            .enumerate()
+            .map(|(i, r)| LedgerSheet {
+                night: "Herbst",
+                sheet: format!("s{i}"),
+                result: r,
+                writer_seat: 1,
+            })
+            .collect();
+        let writers = ledger(&all);
+        let first = &writers[0];
+        assert_eq!(first.player, "7");
+        assert!(first.flagged);
+        assert_eq!(
+            (first.errors, first.favouring_self, first.to_self),
+            (6, 6, 30)
+        );
+        assert!(first.p < 0.001, "{}", first.p);
+        assert_eq!(first.evidence.len(), 6);
+        assert_eq!(first.evidence[0].written - first.evidence[0].computed, 5);
+        assert!(writers[1..].iter().all(|w| !w.flagged), "{writers:#?}");
+        let w31 = writers.iter().find(|w| w.player == "31").expect("31 wrote");
+        assert_eq!((w31.errors, w31.favouring_self, w31.to_self), (1, 0, -3));
+        let w21 = writers.iter().find(|w| w.player == "21").expect("21 wrote");
+        assert_eq!((w21.to_partners, w21.against_others), (4, 0));
+    }
+
+    #[test]
+    fn an_error_resting_on_a_doubt_or_a_void_sheet_should_not_count() {
+        let mut doubted = sheet(1, ["7", "11", "12", "13"], 1, 5);
+        doubted.flags.push(crate::check::flags::Flag {
+            code: Code::CellUncertain,
+            severity: Code::CellUncertain.severity(),
+            row: Some(2),
+            seat: Some(3),
+            field: Some("minus".into()),
+            message: String::new(),
+            detail: Default::default(),
+            extra: Default::default(),
+        });
+        let mut void = sheet(2, ["7", "11", "12", "13"], 1, 5);
+        void.notes.void = Some(crate::sheet::notes::Void {
+            by: "AB".into(),
+            at: "now".into(),
+            reason: "unleserlich".into(),
+        });
+        let on_seat_two = sheet(3, ["7", "11", "12", "13"], 2, 5);
+        let sheets = [doubted, void, on_seat_two];
+        let all: Vec<LedgerSheet> = sheets
+            .iter()
+            .map(|r| LedgerSheet {
+                night: "Herbst",
+                sheet: "s".into(),
+                result: r,
+                writer_seat: 2,
+            })
+            .collect();
+        let writers = ledger(&all);
+        assert_eq!(writers.len(), 1);
+        // Seat 2 writes: the void sheet and the doubted one give nothing;
+        // the third sheet's error favours the writer on seat 2.
+        assert_eq!(writers[0].player, "11");
+        assert_eq!(
+            (
+                writers[0].sheets,
+                writers[0].errors,
+                writers[0].favouring_self
+            ),
+            (3, 1, 1)
+        );
+    }
+}

@@ -1,0 +1,157 @@
+//! `writers`: the Schreiber's ledger over a season of typed nights, one
+//! Schreiber slipping their own way every time, honest slips elsewhere.
+
+use serde_json::Value;
+
+use aufsicht::sheet::{Cell, GameRow, SheetResult, finished_sheet};
+
+use crate::common::{aufsicht, temp};
+
+fn row(no: u32, values: [i64; 4]) -> GameRow {
+    GameRow {
+        no,
+        cells: values
+            .iter()
+            .map(|&v| {
+                if v >= 0 {
+                    Cell::plus(v as u32)
+                } else {
+                    Cell::minus((-v) as u32)
+                }
+            })
+            .collect(),
+        initials: false,
+        class: None,
+        extra: Default::default(),
+    }
+}
+
+/// Table `table` of a night, its four players from `first` on; seat
+/// `slip` (if any) wrote `by` more than its rows give.
+fn sheet(table: u32, players: [u32; 4], slip: Option<(usize, i64)>) -> SheetResult {
+    let rows = vec![
+        row(1, [1, 1, -1, -1]),
+        row(2, [-2, 6, -2, -2]),
+        row(3, [2, -2, 2, -2]),
+    ];
+    let players = players.iter().map(|p| Some(p.to_string())).collect();
+    let mut s = finished_sheet("merkur", rows, players);
+    s.round = Some(1 + table % 2);
+    s.table = Some(table);
+    if let Some((seat, by)) = slip
+        && let Some(Some(e)) = s.endergebnis.get_mut(seat - 1)
+    {
+        *e += by;
+    }
+    s
+}
+
+/// Three nights of 16 sheets: player 7 writes (on `seat`) six of them,
+/// each time giving themselves `gains`; a quarter of the others carry an
+/// honest slip on a seat that turns with the sheet. Gives the folders.
+fn season(dir: &std::path::Path, seat: usize, gains: [i64; 6]) -> Vec<String> {
+    let mut folders = Vec::new();
+    let mut biased = gains.iter();
+    for night in 0..3u32 {
+        let folder = dir.join(format!("abend-{}", night + 1));
+        std::fs::create_dir_all(&folder).expect("folder");
+        for t in 1..=16u32 {
+            let base = 100 + night * 100 + t * 4;
+            let mut players = [base, base + 1, base + 2, base + 3];
+            let i = night * 16 + t;
+            let slip = if t % 8 == 1 {
+                players[seat - 1] = 7;
+                biased.next().map(|&g| (seat, g))
+            } else if i % 4 == 0 {
+                let on = 1 + (i as usize / 4) % 4;
+                Some((on, if i % 8 == 0 { 3 } else { -2 }))
+            } else {
+                None
+            };
+            let s = sheet(t, players, slip);
+            let path = folder.join(format!("tisch-{t}.json"));
+            std::fs::write(&path, s.to_json_pretty()).expect("sheet");
+        }
+        folders.push(folder.to_str().expect("utf8").to_string());
+    }
+    folders
+}
+
+fn writers(args: &[&str]) -> Value {
+    let mut all = vec!["writers", "--rules", "merkur"];
+    all.extend_from_slice(args);
+    let out = aufsicht(&all);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+#[test]
+fn a_schreiber_whose_six_slips_all_favour_them_should_be_flagged_and_no_honest_one() {
+    let dir = temp("writers-season");
+    let folders = season(&dir, 1, [5, 5, 5, 5, 6, 6]);
+    let args: Vec<&str> = folders.iter().map(String::as_str).collect();
+    let ledger = writers(&args);
+    let list = ledger["writers"].as_array().expect("writers");
+    let first = &list[0];
+    assert_eq!(first["player"], "7", "{first}");
+    assert_eq!(first["flagged"], true);
+    assert_eq!(first["errors"], 6);
+    assert_eq!(first["favouring_self"], 6);
+    assert_eq!(first["to_self"], 32);
+    assert!(first["p"].as_f64().expect("p") < 0.001, "{first}");
+    let evidence = first["evidence"].as_array().expect("evidence");
+    assert_eq!(evidence.len(), 6);
+    assert_eq!(evidence[0]["night"], "abend-1");
+    assert_eq!(evidence[0]["moved"]["1"], 5, "{}", evidence[0]);
+    assert!(
+        list[1..].iter().all(|w| w["flagged"] == false),
+        "{ledger:#}"
+    );
+    let honest_errors: u64 = list[1..]
+        .iter()
+        .map(|w| w["errors"].as_u64().unwrap_or(0))
+        .sum();
+    assert!(
+        honest_errors >= 9,
+        "the honest slips are counted: {honest_errors}"
+    );
+    // The words say what the numbers say.
+    let out = aufsicht(
+        &[
+            &["writers", "--rules", "merkur", "--format", "csv"][..],
+            &args[..],
+        ]
+        .concat(),
+    );
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("auffällig: 6 von 6 Fehlern zu eigenen Gunsten, +32 Punkte (p = 0,0002)"),
+        "{said}"
+    );
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(csv.starts_with("player,sheets,errors,to_self"), "{csv}");
+    assert!(
+        csv.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("7,6,6,32,")),
+        "{csv}"
+    );
+}
+
+#[test]
+fn a_schreiber_on_another_seat_should_be_the_one_counted() {
+    let dir = temp("writers-seat");
+    let folders = season(&dir, 3, [4, 4, 4, 4, 4, 4]);
+    let args: Vec<&str> = folders.iter().map(String::as_str).collect();
+    let on_three = writers(&[&["--writer-seat", "3"][..], &args[..]].concat());
+    assert_eq!(on_three["writers"][0]["player"], "7");
+    assert_eq!(on_three["writers"][0]["flagged"], true);
+    // Read as if seat 1 wrote, the slips fall on another seat: nobody flagged.
+    let on_one = writers(&args);
+    let flagged = on_one["writers"].as_array().expect("writers");
+    assert!(flagged.iter().all(|w| w["flagged"] == false), "{on_one:#}");
+}
