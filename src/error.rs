@@ -16,6 +16,11 @@ pub enum TemplateError {
         file: PathBuf,
         problem: FileProblem,
     },
+    /// A file that is no JSON at all (a text, a picture named .json).
+    NotJson {
+        file: String,
+        line: usize,
+    },
     /// Names the file, the line (when known) and the field.
     Invalid {
         file: String,
@@ -45,6 +50,9 @@ impl Tell for TemplateError {
                 "template-read",
                 &[("file", &file.display()), ("problem", &problem.text(lang))],
             ),
+            TemplateError::NotJson { file, line } => {
+                say(lang, "template-not-json", &[("file", file), ("line", line)])
+            }
             TemplateError::Invalid {
                 file,
                 line,

@@ -16,6 +16,8 @@
 use std::collections::BTreeMap;
 
 use crate::check::flags::Code;
+use crate::error::ArchiveError;
+use crate::night::club::archive::Archive;
 use crate::sheet::{SheetResult, Status};
 
 /// A Schreiber is flagged at a chance below this, with at least
@@ -117,6 +119,35 @@ pub fn ledger(sheets: &[LedgerSheet]) -> Vec<Writer> {
             .then_with(|| a.player.cmp(&b.player))
     });
     writers
+}
+
+/// Every Schreiber's account over the archive's nights, or night `only`,
+/// each sheet as it stands there (corrections and verdicts included) and
+/// named by its archive id.
+pub fn of_archive(
+    db: &Archive,
+    only: Option<i64>,
+    writer_seat: usize,
+) -> Result<Vec<Writer>, ArchiveError> {
+    let mut nights = Vec::new();
+    for night in db.nights()? {
+        if only.is_some_and(|o| o != night.id) {
+            continue;
+        }
+        nights.push((night.label(), db.sheets(night.id)?));
+    }
+    let sheets: Vec<LedgerSheet> = nights
+        .iter()
+        .flat_map(|(night, sheets)| {
+            sheets.iter().map(move |s| LedgerSheet {
+                night,
+                sheet: s.id.to_string(),
+                result: &s.result,
+                writer_seat,
+            })
+        })
+        .collect();
+    Ok(ledger(&sheets))
 }
 
 fn empty(player: &str) -> Writer {

@@ -165,11 +165,19 @@ impl FormTemplate {
     pub fn from_json(file: &str, text: &str) -> Result<Self, TemplateError> {
         let de = &mut serde_json::Deserializer::from_str(text);
         let mut form: FormTemplate =
-            serde_path_to_error::deserialize(de).map_err(|e| TemplateError::Invalid {
-                file: file.to_string(),
-                line: Some(e.inner().line()),
-                field: e.path().to_string(),
-                message: e.inner().to_string(),
+            serde_path_to_error::deserialize(de).map_err(|e| match e.inner().classify() {
+                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                    TemplateError::NotJson {
+                        file: file.to_string(),
+                        line: e.inner().line(),
+                    }
+                }
+                _ => TemplateError::Invalid {
+                    file: file.to_string(),
+                    line: Some(e.inner().line()),
+                    field: e.path().to_string(),
+                    message: e.inner().to_string(),
+                },
             })?;
         form.validate(file)?;
         if form.lines.is_empty() {
@@ -368,6 +376,19 @@ mod tests {
             assert!(form.lines.len() > 50);
             assert_eq!(form.fields.game.len(), form.games);
         }
+    }
+
+    #[test]
+    fn a_file_that_is_no_json_should_be_named_so_in_german() {
+        use crate::catalogue::Tell;
+        let refused = FormTemplate::from_json("notiz.json", "Tisch 7 fehlt");
+        let Err(e @ TemplateError::NotJson { .. }) = refused else {
+            panic!("taken as JSON: {refused:?}");
+        };
+        assert_eq!(
+            e.tell(crate::Lang::De),
+            "notiz.json ist keine Vorlage: Zeile 1 ist kein JSON (eine Vorlage schreibt form learn)"
+        );
     }
 
     #[test]

@@ -155,3 +155,98 @@ fn a_schreiber_on_another_seat_should_be_the_one_counted() {
     let flagged = on_one["writers"].as_array().expect("writers");
     assert!(flagged.iter().all(|w| w["flagged"] == false), "{on_one:#}");
 }
+
+/// The season's folders stored as an archive's three nights.
+fn archived(dir: &std::path::Path, folders: &[String]) -> std::path::PathBuf {
+    use aufsicht::night::club::archive::Archive;
+    let path = dir.join("verein.sqlite");
+    let mut archive = Archive::open(&path).expect("archive");
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    for (n, folder) in folders.iter().enumerate() {
+        let night = archive
+            .tournament(&format!("Abend {}", n + 1), "merkur")
+            .expect("night");
+        let mut files: Vec<_> = std::fs::read_dir(folder)
+            .expect("folder")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for (i, file) in files.iter().enumerate() {
+            let sheet = SheetResult::from_path(file).expect("sheet");
+            let sheet = aufsicht::verify(sheet, &rules, aufsicht::Lang::De).expect("verify");
+            let name = file
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .into_owned();
+            let sha = format!("{:064x}", n * 100 + i);
+            archive
+                .store_file(night, &sha, None, &[(name, sheet)])
+                .expect("store");
+        }
+    }
+    path
+}
+
+#[test]
+fn the_ledger_should_read_the_same_from_the_archive_the_audit_and_the_desk() {
+    let dir = temp("writers-archive");
+    let folders = season(&dir, 1, [5, 5, 5, 5, 6, 6]);
+    let archive = archived(&dir, &folders);
+    let a = archive.to_str().expect("utf8");
+    let season = writers(&["--archive", a]);
+    let first = &season["writers"][0];
+    assert_eq!(
+        (
+            &first["player"],
+            &first["errors"],
+            &first["to_self"],
+            &first["flagged"]
+        ),
+        (
+            &Value::from("7"),
+            &Value::from(6),
+            &Value::from(32),
+            &Value::Bool(true)
+        )
+    );
+    let one_night = writers(&["--archive", a, "--tournament", "Abend 1"]);
+    assert_eq!(one_night["writers"][0]["errors"], 2, "{one_night:#}");
+    assert_eq!(
+        one_night["writers"][0]["flagged"], false,
+        "two errors are too few"
+    );
+    // The audit's page, standing alone.
+    let page = dir.join("schreiber.html");
+    let out = aufsicht(&[
+        "audit",
+        "--archive",
+        a,
+        "--writers",
+        "--out",
+        page.to_str().expect("utf8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(
+        html.contains("auffällig: 6 von 6 Fehlern zu eigenen Gunsten, +32 Punkte (p = 0,0002)"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("href=\"/"),
+        "no address of the desk in a page that stands alone"
+    );
+    // The desk: the same, each error linked to its sheet's audit.
+    let desk = crate::desk::Desk::start_in("de", &archive, &[]);
+    let api = desk.json("/api/writers");
+    assert_eq!(api["writers"][0], season["writers"][0]);
+    let (status, _, html) = desk.call("GET", "/writers", &[], "");
+    assert_eq!(status, 200);
+    assert!(html.contains("href=\"/audit?sheet="), "{html}");
+    assert!(html.contains("auffällig: 6 von 6"), "{html}");
+}

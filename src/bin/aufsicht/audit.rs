@@ -24,11 +24,23 @@ pub struct AuditArgs {
     #[arg(long)]
     pub archive: PathBuf,
     /// The participant number whose night is audited (every sheet they sat at).
-    #[arg(long, required_unless_present = "sheet", conflicts_with = "sheet")]
+    #[arg(
+        long,
+        required_unless_present_any = ["sheet", "writers"],
+        conflicts_with_all = ["sheet", "writers"]
+    )]
     pub player: Option<PlayerNo>,
     /// The archive id of the sheet audited (as the desk lists it).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "writers")]
     pub sheet: Option<i64>,
+    /// The Schreiber's ledger instead (the season, or the night
+    /// --tournament names) as a page.
+    #[arg(long)]
+    pub writers: bool,
+    /// With --writers: the Schreiber's seat where the club names another
+    /// than the first.
+    #[arg(long, default_value_t = 1, requires = "writers")]
+    pub writer_seat: usize,
     /// One night, by its name or date; without it a player's audit covers
     /// every night they played, and a sheet is found in any night.
     #[arg(long)]
@@ -56,6 +68,9 @@ pub enum Format {
 
 pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
     let db = open_archive(&a.archive, lang)?;
+    if a.writers {
+        return writers(&db, &a, lang);
+    }
     let subject = match (&a.player, a.sheet) {
         (Some(p), _) => Subject::Player(p.clone()),
         (None, Some(id)) => Subject::Sheet(id),
@@ -94,6 +109,34 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
                 },
                 lang,
             )
+        }
+    };
+    aufsicht::night::files::write_whole(&a.out, text.as_bytes())
+        .with_context(|| say(lang, "cannot-write", &[("path", &a.out.display())]))?;
+    crate::common::told_written(&a.out, lang);
+    Ok(())
+}
+
+/// `audit --writers`: the Schreiber's ledger of the season (or one night)
+/// as a page that stands alone, or as the ledger's JSON.
+fn writers(db: &aufsicht::night::club::archive::Archive, a: &AuditArgs, lang: Lang) -> Result<()> {
+    use aufsicht::night::club::writers_page;
+    let only = match a.tournament.as_deref() {
+        Some(name) => Some(db.pick_tournament(Some(name)).told(lang)?),
+        None => None,
+    };
+    let writers = aufsicht::night::ledger::of_archive(db, only, a.writer_seat).told(lang)?;
+    let text = match a.format {
+        Format::Json => {
+            serde_json::to_string_pretty(&serde_json::json!({ "writers": writers }))? + "\n"
+        }
+        Format::Html => {
+            let what = match &a.tournament {
+                Some(night) => night.clone(),
+                None => say(lang, "writers-page-season", &[]),
+            };
+            let title = say(lang, "writers-page-title", &[("what", &what)]);
+            writers_page::page(&writers, &title, &|_| None, lang)
         }
     };
     aufsicht::night::files::write_whole(&a.out, text.as_bytes())

@@ -64,6 +64,12 @@ fn described(arg: Arg, text: String, lang: Lang) -> Arg {
     if !arg.get_action().takes_values() {
         return arg.help(text);
     }
+    // The placeholder in the language (`<REGELWERK>`, not `<RULES>`).
+    let placeholder = format!("help-value-{}", arg.get_id());
+    let arg = match has(lang, &placeholder) {
+        true => arg.value_name(say(lang, &placeholder, &[])),
+        false => arg,
+    };
     let mut told = vec![text];
     {
         let defaults: Vec<String> = arg

@@ -45,8 +45,19 @@ pub fn told(e: &clap::Error, lang: Lang, args: &[OsString], commands: &[String])
         None => "aufsicht --help".to_string(),
     };
     let arg = get(ContextKind::InvalidArg);
+    let command = command_of(args, commands);
     let line = match e.kind() {
-        ErrorKind::MissingRequiredArgument => say(lang, "cli-missing", &[("args", &arg)]),
+        // Folders or an archive: a command that reads either says both.
+        ErrorKind::MissingRequiredArgument
+            if matches!(command.as_deref(), Some("standings" | "writers")) =>
+        {
+            let args = arg.trim_end_matches('.');
+            say(lang, "cli-missing-or-archive", &[("args", &args)])
+        }
+        ErrorKind::MissingRequiredArgument => {
+            let args = arg.trim_end_matches('.');
+            say(lang, "cli-missing", &[("args", &args)])
+        }
         ErrorKind::UnknownArgument => say(lang, "cli-unknown", &[("arg", &arg)]),
         ErrorKind::InvalidSubcommand => say(
             lang,
@@ -82,6 +93,19 @@ pub fn told(e: &clap::Error, lang: Lang, args: &[OsString], commands: &[String])
         ),
         _ => say(lang, "cli-other", &[]),
     };
+    // clap's own "tip: a similar argument exists", in the run's language.
+    let suggested = get(ContextKind::SuggestedArg);
+    let suggested = match get(ContextKind::SuggestedSubcommand) {
+        s if suggested.is_empty() => s,
+        _ => suggested,
+    };
+    let line = match suggested.is_empty() {
+        true => line,
+        false => format!(
+            "{line} {}",
+            say(lang, "cli-did-you-mean", &[("arg", &suggested)])
+        ),
+    };
     format!("{line} {}", say(lang, "cli-help", &[("help", &help)]))
 }
 
@@ -106,6 +130,31 @@ mod tests {
         );
         assert_eq!(lang_of(&args(&["aufsicht", "scan", "--lang=en"])), Lang::En);
         assert_eq!(lang_of(&args(&["aufsicht", "--lang", "xx"])), Lang::De);
+    }
+
+    #[test]
+    fn a_mistyped_option_should_be_answered_with_a_suggestion_in_german() {
+        let command = <crate::Cli as clap::CommandFactory>::command();
+        let given = args(&["aufsicht", "standings", "--rule", "merkur", "x"]);
+        let e = command
+            .try_get_matches_from(&given)
+            .expect_err("--rule is no option");
+        let known = ["standings".to_string()];
+        let said = told(&e, Lang::De, &given, &known);
+        assert!(said.contains("Meinten Sie --rules?"), "{said}");
+        assert_eq!(said.lines().count(), 1, "{said}");
+    }
+
+    #[test]
+    fn standings_without_folders_should_say_that_an_archive_does_too() {
+        let command = <crate::Cli as clap::CommandFactory>::command();
+        let given = args(&["aufsicht", "standings", "--rules", "merkur"]);
+        let e = command
+            .try_get_matches_from(&given)
+            .expect_err("no folders");
+        let said = told(&e, Lang::De, &given, &["standings".to_string()]);
+        assert!(said.contains("oder --archive ARCHIV."), "{said}");
+        assert!(!said.contains(".."), "{said}");
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use aufsicht::catalogue::say;
-use aufsicht::night::ledger::{LedgerSheet, Writer, ledger};
+use aufsicht::night::club::writers_page::verdict;
+use aufsicht::night::ledger::{LedgerSheet, Writer, ledger, of_archive};
 use aufsicht::{Lang, SheetResult};
 
 use crate::common::{Told, load_rules, open_archive, sheet_results};
@@ -44,26 +45,21 @@ pub struct WritersArgs {
     pub dirs: Vec<PathBuf>,
 }
 
-/// A night's sheets: the night's name and each sheet's name and result.
-type Nights = Vec<(String, Vec<(String, SheetResult)>)>;
-
 pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
     load_rules(&a.rules, lang)?;
-    let nights = nights(&a, lang)?;
-    let sheets: Vec<LedgerSheet> = nights
-        .iter()
-        .flat_map(|(night, sheets)| {
-            sheets.iter().map(move |(name, result)| LedgerSheet {
-                night,
-                sheet: name.clone(),
-                result,
-                writer_seat: a.writer_seat,
-            })
-        })
-        .collect();
-    let writers = ledger(&sheets);
+    let writers = match &a.archive {
+        Some(path) => {
+            let db = open_archive(path, lang)?;
+            let only = match a.tournament.as_deref() {
+                Some(name) => Some(db.pick_tournament(Some(name)).told(lang)?),
+                None => None,
+            };
+            of_archive(&db, only, a.writer_seat).told(lang)?
+        }
+        None => of_folders(&a.dirs, a.writer_seat, lang)?,
+    };
     for w in writers.iter().filter(|w| w.flagged) {
-        eprintln!("aufsicht: {}", flagged_line(w, lang));
+        eprintln!("aufsicht: {}", verdict(w, lang));
     }
     let text = match a.format {
         Format::Json => {
@@ -78,30 +74,10 @@ pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
     }
 }
 
-/// The nights: each folder one, named by the folder; or the archive's.
-fn nights(a: &WritersArgs, lang: Lang) -> Result<Nights> {
-    if let Some(path) = &a.archive {
-        let db = open_archive(path, lang)?;
-        let wanted = match a.tournament.as_deref() {
-            Some(name) => Some(db.pick_tournament(Some(name)).told(lang)?),
-            None => None,
-        };
-        let mut out = Vec::new();
-        for night in db.nights().told(lang)? {
-            if wanted.is_some_and(|w| w != night.id) {
-                continue;
-            }
-            let sheets = db.sheets(night.id).told(lang)?;
-            let named = sheets
-                .into_iter()
-                .map(|s| (s.id.to_string(), s.result))
-                .collect();
-            out.push((night.label(), named));
-        }
-        return Ok(out);
-    }
-    let mut out = Vec::new();
-    for dir in &a.dirs {
+/// The ledger over folders, each one night named by the folder.
+fn of_folders(dirs: &[PathBuf], writer_seat: usize, lang: Lang) -> Result<Vec<Writer>> {
+    let mut nights: Vec<(String, Vec<(String, SheetResult)>)> = Vec::new();
+    for dir in dirs {
         let name = dir.file_name().map_or_else(
             || dir.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -110,32 +86,20 @@ fn nights(a: &WritersArgs, lang: Lang) -> Result<Nights> {
             .into_iter()
             .map(|(_, file, sheet)| (file.display().to_string(), sheet))
             .collect();
-        out.push((name, sheets));
+        nights.push((name, sheets));
     }
-    Ok(out)
-}
-
-/// What a flagged Schreiber's numbers say, and no more.
-pub fn flagged_line(w: &Writer, lang: Lang) -> String {
-    let points = format!("{:+}", w.to_self);
-    let p = decimal(w.p, lang);
-    let args: [(&str, &dyn std::fmt::Display); 5] = [
-        ("player", &w.player),
-        ("favouring", &w.favouring_self),
-        ("errors", &w.errors),
-        ("points", &points),
-        ("p", &p),
-    ];
-    say(lang, "writers-flagged", &args)
-}
-
-/// A chance to four places, with the decimal comma in German.
-fn decimal(p: f64, lang: Lang) -> String {
-    let text = format!("{p:.4}");
-    match lang {
-        Lang::De => text.replace('.', ","),
-        Lang::En => text,
-    }
+    let sheets: Vec<LedgerSheet> = nights
+        .iter()
+        .flat_map(|(night, sheets)| {
+            sheets.iter().map(move |(name, result)| LedgerSheet {
+                night,
+                sheet: name.clone(),
+                result,
+                writer_seat,
+            })
+        })
+        .collect();
+    Ok(ledger(&sheets))
 }
 
 fn csv_of(writers: &[Writer]) -> Result<String> {

@@ -569,6 +569,46 @@ pub async fn checks(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) 
     .await
 }
 
+/// `?tournament=`: one night; without it the whole season.
+#[derive(Deserialize)]
+pub struct WritersQuery {
+    #[serde(default)]
+    tournament: Option<String>,
+}
+
+impl Desk {
+    /// The Schreiber's ledger of the night asked for, or of every night.
+    pub(super) fn writers(
+        &self,
+        q: &WritersQuery,
+    ) -> Result<Vec<aufsicht::night::ledger::Writer>, Problem> {
+        let only = match q.tournament.as_deref() {
+            Some(night) => Some(self.night(Some(night))?.id),
+            None => None,
+        };
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        aufsicht::night::ledger::of_archive(&archive, only, 1).map_err(|e| self.problem(e))
+    }
+
+    /// The page's title: the night asked for, or the season.
+    pub(super) fn writers_title(&self, q: &WritersQuery) -> String {
+        let what = match &q.tournament {
+            Some(night) => night.clone(),
+            None => say(self.lang, "writers-page-season", &[]),
+        };
+        say(self.lang, "writers-page-title", &[("what", &what)])
+    }
+}
+
+/// `GET /api/writers?tournament=`: the Schreiber's ledger as JSON.
+pub async fn writers(State(desk): State<Arc<Desk>>, Query(q): Query<WritersQuery>) -> Reply {
+    blocking(move || {
+        let writers = desk.writers(&q)?;
+        Ok(Json(json!({ "writers": writers })).into_response())
+    })
+    .await
+}
+
 #[derive(Deserialize)]
 pub struct AuditQuery {
     /// One night; without it a player's audit covers every night.

@@ -184,6 +184,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/standings", get(pages::standings))
         .route("/ranking", get(pages::ranking))
         .route("/audit", get(pages::audit))
+        .route("/writers", get(pages::writers))
         .route("/assets/{name}", get(pages::asset))
         .route("/api/nights", get(api::nights))
         .route("/api/sheets", get(api::sheets))
@@ -196,6 +197,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/copy", post(api::copy))
         .route("/api/standings", get(api::standings))
         .route("/api/checks", get(api::checks))
+        .route("/api/writers", get(api::writers))
         .route("/capture", get(capture::page))
         .route("/api/capture", get(capture::code).post(capture::renew))
         .route(

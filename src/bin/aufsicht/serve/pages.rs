@@ -108,6 +108,8 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
                 a id="to-standings" href="/standings" target="_blank" { (t("desk-standings")) }
                 " "
                 a id="to-ranking" href="/ranking" target="_blank" { (t("desk-ranking")) }
+                " "
+                a id="to-writers" href="/writers" target="_blank" { (t("desk-writers")) }
             }
             p class="help" { (t("desk-help")) }
             div id="capture" hidden {}
@@ -198,6 +200,25 @@ pub async fn audit(
             evidence: &evidence,
         };
         Ok(Html(page(&found, &scans, desk.lang)).into_response())
+    };
+    tokio::task::spawn_blocking(work)
+        .await
+        .expect("a desk task panicked")
+}
+
+/// `/writers?tournament=`: the Schreiber's ledger as its page, each
+/// error linked to its sheet's audit (crops and trail).
+pub async fn writers(
+    State(desk): State<Arc<Desk>>,
+    axum::extract::Query(q): axum::extract::Query<super::api::WritersQuery>,
+) -> Result<Response, super::api::Problem> {
+    let work = move || {
+        let writers = desk.writers(&q)?;
+        let link =
+            |e: &aufsicht::night::ledger::Evidence| Some(format!("/audit?sheet={}", e.sheet));
+        let title = desk.writers_title(&q);
+        let page = aufsicht::night::club::writers_page::page(&writers, &title, &link, desk.lang);
+        Ok(Html(page).into_response())
     };
     tokio::task::spawn_blocking(work)
         .await
