@@ -39,6 +39,36 @@ pub enum Code {
 }
 
 impl Code {
+    /// Every code, in declaration order.
+    pub const ALL: [Code; 21] = [
+        Code::RowNotZeroSum,
+        Code::RowIllegalValues,
+        Code::RowSeatBoth,
+        Code::RowSeatEmpty,
+        Code::FirstGameRestricted,
+        Code::ToutNotInitialled,
+        Code::CorrectionNotInitialled,
+        Code::SoloNotCircled,
+        Code::CircleNotSolo,
+        Code::GesamtMismatch,
+        Code::AbzugMismatch,
+        Code::EndergebnisMismatch,
+        Code::EndergebnisNotZero,
+        Code::GameCount,
+        Code::PflichtsoloMissing,
+        Code::SignatureMissing,
+        Code::PlayerIdMissing,
+        Code::InkDiffers,
+        Code::CellUncertain,
+        Code::SheetUnreadable,
+        Code::WrongGame,
+    ];
+
+    /// The code's words for a person (`code-<CODE>` in the catalogue).
+    pub fn word(self, lang: crate::check::messages::Lang) -> String {
+        crate::catalogue::say(lang, &format!("code-{}", self.as_str()), &[])
+    }
+
     pub fn severity(self) -> Severity {
         match self {
             Code::SoloNotCircled
@@ -234,5 +264,25 @@ impl Flag {
     /// name (`player_id` of a seat; `round` or `table` with no seat).
     pub fn points_at_field(&self, seat: Option<usize>, field: &str) -> bool {
         self.row.is_none() && self.seat == seat && self.field.as_deref() == Some(field)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::messages::Lang;
+
+    #[test]
+    fn every_code_should_have_its_words_in_both_languages() {
+        for code in Code::ALL {
+            for lang in [Lang::De, Lang::En] {
+                let word = code.word(lang);
+                assert!(
+                    !word.starts_with("code-") && !word.is_empty(),
+                    "{code:?}: {word}"
+                );
+            }
+        }
+        assert_eq!(Code::CellUncertain.word(Lang::De), "unsicher gelesen");
     }
 }

@@ -121,13 +121,39 @@ pub fn ledger(sheets: &[LedgerSheet]) -> Vec<Writer> {
     writers
 }
 
+/// Where each sheet's Schreiber sits: the seat the seating marks for its
+/// round and table, else the club's seat (default the first).
+#[derive(Debug, Clone, Default)]
+pub struct WriterSeats {
+    pub by_table: BTreeMap<(u32, u32), usize>,
+    pub otherwise: Option<usize>,
+}
+
+impl WriterSeats {
+    /// Everyone on the same seat.
+    pub fn all_on(seat: usize) -> WriterSeats {
+        WriterSeats {
+            by_table: BTreeMap::new(),
+            otherwise: Some(seat),
+        }
+    }
+
+    pub fn of(&self, sheet: &SheetResult) -> usize {
+        let marked = sheet
+            .round
+            .zip(sheet.table)
+            .and_then(|key| self.by_table.get(&key));
+        marked.copied().or(self.otherwise).unwrap_or(1)
+    }
+}
+
 /// Every Schreiber's account over the archive's nights, or night `only`,
 /// each sheet as it stands there (corrections and verdicts included) and
 /// named by its archive id.
 pub fn of_archive(
     db: &Archive,
     only: Option<i64>,
-    writer_seat: usize,
+    seats: &WriterSeats,
 ) -> Result<Vec<Writer>, ArchiveError> {
     let mut nights = Vec::new();
     for night in db.nights()? {
@@ -143,7 +169,7 @@ pub fn of_archive(
                 night,
                 sheet: s.id.to_string(),
                 result: &s.result,
-                writer_seat,
+                writer_seat: seats.of(&s.result),
             })
         })
         .collect();

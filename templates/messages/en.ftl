@@ -213,6 +213,27 @@ hint-read-as = {" "}(perhaps read as { $players }, not registered)
 or = {" "}or{" "}
 
 ## Flags: what a sheet has wrong
+code-ROW_NOT_ZERO_SUM = row does not sum to 0
+code-ROW_ILLEGAL_VALUES = no game of the tariff
+code-ROW_SEAT_BOTH = seat with + and −
+code-ROW_SEAT_EMPTY = seat empty
+code-FIRST_GAME_RESTRICTED = not allowed in the first game
+code-TOUT_NOT_INITIALLED = tout not initialled
+code-CORRECTION_NOT_INITIALLED = correction not initialled
+code-SOLO_NOT_CIRCLED = solo not circled
+code-CIRCLE_NOT_SOLO = circle without a solo
+code-GESAMT_MISMATCH = Gesamt does not match
+code-ABZUG_MISMATCH = Abzug does not match
+code-ENDERGEBNIS_MISMATCH = Endergebnis does not match
+code-ENDERGEBNIS_NOT_ZERO = Endergebnis values do not sum to 0
+code-GAME_COUNT = number of games
+code-PFLICHTSOLO_MISSING = Pflichtsolo missing
+code-SIGNATURE_MISSING = signature missing
+code-PLAYER_ID_MISSING = participant number missing
+code-INK_DIFFERS = another pen
+code-CELL_UNCERTAIN = read uncertainly
+code-SHEET_UNREADABLE = sheet unreadable
+code-WRONG_GAME = another game's sheet
 flag-nothing = nothing
 flag-row-not-zero-sum = Game { $row }: the row adds up to { $sum } instead of 0.
 flag-row-illegal-values = Game { $row }: { $values } fits no game of the tariff.
@@ -575,6 +596,8 @@ help-writers--writer_seat = The Schreiber's seat where the club names another th
 help-writers--archive = The nights of this archive instead of folders: the sheets as they stand there, corrections and verdicts included
 help-writers--tournament = One night of --archive (by name or date); without it every night
 help-writers--dirs = Folders of typed sheets or results (*.json), one a night
+help-writers--club = The club's file (`[writers] seat = N`: the Schreiber's seat)
+help-writers--seating = The seating (`draw`): its `writer` column marks each table's Schreiber, where it has one
 writers-flagged = Schreiber { $player }: conspicuous: { $favouring } of { $errors } errors in their own favour, { $points } points (p = { $p })
 writers-not-flagged = Schreiber { $player }: { $favouring } of { $errors } errors in their own favour, { $points } points (p = { $p }): not conspicuous
 writers-page-title = The Schreiber: { $what }

@@ -36,7 +36,7 @@ fn sheet(table: u32, players: [u32; 4], slip: Option<(usize, i64)>) -> SheetResu
     ];
     let players = players.iter().map(|p| Some(p.to_string())).collect();
     let mut s = finished_sheet("merkur", rows, players);
-    s.round = Some(1 + table % 2);
+    s.round = Some(1);
     s.table = Some(table);
     if let Some((seat, by)) = slip
         && let Some(Some(e)) = s.endergebnis.get_mut(seat - 1)
@@ -249,4 +249,40 @@ fn the_ledger_should_read_the_same_from_the_archive_the_audit_and_the_desk() {
     assert_eq!(status, 200);
     assert!(html.contains("href=\"/audit?sheet="), "{html}");
     assert!(html.contains("auffällig: 6 von 6"), "{html}");
+}
+
+#[test]
+fn the_seatings_writer_column_should_name_each_tables_schreiber() {
+    let dir = temp("writers-seating");
+    let folders = season(&dir, 3, [4, 4, 4, 4, 4, 4]);
+    // The first night's seating: at tables 1 and 9 seat 3 writes.
+    let mut csv = String::from("round,table,seat,player,writer\n");
+    for t in 1..=16u32 {
+        let round = 1;
+        for seat in 1..=4 {
+            let mark = if seat == 3 && t % 8 == 1 { "x" } else { "" };
+            // A seating seats nobody twice a round: table 9's Schreiber is
+            // another number here than on the typed sheet.
+            let player = match (seat, t) {
+                (3, 1) => 7,
+                (3, 9) => 999,
+                _ => 104 + t * 4 + seat - 1,
+            };
+            csv.push_str(&format!("{round},{t},{seat},{player},{mark}\n"));
+        }
+    }
+    let seating = dir.join("sitzplan.csv");
+    std::fs::write(&seating, csv).expect("seating");
+    let night = writers(&["--seating", seating.to_str().expect("utf8"), &folders[0]]);
+    let list = night["writers"].as_array().expect("writers");
+    let seven = list
+        .iter()
+        .find(|w| w["player"] == "7")
+        .expect("7 writes at two tables");
+    assert_eq!(
+        (&seven["sheets"], &seven["favouring_self"]),
+        (&Value::from(2), &Value::from(2))
+    );
+    // Every other table's Schreiber is on seat 1.
+    assert!(list.iter().any(|w| w["player"] == "108"), "{night:#}");
 }

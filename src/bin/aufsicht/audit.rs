@@ -38,9 +38,9 @@ pub struct AuditArgs {
     #[arg(long)]
     pub writers: bool,
     /// With --writers: the Schreiber's seat where the club names another
-    /// than the first.
-    #[arg(long, default_value_t = 1, requires = "writers")]
-    pub writer_seat: usize,
+    /// than the first (default: the club file's, else 1).
+    #[arg(long, requires = "writers")]
+    pub writer_seat: Option<usize>,
     /// One night, by its name or date; without it a player's audit covers
     /// every night they played, and a sheet is found in any night.
     #[arg(long)]
@@ -125,7 +125,12 @@ fn writers(db: &aufsicht::night::club::archive::Archive, a: &AuditArgs, lang: La
         Some(name) => Some(db.pick_tournament(Some(name)).told(lang)?),
         None => None,
     };
-    let writers = aufsicht::night::ledger::of_archive(db, only, a.writer_seat).told(lang)?;
+    let club = crate::season::club_file(a.club.as_ref(), lang)?;
+    let seats = aufsicht::night::ledger::WriterSeats {
+        by_table: Default::default(),
+        otherwise: a.writer_seat.or(club.writer_seat),
+    };
+    let writers = aufsicht::night::ledger::of_archive(db, only, &seats).told(lang)?;
     let text = match a.format {
         Format::Json => {
             serde_json::to_string_pretty(&serde_json::json!({ "writers": writers }))? + "\n"

@@ -61,6 +61,9 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
 pub struct Club {
     pub season: SeasonRule,
     pub members: Option<PathBuf>,
+    /// The Schreiber's seat where the club names another than the first
+    /// (`[writers] seat = N`).
+    pub writer_seat: Option<usize>,
 }
 
 /// The club's file at `path`; every night counts and no member list
@@ -73,11 +76,18 @@ pub fn club_file(path: Option<&PathBuf>, lang: Lang) -> Result<Club> {
         season: SeasonRule,
         #[serde(default)]
         members: Option<Members>,
+        #[serde(default)]
+        writers: Option<Writers>,
     }
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Members {
         file: PathBuf,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Writers {
+        seat: usize,
     }
     let Some(path) = path else {
         return Ok(Club::default());
@@ -89,6 +99,7 @@ pub fn club_file(path: Option<&PathBuf>, lang: Lang) -> Result<Club> {
     Ok(Club {
         season: file.season,
         members: file.members.map(|m| beside.join(m.file)),
+        writer_seat: file.writers.map(|w| w.seat),
     })
 }
 

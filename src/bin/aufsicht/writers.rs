@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 
 use aufsicht::catalogue::say;
 use aufsicht::night::club::writers_page::verdict;
-use aufsicht::night::ledger::{LedgerSheet, Writer, ledger, of_archive};
+use aufsicht::night::ledger::{LedgerSheet, Writer, WriterSeats, ledger, of_archive};
 use aufsicht::{Lang, SheetResult};
 
 use crate::common::{Told, load_rules, open_archive, sheet_results};
@@ -30,9 +30,17 @@ pub struct WritersArgs {
     /// The file to write (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// The Schreiber's seat where the club names another than the first.
-    #[arg(long, default_value_t = 1)]
-    pub writer_seat: usize,
+    /// The Schreiber's seat where the club names another than the first
+    /// (default: the club file's `[writers] seat`, else 1).
+    #[arg(long)]
+    pub writer_seat: Option<usize>,
+    /// The club's file (`[writers] seat = N`: the Schreiber's seat).
+    #[arg(long)]
+    pub club: Option<PathBuf>,
+    /// The seating (`draw`): its `writer` column marks each table's
+    /// Schreiber, where it has one.
+    #[arg(long)]
+    pub seating: Option<PathBuf>,
     /// The archive's nights instead of folders: the sheets as they stand
     /// there, corrections and verdicts included.
     #[arg(long, conflicts_with = "dirs")]
@@ -47,6 +55,7 @@ pub struct WritersArgs {
 
 pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
     load_rules(&a.rules, lang)?;
+    let seats = writer_seats(&a, lang)?;
     let writers = match &a.archive {
         Some(path) => {
             let db = open_archive(path, lang)?;
@@ -54,9 +63,9 @@ pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
                 Some(name) => Some(db.pick_tournament(Some(name)).told(lang)?),
                 None => None,
             };
-            of_archive(&db, only, a.writer_seat).told(lang)?
+            of_archive(&db, only, &seats).told(lang)?
         }
-        None => of_folders(&a.dirs, a.writer_seat, lang)?,
+        None => of_folders(&a.dirs, &seats, lang)?,
     };
     for w in writers.iter().filter(|w| w.flagged) {
         eprintln!("aufsicht: {}", verdict(w, lang));
@@ -75,7 +84,7 @@ pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
 }
 
 /// The ledger over folders, each one night named by the folder.
-fn of_folders(dirs: &[PathBuf], writer_seat: usize, lang: Lang) -> Result<Vec<Writer>> {
+fn of_folders(dirs: &[PathBuf], seats: &WriterSeats, lang: Lang) -> Result<Vec<Writer>> {
     let mut nights: Vec<(String, Vec<(String, SheetResult)>)> = Vec::new();
     for dir in dirs {
         let name = dir.file_name().map_or_else(
@@ -95,11 +104,32 @@ fn of_folders(dirs: &[PathBuf], writer_seat: usize, lang: Lang) -> Result<Vec<Wr
                 night,
                 sheet: name.clone(),
                 result,
-                writer_seat,
+                writer_seat: seats.of(result),
             })
         })
         .collect();
     Ok(ledger(&sheets))
+}
+
+/// Where the Schreiber sit: the seating's `writer` column by table, else
+/// `--writer-seat`, else the club's seat, else the first.
+fn writer_seats(a: &WritersArgs, lang: Lang) -> Result<WriterSeats> {
+    let club = crate::season::club_file(a.club.as_ref(), lang)?;
+    let by_table = match &a.seating {
+        Some(path) => {
+            crate::common::load_seating(path, lang)?;
+            let text = aufsicht::night::tournament::spreadsheet::read_text(path)
+                .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))?;
+            aufsicht::night::tournament::seating::writer_seats(&text)
+                .told(lang)
+                .with_context(|| say(lang, "seating-read", &[("path", &path.display())]))?
+        }
+        None => Default::default(),
+    };
+    Ok(WriterSeats {
+        by_table,
+        otherwise: a.writer_seat.or(club.writer_seat),
+    })
 }
 
 fn csv_of(writers: &[Writer]) -> Result<String> {

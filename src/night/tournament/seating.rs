@@ -60,7 +60,7 @@ impl Seating {
             .from_reader(text.as_bytes());
         let mut records = reader.records();
         match records.next() {
-            Some(Ok(h)) if h.iter().eq(HEADER) => {}
+            Some(Ok(h)) if has_header(&h) => {}
             _ => return Err(SeatingError::Header),
         }
         let mut rounds: Vec<Vec<Vec<Option<String>>>> = Vec::new();
@@ -125,13 +125,47 @@ impl Seating {
     }
 }
 
-/// The seating CSV's columns.
+/// The seating CSV's columns; a fifth, `writer`, may mark each table's
+/// Schreiber ([`writer_seats`]).
 const HEADER: [&str; 4] = ["round", "table", "seat", "player"];
+const WRITER: &str = "writer";
+
+fn has_header(h: &csv::StringRecord) -> bool {
+    h.iter().take(4).eq(HEADER) && (h.len() == 4 || (h.len() == 5 && h.get(4) == Some(WRITER)))
+}
+
+/// The Schreiber's seat of each (round, table) the seating CSV marks in
+/// its `writer` column (`x`, `1`, `ja`, `yes`); none where it has no
+/// such column. A table marked twice keeps its first.
+pub fn writer_seats(
+    text: &str,
+) -> Result<std::collections::BTreeMap<(u32, u32), usize>, SeatingError> {
+    let header = text.lines().next().unwrap_or_default();
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter_of(header))
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let mut marked = std::collections::BTreeMap::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| SeatingError::Row {
+            line: e.position().map_or(0, |p| p.line() as usize),
+        })?;
+        let mark = record.get(4).unwrap_or_default().to_lowercase();
+        if !["x", "1", "ja", "yes"].contains(&mark.as_str()) {
+            continue;
+        }
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        let (round, table, seat, _) = seat_row(&record).ok_or(SeatingError::Row { line })?;
+        marked.entry((round as u32, table as u32)).or_insert(seat);
+    }
+    Ok(marked)
+}
 
 /// A row's round, table and seat (each from 1) and player number.
 fn seat_row(record: &csv::StringRecord) -> Option<(usize, usize, usize, String)> {
     let f: Vec<&str> = record.iter().collect();
-    let [round, table, seat, player] = f.as_slice() else {
+    let [round, table, seat, player, ..] = f.as_slice() else {
         return None;
     };
     let n = |s: &str| s.parse::<usize>().ok().filter(|&v| v >= 1);
@@ -147,6 +181,22 @@ fn seat_row(record: &csv::StringRecord) -> Option<(usize, usize, usize, String)>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_writer_column_should_name_each_tables_schreiber_and_leave_the_seating_as_it_is() {
+        let plain = "round,table,seat,player\n1,1,1,11\n1,1,2,12\n1,1,3,13\n1,1,4,14\n";
+        let marked =
+            "round,table,seat,player,writer\n1,1,1,11,\n1,1,2,12,\n1,1,3,13,x\n1,1,4,14,\n";
+        assert_eq!(
+            Seating::from_csv(marked).expect("marked"),
+            Seating::from_csv(plain).expect("plain")
+        );
+        let seats = writer_seats(marked).expect("writers");
+        assert_eq!(seats.get(&(1, 1)), Some(&3));
+        assert!(writer_seats(plain).expect("none").is_empty());
+        let other = "round,table,seat,player,schreiber\n1,1,1,11,x\n";
+        assert!(Seating::from_csv(other).is_err(), "an unknown fifth column");
+    }
 
     #[test]
     fn the_seating_csv_should_list_every_seat() {

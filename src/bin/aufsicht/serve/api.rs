@@ -587,7 +587,8 @@ impl Desk {
             None => None,
         };
         let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
-        aufsicht::night::ledger::of_archive(&archive, only, 1).map_err(|e| self.problem(e))
+        let seats = aufsicht::night::ledger::WriterSeats::all_on(self.writer_seat);
+        aufsicht::night::ledger::of_archive(&archive, only, &seats).map_err(|e| self.problem(e))
     }
 
     /// The page's title: the night asked for, or the season.

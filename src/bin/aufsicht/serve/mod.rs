@@ -67,6 +67,8 @@ pub struct Desk {
     season: SeasonRule,
     /// The club's member list: names no night's list gives.
     members: Names,
+    /// The Schreiber's seat the club names (the ledger's; default 1).
+    writer_seat: usize,
     forms: Vec<FormTemplate>,
     images: view::Images,
     /// The archive's folder: scans named relative to it are found there.
@@ -110,6 +112,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         seating,
         season: club.season,
         members,
+        writer_seat: club.writer_seat.unwrap_or(1),
         forms,
         images: view::Images::default(),
         archive_dir: o

@@ -150,8 +150,10 @@ fn flag_view(
     // ranked below its reading is no proposal (Enter would write it), and
     // without a suggestion Enter keeps the value as read.
     let suggestion = d.suggestion.map(Value::from);
+    let word = flag.code.word(lang);
     json!({
         "code": flag.code,
+        "word": word,
         "severity": flag.severity,
         "row": flag.row,
         "seat": flag.seat,

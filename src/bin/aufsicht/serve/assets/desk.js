@@ -47,6 +47,13 @@ async function get(url) {
 
 const ofNight = () => (night ? "?tournament=" + encodeURIComponent(night) : "");
 
+// 2026-10-03 as Germans write it, 3.10.2026 (in English as stored).
+function germanDate(iso) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!m || document.documentElement.lang !== "de") return iso;
+  return `${Number(m[3])}.${Number(m[2])}.${m[1]}`;
+}
+
 // The archive's nights to switch between (shown where it holds several).
 async function loadNights() {
   const nights = await get("/api/nights");
@@ -55,7 +62,7 @@ async function loadNights() {
   for (const n of nights) {
     const o = document.createElement("option");
     o.value = n.name;
-    o.textContent = `${n.date ? n.date + " " : ""}${n.name} (${n.sheets})`;
+    o.textContent = `${n.date ? germanDate(n.date) + " " : ""}${n.name} (${n.sheets})`;
     o.selected = night ? n.name === night : n.opened;
     pick.appendChild(o);
   }
@@ -81,7 +88,8 @@ async function loadQueue() {
   list.replaceChildren();
   for (const s of queue) {
     const li = document.createElement("li");
-    const name = (s.source || "").split("/").pop();
+    // A photo is kept under its hash's first 12 digits: the name sent is the rest.
+    const name = (s.source || "").split("/").pop().replace(/^[0-9a-f]{12}-/, "");
     li.textContent = `R${s.round ?? "?"} T${s.table ?? "?"} · ${name} · ${s.flags}`;
     li.dataset.id = s.id;
     li.className = s.status === "ok" ? "" : "flagged";
@@ -170,7 +178,8 @@ function render() {
     div.id = `flag-${i}`;
     const code = document.createElement("span");
     code.className = "code";
-    code.textContent = f.code + " ";
+    code.textContent = (f.word || f.code) + " ";
+    code.title = f.code;
     div.append(code, document.createTextNode(f.message));
     const crops = document.createElement("div");
     for (const c of f.cells) {
