@@ -58,14 +58,29 @@ pub(super) fn own_hand_where_uncertain(
     let mut changed = false;
     for ((field, _), reading) in asked.iter().zip(own) {
         changed |= weigh_opinion(read, readings, *field, &reading, OWN_WEIGHT);
+        short_of_sure(readings, *field);
     }
     changed
 }
 
+/// One writer, one witness: the tuned reading is the writer's own glyphs
+/// asked about themselves, so it never lifts a cell in doubt to sure by
+/// itself. The cell stays below [`CONFIDENT`]; it stands only where the
+/// decode takes it on evidence from outside (the tariff, a column sum
+/// that agrees).
+fn short_of_sure(readings: &mut CellReadings, field: Field) {
+    if let Some(fr) = readings.fields.iter_mut().find(|fr| fr.field == field) {
+        fr.reading.confidence = fr.reading.confidence.min(BELOW_SURE);
+    }
+}
+
+/// The surest a reading in the writer's own hand leaves a doubted cell.
+const BELOW_SURE: f32 = CONFIDENT - 0.01;
+
 /// The game values the sheet's arithmetic confirms, with the value each
 /// holds: taken by the decode without a doubt, in a row no rule flags
-/// (`flags`), named by no flag, in a column whose Gesamt does not
-/// disagree, neither ringed nor corrected.
+/// (`flags`), named by no flag, in a column whose Gesamt is written, read
+/// sure and does not disagree, neither ringed nor corrected.
 fn confirmed(sheet: &SheetResult, flags: &[&Flag]) -> Vec<(Field, u32)> {
     let rows: BTreeSet<u32> = flags
         .iter()
@@ -76,11 +91,19 @@ fn confirmed(sheet: &SheetResult, flags: &[&Flag]) -> Vec<(Field, u32)> {
         .iter()
         .filter_map(|f| Some((f.row?, f.seat?)))
         .collect();
+    // Columns no Gesamt confirms: one that disagrees, or is itself in doubt.
     let columns: BTreeSet<(usize, bool)> = flags
         .iter()
-        .filter(|f| f.code == Code::GesamtMismatch)
+        .filter(|f| {
+            f.code == Code::GesamtMismatch || (f.code == Code::CellUncertain && f.row.is_none())
+        })
         .filter_map(|f| Some((f.seat?, column_of(f)?)))
         .collect();
+    let unwritten = |s: usize, minus: bool| {
+        let g = sheet.gesamt.get(s - 1).copied().flatten();
+        g.and_then(|g| if minus { g.minus } else { g.plus })
+            .is_none()
+    };
     let mut values = Vec::new();
     for row in sheet.games.iter().filter(|g| !rows.contains(&g.no)) {
         for (s, c) in (1..).zip(&row.cells) {
@@ -88,7 +111,8 @@ fn confirmed(sheet: &SheetResult, flags: &[&Flag]) -> Vec<(Field, u32)> {
                 continue;
             }
             for (minus, v) in [(false, c.plus), (true, c.minus)] {
-                if let Some(v) = v.filter(|_| !columns.contains(&(s, minus))) {
+                let sure_sum = !columns.contains(&(s, minus)) && !unwritten(s, minus);
+                if let Some(v) = v.filter(|_| sure_sum) {
                     values.push((Field::Game(row.no, s, minus), v));
                 }
             }

@@ -666,6 +666,12 @@ fn the_writers_own_hand_should_be_taught_by_confirmed_cells_and_asked_of_doubted
         detail: Default::default(),
         extra: Map::new(),
     };
+    // Every column's Gesamt written: only a sure one that agrees confirms.
+    let written = Some(crate::sheet::Gesamt {
+        plus: Some(13),
+        minus: Some(0),
+    });
+    sheet.gesamt = vec![written; 4];
     sheet.flags.push(flag(Code::CellUncertain, Some(19), 1));
     sheet.flags.push(flag(Code::GesamtMismatch, None, 3));
     sheet.flags.push(flag(Code::CellUncertain, Some(22), 4));
@@ -698,4 +704,71 @@ fn the_writers_own_hand_should_be_taught_by_confirmed_cells_and_asked_of_doubted
     assert_eq!(readings.fields[0].reading.text, "18");
     assert_eq!(read.cell_mut(19, 0).and_then(|c| c.plus), Some(18));
     assert_eq!(readings.fields[2].reading.text, "18", "left as read");
+    assert!(readings.fields[0].reading.confidence < CONFIDENT);
+}
+
+/// One writer, one witness: a cell in doubt stays short of sure however
+/// sure the writer's own glyphs make the tuned reading, and a column whose
+/// Gesamt is itself in doubt, or not written, teaches nothing.
+#[test]
+fn the_writers_own_hand_should_never_make_a_doubted_cell_sure_by_itself() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+    let at = [
+        (19, 0, 18, &thirteen),
+        (20, 1, 13, &thirteen),
+        (21, 2, 13, &thirteen),
+    ];
+    let (page, mut sheet) = page_with_plus_cells(form, &at, &[]);
+    let gesamt = |plus: Option<u32>| {
+        Some(crate::sheet::Gesamt {
+            plus,
+            minus: Some(0),
+        })
+    };
+    // Seat 2's Gesamt is read in doubt, seat 3's not written.
+    sheet.gesamt = vec![
+        gesamt(Some(18)),
+        gesamt(Some(13)),
+        gesamt(None),
+        gesamt(Some(0)),
+    ];
+    let doubt = |row: Option<u32>, seat: usize| Flag {
+        code: Code::CellUncertain,
+        severity: Code::CellUncertain.severity(),
+        row,
+        seat: Some(seat),
+        field: Some("plus".into()),
+        message: String::new(),
+        detail: Default::default(),
+        extra: Map::new(),
+    };
+    sheet.flags.push(doubt(Some(19), 1));
+    sheet.flags.push(doubt(None, 2));
+    let mut read = sheet.clone();
+    let cell_reading = |no: u32, seat: usize, r: Reading| FieldReading {
+        field: Field::Game(no, seat, false),
+        reading: r,
+        what: String::new(),
+    };
+    let mut readings = CellReadings {
+        fields: vec![
+            cell_reading(19, 1, reading("18", 0.95, &[("13", 0.05)])),
+            cell_reading(20, 2, reading("13", 0.999, &[])),
+            cell_reading(21, 3, reading("13", 0.999, &[])),
+        ],
+        ..Default::default()
+    };
+    let mut own = OwnHand(reading("18", 0.999, &[("13", 0.001)]), Vec::new(), 0);
+    let aligned = aligned(&page, form);
+    own_hand_where_uncertain(&sheet, &aligned, &mut own, &mut read, &mut readings);
+    assert!(own.1.is_empty(), "taught by {:?}", own.1);
+    let after = &readings.fields[0].reading;
+    assert_eq!(after.text, "18");
+    assert!(
+        after.confidence < CONFIDENT,
+        "lifted to {}",
+        after.confidence
+    );
 }

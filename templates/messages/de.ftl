@@ -405,6 +405,7 @@ audit-void = Für ungültig erklärt von { $by } am { $at }: { $reason }
 audit-row = Zeile
 audit-crop = Ausschnitt
 audit-read = gelesen
+audit-sure = sicher
 audit-sum = Summe
 audit-game = Spiel
 audit-initials = Aufs.

@@ -395,6 +395,7 @@ audit-void = Declared invalid by { $by } at { $at }: { $reason }
 audit-row = row
 audit-crop = crop
 audit-read = read
+audit-sure = sure
 audit-sum = sum
 audit-game = game
 audit-initials = initials

@@ -20,7 +20,9 @@ use crate::sheet::{Cell, GameRow, PlayerNo, SheetResult};
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:.5em 0}\
 td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}\
 td.me,th.me{background:#fff3c4}img{display:block;max-width:42em}.void{color:#a00;font-weight:bold}\
-section{page-break-inside:avoid;border-top:2px solid #444;margin-top:1.5em}";
+section{page-break-inside:avoid;border-top:2px solid #444;margin-top:1.5em}\
+@page{size:A4 portrait;margin:12mm}\
+@media print{body{margin:0;font-size:8.5pt}table{width:100%}td,th{padding:1px 3px}img{max-width:60mm}}";
 
 /// What the page needs besides the audit: the forms and each sheet's
 /// scan by the sheet's id ([`crate::night::club::evidence::of_audit`]).
@@ -97,18 +99,25 @@ fn line_table(line: &Line, audit: &Audit, lang: Lang) -> Markup {
         .get("player")
         .and_then(|p| p.as_str())
         .and_then(|p| audit.names.get(p));
+    // As a person reads a line: place, who, points, then the rest.
+    const FIRST: [&str; 3] = ["rank", "player", "total"];
+    let keys: Vec<&String> = FIRST
+        .iter()
+        .filter_map(|f| line.keys().find(|k| k.as_str() == *f))
+        .chain(line.keys().filter(|k| !FIRST.contains(&k.as_str())))
+        .collect();
     html! {
         table {
             tr {
-                @for k in line.keys() {
+                @for k in &keys {
                     th { (catalogue::column_head(lang, k)) }
-                    @if k == "player" && name.is_some() { th { (catalogue::column_head(lang, "name")) } }
+                    @if k.as_str() == "player" && name.is_some() { th { (catalogue::column_head(lang, "name")) } }
                 }
             }
             tr {
-                @for (k, v) in line {
-                    td { (text(k, v)) }
-                    @if k == "player" { @if let Some(name) = name { td { (name) } } }
+                @for k in &keys {
+                    td { (text(k, &line[k.as_str()])) }
+                    @if k.as_str() == "player" { @if let Some(name) = name { td { (name) } } }
                 }
             }
         }
@@ -205,7 +214,7 @@ fn rows(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup {
                         @if let Some(who) = who_sat(sheet, seat, names) { br; small { (who) } }
                     }
                 }
-                @for id in ["audit-read", "audit-sum", "audit-game", "audit-initials"] {
+                @for id in ["audit-read", "audit-sure", "audit-sum", "audit-game", "audit-initials"] {
                     th { (say(lang, id, &[])) }
                 }
             }
@@ -216,9 +225,10 @@ fn rows(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup {
                     @for (i, cell) in row.cells.iter().enumerate() {
                         td class=[me(i + 1)] { (cell_text(cell)) }
                     }
-                    td { (readings(row, &mine)) }
+                    td { (readings(row, &mine, Part::Read)) }
+                    td { (readings(row, &mine, Part::Sure)) }
                     td { (row.cells.iter().filter_map(Cell::value).sum::<i64>()) }
-                    td { (row.class.as_ref().map_or("", |c| c.name.as_str())) }
+                    td { (row.class.as_ref().map_or("–", |c| c.name.as_str())) }
                     td { (initials(sheet, row)) }
                 }
             }
@@ -276,8 +286,16 @@ fn cell_text(cell: &Cell) -> String {
     text
 }
 
-/// What the reader saw in the audited seats' cells, with its confidence.
-fn readings(row: &GameRow, seats: &[usize]) -> String {
+/// Which part of a reading a column shows.
+#[derive(Clone, Copy)]
+enum Part {
+    Read,
+    Sure,
+}
+
+/// What the reader saw in the audited seats' cells, or how sure it was,
+/// in columns of their own.
+fn readings(row: &GameRow, seats: &[usize], part: Part) -> String {
     let mut out = Vec::new();
     for &seat in seats {
         let Some(cell) = row.cells.get(seat - 1) else {
@@ -287,7 +305,10 @@ fn readings(row: &GameRow, seats: &[usize]) -> String {
             .into_iter()
             .flatten()
         {
-            out.push(format!("{} {:.0}%", r.read, r.confidence * 100.0));
+            out.push(match part {
+                Part::Read => r.read.to_string(),
+                Part::Sure => format!("{:.0} %", r.confidence * 100.0),
+            });
         }
     }
     out.join(", ")
@@ -412,5 +433,40 @@ fn changes(s: &AuditedSheet, lang: Lang) -> Markup {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_season_line_should_read_place_player_and_points_first_and_print_on_a4() {
+        let line: Line = serde_json::from_str(
+            r#"{"nights": 3, "round_1": 20, "player": "417", "total": 52, "rank": 2}"#,
+        )
+        .expect("line");
+        let audit = Audit {
+            player: None,
+            name: None,
+            names: Names::default(),
+            sheets: Vec::new(),
+            standings: Some(line.clone()),
+            nights: Vec::new(),
+            season: None,
+        };
+        let table = line_table(&line, &audit, Lang::De).into_string();
+        let at = |head: &str| table.find(&format!("<th>{head}")).expect(head);
+        assert!(at("Platz") < at("Teilnehmer") && at("Teilnehmer") < at("Punkte"));
+        assert!(at("Punkte") < at("Abende"), "{table}");
+        let page = page(
+            &audit,
+            &Scans {
+                forms: &[],
+                evidence: &HashMap::new(),
+            },
+            Lang::De,
+        );
+        assert!(page.contains("@page{size:A4 portrait"), "{page}");
     }
 }
