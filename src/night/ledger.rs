@@ -215,12 +215,14 @@ fn counts(sheet: &SheetResult) -> bool {
             .any(|f| matches!(f.code, Code::WrongGame | Code::SheetUnreadable))
 }
 
-/// Whether a reading in doubt touches seat `seat`'s sum: a doubt on its
-/// footer, or in any game row (a row's doubt may be any seat's value).
+/// Whether a reading in doubt touches seat `seat`'s sum: a doubt in its
+/// column or on its footer, or one that names no seat (a whole row's).
+/// Another seat's doubt does not: the seat's sum is of its own cells.
 fn in_doubt(sheet: &SheetResult, seat: usize) -> bool {
-    sheet.flags.iter().any(|f| {
-        f.code == Code::CellUncertain && (f.row.is_some() || f.seat.is_none_or(|s| s == seat))
-    })
+    sheet
+        .flags
+        .iter()
+        .any(|f| f.code == Code::CellUncertain && f.seat.is_none_or(|s| s == seat))
 }
 
 /// The sure footer errors of one sheet.
@@ -374,7 +376,7 @@ mod tests {
             code: Code::CellUncertain,
             severity: Code::CellUncertain.severity(),
             row: Some(2),
-            seat: Some(3),
+            seat: Some(1),
             field: Some("minus".into()),
             message: String::new(),
             detail: Default::default(),
@@ -399,8 +401,9 @@ mod tests {
             .collect();
         let writers = ledger(&all);
         assert_eq!(writers.len(), 1);
-        // Seat 2 writes: the void sheet and the doubted one give nothing;
-        // the third sheet's error favours the writer on seat 2.
+        // Seat 2 writes: the void sheet, and the one whose slip rests on a
+        // doubt in its seat's column, give nothing; the third sheet's
+        // error favours the writer on seat 2.
         assert_eq!(writers[0].player, "11");
         assert_eq!(
             (

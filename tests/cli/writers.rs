@@ -286,3 +286,95 @@ fn the_seatings_writer_column_should_name_each_tables_schreiber() {
     // Every other table's Schreiber is on seat 1.
     assert!(list.iter().any(|w| w["player"] == "108"), "{night:#}");
 }
+
+/// The biased Schreiber's sheets scanned, not typed: four nights drawn on
+/// one seating (16 players, two rounds) where player 7 sits on seat 1 of
+/// table 1 in both rounds and writes 5 points too many each time, honest
+/// slips on a quarter of the other sheets; each night printed, scanned
+/// into one archive, and the ledger read from it.
+#[test]
+fn a_biased_schreiber_should_be_found_from_scanned_nights() {
+    let dir = temp("writers-scanned");
+    let mut seating = String::from("round,table,seat,player\n");
+    for round in 1..=2u32 {
+        for table in 1..=4u32 {
+            for seat in 1..=4u32 {
+                let player = match (table, seat) {
+                    (1, 1) => 7,
+                    // The others move a table on between rounds.
+                    _ => 100 + ((table - 1 + round - 1) % 4) * 4 + seat,
+                };
+                seating.push_str(&format!("{round},{table},{seat},{player}\n"));
+            }
+        }
+    }
+    let seating_file = dir.join("sitzplan.csv");
+    std::fs::write(&seating_file, seating).expect("seating");
+    let archive = dir.join("verein.sqlite");
+    for night in 1..=4u32 {
+        let out = dir.join(format!("abend-{night}"));
+        let s = |p: &std::path::Path| p.display().to_string();
+        let args: Vec<String> = [
+            "aufsicht-lab",
+            "generate",
+            "--rules",
+            "merkur",
+            "--form",
+            "punkteliste-a4-32",
+            "--printed",
+            "--capture",
+            "scanner",
+            "--writer-errors",
+            "0.25",
+            "--biased-writer",
+            "7",
+            "--bias",
+            "5",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([
+            "--seating".into(),
+            s(&seating_file),
+            "--seed".into(),
+            (900 + night).to_string(),
+        ])
+        .chain(["--out".into(), s(&out)])
+        .collect();
+        aufsicht_lab::cli::run(args).expect("generate");
+        let name = format!("Abend {night}");
+        let scanned = aufsicht(&[
+            "scan",
+            "--rules",
+            "merkur",
+            "--tournament",
+            &name,
+            "--archive",
+            archive.to_str().expect("utf8"),
+            "--out",
+            out.join("results").to_str().expect("utf8"),
+            out.join("scans").to_str().expect("utf8"),
+        ]);
+        assert!(
+            scanned.status.code() != Some(2),
+            "{}",
+            String::from_utf8_lossy(&scanned.stderr)
+        );
+    }
+    let ledger = writers(&["--archive", archive.to_str().expect("utf8")]);
+    let list = ledger["writers"].as_array().expect("writers");
+    let seven = list.iter().find(|w| w["player"] == "7").expect("7 wrote");
+    assert_eq!(seven["sheets"], 8, "{seven}");
+    let errors = seven["errors"].as_u64().expect("errors");
+    // A doubt in the Schreiber's column leaves that error out; most are sure.
+    assert!(errors >= 4, "{seven}");
+    assert_eq!(seven["favouring_self"], errors);
+    assert_eq!(seven["to_self"].as_i64(), Some(5 * errors as i64));
+    assert_eq!(seven["flagged"], true, "{seven}");
+    assert!(
+        list.iter()
+            .filter(|w| w["player"] != "7")
+            .all(|w| w["flagged"] == false),
+        "{ledger:#}"
+    );
+}

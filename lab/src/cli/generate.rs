@@ -51,6 +51,14 @@ pub struct GenerateArgs {
     /// Share of sheets on which the writer makes one mistake (0..1).
     #[arg(long, default_value_t = 0.3)]
     pub writer_errors: f64,
+    /// A Schreiber who slips their own way: on every sheet where this
+    /// participant sits on seat 1, their Endergebnis is written --bias
+    /// points above what the rows give (instead of any other mistake).
+    #[arg(long)]
+    pub biased_writer: Option<String>,
+    /// With --biased-writer: the points each of their sheets gives them.
+    #[arg(long, default_value_t = 5, requires = "biased_writer")]
+    pub bias: i64,
     /// A whole night instead of --count sheets: this many players, drawn by
     /// `draw` into every round of the rule set (its participants.csv and
     /// seating.csv are written beside the scans).
@@ -255,6 +263,16 @@ pub fn run(a: GenerateArgs, lang: Lang) -> Result<()> {
     Ok(())
 }
 
+/// The Schreiber on seat 1 writes their own Endergebnis `bias` points
+/// above what the rows give; the truth's description of it.
+fn biased(sheet: &mut aufsicht::SheetResult, bias: i64) -> serde_json::Value {
+    let Some(Some(e)) = sheet.endergebnis.first_mut() else {
+        return serde_json::Value::Null;
+    };
+    *e += bias;
+    serde_json::json!({"kind": "biased_writer", "seat": 1, "field": "endergebnis", "by": bias})
+}
+
 /// What every sheet of a `generate` run is drawn with.
 struct Drawing<'a> {
     rules: &'a RuleSet,
@@ -274,10 +292,13 @@ impl Drawing<'_> {
         let a = self.args;
         let mut rng = synth::rng(a.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
         let mut sheet = self.filled(i, seat, &mut rng);
-        let mistake = if rng.random_bool(a.writer_errors) {
-            synth::writer_error(&mut sheet, &mut rng)
-        } else {
-            serde_json::Value::Null
+        let drawn_mistake = rng.random_bool(a.writer_errors);
+        let mistake = match &a.biased_writer {
+            Some(writer) if sheet.players.first() == Some(&Some(writer.clone())) => {
+                biased(&mut sheet, a.bias)
+            }
+            _ if drawn_mistake => synth::writer_error(&mut sheet, &mut rng),
+            _ => serde_json::Value::Null,
         };
         // Drawn only when asked for, so the sets drawn without them stay as they were.
         let corrected = a.corrections > 0.0 && rng.random_bool(a.corrections);
