@@ -6,7 +6,7 @@
 use image::GrayImage;
 use serde_json::Map;
 
-use crate::catalogue::say;
+use crate::catalogue::{Tell, say};
 use crate::cells::{self, CellImage, Mark};
 use crate::check::flags::{Code, Flag};
 use crate::check::messages::Lang;
@@ -150,7 +150,7 @@ pub fn scan_page_timed(
             &source,
             page.number,
             aligned.form.seats,
-            &Unreadable::Internal(e.to_string()),
+            &Unreadable::Internal(e.tell(lang)),
             lang,
         )
     })
