@@ -71,6 +71,12 @@ pub fn verify(
         sheet.status = Status::Unreadable;
         return Ok(sheet);
     }
+    // Another game's sheet: the night's tariff has nothing to say of it.
+    if reading.iter().any(|f| f.code == Code::WrongGame) {
+        sheet.flags = reading;
+        sheet.status = Status::Flagged;
+        return Ok(sheet);
+    }
 
     let used = used_seats(&sheet);
     let table = rules

@@ -270,6 +270,7 @@ ink-darker = { $percent } % dunkler, Striche { $width }-mal so breit
 ink-lighter = { $percent } % heller, Striche { $width }-mal so breit
 flag-sheet-unreadable = Blatt nicht lesbar: { $why }.
 flag-wrong-game = Blatt eines anderen Spiels: das Formular { $form } ist für { $form_game }, der Abend wird nach { $rules } ({ $rules_game }) gewertet; es zählt nicht, bis jemand entscheidet.
+flag-wrong-game-rows = Blatt eines anderen Spiels: seine Zeilen passen zum { $form_game }-Tarif und nicht zu { $rules } ({ $rules_game }); es zählt nicht, bis jemand entscheidet.
 game-schafkopf = Schafkopf
 game-doppelkopf = Doppelkopf
 

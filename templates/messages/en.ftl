@@ -266,6 +266,7 @@ ink-darker = { $percent } % darker, strokes { $width } times as broad
 ink-lighter = { $percent } % lighter, strokes { $width } times as broad
 flag-sheet-unreadable = Sheet unreadable: { $why }.
 flag-wrong-game = another game's sheet: the form { $form } is for { $form_game }, the night is scored by { $rules } ({ $rules_game }); it does not count until someone decides.
+flag-wrong-game-rows = another game's sheet: its rows fit the { $form_game } tariff and not { $rules } ({ $rules_game }); it does not count until someone decides.
 game-schafkopf = Schafkopf
 game-doppelkopf = Doppelkopf
 

@@ -809,3 +809,57 @@ fn two_nights_of_one_scanner_folder_should_each_show_their_own_scan() {
         "the page says the scan changed"
     );
 }
+
+/// A Doppelkopf sheet scanned on a Schafkopf night: one flag naming both
+/// games instead of a tariff flag a row, and its players not ranked.
+#[test]
+fn another_games_sheet_should_be_named_once_and_left_out_of_the_ranking() {
+    let dir = temp("wrong-game");
+    let out = dir.join("out");
+    let sample = |name: &str| root().join("samples/scans").join(name);
+    let scanned = aufsicht_en(&[
+        "scan",
+        "--rules",
+        "merkur",
+        "--out",
+        out.to_str().expect("utf8"),
+        sample("merkur-scanner.jpg").to_str().expect("utf8"),
+        sample("doppelkopf-scanner.jpg").to_str().expect("utf8"),
+    ]);
+    assert_ne!(
+        scanned.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&scanned.stderr)
+    );
+    let doko = SheetResult::from_path(&out.join("doppelkopf-scanner.json")).expect("result");
+    let codes: Vec<&str> = doko.flags.iter().map(|f| f.code.as_str()).collect();
+    assert_eq!(codes.first(), Some(&"WRONG_GAME"), "{codes:?}");
+    assert!(!codes.contains(&"ROW_ILLEGAL_VALUES"), "{codes:?}");
+    assert!(
+        doko.flags[0].message.contains("Doppelkopf") && doko.flags[0].message.contains("Schafkopf")
+    );
+    let archive = out.join("aufsicht.sqlite");
+    let standings = aufsicht_en(&[
+        "standings",
+        "--rules",
+        "merkur",
+        "--archive",
+        archive.to_str().expect("utf8"),
+    ]);
+    assert!(
+        standings.status.success(),
+        "{}",
+        String::from_utf8_lossy(&standings.stderr)
+    );
+    let said = String::from_utf8_lossy(&standings.stderr);
+    assert!(said.contains("WRONG_GAME"), "{said}");
+    let ranked = String::from_utf8_lossy(&standings.stdout);
+    for player in doko.players.iter().flatten() {
+        let listed = ranked
+            .lines()
+            .skip(1)
+            .any(|l| l.split(',').nth(1) == Some(player.as_str()));
+        assert!(!listed, "{player} ranked: {ranked}");
+    }
+}
