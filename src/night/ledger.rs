@@ -225,12 +225,90 @@ fn in_doubt(sheet: &SheetResult, seat: usize) -> bool {
         .any(|f| f.code == Code::CellUncertain && f.seat.is_none_or(|s| s == seat))
 }
 
-/// The sure footer errors of one sheet.
+/// The sure errors of one sheet: its rows' that do not add up, then its
+/// footers'.
 fn errors_of(s: &LedgerSheet) -> Vec<Evidence> {
-    let sheet = s.result;
-    if !counts(sheet) {
+    if !counts(s.result) {
         return Vec::new();
     }
+    let mut errors = row_errors(s);
+    errors.extend(footer_errors(s));
+    errors
+}
+
+/// Each game row that does not add up to zero where the game's shape
+/// says which entry makes the excess: the one seat whose value, set to
+/// what the others ask, makes the row a partner game (two `+k`, two
+/// `-k`) or a solo (`+3k` against three `-k`, or the mirror) of the same
+/// sign. A row in doubt, or one that more than one entry could mend,
+/// gives nothing: the tariff does not say whose it was.
+fn row_errors(s: &LedgerSheet) -> Vec<Evidence> {
+    let sheet = s.result;
+    sheet
+        .games
+        .iter()
+        .filter(|g| {
+            !sheet
+                .flags
+                .iter()
+                .any(|f| f.code == Code::CellUncertain && f.row == Some(g.no))
+        })
+        .filter_map(|g| {
+            let values: Vec<Option<i64>> = g.cells.iter().map(|c| c.value()).collect();
+            let sum: i64 = values.iter().flatten().sum();
+            if sum == 0 {
+                return None;
+            }
+            let mendable: Vec<(usize, i64)> = (0..values.len())
+                .filter_map(|i| {
+                    let v = values[i]?;
+                    let mended = v - sum;
+                    let mut row = values.clone();
+                    row[i] = Some(mended);
+                    (mended.signum() == v.signum() && a_game(&row)).then_some((i + 1, v))
+                })
+                .collect();
+            let [(seat, written)] = mendable[..] else {
+                return None;
+            };
+            Some(Evidence {
+                night: s.night.to_string(),
+                sheet: s.sheet.clone(),
+                round: sheet.round,
+                table: sheet.table,
+                code: Code::RowNotZeroSum.as_str(),
+                seat,
+                field: "game",
+                written,
+                computed: written - sum,
+                moved: BTreeMap::from([(seat.to_string(), sum)]),
+            })
+        })
+        .collect()
+}
+
+/// Whether the written values of a row are a partner game or a solo.
+fn a_game(row: &[Option<i64>]) -> bool {
+    let written: Vec<i64> = row.iter().flatten().copied().collect();
+    let plus: Vec<i64> = written.iter().copied().filter(|&v| v > 0).collect();
+    let minus: Vec<i64> = written
+        .iter()
+        .copied()
+        .filter(|&v| v < 0)
+        .map(|v| -v)
+        .collect();
+    let same = |xs: &[i64]| xs.windows(2).all(|w| w[0] == w[1]);
+    match (plus.as_slice(), minus.as_slice()) {
+        ([a, b], [c, d]) => a == b && c == d && a == c,
+        ([w], losers) if losers.len() == 3 => same(losers) && *w == 3 * losers[0],
+        (winners, [l]) if winners.len() == 3 => same(winners) && *l == 3 * winners[0],
+        _ => false,
+    }
+}
+
+/// The sure footer errors of one sheet.
+fn footer_errors(s: &LedgerSheet) -> Vec<Evidence> {
+    let sheet = s.result;
     (1..=sheet.seats())
         .filter(|&seat| !in_doubt(sheet, seat))
         .filter_map(|seat| {
@@ -367,6 +445,36 @@ mod tests {
         assert_eq!((w31.errors, w31.favouring_self, w31.to_self), (1, 0, -3));
         let w21 = writers.iter().find(|w| w.player == "21").expect("21 wrote");
         assert_eq!((w21.to_partners, w21.against_others), (4, 0));
+    }
+
+    #[test]
+    fn a_row_that_does_not_add_up_should_move_its_points_to_the_seat_the_shape_names() {
+        // Seat 1 wrote +3 where the partner game gave +2, and a footer
+        // that follows its rows: the row is the error, not the footer.
+        let mut rows = vec![row(1, [2, 2, -2, -2]), row(2, [3, 2, -2, -2])];
+        rows.push(row(3, [9, -3, -3, -2]));
+        let players = ["7", "11", "12", "13"]
+            .iter()
+            .map(|p| Some(p.to_string()))
+            .collect();
+        let s = crate::sheet::finished_sheet("merkur", rows, players);
+        let sheet = LedgerSheet {
+            night: "Herbst",
+            sheet: "s".into(),
+            result: &s,
+            writer_seat: 1,
+        };
+        let errors = errors_of(&sheet);
+        let moved: Vec<(usize, i64)> = errors
+            .iter()
+            .map(|e| (e.seat, e.written - e.computed))
+            .collect();
+        assert_eq!(moved, [(1, 1), (4, 1)], "{errors:#?}");
+        assert_eq!(errors[0].code, "ROW_NOT_ZERO_SUM");
+        // A row two entries could mend says nothing of whose it was.
+        assert!(!a_game(&[Some(3), Some(2), Some(-2), Some(-3)]));
+        let odd = [Some(3), Some(1), Some(-2), Some(-2)];
+        assert!(!a_game(&odd));
     }
 
     #[test]
