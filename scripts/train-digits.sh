@@ -34,7 +34,7 @@
 # white: six epochs, about 6 hours on 2 cores. It writes a checkpoint
 # every 15 minutes and at each epoch's end (CHECKPOINT, default
 # models/wide.checkpoint); run the same command again and it goes on from
-# there, so the training spans sessions. Usage: scripts/train-digits.sh --wide [OUT]
+# there, so a killed training goes on where it stopped. Usage: scripts/train-digits.sh --wide [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
