@@ -510,16 +510,11 @@ mod tests {
         assert!(right >= 160, "{right}/200 read right");
     }
 
-    /// Training from a model goes on from its weights: one step at a tiny
-    /// rate leaves them almost as they were (a fresh net's are random).
-    #[test]
-    fn training_from_a_model_should_start_at_its_weights() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let from = dir.path().join("model.safetensors");
-        std::fs::write(&from, MODEL).expect("model written");
+    /// The first `n` bundled digits as the net takes them.
+    fn bundled_samples(n: usize) -> Vec<Sample> {
         let digits = crate::synth::Digits::from_dir(&crate::repository().join("samples/digits"))
             .expect("bundled digits");
-        let fixed: Vec<Sample> = (0..64)
+        (0..n)
             .map(|i| {
                 let (img, label) = digits.get(i);
                 let ink = GrayImage::from_fn(28, 28, |x, y| {
@@ -531,7 +526,17 @@ mod tests {
                 });
                 (normalise(&ink), u32::from(label))
             })
-            .collect();
+            .collect()
+    }
+
+    /// Training from a model goes on from its weights: one step at a tiny
+    /// rate leaves them almost as they were (a fresh net's are random).
+    #[test]
+    fn training_from_a_model_should_start_at_its_weights() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let from = dir.path().join("model.safetensors");
+        std::fs::write(&from, MODEL).expect("model written");
+        let fixed = bundled_samples(64);
         let lessons = Lessons {
             shape: Shape::DIGIT,
             fresh: 0,
@@ -565,21 +570,7 @@ mod tests {
     #[test]
     fn a_resumed_training_should_end_as_one_run_through() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let digits = crate::synth::Digits::from_dir(&crate::repository().join("samples/digits"))
-            .expect("bundled digits");
-        let fixed: Vec<Sample> = (0..150)
-            .map(|i| {
-                let (img, label) = digits.get(i);
-                let ink = GrayImage::from_fn(28, 28, |x, y| {
-                    Luma([if img[(y * 28 + x) as usize] > 100 {
-                        0
-                    } else {
-                        255
-                    }])
-                });
-                (normalise(&ink), u32::from(label))
-            })
-            .collect();
+        let fixed = bundled_samples(150);
         let lessons = Lessons {
             shape: Shape::DIGIT,
             fresh: 0,

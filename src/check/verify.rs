@@ -160,7 +160,7 @@ fn check(sheet: &mut SheetResult, rules: &RuleSet, table: &TableSize, lang: Lang
 
 /// The highest seat (from 1) with anything on it: a 5-seat Doppelkopf sheet
 /// with an empty fifth column is a 4-player table.
-fn used_seats(sheet: &SheetResult) -> usize {
+pub(crate) fn used_seats(sheet: &SheetResult) -> usize {
     (0..sheet.seats())
         .rev()
         .find(|&s| {

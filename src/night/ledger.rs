@@ -85,7 +85,7 @@ pub fn ledger(sheets: &[LedgerSheet]) -> Vec<Writer> {
             .entry(player.clone())
             .or_insert_with(|| (empty(&player), Vec::new()));
         writer.sheets += 1;
-        let seats = used_seats(s.result).max(1);
+        let seats = crate::check::verify::used_seats(s.result).max(1);
         for e in errors_of(s) {
             let mine = e
                 .moved
@@ -147,6 +147,27 @@ impl WriterSeats {
     }
 }
 
+/// Nights as the ledger takes them: each night's name, and its sheets
+/// each by its name.
+pub type Nights = [(String, Vec<(String, SheetResult)>)];
+
+/// Every Schreiber's account over `nights`, each sheet's Schreiber where
+/// `seats` puts them.
+pub fn of_nights(nights: &Nights, seats: &WriterSeats) -> Vec<Writer> {
+    let sheets: Vec<LedgerSheet> = nights
+        .iter()
+        .flat_map(|(night, sheets)| {
+            sheets.iter().map(move |(name, result)| LedgerSheet {
+                night,
+                sheet: name.clone(),
+                result,
+                writer_seat: seats.of(result),
+            })
+        })
+        .collect();
+    ledger(&sheets)
+}
+
 /// Every Schreiber's account over the archive's nights, or night `only`,
 /// each sheet as it stands there (corrections and verdicts included) and
 /// named by its archive id.
@@ -160,20 +181,11 @@ pub fn of_archive(
         if only.is_some_and(|o| o != night.id) {
             continue;
         }
-        nights.push((night.label(), db.sheets(night.id)?));
+        let sheets = db.sheets(night.id)?;
+        let named = sheets.into_iter().map(|s| (s.id.to_string(), s.result));
+        nights.push((night.label(), named.collect()));
     }
-    let sheets: Vec<LedgerSheet> = nights
-        .iter()
-        .flat_map(|(night, sheets)| {
-            sheets.iter().map(move |s| LedgerSheet {
-                night,
-                sheet: s.id.to_string(),
-                result: &s.result,
-                writer_seat: seats.of(&s.result),
-            })
-        })
-        .collect();
-    Ok(ledger(&sheets))
+    Ok(of_nights(&nights, seats))
 }
 
 fn empty(player: &str) -> Writer {
@@ -189,19 +201,6 @@ fn empty(player: &str) -> Writer {
         flagged: false,
         evidence: Vec::new(),
     }
-}
-
-/// The seats with a player or any writing.
-fn used_seats(sheet: &SheetResult) -> usize {
-    (1..=sheet.seats())
-        .filter(|&s| {
-            sheet.players.get(s - 1).is_some_and(Option::is_some)
-                || sheet
-                    .games
-                    .iter()
-                    .any(|g| g.cells.get(s - 1).is_some_and(|c| c.has_writing()))
-        })
-        .count()
 }
 
 /// Whether the sheet counts at all: read, valid, no copy, this game's.

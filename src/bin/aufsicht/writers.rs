@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 
 use aufsicht::catalogue::say;
 use aufsicht::night::club::writers_page::verdict;
-use aufsicht::night::ledger::{LedgerSheet, Writer, WriterSeats, ledger, of_archive};
+use aufsicht::night::ledger::{Writer, WriterSeats, of_archive, of_nights};
 use aufsicht::{Lang, SheetResult};
 
 use crate::common::{Told, load_rules, open_archive, sheet_results};
@@ -97,18 +97,7 @@ fn of_folders(dirs: &[PathBuf], seats: &WriterSeats, lang: Lang) -> Result<Vec<W
             .collect();
         nights.push((name, sheets));
     }
-    let sheets: Vec<LedgerSheet> = nights
-        .iter()
-        .flat_map(|(night, sheets)| {
-            sheets.iter().map(move |(name, result)| LedgerSheet {
-                night,
-                sheet: name.clone(),
-                result,
-                writer_seat: seats.of(result),
-            })
-        })
-        .collect();
-    Ok(ledger(&sheets))
+    Ok(of_nights(&nights, seats))
 }
 
 /// Where the Schreiber sit: the seating's `writer` column by table, else

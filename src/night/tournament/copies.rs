@@ -36,6 +36,8 @@ pub fn copy_checks(sheets: &[(String, SheetResult)], lang: Lang) -> Vec<NightChe
     let read: Vec<(String, &SheetResult)> = sheets
         .iter()
         .filter(|(_, s)| s.status != Status::Unreadable && s.games.len() >= ROWS_TO_COMPARE)
+        // A sheet settled as a copy is no longer the night's.
+        .filter(|(_, s)| s.notes.copy_of.is_none())
         .map(|(fallback, s)| (sheet_name(s, fallback), s))
         .collect();
     let mut checks = Vec::new();

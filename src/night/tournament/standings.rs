@@ -120,21 +120,14 @@ pub fn standings(
         max_round: rules.rounds,
         rounds_seen: BTreeSet::new(),
     };
-    // A sheet a person settled as a copy of another leaves the count, and
-    // the checks that found it twice with it.
-    let sheets: Vec<(String, SheetResult)> = sheets
-        .iter()
-        .filter(|(_, s)| s.notes.copy_of.is_none())
-        .cloned()
-        .collect();
-    for (fallback, sheet) in &sheets {
+    for (fallback, sheet) in sheets {
         night.add_sheet(sheet, fallback);
     }
     night.table_checks();
     night.round_checks();
     night
         .checks
-        .extend(crate::night::tournament::copies::copy_checks(&sheets, lang));
+        .extend(crate::night::tournament::copies::copy_checks(sheets, lang));
     if let Some(list) = participants.filter(|l| !l.is_empty()) {
         registration_checks(&mut night.players, list, &mut night.checks, lang);
     }
@@ -157,6 +150,11 @@ struct Night<'a> {
 impl Night<'_> {
     /// One sheet: its round and table, and each seat's points.
     fn add_sheet(&mut self, sheet: &SheetResult, fallback: &str) {
+        // A sheet a person settled as a copy of another leaves the count,
+        // and the checks that found it twice with it.
+        if sheet.notes.copy_of.is_some() {
+            return;
+        }
         let name = sheet_name(sheet, fallback);
         if sheet.status == Status::Unreadable {
             self.checks.push(NightCheck {
