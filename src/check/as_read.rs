@@ -64,7 +64,7 @@ pub(crate) fn explain_by_alternatives(
 
 /// The values a `CELL_UNCERTAIN` lists besides the reading: its
 /// alternatives and its suggestion, each at least [`EXPLAIN_MIN`] likely.
-fn alternatives(u: &Flag) -> Vec<i64> {
+pub(crate) fn alternatives(u: &Flag) -> Vec<i64> {
     let read = u.detail.reading.as_deref().unwrap_or("");
     let mut out: Vec<i64> = u
         .detail

@@ -6,7 +6,8 @@
 //! rows give (the rows' `+` sum less their `-` sum); it moved the
 //! difference to that seat. Only what is sure counts: a sheet that could
 //! not be read, was declared invalid, is a copy or another game's, and a
-//! seat whose rows or footer hold a reading in doubt, give no error.
+//! seat whose rows or Endergebnis hold a reading in doubt that could be
+//! another (a likely alternative), give no error.
 //!
 //! Under chance an error's gain falls on any seat of its sheet alike; the
 //! count of errors that gain the Schreiber's own seat is held against
@@ -15,7 +16,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::check::flags::Code;
+use crate::check::as_read;
+use crate::check::flags::{Code, Flag};
 use crate::error::ArchiveError;
 use crate::night::club::archive::Archive;
 use crate::sheet::{SheetResult, Status};
@@ -214,14 +216,31 @@ fn counts(sheet: &SheetResult) -> bool {
             .any(|f| matches!(f.code, Code::WrongGame | Code::SheetUnreadable))
 }
 
-/// Whether a reading in doubt touches seat `seat`'s sum: a doubt in its
-/// column or on its footer, or one that names no seat (a whole row's).
-/// Another seat's doubt does not: the seat's sum is of its own cells.
+/// Whether a reading in doubt touches seat `seat`'s error: one in its
+/// column's rows or on its Endergebnis that a likely alternative (as
+/// likely as [`as_read::EXPLAIN_MIN`]) would change, or that lists none at all, or
+/// one that names no seat (a whole row's). Another seat's doubt, one on
+/// its Gesamt or Abzug, or one whose every alternative is unlikely leaves
+/// the error as read: a doubt gives no error only where its reading could
+/// move what the error moved.
 fn in_doubt(sheet: &SheetResult, seat: usize) -> bool {
     sheet
         .flags
         .iter()
-        .any(|f| f.code == Code::CellUncertain && f.seat.is_none_or(|s| s == seat))
+        .filter(|f| f.code == Code::CellUncertain)
+        .any(|f| match f.seat {
+            None => true,
+            Some(s) => s == seat && moves_the_sum(f),
+        })
+}
+
+/// Whether an uncertain reading of a seat could move its error: it is a
+/// game cell or the Endergebnis, and some other reading of it is likely
+/// or none is listed.
+fn moves_the_sum(f: &Flag) -> bool {
+    let field = f.field.as_deref().unwrap_or("");
+    let in_error = matches!((f.row, field), (Some(_), "plus" | "minus") | (None, "endergebnis"));
+    in_error && (f.detail.alternatives.is_empty() || !as_read::alternatives(f).is_empty())
 }
 
 /// The sure errors of one sheet: its rows' that do not add up, then its
@@ -496,7 +515,20 @@ mod tests {
             reason: "unleserlich".into(),
         });
         let on_seat_two = sheet(3, ["7", "11", "12", "13"], 2, 5);
-        let sheets = [doubted, void, on_seat_two];
+        // A doubt no likely alternative of which moves the sum.
+        let mut unlikely = sheet(4, ["7", "11", "12", "13"], 2, 5);
+        let mut doubt = doubted.flags[0].clone();
+        doubt.seat = Some(2);
+        doubt.row = Some(1);
+        doubt.field = Some("plus".into());
+        doubt.detail.reading = Some("2".into());
+        doubt.detail.alternatives = vec![("7".into(), 0.01)];
+        unlikely.flags.push(doubt.clone());
+        // The same doubt with a likely alternative.
+        let mut likely = sheet(5, ["7", "11", "12", "13"], 2, 5);
+        doubt.detail.alternatives = vec![("7".into(), 0.3)];
+        likely.flags.push(doubt);
+        let sheets = [doubted, void, on_seat_two, unlikely, likely];
         let all: Vec<LedgerSheet> = sheets
             .iter()
             .map(|r| LedgerSheet {
@@ -508,9 +540,10 @@ mod tests {
             .collect();
         let writers = ledger(&all);
         assert_eq!(writers.len(), 1);
-        // Seat 2 writes: the void sheet, and the one whose slip rests on a
-        // doubt in its seat's column, give nothing; the third sheet's
-        // error favours the writer on seat 2.
+        // Seat 2 writes: the void sheet, and those whose slip rests on a
+        // doubt in its seat's column that could be read otherwise, give
+        // nothing; the third and fourth sheets' errors favour the writer
+        // on seat 2.
         assert_eq!(writers[0].player, "11");
         assert_eq!(
             (
@@ -518,7 +551,7 @@ mod tests {
                 writers[0].errors,
                 writers[0].favouring_self
             ),
-            (3, 1, 1)
+            (5, 2, 2)
         );
     }
 }

@@ -594,8 +594,17 @@ fn a_scan_that_finds_no_sheet_should_fail_in_one_line_and_make_no_night() {
 /// value not allowed, an unknown command.
 #[test]
 fn a_wrong_command_line_should_be_told_in_one_line_of_the_users_language() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["scan", "--out", "x", "y"], "Es fehlt: --rules"),
+        // The archive stands for missing folders, not for a missing option.
+        (
+            &["writers", "--archive", "verein.sqlite"],
+            "Es fehlt: --rules <REGELWERK>.",
+        ),
+        (
+            &["standings", "--rules", "merkur"],
+            "oder --archive ARCHIV.",
+        ),
         (
             &["scan", "--rules", "merkur", "--bogus", "y"],
             "Unbekannte Angabe: --bogus",

@@ -287,7 +287,7 @@ fn the_seatings_writer_column_should_name_each_tables_schreiber() {
     assert!(list.iter().any(|w| w["player"] == "108"), "{night:#}");
 }
 
-/// The biased Schreiber's sheets scanned, not typed: four nights drawn on
+/// The biased Schreiber's sheets scanned, not typed: six nights drawn on
 /// one seating (16 players, two rounds) where player 7 sits on seat 1 of
 /// table 1 in both rounds and writes 5 points too many each time, honest
 /// slips on a quarter of the other sheets; each night printed, scanned
@@ -311,7 +311,7 @@ fn a_biased_schreiber_should_be_found_from_scanned_nights() {
     let seating_file = dir.join("sitzplan.csv");
     std::fs::write(&seating_file, seating).expect("seating");
     let archive = dir.join("verein.sqlite");
-    for night in 1..=4u32 {
+    for night in 1..=6u32 {
         let out = dir.join(format!("abend-{night}"));
         let s = |p: &std::path::Path| p.display().to_string();
         let args: Vec<String> = [
@@ -364,9 +364,11 @@ fn a_biased_schreiber_should_be_found_from_scanned_nights() {
     let ledger = writers(&["--archive", archive.to_str().expect("utf8")]);
     let list = ledger["writers"].as_array().expect("writers");
     let seven = list.iter().find(|w| w["player"] == "7").expect("7 wrote");
-    assert_eq!(seven["sheets"], 8, "{seven}");
+    assert_eq!(seven["sheets"], 12, "{seven}");
     let errors = seven["errors"].as_u64().expect("errors");
-    // A doubt in the Schreiber's column leaves that error out; most are sure.
+    // A doubt in the Schreiber's column that could be read otherwise
+    // leaves that error out; most are sure, and four all one way are
+    // below the flag's chance.
     assert!(errors >= 4, "{seven}");
     assert_eq!(seven["favouring_self"], errors);
     assert_eq!(seven["to_self"].as_i64(), Some(5 * errors as i64));

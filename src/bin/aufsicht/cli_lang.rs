@@ -47,9 +47,11 @@ pub fn told(e: &clap::Error, lang: Lang, args: &[OsString], commands: &[String])
     let arg = get(ContextKind::InvalidArg);
     let command = command_of(args, commands);
     let line = match e.kind() {
-        // Folders or an archive: a command that reads either says both.
+        // Folders or an archive: a command that reads either says both
+        // where the folders are missing (an option missing is only that).
         ErrorKind::MissingRequiredArgument
-            if matches!(command.as_deref(), Some("standings" | "writers")) =>
+            if matches!(command.as_deref(), Some("standings" | "writers"))
+                && arg.split(", ").any(|a| !a.starts_with('-')) =>
         {
             let args = arg.trim_end_matches('.');
             say(lang, "cli-missing-or-archive", &[("args", &args)])
