@@ -239,7 +239,10 @@ fn in_doubt(sheet: &SheetResult, seat: usize) -> bool {
 /// or none is listed.
 fn moves_the_sum(f: &Flag) -> bool {
     let field = f.field.as_deref().unwrap_or("");
-    let in_error = matches!((f.row, field), (Some(_), "plus" | "minus") | (None, "endergebnis"));
+    let in_error = matches!(
+        (f.row, field),
+        (Some(_), "plus" | "minus") | (None, "endergebnis")
+    );
     in_error && (f.detail.alternatives.is_empty() || !as_read::alternatives(f).is_empty())
 }
 

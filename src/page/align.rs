@@ -415,8 +415,13 @@ struct Sample {
 }
 
 fn line_samples(form: &FormTemplate) -> Vec<Sample> {
+    samples_of(&form.lines)
+}
+
+/// Points along each of `lines` ([`line_samples`]).
+fn samples_of(lines: &[[f64; 5]]) -> Vec<Sample> {
     let mut out = Vec::new();
-    for &[x1, y1, x2, y2, _] in &form.lines {
+    for &[x1, y1, x2, y2, _] in lines {
         let horizontal = (y1 - y2).abs() < 1e-6;
         let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt();
         if len < 4.0 {
@@ -451,28 +456,8 @@ fn refine(
         let mut pairs = Vec::with_capacity(samples.len());
         let mut dist_mm = 0.0;
         for s in samples {
-            let p = h.apply(s.mm);
-            // Pixels per mm along the normal, from the current map.
-            let q = if s.horizontal {
-                h.apply((s.mm.0, s.mm.1 + 1.0))
-            } else {
-                h.apply((s.mm.0 + 1.0, s.mm.1))
-            };
-            let (nx, ny) = (q.0 - p.0, q.1 - p.1);
-            let px_mm = (nx * nx + ny * ny).sqrt();
-            if !px_mm.is_finite() || px_mm < 0.5 {
-                return None;
-            }
-            // The line runs across its normal: on a page turned a quarter
-            // the form's horizontal lines are the image's vertical ones.
-            let mask = if ny.abs() >= nx.abs() {
-                &prep.horizontal
-            } else {
-                &prep.vertical
-            };
-            if let Some(off) = find_line(mask, p, (nx / px_mm, ny / px_mm), radius_mm * px_mm) {
-                let found = (p.0 + nx / px_mm * off, p.1 + ny / px_mm * off);
-                dist_mm += off.abs() / px_mm;
+            if let Some((found, off_mm)) = probe(prep, &h, s, radius_mm)? {
+                dist_mm += off_mm;
                 pairs.push((s.mm, found));
             }
         }
@@ -486,6 +471,71 @@ fn refine(
         h = next;
     }
     result.map(|(share, _, mean)| (share, h, mean))
+}
+
+/// Where sample `s`'s line was found near where `h` (form mm → working
+/// px) puts it, within `radius_mm` along its normal, and how far off (mm);
+/// `Some(None)` where it was not, `None` where `h` squashes the page.
+fn probe(
+    prep: &Prepared,
+    h: &Homography,
+    s: &Sample,
+    radius_mm: f64,
+) -> Option<Option<((f64, f64), f64)>> {
+    let p = h.apply(s.mm);
+    // Pixels per mm along the normal, from the current map.
+    let q = if s.horizontal {
+        h.apply((s.mm.0, s.mm.1 + 1.0))
+    } else {
+        h.apply((s.mm.0 + 1.0, s.mm.1))
+    };
+    let (nx, ny) = (q.0 - p.0, q.1 - p.1);
+    let px_mm = (nx * nx + ny * ny).sqrt();
+    if !px_mm.is_finite() || px_mm < 0.5 {
+        return None;
+    }
+    // The line runs across its normal: on a page turned a quarter the
+    // form's horizontal lines are the image's vertical ones.
+    let mask = if ny.abs() >= nx.abs() {
+        &prep.horizontal
+    } else {
+        &prep.vertical
+    };
+    let off = find_line(mask, p, (nx / px_mm, ny / px_mm), radius_mm * px_mm);
+    Some(off.map(|off| {
+        let found = (p.0 + nx / px_mm * off, p.1 + ny / px_mm * off);
+        (found, off.abs() / px_mm)
+    }))
+}
+
+/// How near (mm) a header line must lie where the fit puts it: as close
+/// as the last pass of the fit looks, so that a box a row off is missed.
+const HEADER_REACH_MM: f64 = 0.7;
+
+/// The share of `form`'s ruled lines above its game table (the round and
+/// table boxes, the player block) found where `to_image` (form mm →
+/// original px) puts them; `None` where the form rules none there. The
+/// game table fits a look-alike whose header lies elsewhere; this is what
+/// tells them apart by lines.
+pub fn header_share(prep: &Prepared, form: &FormTemplate, to_image: &Homography) -> Option<f64> {
+    let top = form.grid()[1] - 0.5;
+    let header: Vec<[f64; 5]> = form
+        .lines
+        .iter()
+        .filter(|l| l[1].max(l[3]) < top)
+        .copied()
+        .collect();
+    let samples = samples_of(&header);
+    if samples.is_empty() {
+        return None;
+    }
+    let to_work = Homography::scale_translate(prep.scale, prep.scale, 0.0, 0.0);
+    let h = to_image.then(&to_work);
+    let found = samples
+        .iter()
+        .filter(|s| matches!(probe(prep, &h, s, HEADER_REACH_MM), Some(Some(_))))
+        .count();
+    Some(found as f64 / samples.len() as f64)
 }
 
 /// Offset (px, along the unit normal) of the centre of the nearest mask run within `radius`.

@@ -146,6 +146,32 @@ pub fn printed_text(t: &Text, bx: MmBox, px_per_mm: f64) -> GrayImage {
     out
 }
 
+/// Where a printed text's ink lies (mm), as [`draw_text_mm`] places it:
+/// its width by the font, from its anchor; from its ascenders to its
+/// descenders; `margin` mm around.
+pub fn text_box_mm(t: &Text, margin: f64) -> MmBox {
+    let font = if t.bold { BOLD } else { REGULAR };
+    // The width at 100 px a mm of cap height, as the page is drawn.
+    let width = FontRef::try_from_slice(font).map_or(t.size * 0.75 * t.text.len() as f64, |f| {
+        let (w, _) = text_size(PxScale::from((100.0 / 0.73) as f32), &f, &t.text);
+        f64::from(w) / 100.0 * t.size
+    });
+    let left = match t.anchor.as_deref() {
+        Some("center") => t.x - width / 2.0,
+        Some("right") => t.x - width,
+        _ => t.x,
+    };
+    // Ascenders stand about 0.3 of the cap height above it, descenders
+    // about as far below the line.
+    let (top, bottom) = (t.y - t.size * 0.8, t.y + t.size * 0.8);
+    [
+        left - margin,
+        top - margin,
+        width + 2.0 * margin,
+        bottom - top + 2.0 * margin,
+    ]
+}
+
 /// Cap height (mm) of the printed round, table and numbers: clear print,
 /// well inside a 7 mm box.
 const PRINTED_DIGITS: f64 = 3.2;

@@ -17,6 +17,10 @@ pub(super) struct Reader<'r> {
     /// then the value struck out, as read.
     pub(super) struck: std::collections::BTreeMap<Field, GrayImage>,
     pub(super) struck_values: std::collections::BTreeMap<Field, Option<u32>>,
+    /// The header's print does not lie where the form puts it
+    /// ([`HeaderPrint::fits`]): its boxes may hold another field's ink, so
+    /// every header value is asked.
+    pub(super) header_off: bool,
 }
 
 /// A number field with ink, waiting to be read with the sheet's others.
@@ -370,7 +374,7 @@ impl Reader<'_> {
             return None;
         }
         let mut r = self.read_one(&c.digits, bx, false);
-        if fewer_digits_than_ink(&r, &c.digits) {
+        if self.header_off || fewer_digits_than_ink(&r, &c.digits) {
             r = Reading::mean(&[r, Reading::none()]);
         }
         if let Some(shown) = self.doubt_unchecked_number(&r, &c.digits) {
@@ -386,7 +390,7 @@ impl Reader<'_> {
     /// read it so ([`Self::doubt_unchecked_number`]); otherwise its reading
     /// is halved (a person looks).
     fn header_reading(&mut self, field: Field, r: &Reading, digits: &GrayImage) -> Reading {
-        if fewer_digits_than_ink(r, digits) {
+        if self.header_off || fewer_digits_than_ink(r, digits) {
             return Reading::mean(&[r.clone(), Reading::none()]);
         }
         match field {
@@ -417,6 +421,16 @@ impl Reader<'_> {
             .listed()
             .any(|(t, p)| *t == r.text && p >= SECOND_AGREES);
         (!agrees).then(|| Reading::mean(&[r.clone(), second]))
+    }
+
+    /// A header field's name as a person reads it, saying why it is
+    /// asked where the header's print is not where the form puts it.
+    fn header_field(&self, what: String) -> String {
+        if self.header_off {
+            say(self.lang, "field-header-off", &[("what", &what)])
+        } else {
+            what
+        }
     }
 
     fn has_ink(&self, bx: MmBox, min_mm2: f64) -> bool {
@@ -460,19 +474,16 @@ pub fn read_sheet(
         ringed: Default::default(),
         struck: Default::default(),
         struck_values: Default::default(),
+        header_off: sheet.header_off,
     };
-    let what = say(r.lang, "field-round", &[]);
+    let what = r.header_field(say(r.lang, "field-round", &[]));
     r.number(f.round, false, Field::Round, &what);
-    let what = say(r.lang, "field-table", &[]);
+    let what = r.header_field(say(r.lang, "field-table", &[]));
     r.number(f.table, false, Field::Table, &what);
     let players = (0..seats)
         .map(|s| {
-            r.digits_text(
-                f.player_id[s],
-                Some(s + 1),
-                "player_id",
-                &say(r.lang, "field-player-id", &[("seat", &(s + 1))]),
-            )
+            let what = r.header_field(say(r.lang, "field-player-id", &[("seat", &(s + 1))]));
+            r.digits_text(f.player_id[s], Some(s + 1), "player_id", &what)
         })
         .collect();
 
@@ -658,6 +669,7 @@ pub(super) fn placement(a: &Alignment) -> Placement {
         row_numbers_read: None,
         title_matches: None,
         title_read: None,
+        header_off: false,
         to_image: a.to_image.0.transpose().as_slice().to_vec(),
         upside_down: a.quarter_turns == 2,
     }

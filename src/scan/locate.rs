@@ -12,7 +12,17 @@ pub struct AlignedSheet<'a> {
     pub page: &'a GrayImage,
     pub form: &'a FormTemplate,
     pub alignment: Alignment,
+    /// The share of the header's ruled lines found where the alignment
+    /// puts them ([`align::header_share`]); `None` where not looked at.
+    pub header_lines: Option<f64>,
+    /// The header's print was found not to lie where the form puts it
+    /// ([`HeaderPrint::fits`]): every header value read is asked.
+    pub header_off: bool,
 }
+
+/// At least this share of the header's ruled lines must lie where the
+/// fit puts them for the header to be the form's (see [`HeaderPrint`]).
+pub const HEADER_LINES_FIT: f64 = 0.8;
 
 /// Finds which of `forms` is on the page and where. Never guesses: a page
 /// that fits no form well enough is an error with the reason.
@@ -37,10 +47,20 @@ pub fn locate_ranked<'a>(
             height: page.height(),
         });
     }
-    let mut fits: Vec<(usize, Alignment)> = Vec::new();
+    // Each fit: the form, where it lies, its header's lines, whether its
+    // header is there.
+    let mut fits: Vec<(usize, Alignment, Option<f64>, bool)> = Vec::new();
     let mut why = Unreadable::NoTable;
     let mut prep = None;
-    let best = |fits: &[(usize, Alignment)]| fits.iter().map(|f| f.1.fit).fold(0.0, f64::max);
+    let best = |fits: &[(usize, Alignment, Option<f64>, bool)]| {
+        fits.iter().map(|f| f.1.fit).fold(0.0, f64::max)
+    };
+    // A sure fit whose header lies where the form puts it: no other form
+    // fits better. A sure table under a header that is not there is a
+    // look-alike's (a club's form on the shipped one's table).
+    let settled = |fits: &[(usize, Alignment, Option<f64>, bool)]| {
+        fits.iter().any(|f| f.1.fit >= SURE_FIT && f.3)
+    };
     // Strong perspective bends the lines apart: then look along several slopes.
     for slopes in [&[0.0][..], &[-6.0, -3.0, 0.0, 3.0, 6.0][..]] {
         if best(&fits) >= MIN_FIT {
@@ -48,12 +68,22 @@ pub fn locate_ranked<'a>(
         }
         let prepared = prep.insert(align::prepare_with(page, slopes));
         for (i, form) in forms.iter().enumerate() {
-            // Nearly every ruled line of a form in place: no other form fits better.
-            if best(&fits) >= SURE_FIT {
+            if settled(&fits) {
                 break;
             }
             match align::align(prepared, form) {
-                Ok(a) => fits.push((i, a)),
+                Ok(a) => {
+                    let lines = align::header_share(prepared, form, &a.to_image);
+                    let found = AlignedSheet {
+                        page,
+                        form,
+                        alignment: a,
+                        header_lines: lines,
+                        header_off: false,
+                    };
+                    let header = header_print(&found).fits();
+                    fits.push((i, found.alignment, lines, header));
+                }
                 Err(e) => why = e,
             }
         }
@@ -61,7 +91,7 @@ pub fn locate_ranked<'a>(
     // Each form by its best fit, the best first.
     fits.sort_by(|a, b| b.1.fit.total_cmp(&a.1.fit));
     let mut seen = Vec::new();
-    fits.retain(|(i, _)| {
+    fits.retain(|(i, ..)| {
         !seen.contains(i) && {
             seen.push(*i);
             true
@@ -69,24 +99,26 @@ pub fn locate_ranked<'a>(
     });
     let ranked: Vec<AlignedSheet> = fits
         .iter()
-        .filter(|(_, a)| a.fit >= MIN_FIT)
-        .map(|(i, a)| AlignedSheet {
+        .filter(|(_, a, ..)| a.fit >= MIN_FIT)
+        .map(|(i, a, lines, _)| AlignedSheet {
             page,
             form: &forms[*i],
             alignment: a.clone(),
+            header_lines: *lines,
+            header_off: false,
         })
         .collect();
     if !ranked.is_empty() {
         return Ok(ranked);
     }
     let found = match fits.first() {
-        Some((i, a)) => Unreadable::OtherForm {
+        Some((i, a, ..)) => Unreadable::OtherForm {
             form: forms[*i].id.clone(),
             percent: (a.fit * 100.0).round() as u32,
         },
         None => why,
     };
-    let lines = fits.into_iter().next().map(|(i, a)| (&forms[i], a));
+    let lines = fits.into_iter().next().map(|(i, a, ..)| (&forms[i], a));
     match prep {
         Some(prep) => by_code(page, forms, &prep, lines)
             .map(|a| vec![a])
@@ -130,10 +162,13 @@ fn by_code<'a>(
             fit: 0.0,
             residual_mm: 0.0,
         });
+    let header_lines = align::header_share(prep, form, &alignment.to_image);
     Some(AlignedSheet {
         page,
         form,
         alignment,
+        header_lines,
+        header_off: false,
     })
 }
 
@@ -216,6 +251,35 @@ pub struct Confirmation {
     pub title_matches: bool,
     /// Of three printed row numbers, how many were read right.
     pub row_numbers_read: usize,
+    /// The header's printed labels (Runde, Tisch, Teilnehmer-Nr., Name …):
+    /// how many the form prints, how many of them lie where it puts them.
+    pub header: HeaderPrint,
+}
+
+/// What the print above the game table says of the header.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct HeaderPrint {
+    pub labels: usize,
+    pub labels_found: usize,
+    /// The share of its ruled lines found ([`AlignedSheet::header_lines`]).
+    pub lines: Option<f64>,
+}
+
+impl HeaderPrint {
+    /// Whether the header lies where the form puts it: at least half its
+    /// labels where it prints them, or, on a form that prints none there,
+    /// its ruled lines ([`HEADER_LINES_FIT`]); a form with neither is not
+    /// denied by it. The labels decide where there are any: a header a
+    /// row off lays its lines on the next row's (90% of them met on the
+    /// shipped form, against 46% on some genuine black-and-white scans at
+    /// 150 dpi), its labels on other words (at most 2 of 9 matched on 35
+    /// pages; the genuine ones at least 6 of 10).
+    pub fn fits(&self) -> bool {
+        if self.labels > 0 {
+            return 2 * self.labels_found >= self.labels;
+        }
+        self.lines.is_none_or(|h| h >= HEADER_LINES_FIT)
+    }
 }
 
 impl Confirmation {
@@ -240,8 +304,7 @@ pub fn confirm(sheet: &AlignedSheet, printed: &mut dyn PrintReader) -> Confirmat
     let form = sheet.form;
     let (mut title_read, mut title_matches) = (None, false);
     if let Some(t) = form.texts.first() {
-        let width = t.size * 0.75 * t.text.chars().count() as f64;
-        let bx = [t.x - 1.0, t.y - t.size * 1.1, width + 2.0, t.size * 2.2];
+        let bx = title_box(t);
         let crop = cells::cut_with_margin(sheet.page, &sheet.alignment, bx, 0.0);
         // Print is read at half the cutting resolution: Tesseract is fastest
         // there (~22 ms a title against ~30 at full size and 22-45 ms at a
@@ -281,8 +344,65 @@ pub fn confirm(sheet: &AlignedSheet, printed: &mut dyn PrintReader) -> Confirmat
         title_read,
         title_matches,
         row_numbers_read,
+        header: header_print_read(sheet, Some(printed)),
     }
 }
+
+/// Where the title lies: its line, a little wider and taller.
+fn title_box(t: &crate::page::form::Text) -> MmBox {
+    let width = t.size * 0.75 * t.text.chars().count() as f64;
+    [t.x - 1.0, t.y - t.size * 1.1, width + 2.0, t.size * 2.2]
+}
+
+/// How much paper (mm) around a label's ink is held against the font's:
+/// enough for the print to lie a little off, short of the ruled lines
+/// beside it.
+const LABEL_MARGIN_MM: f64 = 0.5;
+
+/// The header's printed labels held against the form's font where the
+/// alignment puts them ([`header_print_read`] without a print reader).
+pub fn header_print(sheet: &AlignedSheet) -> HeaderPrint {
+    header_print_read(sheet, None)
+}
+
+/// The header's printed labels where the alignment puts them: every text
+/// above the game table but the title that has a word in it. Each one's
+/// ink is matched against the form's font, and where it does not match,
+/// read by `printed` where it reads letters: a club's form is printed in
+/// its own font (a dozen labels through Tesseract cost a quarter of a
+/// second, so only those the ink leaves in doubt are read).
+pub fn header_print_read(
+    sheet: &AlignedSheet,
+    mut printed: Option<&mut dyn PrintReader>,
+) -> HeaderPrint {
+    let top = sheet.form.grid()[1];
+    let labels: Vec<&crate::page::form::Text> = sheet
+        .form
+        .texts
+        .iter()
+        .skip(1)
+        .filter(|t| t.y < top && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .collect();
+    let mut labels_found = 0;
+    for t in &labels {
+        let bx = crate::page::render::text_box_mm(t, LABEL_MARGIN_MM);
+        let crop = cells::cut_with_margin(sheet.page, &sheet.alignment, bx, 0.0);
+        let found = print_matches(&crop, t, bx)
+            || printed.as_deref_mut().is_some_and(|p| {
+                p.line(&crop)
+                    .is_some_and(|read| similarity(&read.text, &t.text) >= LABEL_READ)
+            });
+        labels_found += usize::from(found);
+    }
+    HeaderPrint {
+        labels: labels.len(),
+        labels_found,
+        lines: sheet.header_lines,
+    }
+}
+
+/// How much of a label's letter pairs a reading must hold to be it.
+const LABEL_READ: f64 = 0.7;
 
 /// How well (see [`cells::ink_agreement`]) a title's ink must lie on the
 /// font's for the print to be the form's title. The forms' titles on 84

@@ -95,10 +95,11 @@ pub fn scan_page_timed(
     let clock = std::time::Instant::now();
     let confirmed = first_not_denied(candidates, printed);
     times.confirm += clock.elapsed();
-    let (aligned, confirmed) = match confirmed {
+    let (mut aligned, confirmed) = match confirmed {
         Ok(c) => c,
         Err(why) => return unreadable(&source, page.number, seats, &why, lang),
     };
+    aligned.header_off = !confirmed.header.fits();
     let clock = std::time::Instant::now();
     let (mut read, mut readings) = read_sheet(&aligned, digits, &source, page.number, lang);
     times.read += clock.elapsed();
@@ -108,7 +109,11 @@ pub fn scan_page_timed(
             let over = written_over(&aligned, &code);
             apply_code(&mut read, &mut readings, &code, &over, lang);
         }
-        CodeBox::Unread => take_printed_numbers(&aligned, printed, &mut read, &mut readings),
+        // Print read off boxes the header does not put there is no number.
+        CodeBox::Unread if !aligned.header_off => {
+            take_printed_numbers(&aligned, printed, &mut read, &mut readings)
+        }
+        CodeBox::Unread => {}
         CodeBox::Blank => {}
     }
     times.code += clock.elapsed();
@@ -116,6 +121,7 @@ pub fn scan_page_timed(
         a.title_read = confirmed.title_read;
         a.title_matches = Some(confirmed.title_matches);
         a.row_numbers_read = Some(confirmed.row_numbers_read);
+        a.header_off = aligned.header_off;
     }
     let clock = std::time::Instant::now();
     let decoded = decode::decode(read.clone(), &readings, rules, lang);
@@ -157,23 +163,28 @@ pub fn scan_page_timed(
 }
 
 /// The first of the forms found on a page (best fit first) whose print
-/// does not deny it, with its confirmation; where every one is denied, why
-/// the best is not the page's form.
+/// does not deny it and whose header lies where it puts it, with its
+/// confirmation; else the first not denied (its header values are then
+/// asked); where every one is denied, why the best is not the page's form.
 fn first_not_denied<'a>(
     candidates: Vec<AlignedSheet<'a>>,
     printed: &mut dyn PrintReader,
 ) -> Result<(AlignedSheet<'a>, Confirmation), Unreadable> {
     let mut first_why = None;
+    let mut header_off = None;
     for aligned in candidates {
         let confirmed = confirm(&aligned, printed);
         match print_denies(&aligned, &confirmed) {
-            None => return Ok((aligned, confirmed)),
+            None if confirmed.header.fits() => return Ok((aligned, confirmed)),
+            None => {
+                header_off.get_or_insert((aligned, confirmed));
+            }
             Some(why) => {
                 first_why.get_or_insert(why);
             }
         }
     }
-    Err(first_why.unwrap_or(Unreadable::NoTable))
+    header_off.ok_or(first_why.unwrap_or(Unreadable::NoTable))
 }
 
 /// Why a page located short of a sure fit is another form's, where its

@@ -71,6 +71,8 @@ fn aligned<'a>(page: &'a GrayImage, form: &'a FormTemplate) -> AlignedSheet<'a> 
             residual_mm: 0.0,
             quarter_turns: 0,
         },
+        header_lines: None,
+        header_off: false,
     }
 }
 
@@ -567,6 +569,7 @@ fn a_form_should_be_denied_only_by_all_the_print_it_has() {
         title_read: None,
         title_matches,
         row_numbers_read,
+        header: HeaderPrint::default(),
     };
     assert!(seen(false, 0).denies(form));
     assert!(!seen(true, 0).denies(form));
@@ -771,4 +774,70 @@ fn the_writers_own_hand_should_never_make_a_doubted_cell_sure_by_itself() {
         "lifted to {}",
         after.confidence
     );
+}
+
+/// `form` with its header (the texts, boxes and lines above its game
+/// table, the title among them) `dy` mm lower, its Wohnort row given up:
+/// a club's form learnt from a blank without that row, whose game table
+/// is the shipped one's.
+fn header_moved(form: &FormTemplate, dy: f64) -> FormTemplate {
+    let mut moved = form.clone();
+    moved.id = "header-moved".into();
+    let top = form.grid()[1];
+    moved.texts.retain(|t| t.text != "Wohnort");
+    for t in moved.texts.iter_mut().filter(|t| t.y < top) {
+        t.y += dy;
+    }
+    moved
+        .lines
+        .retain(|l| l[1].max(l[3]) >= top - 0.5 || l[1].max(l[3]) + dy < top - 0.5);
+    for l in moved
+        .lines
+        .iter_mut()
+        .filter(|l| l[1].max(l[3]) < top - 0.5)
+    {
+        l[1] += dy;
+        l[3] += dy;
+    }
+    let f = &mut moved.fields;
+    for bx in [&mut f.round, &mut f.table]
+        .into_iter()
+        .chain(f.player_id.iter_mut())
+        .chain(f.player_name.iter_mut())
+    {
+        bx[1] += dy;
+    }
+    moved
+}
+
+/// A sheet laid under a form whose game table fits and whose header lies
+/// a row lower: its labels are not there, so its header is not the
+/// form's, and the form whose header is there is chosen though it fits
+/// worse.
+#[test]
+fn a_header_a_row_off_should_not_fit_and_the_form_whose_header_is_there_be_chosen() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let page = crate::page::render::render_form(form, cells::PX_PER_MM * 25.4);
+    let moved = header_moved(form, 7.0);
+    let own = header_print(&aligned(&page, form));
+    assert_eq!((own.labels, own.labels_found), (10, 10), "{own:?}");
+    assert!(own.fits());
+    let off = header_print(&aligned(&page, &moved));
+    assert_eq!(off.labels, 9);
+    assert!(!off.fits(), "{off:?}");
+    let mut better = aligned(&page, &moved);
+    better.alignment.fit = 0.99;
+    let mut worse = aligned(&page, form);
+    worse.alignment.fit = 0.9;
+    let mut font = crate::read::font::FontDigits::new();
+    let (chosen, confirmed) =
+        first_not_denied(vec![better, worse], &mut font).expect("a form is not denied");
+    assert_eq!(chosen.form.id, form.id);
+    assert!(confirmed.header.fits());
+    // Alone, the look-alike is taken, its header values asked.
+    let (alone, confirmed) =
+        first_not_denied(vec![aligned(&page, &moved)], &mut font).expect("not denied");
+    assert_eq!(alone.form.id, "header-moved");
+    assert!(!confirmed.header.fits());
 }

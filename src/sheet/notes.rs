@@ -296,6 +296,10 @@ pub struct Placement {
     pub title_matches: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title_read: Option<String>,
+    /// The header's lines or labels do not lie where the form puts them:
+    /// its round, table and players were asked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub header_off: bool,
     /// Form mm → image px, a row-major 3×3 matrix: lets the review page cut
     /// cells without aligning again.
     pub to_image: Vec<f64>,

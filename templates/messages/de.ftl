@@ -277,6 +277,7 @@ game-doppelkopf = Doppelkopf
 ## Markierungen: was unsicher gelesen ist
 field-round = Runde
 field-table = Tisch
+field-header-off = { $what } (der Kopf des Blatts liegt nicht, wo das Formular ihn hat)
 field-player-id = Platz { $seat }: Teilnehmer-Nr.
 field-game = Spiel { $row }, Platz { $seat } { $column ->
         [plus] Plus
@@ -743,6 +744,8 @@ capture-duplicate = schon da
 capture-refused = nicht angenommen
 form-no-page = { $path }: keine Seite darin
 form-checked = { $path } geschrieben: { $boxes } Felder über dem Scan (Linien zu { $fit } % getroffen)
+form-checked-header = Kopf: Linien zu { $lines } % getroffen, { $found } von { $labels } Beschriftungen an ihrem Platz
+form-header-does-not-fit = Der Kopf des Formulars liegt nicht, wo die Vorlage ihn hat: `scan` würde Runde, Tisch und Teilnehmer-Nr. jedes Blatts nachfragen.
 help-form = Das eigene Formular eines Vereins: aus dem leeren Blatt lernen, an einem Scan prüfen
 help-form-example = aufsicht form learn leer.jpg --out verein-liste.json
 help-form-learn = Ein Formular aus einem Scan oder Foto seines leeren Blatts lernen und als Vorlage schreiben

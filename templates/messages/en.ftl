@@ -273,6 +273,7 @@ game-doppelkopf = Doppelkopf
 ## Flags: what was read unsurely
 field-round = Round
 field-table = Table
+field-header-off = { $what } (the sheet's header does not lie where the form has it)
 field-player-id = Seat { $seat }: participant number
 field-game = Game { $row }, seat { $seat } { $column }
 field-gesamt = Seat { $seat }: Gesamt { $column }
@@ -733,6 +734,8 @@ capture-duplicate = already there
 capture-refused = not taken
 form-no-page = { $path }: no page in it
 form-checked = { $path } written: { $boxes } fields over the scan (its lines met at { $fit } %)
+form-checked-header = Header: its lines met at { $lines } %, { $found } of { $labels } labels in their place
+form-header-does-not-fit = The form's header does not lie where the template has it: `scan` would ask the round, table and player numbers of every sheet.
 help-form = A club's own form: learn it from its blank, check it against a scan
 help-form-example = aufsicht form learn blank.jpg --out club-sheet.json
 help-form-learn = Learn a form from a scan or photo of its blank and write it as a template

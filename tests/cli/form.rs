@@ -306,3 +306,86 @@ fn a_page_that_is_no_blank_form_should_be_refused_in_one_line_and_nothing_writte
         "{text}"
     );
 }
+
+/// The shipped form's layout with its header a row lower and no Wohnort
+/// row: a club's form learnt from such a blank has the shipped game table.
+fn header_a_row_lower() -> Layout {
+    let mut layout = Layout::punkteliste();
+    layout.id = "verein".into();
+    layout.home_row = false;
+    layout.block_top += layout.block_row_h;
+    layout.box_top += layout.block_row_h;
+    layout
+}
+
+/// A shipped sheet under a form whose game table fits and whose header
+/// lies a row lower: `form check` says the header does not fit, `scan`
+/// asks every header value it reads there, and among the club's forms the
+/// one whose header is there is chosen.
+#[test]
+fn a_header_that_does_not_fit_should_be_said_and_its_values_asked() {
+    let dir = temp("form-header-off");
+    let forms = dir.join("formulare");
+    std::fs::create_dir_all(&forms).expect("forms");
+    let verein = forms.join("verein.json");
+    std::fs::write(&verein, header_a_row_lower().json().to_string()).expect("write");
+    let sample = root().join("samples/scans/merkur-scanner.jpg");
+    let overlay = s(&dir.join("overlay.png"));
+    let checked = aufsicht(&["form", "check", &s(&verein), &s(&sample), "--out", &overlay]);
+    let said = String::from_utf8_lossy(&checked.stderr);
+    assert!(!checked.status.success(), "{said}");
+    assert!(
+        said.contains("Der Kopf des Formulars liegt nicht"),
+        "{said}"
+    );
+    let own = aufsicht(&[
+        "form",
+        "check",
+        "punkteliste-a4-32",
+        &s(&sample),
+        "--out",
+        &overlay,
+    ]);
+    let said = String::from_utf8_lossy(&own.stderr);
+    assert!(own.status.success(), "{said}");
+    assert!(said.contains("10 von 10 Beschriftungen"), "{said}");
+
+    let read = |form: &[&str], out: &str| {
+        let out = dir.join(out);
+        let mut args = vec!["scan", "--rules", "merkur", "--no-archive"];
+        args.extend(form);
+        let (out_s, sample_s) = (s(&out), s(&sample));
+        args.extend(["--out", &out_s, &sample_s]);
+        let scanned = aufsicht(&args);
+        assert_ne!(scanned.status.code(), Some(2), "{scanned:?}");
+        let text = std::fs::read_to_string(out.join("merkur-scanner.json")).expect("result");
+        serde_json::from_str::<serde_json::Value>(&text).expect("json")
+    };
+    let off = read(&["--form", &s(&verein)], "off");
+    assert_eq!(off["alignment"]["header_off"], true, "{off}");
+    let flagged = |field: &str, seat: Option<usize>| {
+        off["flags"].as_array().expect("flags").iter().any(|f| {
+            f["field"] == field && seat.is_none_or(|s| f["seat"] == s) && f["row"].is_null()
+        })
+    };
+    for field in ["round", "table"] {
+        assert!(
+            off[field].is_null() || flagged(field, None),
+            "{field}: {off}"
+        );
+    }
+    for seat in 1..=4 {
+        let id = &off["players"][seat - 1];
+        assert!(
+            id.is_null() || flagged("player_id", Some(seat)),
+            "{seat}: {off}"
+        );
+    }
+    let chosen = read(&["--forms", &s(&forms)], "chosen");
+    assert_eq!(chosen["form"], "punkteliste-a4-32", "{chosen}");
+    assert!(chosen["alignment"]["header_off"].is_null(), "{chosen}");
+    assert_eq!(
+        (&chosen["round"], &chosen["table"]),
+        (&1.into(), &30.into())
+    );
+}

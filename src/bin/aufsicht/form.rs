@@ -11,9 +11,10 @@ use aufsicht::Lang;
 use aufsicht::catalogue::{Tell, say};
 use aufsicht::learn::{self, Hints};
 use aufsicht::night::desk::review::overview;
-use aufsicht::page::align::{MIN_FIT, align, prepare};
+use aufsicht::page::align::{MIN_FIT, align, header_share, prepare};
 use aufsicht::page::form::FormTemplate;
 use aufsicht::page::input;
+use aufsicht::scan::{AlignedSheet, header_print_read};
 
 use crate::common::Told;
 
@@ -106,8 +107,22 @@ fn first_page(path: &Path, lang: Lang) -> Result<image::GrayImage> {
 fn check(form: &str, scan: &Path, out: &Path, lang: Lang) -> Result<()> {
     let template = FormTemplate::load(form).told(lang)?;
     let image = first_page(scan, lang)?;
-    let fitted = align(&prepare(&image), &template)
+    let prepared = prepare(&image);
+    let fitted = align(&prepared, &template)
         .map_err(|why| anyhow!("{}: {}", scan.display(), why.text(lang)))?;
+    let sheet = AlignedSheet {
+        page: &image,
+        form: &template,
+        header_lines: header_share(&prepared, &template, &fitted.to_image),
+        header_off: false,
+        alignment: fitted.clone(),
+    };
+    // A club's own font is read where its ink is not the shipped font's.
+    let mut reader = aufsicht::read::print_reader().ok();
+    let printed = reader
+        .as_deref_mut()
+        .map(|r| r as &mut dyn aufsicht::read::PrintReader);
+    let header = header_print_read(&sheet, printed);
     let boxes: Vec<_> = template.named_boxes().into_iter().map(|(_, b)| b).collect();
     let drawn = overview(&image, &fitted, &template, &boxes);
     let mut png = Vec::new();
@@ -123,11 +138,24 @@ fn check(form: &str, scan: &Path, out: &Path, lang: Lang) -> Result<()> {
         ("fit", &fit),
     ];
     eprintln!("aufsicht: {}", say(lang, "form-checked", &args));
+    let lines = sheet.header_lines.map_or("–".to_string(), |h| {
+        aufsicht::catalogue::percent(h * 100.0)
+    });
+    let args: [(&str, &dyn std::fmt::Display); 3] = [
+        ("lines", &lines),
+        ("found", &header.labels_found),
+        ("labels", &header.labels),
+    ];
+    eprintln!("aufsicht: {}", say(lang, "form-checked-header", &args));
     // Below what `scan` takes, the sheet would be unreadable on this form.
     if fitted.fit < MIN_FIT {
         let least = aufsicht::catalogue::percent(MIN_FIT * 100.0);
         let args: [(&str, &dyn std::fmt::Display); 2] = [("fit", &fit), ("least", &least)];
         bail!(say(lang, "form-does-not-fit", &args));
+    }
+    // The table fits, the header does not: `scan` would ask every header value.
+    if !header.fits() {
+        bail!(say(lang, "form-header-does-not-fit", &[]));
     }
     Ok(())
 }
