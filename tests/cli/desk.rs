@@ -1669,3 +1669,99 @@ fn a_desk_on_an_archive_copied_alone_should_show_every_sheet_with_its_page_and_c
         assert!(crops > 0, "sheet {id}: no crop");
     }
 }
+
+/// A sheet read off the wrong header (the club's look-alike named with
+/// `--form`) is read again: by `scan --reread` on the forms it is
+/// recognised among, and at the desk on a form named; each time the
+/// archive's sheet is replaced and the trail says who read it on which.
+#[test]
+fn a_sheet_read_on_the_wrong_form_should_be_read_again_with_the_trail() {
+    let dir = temp("reread");
+    let verein = dir.join("verein.json");
+    let layout = crate::form::header_a_row_lower();
+    std::fs::write(&verein, layout.json().to_string()).expect("form");
+    let archive = dir.join("verein.sqlite");
+    let sample = root().join("samples/scans/merkur-scanner.jpg");
+    let scan = |more: &[&str]| {
+        let (archive, out, sample) = (
+            archive.display().to_string(),
+            dir.join("out").display().to_string(),
+            sample.display().to_string(),
+        );
+        let mut args = vec!["scan", "--rules", "merkur", "--tournament", "Abend"];
+        args.extend(["--archive", &archive, "--out", &out]);
+        args.extend(more);
+        args.push(&sample);
+        let run = aufsicht(&args);
+        assert_ne!(run.status.code(), Some(2), "{run:?}");
+    };
+    scan(&["--form", &verein.display().to_string()]);
+    let stored = || {
+        let db = aufsicht::night::club::archive::Archive::open(&archive).expect("archive");
+        let night = db.pick_tournament(Some("Abend")).expect("night");
+        let sheets = db.sheets(night).expect("sheets");
+        assert_eq!(sheets.len(), 1, "one paper, one sheet");
+        let trail = db.corrections(sheets[0].id).expect("trail");
+        (sheets[0].clone(), trail)
+    };
+    let (first, _) = stored();
+    assert_eq!(first.result.form.as_deref(), Some("verein"));
+    // Scanned again as before: taken from the archive, not read.
+    scan(&[]);
+    assert_eq!(stored().0.result.form.as_deref(), Some("verein"));
+    scan(&["--reread", "--by", "AB"]);
+    let (again, trail) = stored();
+    assert_eq!(again.result.form.as_deref(), Some("punkteliste-a4-32"));
+    assert_eq!(
+        (again.result.round, again.result.table),
+        (Some(1), Some(30))
+    );
+    assert_eq!(again.result.source, first.result.source);
+    let reread = trail
+        .iter()
+        .find(|c| c.field == "form")
+        .expect("in the trail");
+    assert_eq!(
+        (
+            reread.old.as_deref(),
+            reread.new.as_deref(),
+            reread.by.as_str()
+        ),
+        (Some("verein"), Some("punkteliste-a4-32"), "AB")
+    );
+    assert!(
+        trail.iter().any(|c| c.field == "table" && c.by == "AB"),
+        "{trail:?}"
+    );
+
+    let desk = Desk::start_in("de", &archive, &[]);
+    let id = again.id;
+    let act = |body: Value| {
+        let headers = [("Content-Type", "application/json")];
+        let path = format!("/api/sheets/{id}/reread");
+        desk.call("POST", &path, &headers, &body.to_string())
+    };
+    let (status, _, answer) = act(json!({"by": "", "form": "verein"}));
+    assert_eq!(status, 400, "{answer}");
+    let (status, _, answer) = act(json!({"by": "CD", "form": "kein-formular"}));
+    assert_eq!((status, answer.lines().count()), (404, 1), "{answer}");
+    let (status, _, answer) = act(json!({"by": "CD", "form": "verein"}));
+    assert_eq!(status, 200, "{answer}");
+    let now: Value = serde_json::from_str(&answer).expect("json");
+    assert_eq!(now["form"], "verein", "{answer}");
+    assert_eq!(now["alignment"]["header_off"], true, "{answer}");
+    let trail = desk.json(&format!("/api/sheets/{id}/trail"));
+    let kinds: Vec<(&str, &str)> = trail
+        .as_array()
+        .expect("trail")
+        .iter()
+        .filter(|c| c["field"] == "form")
+        .map(|c| {
+            (
+                c["by"].as_str().unwrap_or(""),
+                c["kind"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(kinds, [("AB", "reread"), ("CD", "reread")], "{trail}");
+}

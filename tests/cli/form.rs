@@ -309,7 +309,7 @@ fn a_page_that_is_no_blank_form_should_be_refused_in_one_line_and_nothing_writte
 
 /// The shipped form's layout with its header a row lower and no Wohnort
 /// row: a club's form learnt from such a blank has the shipped game table.
-fn header_a_row_lower() -> Layout {
+pub(crate) fn header_a_row_lower() -> Layout {
     let mut layout = Layout::punkteliste();
     layout.id = "verein".into();
     layout.home_row = false;

@@ -47,6 +47,13 @@ pub struct ScanArgs {
     /// Do not archive (results and summary.csv only).
     #[arg(long, conflicts_with_all = ["archive", "tournament", "date"])]
     pub no_archive: bool,
+    /// Read again the files the archive already holds (on --form, say),
+    /// their sheets replaced, every value changed in the trail by --by.
+    #[arg(long, requires = "by", conflicts_with_all = ["no_archive", "watch"])]
+    pub reread: bool,
+    /// Who reads again (initials), for the trail.
+    #[arg(long, requires = "reread")]
+    pub by: Option<String>,
     /// The night's registered participant numbers (one per line, or a CSV
     /// with them in the first column): participant numbers are checked against it.
     #[arg(long)]
@@ -95,6 +102,7 @@ pub fn run(a: ScanArgs, lang: Lang) -> Result<()> {
             file: a.archive.as_deref(),
             name: a.tournament.as_deref(),
             date: a.date,
+            reread: a.by.as_deref().filter(|_| a.reread),
         }),
         lang,
     };

@@ -161,6 +161,9 @@ pub struct Batch<'a> {
     pub archive: Option<(Mutex<Archive>, i64)>,
     /// The night's registered participant numbers, when known.
     pub participants: Option<&'a crate::night::tournament::participants::Participants>,
+    /// Files the archive holds are read again, in its trail by this
+    /// person ([`Archive::reread`]); `None` takes what it holds.
+    pub reread: Option<&'a str>,
 }
 
 impl Batch<'_> {
@@ -202,7 +205,7 @@ impl Batch<'_> {
         })?;
         if let Some((archive, tournament)) = &self.archive {
             let stored = lock(archive).find(*tournament, &sha)?;
-            if !stored.is_empty() {
+            if !stored.is_empty() && self.reread.is_none() {
                 return self.stored(job, stored, &sha);
             }
         }
@@ -221,7 +224,11 @@ impl Batch<'_> {
             pages.push((file_name(&p.path), p.result));
         }
         if let (Some((archive, tournament)), false) = (&self.archive, bug) {
-            lock(archive).store_file(*tournament, &sha, Some(&job.file), &pages)?;
+            let mut archive = lock(archive);
+            match self.reread {
+                Some(who) => archive.reread(*tournament, &sha, Some(&job.file), &pages, who)?,
+                None => archive.store_file(*tournament, &sha, Some(&job.file), &pages)?,
+            }
         }
         Ok(FileDone {
             file: job.file.clone(),

@@ -45,6 +45,8 @@ pub struct NightArchive<'a> {
     /// The night's name; default: the output folder's name.
     pub name: Option<&'a str>,
     pub date: Option<chrono::NaiveDate>,
+    /// Files the archive holds are read again, by this person (`--reread`).
+    pub reread: Option<&'a str>,
 }
 
 /// What a scan reads: the files and folders given, or each file the
@@ -159,6 +161,7 @@ pub fn scan(
         reader: run.reader,
         lang: run.lang,
         out,
+        reread: run.archive.as_ref().and_then(|a| a.reread),
         archive,
         participants: run.participants,
     };

@@ -315,6 +315,47 @@ impl Archive {
         Ok(())
     }
 
+    /// Stores the pages of one input file read again (on another form, by
+    /// a newer reader) in place of what the archive holds of it, each
+    /// value that changed in the trail by `who`, with the forms read on
+    /// (kind `reread`). A verdict on the paper (void, a copy) stays; a
+    /// page not stored before is stored as [`Archive::store_file`] does.
+    pub fn reread(
+        &mut self,
+        tournament: i64,
+        sha256: &str,
+        scan: Option<&Path>,
+        pages: &[(String, SheetResult)],
+        who: &str,
+    ) -> Result<(), ArchiveError> {
+        let stored = self.sheets_of_scan(tournament, sha256)?;
+        for (result_file, sheet) in pages {
+            let page = sheet.page.unwrap_or(1);
+            let Some(old) = stored.iter().find(|s| s.result.page.unwrap_or(1) == page) else {
+                self.store_file(
+                    tournament,
+                    sha256,
+                    scan,
+                    &[(result_file.clone(), sheet.clone())],
+                )?;
+                continue;
+            };
+            let mut read = sheet.clone();
+            // The same paper: its name and page as stored, its verdicts.
+            read.source.clone_from(&old.result.source);
+            read.notes.void.clone_from(&old.result.notes.void);
+            read.notes.copy_of.clone_from(&old.result.notes.copy_of);
+            let edit = Edit {
+                corrected: &read,
+                who,
+                looked_at: &["form".to_string()],
+                version: None,
+            };
+            self.review(old.id, &edit)?;
+        }
+        Ok(())
+    }
+
     /// Every stored sheet of the tournament, in the order they were stored.
     pub fn sheets(&self, tournament: i64) -> Result<Vec<StoredSheet>, ArchiveError> {
         self.stored("tournament_id = ?1 AND ?2 IS NULL", tournament, None)

@@ -196,7 +196,7 @@ pub async fn sheets(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) 
     .await
 }
 
-fn with_version(sheet: &SheetResult, version: i64) -> Response {
+pub(super) fn with_version(sheet: &SheetResult, version: i64) -> Response {
     let mut response = (
         [(header::CONTENT_TYPE, "application/json")],
         sheet.to_json_pretty(),

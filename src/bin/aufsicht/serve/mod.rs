@@ -198,6 +198,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/initials", post(api::initials))
         .route("/api/sheets/{id}/verdict", post(api::verdict))
         .route("/api/sheets/{id}/copy", post(api::copy))
+        .route("/api/sheets/{id}/reread", post(scans::reread))
         .route("/api/standings", get(api::standings))
         .route("/api/checks", get(api::checks))
         .route("/api/writers", get(api::writers))

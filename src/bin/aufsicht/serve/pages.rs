@@ -52,7 +52,7 @@ pub(super) fn shell(title: &str, body_class: Option<&str>, data: Markup, body: M
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 21] = [
+const DESK_WORDS: [(&str, &str); 24] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -74,6 +74,9 @@ const DESK_WORDS: [(&str, &str); 21] = [
     ("capture", "desk-capture"),
     ("copyof", "desk-copy-of"),
     ("uncopy", "desk-uncopy"),
+    ("reread", "desk-reread"),
+    ("form", "desk-form"),
+    ("headeroff", "desk-header-off"),
 ];
 
 /// The board's words (standings and ranking).

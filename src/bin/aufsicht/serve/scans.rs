@@ -236,7 +236,7 @@ impl Desk {
         // Its content's hash first, so two phones' `IMG_0001.jpg` never meet.
         let kept = folder.join(format!("{}-{name}", &sha[..12]));
         aufsicht::night::files::persist_synced(file, &kept).map_err(|e| self.not_kept(&e))?;
-        let statuses = self.read_kept(night, &kept, folder)?;
+        let statuses = self.read_kept(night, &kept, folder, &self.forms, None)?;
         let held = self.held(night.id, &sha)?;
         let status = match statuses.as_slice() {
             s if s.iter().all(|s| *s == Status::Ok) && !s.is_empty() => "ok",
@@ -292,22 +292,27 @@ impl Desk {
     }
 
     /// Reads the kept file as `scan` does, into the archive: each page's status.
+    /// Where the archive holds a file already, `reread` names who reads
+    /// it again ([`Archive::reread`]).
     fn read_kept(
         &self,
         night: &super::api::NightOf,
         file: &Path,
         folder: &Path,
+        forms: &[aufsicht::page::form::FormTemplate],
+        reread: Option<&str>,
     ) -> Result<Vec<Status>, Problem> {
         let internal = |text: String| Problem(StatusCode::INTERNAL_SERVER_ERROR, text);
         let archive = Archive::open(&self.archive_file).map_err(|e| internal(e.tell(self.lang)))?;
         let batch = Batch {
-            forms: &self.forms,
+            forms,
             rules: &night.rules,
             reader: ReaderKind::Cnn,
             lang: self.lang,
             out: folder,
             archive: Some((Mutex::new(archive), night.id)),
             participants: night.participants,
+            reread,
         };
         let jobs = name_beside(&[file.to_path_buf()], folder);
         let done = batch
@@ -319,6 +324,100 @@ impl Desk {
             statuses.extend(file.sheets.iter().map(|s| s.status));
         }
         Ok(statuses)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RereadBody {
+    by: String,
+    /// The form to read it on (an id the desk knows); none: recognised.
+    #[serde(default)]
+    form: Option<String>,
+}
+
+/// `POST /api/sheets/{id}/reread`: the sheet's scan, as the archive keeps
+/// it, read again (on `form`), its pages replaced, every value changed in
+/// the trail by `by` with the forms read on; answers the sheet as it now
+/// stands.
+pub async fn reread(
+    State(desk): State<Arc<Desk>>,
+    axum::extract::Path(id): axum::extract::Path<i64>,
+    body: axum::body::Bytes,
+) -> Reply {
+    blocking(move || {
+        let body: RereadBody = serde_json::from_slice(&body).map_err(|e| {
+            let said = say(desk.lang, "edit-bad-body", &[("problem", &e)]);
+            Problem(StatusCode::BAD_REQUEST, said)
+        })?;
+        let by = body.by.trim();
+        if by.is_empty() {
+            let said = say(desk.lang, "desk-name-first", &[]);
+            return Err(Problem(StatusCode::BAD_REQUEST, said));
+        }
+        let forms = desk.forms_to_reread(body.form.as_deref())?;
+        let (night, stored) = desk.stored_in(id)?;
+        let night = desk.night_by_id(night)?;
+        let folder = desk.archive_dir.join(format!("fotos-{}", night.id));
+        let file = desk.scan_again(&stored, &folder)?;
+        desk.read_kept(&night, file.path(), &folder, &forms, Some(by))?;
+        let now = desk.stored(id)?;
+        Ok(super::api::with_version(&now.result, now.version))
+    })
+    .await
+}
+
+impl Desk {
+    /// The forms a sheet is read again on: the one named (among the
+    /// desk's and the archive's kept ones), else all the desk knows.
+    fn forms_to_reread(
+        &self,
+        named: Option<&str>,
+    ) -> Result<Vec<aufsicht::page::form::FormTemplate>, Problem> {
+        let kept = {
+            let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+            archive.forms().map_err(|e| self.problem(e))?
+        };
+        let all = aufsicht::night::club::archive::with_kept(&self.forms, kept);
+        let Some(named) = named else {
+            return Ok(all);
+        };
+        match all.into_iter().find(|f| f.id == named) {
+            Some(form) => Ok(vec![form]),
+            None => {
+                let said = say(self.lang, "desk-no-such-form", &[("form", &named)]);
+                Err(Problem(StatusCode::NOT_FOUND, said))
+            }
+        }
+    }
+
+    /// The sheet's scan as the archive keeps it, in a temporary file of
+    /// its own name in `folder` (gone once read).
+    fn scan_again(
+        &self,
+        stored: &StoredSheet,
+        folder: &Path,
+    ) -> Result<tempfile::NamedTempFile, Problem> {
+        let bytes = {
+            let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+            archive
+                .scan_bytes(&stored.sha256)
+                .map_err(|e| self.problem(e))?
+        };
+        let Some(bytes) = bytes else {
+            let said = say(self.lang, "desk-scan-not-kept", &[]);
+            return Err(Problem(StatusCode::CONFLICT, said));
+        };
+        let source = stored.result.source.as_deref().unwrap_or("scan");
+        let name = plain_name(source);
+        std::fs::create_dir_all(folder).map_err(|e| self.not_kept(&e))?;
+        let mut file = tempfile::Builder::new()
+            .prefix(".reread-")
+            .suffix(&format!("-{name}"))
+            .tempfile_in(folder)
+            .map_err(|e| self.not_kept(&e))?;
+        std::io::Write::write_all(&mut file, &bytes).map_err(|e| self.not_kept(&e))?;
+        Ok(file)
     }
 }
 

@@ -110,6 +110,9 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         "footer_initials": sheet.notes.footer_initials,
         "accepted": sheet.notes.accepted,
         "scan_changed": matches!(evidence, Evidence::Changed),
+        "form": sheet.form,
+        "header_off": sheet.notes.alignment.as_ref().is_some_and(|a| a.header_off),
+        "forms": desk.forms.iter().map(|f| &f.id).collect::<Vec<_>>(),
     }))
 }
 

@@ -35,11 +35,15 @@ pub enum ChangeKind {
     /// The supervisor declared the sheet invalid, or valid again, or a
     /// copy of another.
     Verdict,
+    /// The scan was read again (`old` and `new`: the forms read on).
+    Reread,
 }
 
 impl ChangeKind {
     pub(super) fn of(field: &str, old: &Option<String>, new: &Option<String>) -> Self {
-        if field.ends_with(".supervisor_initials") {
+        if field == "form" {
+            ChangeKind::Reread
+        } else if field.ends_with(".supervisor_initials") {
             ChangeKind::Initials
         } else if field == "void" || field == "copy_of" {
             ChangeKind::Verdict
@@ -63,6 +67,9 @@ pub fn values(sheet: &SheetResult) -> Vec<(String, Option<i64>)> {
 
 /// One field's value (as the trail writes it) by its archive name.
 pub(super) fn values_by_field(sheet: &SheetResult, field: &str) -> Option<String> {
+    if field == "form" {
+        return sheet.form.clone();
+    }
     ValuePath::of_archive_field(field)?.text(sheet)
 }
 
@@ -109,6 +116,7 @@ pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
         if let Some(copy) = &sheet.notes.copy_of {
             map.insert("copy_of".into(), Some(copy.of.to_string()));
         }
+        map.insert("form".into(), sheet.form.clone());
         for g in &sheet.games {
             map.insert(
                 format!("game.{}.initials", g.no),

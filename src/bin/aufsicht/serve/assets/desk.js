@@ -138,6 +138,16 @@ function renderPowers() {
     box.append(line(texts.copyof, `#${c.of} (${c.by}, ${c.at})`),
       button("uncopy", texts.uncopy, async () => { await power("copy", { of: null }); await loadChecks(); }));
   }
+  // Read the scan again on another form (a header off its boxes, say).
+  const forms = document.createElement("select");
+  forms.id = "reread-form";
+  for (const id of sheet.forms || []) {
+    const o = document.createElement("option");
+    o.value = id; o.textContent = id; o.selected = id === sheet.form;
+    forms.append(o);
+  }
+  box.append(line(texts.form, `${sheet.form ?? "?"}${sheet.header_off ? " – " + texts.headeroff : ""}`),
+    forms, button("reread", texts.reread, () => power("reread", { form: forms.value })));
   const seated = (sheet.names || []).map((p, s) =>
     `${s + 1}: ${p.number ?? "?"}${p.name ? " " + p.name : ""}`);
   if (seated.length) box.append(line(texts.players, seated.join(" · ")));
