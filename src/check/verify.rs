@@ -48,6 +48,26 @@ fn accept_initialled(sheet: &SheetResult, flags: &mut Vec<Flag>) -> Vec<Accepted
     accepted
 }
 
+/// The `WRONG_GAME` flag a supervisor settled as the night's game after
+/// all (`game_confirmed`), taken out of `flags` into the accepted ones:
+/// the night's rules then check the sheet.
+fn accept_confirmed_game(sheet: &mut SheetResult, flags: &mut Vec<Flag>) {
+    let Some(settled) = sheet.notes.game_confirmed.clone() else {
+        return;
+    };
+    flags.retain(|f| {
+        if f.code != Code::WrongGame {
+            return true;
+        }
+        sheet.notes.accepted.push(Accepted {
+            flag: f.clone(),
+            by: settled.by.clone(),
+            at: settled.at.clone(),
+        });
+        false
+    });
+}
+
 /// Checks `sheet` against `rules`: flags and game classes recomputed, values untouched.
 ///
 /// Flags that come from reading the paper (`CELL_UNCERTAIN`,
@@ -63,6 +83,7 @@ pub fn verify(
         .filter(|f| f.code.is_from_reading())
         .collect();
     sheet.notes.accepted = accept_initialled(&sheet, &mut reading);
+    accept_confirmed_game(&mut sheet, &mut reading);
     one_look::unfold(&mut reading);
     sheet.rules = Some(rules.id.clone());
     if sheet.status == Status::Unreadable || reading.iter().any(|f| f.code == Code::SheetUnreadable)

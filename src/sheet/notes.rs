@@ -184,6 +184,11 @@ pub struct SheetNotes {
     /// same paper scanned or photographed again): it leaves the count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub copy_of: Option<CopyOf>,
+    /// The supervisor settled that a sheet taken for another game's
+    /// (`WRONG_GAME`) is the night's after all: the flag is accepted and
+    /// the night's rules check it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_confirmed: Option<Settled>,
     /// The SHA-256 of the scan file the values were read from (hex): every
     /// crop a page shows is cut from the bytes with this hash, or from none.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -226,6 +231,13 @@ pub struct CopyOf {
     pub at: String,
 }
 
+/// A supervisor's settling of a sheet: who, when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settled {
+    pub by: String,
+    pub at: String,
+}
+
 /// A sheet declared invalid: who, when, why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Void {
@@ -246,6 +258,7 @@ impl Lenient for SheetNotes {
         "accepted",
         "void",
         "copy_of",
+        "game_confirmed",
         "source_sha256",
     ];
     fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
@@ -260,6 +273,7 @@ impl Lenient for SheetNotes {
             "accepted" => self.accepted = typed(value)?,
             "void" => self.void = typed(value)?,
             "copy_of" => self.copy_of = typed(value)?,
+            "game_confirmed" => self.game_confirmed = typed(value)?,
             "source_sha256" => self.source_sha256 = typed(value)?,
             _ => return Err(value),
         }

@@ -1765,3 +1765,66 @@ fn a_sheet_read_on_the_wrong_form_should_be_read_again_with_the_trail() {
         .collect();
     assert_eq!(kinds, [("AB", "reread"), ("CD", "reread")], "{trail}");
 }
+
+/// A sheet taken for another game's is settled at the desk: the night's
+/// after all (the night's rules check it, its players are ranked), and
+/// back again; each in the trail as a verdict.
+#[test]
+fn a_sheet_taken_for_another_game_should_be_settled_at_the_desk() {
+    let dir = temp("our-game");
+    let out = dir.join("out");
+    scan_samples(&out, &["merkur-scanner.jpg", "doppelkopf-scanner.jpg"]);
+    let desk = Desk::start(&out.join("aufsicht.sqlite"));
+    let queue = desk.json("/api/sheets");
+    let id = queue
+        .as_array()
+        .expect("queue")
+        .iter()
+        .find(|s| {
+            s["source"]
+                .as_str()
+                .is_some_and(|s| s.contains("doppelkopf"))
+        })
+        .and_then(|s| s["id"].as_i64())
+        .expect("the Doppelkopf sheet");
+    let doko = desk.json(&format!("/api/sheets/{id}"));
+    let players: Vec<String> = doko["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .filter_map(|p| p.as_str().map(str::to_string))
+        .collect();
+    assert!(!players.is_empty(), "{doko}");
+    let ranked = |desk: &Desk| {
+        let csv = desk.call("GET", "/api/standings", &[], "").2;
+        players
+            .iter()
+            .filter(|p| csv.lines().any(|l| l.split(',').nth(1) == Some(p.as_str())))
+            .count()
+    };
+    assert!(codes(&doko).contains(&"WRONG_GAME".into()), "{doko}");
+    assert_eq!(ranked(&desk), 0);
+    let settle = |ours: bool| {
+        let headers = [("Content-Type", "application/json")];
+        let body = json!({"by": "AB", "ours": ours}).to_string();
+        let (status, _, answer) =
+            desk.call("POST", &format!("/api/sheets/{id}/game"), &headers, &body);
+        assert_eq!(status, 200, "{answer}");
+        serde_json::from_str::<Value>(&answer).expect("json")
+    };
+    let ours = settle(true);
+    assert!(!codes(&ours).contains(&"WRONG_GAME".into()), "{ours}");
+    assert_eq!(ours["game_confirmed"]["by"], "AB", "{ours}");
+    assert!(ranked(&desk) > 0, "its players are ranked");
+    let back = settle(false);
+    assert!(codes(&back).contains(&"WRONG_GAME".into()), "{back}");
+    assert_eq!(ranked(&desk), 0);
+    let trail = desk.json(&format!("/api/sheets/{id}/trail"));
+    let verdicts = trail
+        .as_array()
+        .expect("trail")
+        .iter()
+        .filter(|c| c["field"] == "game_confirmed" && c["kind"] == "verdict")
+        .count();
+    assert_eq!(verdicts, 2, "{trail}");
+}

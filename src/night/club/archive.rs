@@ -345,6 +345,9 @@ impl Archive {
             read.source.clone_from(&old.result.source);
             read.notes.void.clone_from(&old.result.notes.void);
             read.notes.copy_of.clone_from(&old.result.notes.copy_of);
+            read.notes
+                .game_confirmed
+                .clone_from(&old.result.notes.game_confirmed);
             let edit = Edit {
                 corrected: &read,
                 who,

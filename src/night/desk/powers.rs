@@ -7,7 +7,7 @@
 
 use crate::error::PowerError;
 use crate::sheet::SheetResult;
-use crate::sheet::notes::{CopyOf, FooterInitials, RowInitials, Void};
+use crate::sheet::notes::{CopyOf, FooterInitials, RowInitials, Settled, Void};
 
 /// The footer fields the supervisor initials.
 pub const FOOTER_FIELDS: [&str; 4] = ["plus", "minus", "abzug", "endergebnis"];
@@ -124,6 +124,15 @@ pub fn copy_of(
         None => None,
     };
     Ok(())
+}
+
+/// Settles a sheet taken for another game's (`WRONG_GAME`) as the
+/// night's after all, or takes that back (`ours` false).
+pub fn confirm_game(sheet: &mut SheetResult, ours: bool, by: &str, at: &str) {
+    sheet.notes.game_confirmed = ours.then(|| Settled {
+        by: by.to_string(),
+        at: at.to_string(),
+    });
 }
 
 fn has_row(sheet: &SheetResult, row: u32) -> Result<(), PowerError> {

@@ -164,7 +164,8 @@ impl Night<'_> {
             });
             return;
         }
-        if sheet.notes.void.is_none() && sheet.flags.iter().any(|f| f.code == Code::WrongGame) {
+        let settled = sheet.notes.void.is_some() || sheet.notes.game_confirmed.is_some();
+        if !settled && sheet.flags.iter().any(|f| f.code == Code::WrongGame) {
             self.checks.push(NightCheck {
                 kind: NightCheckKind::WrongGame,
                 sheets: vec![name.clone()],

@@ -484,6 +484,36 @@ pub async fn copy(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameBody {
+    by: String,
+    /// The sheet is the night's game after all; false takes that back.
+    ours: bool,
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+/// `POST /api/sheets/{id}/game`: the supervisor settles a sheet taken for
+/// another game's (`WRONG_GAME`) as the night's after all (or takes it
+/// back); the night's rules check it again.
+pub async fn game(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Reply {
+    blocking(move || {
+        let body: GameBody = body_of(&desk, &body)?;
+        let version = named_version(body.version, &headers);
+        desk.act(id, &body.by, version, |sheet, at| {
+            powers::confirm_game(sheet, body.ours, body.by.trim(), at);
+            Ok(())
+        })
+    })
+    .await
+}
+
+#[derive(Deserialize)]
 pub struct StandingsQuery {
     #[serde(default)]
     tournament: Option<String>,

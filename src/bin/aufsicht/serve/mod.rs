@@ -199,6 +199,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/verdict", post(api::verdict))
         .route("/api/sheets/{id}/copy", post(api::copy))
         .route("/api/sheets/{id}/reread", post(scans::reread))
+        .route("/api/sheets/{id}/game", post(api::game))
         .route("/api/standings", get(api::standings))
         .route("/api/checks", get(api::checks))
         .route("/api/writers", get(api::writers))

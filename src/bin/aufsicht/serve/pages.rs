@@ -52,7 +52,7 @@ pub(super) fn shell(title: &str, body_class: Option<&str>, data: Markup, body: M
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 24] = [
+const DESK_WORDS: [(&str, &str); 27] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -77,6 +77,9 @@ const DESK_WORDS: [(&str, &str); 24] = [
     ("reread", "desk-reread"),
     ("form", "desk-form"),
     ("headeroff", "desk-header-off"),
+    ("ourgame", "desk-our-game"),
+    ("gameconfirmed", "desk-game-confirmed"),
+    ("notourgame", "desk-not-our-game"),
 ];
 
 /// The board's words (standings and ranking).

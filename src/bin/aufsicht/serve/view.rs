@@ -105,6 +105,7 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         "page": whole,
         "void": sheet.notes.void,
         "copy_of": sheet.notes.copy_of,
+        "game_confirmed": sheet.notes.game_confirmed,
         "supervisor_initials": sheet.notes.supervisor_initials,
         "names": names,
         "footer_initials": sheet.notes.footer_initials,

@@ -45,7 +45,7 @@ impl ChangeKind {
             ChangeKind::Reread
         } else if field.ends_with(".supervisor_initials") {
             ChangeKind::Initials
-        } else if field == "void" || field == "copy_of" {
+        } else if matches!(field, "void" | "copy_of" | "game_confirmed") {
             ChangeKind::Verdict
         } else if old == new {
             ChangeKind::Kept
@@ -115,6 +115,9 @@ pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
         }
         if let Some(copy) = &sheet.notes.copy_of {
             map.insert("copy_of".into(), Some(copy.of.to_string()));
+        }
+        if let Some(settled) = &sheet.notes.game_confirmed {
+            map.insert("game_confirmed".into(), Some(settled.by.clone()));
         }
         map.insert("form".into(), sheet.form.clone());
         for g in &sheet.games {

@@ -138,6 +138,14 @@ function renderPowers() {
     box.append(line(texts.copyof, `#${c.of} (${c.by}, ${c.at})`),
       button("uncopy", texts.uncopy, async () => { await power("copy", { of: null }); await loadChecks(); }));
   }
+  // Another game's sheet: the night's after all, or back.
+  if (sheet.game_confirmed) {
+    const g = sheet.game_confirmed;
+    box.append(line(texts.gameconfirmed, `${g.by}, ${g.at}`),
+      button("not-our-game", texts.notourgame, () => power("game", { ours: false })));
+  } else if (sheet.flags.some((f) => f.code === "WRONG_GAME")) {
+    box.append(button("our-game", texts.ourgame, () => power("game", { ours: true })));
+  }
   // Read the scan again on another form (a header off its boxes, say).
   const forms = document.createElement("select");
   forms.id = "reread-form";
