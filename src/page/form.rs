@@ -102,6 +102,14 @@ pub struct FormTemplate {
 }
 
 impl FormTemplate {
+    /// The SHA-256 (hex) of the template as stored (its JSON): a form
+    /// re-learnt after a reprint is another form under the same id, and a
+    /// sheet names the one it was read on.
+    pub fn content_sha256(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        crate::night::club::archive::hex_sha256(json.as_bytes())
+    }
+
     /// The box of a printed sheet's code: the template's, or a 15 mm
     /// square 1.5 mm right of the player block, level with its numbers
     /// (away from the paper's edge, which a scanner may cut off).
@@ -463,4 +471,20 @@ mod tests {
         let err = refusal(|v| v["lines"][0] = serde_json::json!([0.0, 0.0, 1e9, 0.0, 0.3]));
         assert!(err.contains("field `lines[0]`"), "{err}");
     }
+}
+
+/// The template a sheet was read on among `forms`: the one of its content
+/// hash where it names one and it is there, else the first of its id.
+pub fn find_for<'a>(
+    forms: &'a [FormTemplate],
+    id: Option<&str>,
+    sha256: Option<&str>,
+) -> Option<&'a FormTemplate> {
+    let id = id?;
+    let by_content = sha256.and_then(|sha| {
+        forms
+            .iter()
+            .find(|f| f.id == id && f.content_sha256() == sha)
+    });
+    by_content.or_else(|| forms.iter().find(|f| f.id == id))
 }

@@ -524,6 +524,7 @@ pub fn read_sheet(
         notes: SheetNotes {
             alignment: Some(placement(&sheet.alignment)),
             reader: Some(r.digits.name().to_string()),
+            form_sha256: Some(form.content_sha256()),
             ..SheetNotes::default()
         },
         extra: Map::new(),

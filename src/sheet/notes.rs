@@ -189,6 +189,10 @@ pub struct SheetNotes {
     /// the night's rules check it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game_confirmed: Option<Settled>,
+    /// The SHA-256 of the form template the sheet was read on (its JSON,
+    /// [`crate::page::form::FormTemplate::content_sha256`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub form_sha256: Option<String>,
     /// The SHA-256 of the scan file the values were read from (hex): every
     /// crop a page shows is cut from the bytes with this hash, or from none.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -259,6 +263,7 @@ impl Lenient for SheetNotes {
         "void",
         "copy_of",
         "game_confirmed",
+        "form_sha256",
         "source_sha256",
     ];
     fn put(&mut self, key: &str, value: Value) -> Result<(), Value> {
@@ -274,6 +279,7 @@ impl Lenient for SheetNotes {
             "void" => self.void = typed(value)?,
             "copy_of" => self.copy_of = typed(value)?,
             "game_confirmed" => self.game_confirmed = typed(value)?,
+            "form_sha256" => self.form_sha256 = typed(value)?,
             "source_sha256" => self.source_sha256 = typed(value)?,
             _ => return Err(value),
         }

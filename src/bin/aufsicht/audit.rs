@@ -100,7 +100,9 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
             let kept = |sha: &str| db.scan_bytes(sha);
             let evidence =
                 aufsicht::night::club::evidence::of_audit(&found, &kept, dir).told(lang)?;
-            let forms = with_kept(&FormTemplate::builtins(), db.forms().told(lang)?);
+            // Every version kept first: a sheet names the one it was read on.
+            let mut forms = db.form_versions().told(lang)?;
+            forms.extend(with_kept(&FormTemplate::builtins(), db.forms().told(lang)?));
             page(
                 &found,
                 &Scans {

@@ -153,10 +153,11 @@ fn review(
     let sheets: Vec<ReviewSheet> = results
         .iter()
         .map(|(dir, file, s)| {
-            let form = s
-                .form
-                .as_deref()
-                .and_then(|id| all_forms.iter().find(|f| f.id == id));
+            let form = aufsicht::page::form::find_for(
+                &all_forms,
+                s.form.as_deref(),
+                s.notes.form_sha256.as_deref(),
+            );
             // The scan read: where it was read, else beside the results'
             // folder, and only if its bytes are the ones read.
             let scan = decoded.page_of(s, None, no_archive, dir).told(lang)?;

@@ -243,11 +243,12 @@ fn row_cropper<'a>(
     evidence: Option<&'a Evidence>,
     scans: &Scans,
 ) -> impl Fn(u32) -> Option<String> + 'a {
-    let form = sheet
-        .form
-        .as_deref()
-        .and_then(|id| scans.forms.iter().find(|f| f.id == id))
-        .cloned();
+    let form = crate::page::form::find_for(
+        scans.forms,
+        sheet.form.as_deref(),
+        sheet.notes.form_sha256.as_deref(),
+    )
+    .cloned();
     let image = evidence.and_then(Evidence::image);
     let align = stored_alignment(sheet);
     move |no: u32| {

@@ -201,8 +201,9 @@ pub async fn audit(
         let kept = |sha: &str| desk.kept_scan(sha);
         let evidence = aufsicht::night::club::evidence::of_audit(&found, &kept, &desk.archive_dir)
             .map_err(|e| desk.problem(e))?;
+        let forms = desk.forms_with_versions()?;
         let scans = Scans {
-            forms: &desk.forms,
+            forms: &forms,
             evidence: &evidence,
         };
         Ok(Html(page(&found, &scans, desk.lang)).into_response())

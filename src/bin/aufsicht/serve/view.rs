@@ -17,7 +17,7 @@ use aufsicht::night::desk::review::{
     CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, named_cells, overview, stored_alignment,
 };
 use aufsicht::page::align::Alignment;
-use aufsicht::page::form::FormTemplate;
+use aufsicht::page::form::{FormTemplate, find_for};
 use aufsicht::sheet::PlayerNo;
 use aufsicht::sheet::ValuePath;
 
@@ -52,6 +52,20 @@ impl Images {
 }
 
 impl Desk {
+    /// Every form a stored sheet may have been read on: each version the
+    /// archive keeps (the newest first), then the desk's own.
+    pub(super) fn form_versions(&self) -> Result<Vec<FormTemplate>, ArchiveError> {
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let mut all = archive.form_versions()?;
+        all.extend(self.forms.iter().cloned());
+        Ok(all)
+    }
+
+    /// [`Desk::form_versions`], its archive's trouble as the desk's answer.
+    pub(super) fn forms_with_versions(&self) -> Result<Vec<FormTemplate>, super::api::Problem> {
+        self.form_versions().map_err(|e| self.problem(e))
+    }
+
     /// The bytes of the scan kept under `sha256` (the archive is held only
     /// while they are read, not while they are decoded).
     pub(super) fn kept_scan(&self, sha256: &str) -> Result<Option<Vec<u8>>, ArchiveError> {
@@ -63,10 +77,12 @@ impl Desk {
 /// The desk's view of a stored sheet.
 pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
     let sheet = &stored.result;
-    let form = sheet
-        .form
-        .as_deref()
-        .and_then(|id| desk.forms.iter().find(|f| f.id == id));
+    let forms = desk.form_versions()?;
+    let form = find_for(
+        &forms,
+        sheet.form.as_deref(),
+        sheet.notes.form_sha256.as_deref(),
+    );
     let alignment = stored_alignment(sheet);
     let evidence = desk.images.of(desk, stored)?;
     let page = match (evidence.image(), &alignment, form) {

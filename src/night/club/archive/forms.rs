@@ -29,8 +29,29 @@ impl Archive {
                 "INSERT OR REPLACE INTO forms (tournament_id, id, template) VALUES (?1, ?2, ?3)",
                 params![night, form.id, json],
             )?;
+            keep_version(&tx, form)?;
         }
         Ok(tx.commit()?)
+    }
+
+    /// Every form kept by its content, however many share an id (sheets
+    /// name theirs by [`FormTemplate::content_sha256`]).
+    pub fn form_versions(&self) -> Result<Vec<FormTemplate>, ArchiveError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, template FROM form_versions ORDER BY rowid DESC")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let mut forms = Vec::new();
+        for row in rows {
+            let (id, json) = row?;
+            let form =
+                FormTemplate::from_json(&id, &json).map_err(|e| ArchiveError::StoredForm {
+                    id,
+                    source: Box::new(e),
+                })?;
+            forms.push(form);
+        }
+        Ok(forms)
     }
 
     /// The forms the night keeps, by id.
@@ -71,6 +92,19 @@ impl Archive {
         }
         Ok(forms)
     }
+}
+
+/// Keeps `form` by its content hash, once.
+pub(super) fn keep_version(
+    tx: &rusqlite::Transaction,
+    form: &FormTemplate,
+) -> rusqlite::Result<()> {
+    let json = serde_json::to_string(form).unwrap_or_default();
+    tx.execute(
+        "INSERT OR IGNORE INTO form_versions (sha256, id, template) VALUES (?1, ?2, ?3)",
+        params![form.content_sha256(), form.id, json],
+    )?;
+    Ok(())
 }
 
 /// The forms a night's pages are recognised among: `given`, and the
@@ -124,5 +158,60 @@ mod tests {
             with_kept(&all, archive.forms().expect("all")).len(),
             all.len()
         );
+    }
+
+    /// A club re-learns its form after a reprint: the same id, new boxes.
+    /// Each night's sheets name the version they were read on and find it.
+    #[test]
+    fn a_relearnt_form_should_be_a_new_one_and_old_sheets_keep_theirs() {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut archive = Archive::open(&dir.path().join("a.sqlite")).expect("open");
+        let spring = archive.tournament("frühjahr", "merkur").expect("night");
+        let autumn = archive.tournament("herbst", "merkur").expect("night");
+        let old = club_form();
+        let mut reprinted = club_form();
+        reprinted.fields.round[1] += 3.0;
+        assert_ne!(old.content_sha256(), reprinted.content_sha256());
+        archive
+            .keep_forms(spring, std::slice::from_ref(&old))
+            .expect("kept");
+        archive
+            .keep_forms(autumn, std::slice::from_ref(&reprinted))
+            .expect("kept");
+        // Recognising pages: one form of the id, the newest night's.
+        let newest = archive.forms().expect("forms");
+        assert_eq!(newest.len(), 1);
+        assert_eq!(newest[0].fields.round, reprinted.fields.round);
+        // Cutting a stored sheet: the version it names.
+        let versions = archive.form_versions().expect("versions");
+        assert_eq!(versions.len(), 2);
+        let sha = old.content_sha256();
+        let found = crate::page::form::find_for(&versions, Some("vereinsliste"), Some(&sha))
+            .expect("found");
+        assert_eq!(found.fields.round, old.fields.round);
+        // A sheet that names no version (read before) takes the newest.
+        let found =
+            crate::page::form::find_for(&versions, Some("vereinsliste"), None).expect("found");
+        assert_eq!(found.fields.round, reprinted.fields.round);
+    }
+
+    /// An archive whose nights kept forms before it knew versions: opened,
+    /// each is kept by its content.
+    #[test]
+    fn the_forms_kept_before_versions_should_be_kept_by_content_on_opening() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("a.sqlite");
+        let mut archive = Archive::open(&path).expect("open");
+        let night = archive.tournament("herbst", "merkur").expect("night");
+        archive.keep_forms(night, &[club_form()]).expect("kept");
+        archive
+            .conn
+            .execute_batch("DELETE FROM form_versions; PRAGMA user_version = 6;")
+            .expect("as the release before wrote it");
+        drop(archive);
+        let archive = Archive::open(&path).expect("migrated");
+        let versions = archive.form_versions().expect("versions");
+        assert_eq!(versions.len(), 1);
+        assert_eq!(versions[0].content_sha256(), club_form().content_sha256());
     }
 }

@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 ";
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 6;
+pub const SCHEMA_VERSION: usize = 7;
 
 /// The archive's migrations, in order; the archive's `user_version` says
 /// how many ran. The first is the schema as it stood before versions:
@@ -133,9 +133,36 @@ pub(super) fn migrations() -> rusqlite_migration::Migrations<'static> {
                 PRIMARY KEY (tournament_id, id)
             );",
         ),
+        // Every form a sheet was read on, by its content: a form re-learnt
+        // under the same id is another one, and old sheets keep theirs.
+        rusqlite_migration::M::up_with_hook(
+            "CREATE TABLE IF NOT EXISTS form_versions (
+                sha256 TEXT PRIMARY KEY,
+                id TEXT NOT NULL,
+                template TEXT NOT NULL
+            );",
+            |tx: &rusqlite::Transaction| keep_form_versions(tx),
+        ),
     ];
     debug_assert_eq!(ms.len(), SCHEMA_VERSION);
     rusqlite_migration::Migrations::new(ms)
+}
+
+/// Keeps every night's form by its content (what the nights kept before
+/// the archive knew versions).
+fn keep_form_versions(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
+    let rows: Vec<(String, String)> = tx
+        .prepare("SELECT id, template FROM forms")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, json) in rows {
+        // A template this release cannot read is left where it is.
+        let Ok(form) = crate::page::form::FormTemplate::from_json(&id, &json) else {
+            continue;
+        };
+        super::forms::keep_version(tx, &form)?;
+    }
+    Ok(())
 }
 
 /// Sets the hash of every stored result that has none.
