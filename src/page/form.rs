@@ -372,6 +372,22 @@ impl FormTemplate {
     }
 }
 
+/// The template a sheet was read on among `forms`: the one of its content
+/// hash where it names one and it is there, else the first of its id.
+pub fn find_for<'a>(
+    forms: &'a [FormTemplate],
+    id: Option<&str>,
+    sha256: Option<&str>,
+) -> Option<&'a FormTemplate> {
+    let id = id?;
+    let by_content = sha256.and_then(|sha| {
+        forms
+            .iter()
+            .find(|f| f.id == id && f.content_sha256() == sha)
+    });
+    by_content.or_else(|| forms.iter().find(|f| f.id == id))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -471,20 +487,4 @@ mod tests {
         let err = refusal(|v| v["lines"][0] = serde_json::json!([0.0, 0.0, 1e9, 0.0, 0.3]));
         assert!(err.contains("field `lines[0]`"), "{err}");
     }
-}
-
-/// The template a sheet was read on among `forms`: the one of its content
-/// hash where it names one and it is there, else the first of its id.
-pub fn find_for<'a>(
-    forms: &'a [FormTemplate],
-    id: Option<&str>,
-    sha256: Option<&str>,
-) -> Option<&'a FormTemplate> {
-    let id = id?;
-    let by_content = sha256.and_then(|sha| {
-        forms
-            .iter()
-            .find(|f| f.id == id && f.content_sha256() == sha)
-    });
-    by_content.or_else(|| forms.iter().find(|f| f.id == id))
 }
