@@ -23,6 +23,8 @@ pub(crate) struct Desk {
     child: Child,
     /// `http://127.0.0.1:PORT/`, as it printed first.
     pub(crate) url: String,
+    /// What it said on stderr so far, line by line.
+    said: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Desk {
@@ -44,7 +46,7 @@ impl Desk {
             .arg("--archive")
             .arg(archive)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start the desk");
         let mut first = String::new();
@@ -54,7 +56,28 @@ impl Desk {
             .expect("address");
         let url = first.trim().to_string();
         assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-        Desk { child, url }
+        let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let stderr = child.stderr.take().expect("stderr");
+        let kept = said.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                kept.lock().expect("lines").push(line);
+            }
+        });
+        Desk { child, url, said }
+    }
+
+    /// The first line it said on stderr that holds `part`, waiting up to
+    /// ten seconds for it.
+    pub(crate) fn said_line(&self, part: &str) -> String {
+        for _ in 0..100 {
+            let lines = self.said.lock().expect("lines").clone();
+            if let Some(line) = lines.into_iter().find(|l| l.contains(part)) {
+                return line;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("the desk never said {part:?}");
     }
 
     /// A request as a script sends it: (status, head in lower case, body).
@@ -1827,4 +1850,56 @@ fn a_sheet_taken_for_another_game_should_be_settled_at_the_desk() {
         .filter(|c| c["field"] == "game_confirmed" && c["kind"] == "verdict")
         .count();
     assert_eq!(verdicts, 2, "{trail}");
+}
+
+/// The address printed for a second computer holds the desk's key only in
+/// its fragment (no request carries it); shown once, the key is kept as a
+/// cookie the browser sends and no page of another site can.
+#[test]
+fn the_desks_key_should_never_stand_in_an_address() {
+    let dir = temp("desk-key");
+    let archive = night_archive(&dir);
+    let desk = Desk::listening("0.0.0.0:0", "de", &archive, &[]);
+    let line = desk.said_line("/#token=");
+    assert!(!line.contains("?token="), "{line}");
+    let url = line.split_whitespace().last().expect("an address");
+    let (at, key) = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split_once("/#token="))
+        .expect("address and key");
+    assert!(!at.starts_with("127."), "another computer's address: {at}");
+    let (status, _, _) = call_at(at, at, "GET", "/api/sheets", &[], b"");
+    assert_eq!(status, 401, "no key, no sheets");
+    let (status, head, said) = call_at(
+        at,
+        at,
+        "POST",
+        "/api/login",
+        &[("x-aufsicht-token", key)],
+        b"",
+    );
+    assert_eq!(status, 204, "{said}");
+    let cookie = head
+        .lines()
+        .find_map(|l| l.strip_prefix("set-cookie: "))
+        .expect("a cookie")
+        .to_string();
+    assert!(
+        cookie.contains("httponly") && cookie.contains("samesite=strict"),
+        "{cookie}"
+    );
+    let pair = cookie.split(';').next().expect("name=value");
+    let (status, _, said) = call_at(at, at, "GET", "/api/sheets", &[("Cookie", pair)], b"");
+    assert_eq!(status, 200, "{said}");
+    let (status, _, _) = call_at(
+        at,
+        at,
+        "GET",
+        "/api/sheets",
+        &[("Cookie", "aufsicht_key=nope")],
+        b"",
+    );
+    assert_eq!(status, 401);
+    let (status, _, _) = call_at(at, at, "POST", "/api/login", &[], b"");
+    assert_eq!(status, 401, "no key, no cookie");
 }

@@ -483,6 +483,27 @@ pub async fn copy(
     .await
 }
 
+/// `POST /api/login`: a browser that showed the desk's key (its address's
+/// fragment, which no request carries) keeps it as a cookie, so that no
+/// address of the desk ever holds it.
+pub async fn login(
+    State(desk): State<Arc<Desk>>,
+    axum::Extension(access): axum::Extension<super::guard::Access>,
+) -> Reply {
+    if !matches!(access, super::guard::Access::Desk) {
+        return Err(Problem(
+            StatusCode::UNAUTHORIZED,
+            say(desk.lang, "serve-token-needed", &[]),
+        ));
+    }
+    let cookie = format!(
+        "{}={}; HttpOnly; SameSite=Strict; Path=/",
+        super::guard::KEY_COOKIE,
+        desk.door.token
+    );
+    Ok(([(header::SET_COOKIE, cookie)], StatusCode::NO_CONTENT).into_response())
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GameBody {

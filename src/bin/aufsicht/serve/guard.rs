@@ -194,7 +194,7 @@ fn who(
         .unwrap_or_default()
         .split('&')
         .find_map(|kv| kv.strip_prefix("token="));
-    if door.shown(header) || door.shown(in_query) {
+    if door.shown(header) || door.shown(in_query) || door.shown(key_cookie(headers)) {
         return Ok(Access::Desk);
     }
     let phone = header.or(in_query).and_then(|t| door.phone_of(t));
@@ -204,6 +204,21 @@ fn who(
         Some(_) => Err(Refusal::PhoneOnly),
         None => Err(Refusal::TokenNeeded),
     }
+}
+
+/// The cookie the desk's key is kept in once a browser showed it
+/// (`POST /api/login`): HttpOnly and SameSite=Strict, so no page of
+/// another site sends it and no script reads it.
+pub const KEY_COOKIE: &str = "aufsicht_key";
+
+/// The desk's key from the request's cookie, where it has one.
+fn key_cookie(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all("cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|kv| kv.trim().strip_prefix(KEY_COOKIE)?.strip_prefix('='))
 }
 
 /// Every answer refuses to be framed by another page: a foreign page that

@@ -200,6 +200,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/copy", post(api::copy))
         .route("/api/sheets/{id}/reread", post(scans::reread))
         .route("/api/sheets/{id}/game", post(api::game))
+        .route("/api/login", post(api::login))
         .route("/api/standings", get(api::standings))
         .route("/api/checks", get(api::checks))
         .route("/api/writers", get(api::writers))
@@ -248,7 +249,9 @@ async fn serve(
         );
     }
     if !bound.ip().is_loopback() || desk.door.behind_proxy {
-        let remote = format!("http://{}/?token={}", lan_address(bound), desk.door.token);
+        // In the fragment: no request, log or proxy sees it; the page
+        // keeps it as a cookie and takes it out of the address.
+        let remote = format!("http://{}/#token={}", lan_address(bound), desk.door.token);
         eprintln!(
             "aufsicht: {}",
             say(lang, "serve-token", &[("url", &remote)])

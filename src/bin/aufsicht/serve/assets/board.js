@@ -1,10 +1,21 @@
 // The standings from /api/standings as a table; polled every `every` ms (0: once).
 "use strict";
+// A key given in the address's fragment (which no request carries) or
+// query becomes the desk's cookie, and leaves the address at once.
+function takeKey() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const key = hash.get("token") || query.get("token");
+  if (!key) return null;
+  query.delete("token");
+  history.replaceState(null, "", location.pathname + (query.size ? "?" + query : ""));
+  fetch("/api/login", { method: "POST", headers: { "x-aufsicht-token": key } });
+  return key;
+}
 function board(every) {
-  const token = new URLSearchParams(location.search).get("token");
+  const token = takeKey();
   const headers = token ? { "x-aufsicht-token": token } : {};
   const csv = document.getElementById("csv");
-  if (csv && token) csv.href += "&token=" + encodeURIComponent(token);
   const shown = new URLSearchParams(location.search).get("tournament");
   if (csv && shown) csv.href += "&tournament=" + encodeURIComponent(shown);
   const names = JSON.parse(document.getElementById("words").textContent);

@@ -2,8 +2,20 @@
 // crops, reading, alternatives and suggestion; every correction stored at once.
 "use strict";
 const texts = JSON.parse(document.getElementById("words").textContent);
+// A key given in the address's fragment (which no request carries) or
+// query becomes the desk's cookie, and leaves the address at once.
+function takeKey() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const key = hash.get("token") || query.get("token");
+  if (!key) return null;
+  query.delete("token");
+  history.replaceState(null, "", location.pathname + (query.size ? "?" + query : ""));
+  fetch("/api/login", { method: "POST", headers: { "x-aufsicht-token": key } });
+  return key;
+}
+const token = takeKey();
 const params = new URLSearchParams(location.search);
-const token = params.get("token");
 const auth = token ? { "x-aufsicht-token": token } : {};
 // The night in hand: the page's ?tournament=, else the one the desk opened on.
 let night = params.get("tournament");
@@ -12,7 +24,6 @@ let night = params.get("tournament");
 function links() {
   for (const a of document.querySelectorAll("nav a")) {
     const q = new URLSearchParams();
-    if (token) q.set("token", token);
     if (night) q.set("tournament", night);
     a.href = a.pathname + (q.size ? "?" + q : "");
   }
