@@ -6,8 +6,11 @@
 # a scan of the merkur samples, with the night's list as a German Excel
 # saves it, whose values and flags equal the Linux build's and hold to the
 # samples' truth, standings on the results, and
-# the desk serving /api/nights on loopback. Then uninstalls and checks that
-# the program and its PATH entry are gone. Without Wine it says so and fails.
+# the desk serving /api/nights on loopback. The machine's PATH is made
+# longer than NSIS's 1,024 characters first: setup adds its folder and
+# keeps every entry, the uninstall leaves the PATH as it was before, and
+# takes away the folder, the Start-menu entry and the uninstall key.
+# Without Wine it says so and fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=$PWD
@@ -24,10 +27,39 @@ installed='C:\Program Files\aufsicht\aufsicht.exe'
 unix_installed="$WINEPREFIX/drive_c/Program Files/aufsicht/aufsicht.exe"
 fail() { echo "test-windows: FAIL: $*"; exit 1; }
 
+environment='HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Environment'
+# The machine's PATH as one line, its entries as written.
+machine_path() {
+  run reg query "$environment" /v Path | tr -d '\r' |
+    sed -n 's/^ *Path *REG_[A-Z_]*SZ *//p'
+}
+# Every entry of PATH $1 is in PATH $2, in the same order.
+entries_kept() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+before, after = (p.split(";") for p in sys.argv[1:3])
+rest = [e for e in after if e in before]
+sys.exit(0 if rest == before else 1)
+PY
+}
+# A PATH past NSIS's 1,024 characters: the installer must keep all of it.
+long=$(machine_path)
+for i in $(seq -w 1 120); do long="$long;C:\\Werkzeuge\\Verein $i\\bin"; done
+[ ${#long} -gt 3000 ] || fail "the test's PATH is only ${#long} characters"
+run reg add "$environment" /v Path /t REG_EXPAND_SZ /d "$long" /f >/dev/null || fail "setting a long PATH"
+long=$(machine_path)
+[ ${#long} -gt 3000 ] || fail "the long PATH did not take (${#long} characters)"
+
 run "$setup" /S || fail "setup.exe /S"
 [ -f "$unix_installed" ] || fail "nothing installed under Program Files"
-run reg query 'HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Environment' /v Path |
-  tr -d '\r' | grep -qi 'Program Files\\aufsicht' || fail "aufsicht is not on the PATH"
+installed_path=$(machine_path)
+echo "$installed_path" | grep -qi 'Program Files\\aufsicht' || fail "aufsicht is not on the PATH"
+entries_kept "$long" "$installed_path" || fail "the setup lost entries of a ${#long}-character PATH"
+# The Start menu of the user who installed (Wine names its folders itself).
+menu=$(find "$WINEPREFIX/drive_c" -type d -path '*Start Menu/Programs/aufsicht' | head -1)
+[ -n "$menu" ] && [ -f "$menu/aufsicht Prüfstelle.lnk" ] || fail "no Start-menu entry"
+uninstall_key='HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall\aufsicht'
+run reg query "$uninstall_key" /v DisplayName >/dev/null 2>&1 || fail "no uninstall key"
 run "$installed" --version | tr -d '\r' | grep -qx "aufsicht $version" || fail "--version"
 
 work=$(mktemp -d)
@@ -84,6 +116,9 @@ cd "$checkout"
 run 'C:\Program Files\aufsicht\uninstall.exe' /S || fail "uninstall"
 for _ in $(seq 20); do [ -f "$unix_installed" ] || break; sleep 1; done
 [ ! -f "$unix_installed" ] || fail "aufsicht.exe is still there after the uninstall"
-if run reg query 'HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Environment' /v Path |
-  tr -d '\r' | grep -qi 'Program Files\\aufsicht'; then fail "the PATH still names aufsicht"; fi
-echo "ok: Windows: setup, --version, samples as the Linux build's and their truth, standings, desk, uninstall"
+[ ! -d "$(dirname "$unix_installed")" ] || fail "the install folder is still there"
+[ ! -e "$menu" ] || fail "the Start-menu entry is still there"
+if run reg query "$uninstall_key" >/dev/null 2>&1; then fail "the uninstall key is still there"; fi
+[ "$(machine_path)" = "$long" ] || fail "the PATH after the uninstall is not the PATH before the setup"
+echo "ok: Windows: setup and uninstall keep a ${#long}-character PATH, --version, samples as the Linux build's and their truth, standings, desk, uninstall"
+

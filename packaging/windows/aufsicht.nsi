@@ -10,9 +10,6 @@
 Target amd64-unicode
 !include "MUI2.nsh"
 !include "WinMessages.nsh"
-!include "WordFunc.nsh"
-!include "StrFunc.nsh"
-${StrStr}
 !include "x64.nsh"
 
 Name "aufsicht ${VERSION}"
@@ -37,12 +34,13 @@ Section "aufsicht"
   File "/oname=aufsicht.exe" "${EXE}"
   File "/oname=README.md" "${README}"
   WriteUninstaller "$INSTDIR\uninstall.exe"
-  ; The folder on the PATH, once.
-  ReadRegStr $0 ${ENVIRONMENT} "Path"
-  ${StrStr} $1 "$0" "$INSTDIR"
-  StrCmp $1 "" 0 +3
-    WriteRegExpandStr ${ENVIRONMENT} "Path" "$0;$INSTDIR"
-    SendMessage ${HWND_BROADCAST} ${WM_WININICHANGE} 0 "STR:Environment" /TIMEOUT=5000
+  ; The folder on the PATH, once. NSIS holds 1,024 characters and reads a
+  ; longer PATH as empty: the program itself reads and writes it whole.
+  nsExec::ExecToLog '"$INSTDIR\aufsicht.exe" install-path add "$INSTDIR"'
+  Pop $0
+  StrCmp $0 "0" +2
+    DetailPrint "aufsicht install-path add: $0"
+  SendMessage ${HWND_BROADCAST} ${WM_WININICHANGE} 0 "STR:Environment" /TIMEOUT=5000
   ; The desk on the newest archive the club keeps in Documents\aufsicht.
   CreateDirectory "$SMPROGRAMS\aufsicht"
   CreateShortcut "$SMPROGRAMS\aufsicht\aufsicht Prüfstelle.lnk" "$INSTDIR\aufsicht.exe" \
@@ -55,15 +53,15 @@ SectionEnd
 
 Section "Uninstall"
   SetRegView 64
+  ; Off the PATH while the program is still there to do it.
+  nsExec::ExecToLog '"$INSTDIR\aufsicht.exe" install-path remove "$INSTDIR"'
+  Pop $0
   Delete "$INSTDIR\aufsicht.exe"
   Delete "$INSTDIR\README.md"
   Delete "$INSTDIR\uninstall.exe"
   RMDir "$INSTDIR"
   Delete "$SMPROGRAMS\aufsicht\aufsicht Prüfstelle.lnk"
   RMDir "$SMPROGRAMS\aufsicht"
-  ReadRegStr $0 ${ENVIRONMENT} "Path"
-  ${un.WordReplace} "$0" ";$INSTDIR" "" "+" $1
-  WriteRegExpandStr ${ENVIRONMENT} "Path" "$1"
   SendMessage ${HWND_BROADCAST} ${WM_WININICHANGE} 0 "STR:Environment" /TIMEOUT=5000
   DeleteRegKey ${UNINSTALL}
 SectionEnd

@@ -11,6 +11,7 @@ mod common;
 mod draw;
 mod form;
 mod generate;
+mod install_path;
 mod print;
 mod render;
 mod review;
@@ -80,6 +81,10 @@ enum Command {
     Form(form::FormArgs),
     /// Write the man page or a shell's completions to standard output.
     Generate(generate::GenerateArgs),
+    /// The Windows installer's: put a folder on the machine's PATH or take
+    /// it off, every other entry left as it is.
+    #[command(hide = true)]
+    InstallPath(install_path::InstallPathArgs),
 }
 
 fn main() -> ExitCode {
@@ -147,5 +152,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::RenderForm(a) => render::run(a, lang),
         Command::Form(a) => form::run(a, lang),
         Command::Generate(a) => generate::run(a, lang),
+        Command::InstallPath(a) => install_path::run(a, lang),
     }
 }
