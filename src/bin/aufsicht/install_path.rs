@@ -24,36 +24,41 @@ pub enum Change {
     Remove,
 }
 
-/// `path` (entries split by `;`) with `dir` once at its end, or `None`
-/// where it holds `dir` already (Windows compares without case, and a
-/// trailing backslash names the same folder).
-pub fn with_entry(path: &str, dir: &str) -> Option<String> {
-    if path.split(';').any(|e| same_dir(e, dir)) {
-        return None;
+/// A PATH's entries, added and taken away; only the Windows build changes
+/// a PATH, the tests hold them everywhere.
+#[cfg_attr(not(windows), allow(dead_code))]
+mod entries {
+    /// `path` (entries split by `;`) with `dir` once at its end, or `None`
+    /// where it holds `dir` already (Windows compares without case, and a
+    /// trailing backslash names the same folder).
+    pub fn with_entry(path: &str, dir: &str) -> Option<String> {
+        if path.split(';').any(|e| same_dir(e, dir)) {
+            return None;
+        }
+        let kept = path.trim_end_matches(';');
+        Some(if kept.is_empty() {
+            dir.to_string()
+        } else {
+            format!("{kept};{dir}")
+        })
     }
-    let kept = path.trim_end_matches(';');
-    Some(if kept.is_empty() {
-        dir.to_string()
-    } else {
-        format!("{kept};{dir}")
-    })
-}
 
-/// `path` without any entry naming `dir`, every other entry as it was, in
-/// its order; `None` where it holds none.
-pub fn without_entry(path: &str, dir: &str) -> Option<String> {
-    let entries: Vec<&str> = path.split(';').collect();
-    let kept: Vec<&str> = entries
-        .iter()
-        .copied()
-        .filter(|e| !same_dir(e, dir))
-        .collect();
-    (kept.len() != entries.len()).then(|| kept.join(";"))
-}
+    /// `path` without any entry naming `dir`, every other entry as it was, in
+    /// its order; `None` where it holds none.
+    pub fn without_entry(path: &str, dir: &str) -> Option<String> {
+        let entries: Vec<&str> = path.split(';').collect();
+        let kept: Vec<&str> = entries
+            .iter()
+            .copied()
+            .filter(|e| !same_dir(e, dir))
+            .collect();
+        (kept.len() != entries.len()).then(|| kept.join(";"))
+    }
 
-fn same_dir(entry: &str, dir: &str) -> bool {
-    let norm = |s: &str| s.trim().trim_end_matches('\\').to_lowercase();
-    !entry.trim().is_empty() && norm(entry) == norm(dir)
+    fn same_dir(entry: &str, dir: &str) -> bool {
+        let norm = |s: &str| s.trim().trim_end_matches('\\').to_lowercase();
+        !entry.trim().is_empty() && norm(entry) == norm(dir)
+    }
 }
 
 pub fn run(a: InstallPathArgs, lang: Lang) -> Result<()> {
@@ -62,6 +67,7 @@ pub fn run(a: InstallPathArgs, lang: Lang) -> Result<()> {
 
 #[cfg(windows)]
 mod machine_path {
+    use super::entries::{with_entry, without_entry};
     use super::*;
     use anyhow::anyhow;
 
@@ -107,7 +113,7 @@ mod machine_path {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::entries::*;
 
     #[test]
     fn a_folder_should_be_added_once_and_removed_leaving_every_other_entry() {
