@@ -37,21 +37,10 @@ impl Archive {
     /// Every form kept by its content, however many share an id (sheets
     /// name theirs by [`FormTemplate::content_sha256`]).
     pub fn form_versions(&self) -> Result<Vec<FormTemplate>, ArchiveError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, template FROM form_versions ORDER BY rowid DESC")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-        let mut forms = Vec::new();
-        for row in rows {
-            let (id, json) = row?;
-            let form =
-                FormTemplate::from_json(&id, &json).map_err(|e| ArchiveError::StoredForm {
-                    id,
-                    source: Box::new(e),
-                })?;
-            forms.push(form);
-        }
-        Ok(forms)
+        self.templates(
+            "SELECT id, template FROM form_versions ORDER BY rowid DESC",
+            params![],
+        )
     }
 
     /// The forms the night keeps, by id.
@@ -73,10 +62,22 @@ impl Archive {
         filter: &str,
         values: impl rusqlite::Params,
     ) -> Result<Vec<FormTemplate>, ArchiveError> {
-        let mut stmt = self.conn.prepare(&format!(
-            "SELECT f.id, f.template FROM forms f JOIN tournaments t ON t.id = f.tournament_id {filter}
+        self.templates(
+            &format!(
+                "SELECT f.id, f.template FROM forms f JOIN tournaments t ON t.id = f.tournament_id {filter}
              ORDER BY t.date IS NULL, t.date DESC, t.id DESC, f.id"
-        ))?;
+            ),
+            values,
+        )
+    }
+
+    /// The templates a query of (id, template JSON) rows gives, in its order.
+    fn templates(
+        &self,
+        query: &str,
+        values: impl rusqlite::Params,
+    ) -> Result<Vec<FormTemplate>, ArchiveError> {
+        let mut stmt = self.conn.prepare(query)?;
         let rows = stmt.query_map(values, |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })?;
