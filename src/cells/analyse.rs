@@ -74,6 +74,13 @@ pub fn analyse_near_core(crop: &GrayImage, find_circle: bool, find_sign: bool) -
     analyse_at(crop, Cut::NearCore, find_circle, find_sign)
 }
 
+/// The crop analysed at the paper's shade ([`Cut::Shade`]): a stroke
+/// drawn lighter than the others (a faint leading 1), lost at the digits'
+/// cut, is ink here. For counting what a number holds, not for reading it.
+pub fn analyse_shaded(crop: &GrayImage) -> CellImage {
+    analyse_at(crop, Cut::Shade, false, false)
+}
+
 /// The crop with what lies beyond its box's top and bottom ruled lines
 /// painted over with paper, or `None` where less than [`MIN_BEYOND`] ink
 /// pixels lie there.

@@ -277,7 +277,7 @@ impl Reader<'_> {
         }
         for (p, r) in pending.iter().zip(readings.iter_mut()) {
             if matches!(p.field, Field::Round | Field::Table) {
-                *r = self.header_reading(p.field, r, &p.digits);
+                *r = self.header_reading(r, &p.digits, p.bx);
             }
         }
         self.read_struck();
@@ -374,7 +374,7 @@ impl Reader<'_> {
             return None;
         }
         let mut r = self.read_one(&c.digits, bx, false);
-        if self.header_off || fewer_digits_than_ink(&r, &c.digits) {
+        if self.header_off || self.loses_ink(&r, &c.digits, bx) {
             r = Reading::mean(&[r, Reading::none()]);
         }
         if let Some(shown) = self.doubt_unchecked_number(&r, &c.digits) {
@@ -386,19 +386,27 @@ impl Reader<'_> {
 
     /// A round or table number as it stands for decoding. Nothing on the
     /// sheet adds it up, so it stands as read only where its ink holds no
-    /// more digits than were read, and a table number only where both nets
-    /// read it so ([`Self::doubt_unchecked_number`]); otherwise its reading
-    /// is halved (a person looks).
-    fn header_reading(&mut self, field: Field, r: &Reading, digits: &GrayImage) -> Reading {
-        if self.header_off || fewer_digits_than_ink(r, digits) {
+    /// more digits than were read ([`Self::loses_ink`]) and both nets read
+    /// it so ([`Self::doubt_unchecked_number`]); otherwise its reading is
+    /// halved (a person looks).
+    fn header_reading(&mut self, r: &Reading, digits: &GrayImage, bx: MmBox) -> Reading {
+        if self.header_off || self.loses_ink(r, digits, bx) {
             return Reading::mean(&[r.clone(), Reading::none()]);
         }
-        match field {
-            Field::Table => self
-                .doubt_unchecked_number(r, digits)
-                .unwrap_or_else(|| r.clone()),
-            _ => r.clone(),
+        self.doubt_unchecked_number(r, digits)
+            .unwrap_or_else(|| r.clone())
+    }
+
+    /// Whether a number's ink holds more pieces than its reading has
+    /// digits ([`fewer_digits_than_ink`]), at the digits' cut or at the
+    /// paper's shade, where a stroke drawn lighter than the rest stays.
+    fn loses_ink(&self, r: &Reading, digits: &GrayImage, bx: MmBox) -> bool {
+        if fewer_digits_than_ink(r, digits) {
+            return true;
         }
+        let crop = cells::cut(self.sheet.page, &self.sheet.alignment, bx);
+        let shaded = cells::analyse_shaded(&crop);
+        shaded.mark == Mark::Ink && fewer_digits_than_ink(r, &shaded.digits)
     }
 
     /// The reading a person is shown of a number nothing on the sheet

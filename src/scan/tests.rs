@@ -841,3 +841,85 @@ fn a_header_a_row_off_should_not_fit_and_the_form_whose_header_is_there_be_chose
     assert_eq!(alone.form.id, "header-moved");
     assert!(!confirmed.header.fits());
 }
+
+/// Upright strokes 4 mm high and 0.5 mm wide, 2.5 mm apart, each in its
+/// grey on white: the ink of a number with as many digits.
+fn strokes_in(greys: &[u8]) -> GrayImage {
+    let px = cells::PX_PER_MM;
+    let (w, h) = ((2.5 * px) as u32 * greys.len() as u32, (4.0 * px) as u32);
+    GrayImage::from_fn(w, h, |x, _| {
+        let (i, at) = ((x / (2.5 * px) as u32) as usize, x % (2.5 * px) as u32);
+        image::Luma([if at < (0.5 * px) as u32 {
+            greys[i]
+        } else {
+            255
+        }])
+    })
+}
+
+/// A blank merkur page with `ink` 3 mm from `bx`'s left, 1.5 mm from its top.
+fn page_with_ink_in(bx: crate::page::form::MmBox, ink: &GrayImage) -> GrayImage {
+    let mut page = GrayImage::from_pixel(2200, 3000, image::Luma([255]));
+    let at = |v: f64| (v * cells::PX_PER_MM).round() as i64;
+    image::imageops::replace(&mut page, ink, at(bx[0] + 3.0), at(bx[1] + 1.5));
+    page
+}
+
+#[test]
+fn a_participant_number_read_without_its_faint_leading_digit_should_be_asked() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let flags = |greys: &[u8]| {
+        let page = page_with_ink_in(form.fields.player_id[0], &strokes_in(greys));
+        // Both nets read "48" surely: only the ink tells a digit was lost.
+        let mut nets = TwoNets(reading("48", 0.995, &[]), Some(reading("48", 0.99, &[])));
+        let (sheet, _) = read_sheet(&aligned(&page, form), &mut nets, "test", 1, Lang::De);
+        (sheet.flags.iter())
+            .filter(|f| f.field.as_deref() == Some("player_id"))
+            .count()
+    };
+    assert_eq!(flags(&[20, 20]), 0, "two digits of ink, two read");
+    assert_eq!(flags(&[20, 20, 20]), 1, "three of ink, two read");
+    // A 1 drawn at grey 170 beside digits at 20 is lost at the digits'
+    // cut; at the paper's shade it is ink.
+    assert_eq!(flags(&[170, 20, 20]), 1, "a faint leading digit");
+}
+
+#[test]
+fn a_round_or_table_the_second_net_reads_otherwise_should_be_asked() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let read = |field: Field, first: Reading, second: Reading| {
+        let bx = match field {
+            Field::Round => form.fields.round,
+            _ => form.fields.table,
+        };
+        let digits = first.text.len();
+        let page = page_with_ink_in(bx, &strokes_in(&vec![20; digits]));
+        let mut nets = TwoNets(first, Some(second));
+        let (_, readings) = read_sheet(&aligned(&page, form), &mut nets, "test", 1, Lang::De);
+        let r = (readings.fields.iter())
+            .find(|r| r.field == field)
+            .expect("the field read");
+        r.reading.confidence >= crate::decode::CONFIDENT
+    };
+    // A 3 the first net reads surely as 2, the second as 3.
+    let (two, three) = (reading("2", 0.995, &[]), reading("3", 0.97, &[("2", 0.03)]));
+    assert!(
+        !read(Field::Round, two.clone(), three.clone()),
+        "the round asked"
+    );
+    assert!(
+        read(Field::Round, two.clone(), two.clone()),
+        "both read 2: it stands"
+    );
+    let (t27, t37) = (
+        reading("27", 0.995, &[]),
+        reading("37", 0.96, &[("27", 0.04)]),
+    );
+    assert!(!read(Field::Table, t27.clone(), t37), "the table asked");
+    assert!(
+        read(Field::Table, t27.clone(), t27),
+        "both read 27: it stands"
+    );
+}
