@@ -15,6 +15,7 @@ pub mod evaluate;
 pub mod hand;
 pub mod hands;
 pub mod harvest;
+pub mod net;
 pub mod pair_training;
 pub mod print_colour;
 pub mod strokes;

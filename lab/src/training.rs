@@ -7,7 +7,9 @@ use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use image::{GrayImage, Luma};
 
-use aufsicht::read::cnn::{HELD_BACK, Layers, Net, Shape, normalise};
+use aufsicht::read::cnn::{HELD_BACK, Layers, Shape, normalise};
+
+use crate::net::Net;
 
 use crate::checkpoint::{self, AdamW, Checkpointing};
 use crate::hands::raster::{Bend, bend_with};
@@ -112,7 +114,7 @@ pub fn fit(
 ) -> candle_core::Result<VarMap> {
     use rand::RngExt;
     let layers = match &schedule.from {
-        Some(from) => Layers::of_file(from)?,
+        Some(from) => Layers::of_file(from).map_err(candle_core::Error::Msg)?,
         None => schedule.layers,
     };
     let shape = Shape {

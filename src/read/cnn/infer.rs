@@ -1,13 +1,12 @@
 //! The digit net's forward pass for reading, in plain loops around `gemm`'s
-//! matrix products (the crate candle itself multiplies with), run on the
-//! calling thread. Candle spreads each product over all cores and copies
-//! between its layouts; a batch already keeps every core busy with a sheet
-//! each, so the product is serial here, and the maps stay channel-last
-//! from the first layer to the last, with no copies between.
+//! matrix products (the crate candle, which trains the nets, multiplies
+//! with), run on the calling thread. Candle spreads each product over all
+//! cores and copies between its layouts; a batch already keeps every core
+//! busy with a sheet each, so the product is serial here, and the maps
+//! stay channel-last from the first layer to the last, with no copies
+//! between.
 
-use candle_core::Tensor;
-
-use super::{Conv, Net, Shape};
+use super::{Conv, Shape, Tensors, Weights};
 
 /// The net's weights, laid out for channel-last maps: every product is
 /// (rows × inputs) · (inputs × outputs).
@@ -32,20 +31,41 @@ pub(super) struct Layer {
 }
 
 impl Inference {
-    /// Copies `net`'s weights into the layouts [`Inference::forward`] uses.
-    pub fn new(net: &Net) -> candle_core::Result<Self> {
-        let (h, w, c) = net.shape.maps();
-        let convs = net
-            .convs
-            .iter()
-            .zip(net.shape.layers.convs)
-            .map(|(conv, spec)| Ok((conv_layer(conv.weight(), conv.bias())?, *spec)))
-            .collect::<candle_core::Result<_>>()?;
+    /// A net of `shape` from a model file's tensors (`c1`, `c2`, …, `f1`,
+    /// `f2`, each `.weight` and `.bias`, as candle names them), laid out
+    /// for [`Inference::forward`]; an error names the tensor that is
+    /// missing or of another size.
+    pub fn from_tensors(shape: Shape, tensors: &Tensors) -> Result<Self, String> {
+        let get = |name: String| tensors.get(&name).ok_or(format!("no tensor {name}"));
+        let bias = |name: String| tensors.get(&name);
+        let (h, w, c) = shape.maps();
+        let mut inputs = 1;
+        let mut convs = Vec::new();
+        for (i, spec) in shape.layers.convs.iter().enumerate() {
+            let name = format!("c{}", i + 1);
+            let layer = conv_layer(get(format!("{name}.weight"))?, bias(format!("{name}.bias")))?;
+            if (layer.inputs, layer.outputs) != (spec.side * spec.side * inputs, spec.channels) {
+                return Err(format!("{name} is not the net's"));
+            }
+            inputs = spec.channels;
+            convs.push((layer, *spec));
+        }
+        let dense = |name: &str, channels: usize, cells: usize, outputs: usize| {
+            let layer = dense_after_maps(
+                get(format!("{name}.weight"))?,
+                bias(format!("{name}.bias")),
+                channels,
+                cells,
+            )?;
+            (layer.outputs == outputs)
+                .then_some(layer)
+                .ok_or(format!("{name} is not the net's"))
+        };
         Ok(Inference {
-            shape: net.shape,
+            shape,
             convs,
-            f1: dense_after_maps(net.f1.weight(), net.f1.bias(), c, h * w)?,
-            f2: dense_after_maps(net.f2.weight(), net.f2.bias(), net.shape.layers.dense, 1)?,
+            f1: dense("f1", c, h * w, shape.layers.dense)?,
+            f2: dense("f2", shape.layers.dense, 1, shape.classes)?,
         })
     }
 
@@ -193,9 +213,14 @@ fn max_pool(x: &[f32], n: usize, (h, w): (usize, usize), c: usize) -> Vec<f32> {
 
 /// A convolution's kernels (out, in, K, K) as a (K·K·in) × out matrix in
 /// the windows' (dy, dx, channel) order.
-fn conv_layer(weight: &Tensor, bias: Option<&Tensor>) -> candle_core::Result<Layer> {
-    let (cout, cin, k, _) = weight.dims4()?;
-    let w = weight.flatten_all()?.to_vec1::<f32>()?;
+fn conv_layer(weight: &Weights, bias: Option<&Weights>) -> Result<Layer, String> {
+    let &[cout, cin, k, k2] = weight.dims.as_slice() else {
+        return Err(format!("a convolution of {:?}", weight.dims));
+    };
+    if k != k2 {
+        return Err(format!("a convolution of {:?}", weight.dims));
+    }
+    let w = &weight.values;
     let mut m = vec![0f32; k * k * cin * cout];
     for o in 0..cout {
         for c in 0..cin {
@@ -218,18 +243,20 @@ fn conv_layer(weight: &Tensor, bias: Option<&Tensor>) -> candle_core::Result<Lay
 /// its inputs are taken from candle's channel-first flattening
 /// (channel, cell) and put in channel-last order (cell, channel).
 fn dense_after_maps(
-    weight: &Tensor,
-    bias: Option<&Tensor>,
+    weight: &Weights,
+    bias: Option<&Weights>,
     channels: usize,
     cells: usize,
-) -> candle_core::Result<Layer> {
-    let (outputs, inputs) = weight.dims2()?;
+) -> Result<Layer, String> {
+    let &[outputs, inputs] = weight.dims.as_slice() else {
+        return Err(format!("a dense layer of {:?}", weight.dims));
+    };
     if inputs != channels * cells {
-        return Err(candle_core::Error::Msg(format!(
+        return Err(format!(
             "dense layer of {inputs} inputs after {channels}×{cells}"
-        )));
+        ));
     }
-    let w = weight.flatten_all()?.to_vec1::<f32>()?;
+    let w = &weight.values;
     let mut m = vec![0f32; inputs * outputs];
     for o in 0..outputs {
         for c in 0..channels {
@@ -246,9 +273,10 @@ fn dense_after_maps(
     })
 }
 
-fn bias_of(bias: Option<&Tensor>, n: usize) -> candle_core::Result<Vec<f32>> {
+fn bias_of(bias: Option<&Weights>, n: usize) -> Result<Vec<f32>, String> {
     match bias {
-        Some(b) => b.flatten_all()?.to_vec1::<f32>(),
+        Some(b) if b.values.len() == n => Ok(b.values.clone()),
+        Some(b) => Err(format!("a bias of {} for {n} outputs", b.values.len())),
         None => Ok(vec![0.0; n]),
     }
 }

@@ -1,7 +1,8 @@
 //! A small convolutional digit reader (pure Rust) beside Tesseract: the lab
-//! trains it with candle (`lab::training`), and reading runs its forward
-//! pass in `infer` (plain loops around serial matrix products, as fast as a
-//! batch of sheets wants):
+//! trains it with candle (`lab::training`); reading loads the model file's
+//! tensors as plain numbers (`model`) and runs the forward pass in `infer`
+//! (plain loops around serial matrix products, as fast as a batch of
+//! sheets wants):
 //! the model file is committed (`models/digits.safetensors`, ~740 kB) and
 //! `aufsicht-lab train-digits` makes it again from the MNIST training split.
 //! Besides the ten digits it knows "not one digit" (half a digit, two
@@ -12,8 +13,6 @@
 //! and classified; the cell's reading is the digits' best string with the
 //! product of their probabilities, and the next best strings as alternatives.
 
-use candle_core::{DType, Device, Module, Tensor};
-use candle_nn::{Conv2d, Linear, VarBuilder, conv2d, linear};
 use image::{GrayImage, Luma};
 use imageproc::region_labelling::{Connectivity, connected_components};
 
@@ -21,17 +20,20 @@ use crate::read::{DigitReader, ReaderError, Reading};
 
 mod adapt;
 mod infer;
+mod model;
 mod net;
 pub mod pair;
 mod reader;
 mod segment;
 pub mod struck;
 
+pub use infer::Inference;
+pub use model::*;
 pub use net::*;
 pub use reader::*;
 pub use segment::*;
 
-/// A model file that candle cannot read as the net `which`.
+/// A model file that cannot be read as the net `which`.
 pub(crate) fn model_error(which: &'static str, e: impl std::fmt::Display) -> ReaderError {
     ReaderError::Model {
         which,
@@ -84,9 +86,6 @@ pub const NOT_A_DIGIT: usize = 10;
 /// A detached cap joins the digit below it (or beside its top right)
 /// across a gap of at most 1/CAP_GAP of the writing's height.
 const CAP_GAP: u32 = 6;
-
-/// Share of the dense layer's outputs dropped in training.
-const DROPOUT: f32 = 0.25;
 
 #[cfg(test)]
 pub(crate) mod tests;

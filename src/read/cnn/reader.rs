@@ -23,7 +23,7 @@ impl DigitNet {
             // Models made before the "not one digit" class read only digits.
             classes: tensors
                 .get("f2.bias")
-                .map_or(CLASSES, |b| b.elem_count().min(CLASSES)),
+                .map_or(CLASSES, |b| b.values.len().min(CLASSES)),
             ..Shape::DIGIT
         })?;
         Ok(DigitNet { net, temperature })
@@ -99,37 +99,15 @@ impl CnnReader {
 pub(super) fn load_net(
     bytes: Vec<u8>,
     which: &'static str,
-    shape_of: impl FnOnce(&std::collections::HashMap<String, Tensor>) -> Shape,
+    shape_of: impl FnOnce(&Tensors) -> Shape,
 ) -> Result<(infer::Inference, f32), ReaderError> {
-    let tensors = candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
-        .map_err(|e| model_error(which, e))?;
-    let temperature = stored_temperature(&tensors);
+    let tensors = tensors_of(&bytes).map_err(|e| model_error(which, e))?;
     let shape = Shape {
         layers: Layers::of_tensors(&tensors),
         ..shape_of(&tensors)
     };
-    let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
-        .map_err(|e| model_error(which, e))?;
-    let net = Net::with_shape(vb, shape)
-        .and_then(|net| infer::Inference::new(&net))
-        .map_err(|e| model_error(which, e))?;
-    Ok((net, temperature))
-}
-
-/// The temperature stored with a model (1 where none is).
-pub(super) fn stored_temperature(tensors: &std::collections::HashMap<String, Tensor>) -> f32 {
-    tensors
-        .get("temperature")
-        .and_then(|t| {
-            t.flatten_all()
-                .ok()?
-                .to_vec1::<f32>()
-                .ok()?
-                .first()
-                .copied()
-        })
-        .filter(|t| *t > 0.0)
-        .unwrap_or(1.0)
+    let net = infer::Inference::from_tensors(shape, &tensors).map_err(|e| model_error(which, e))?;
+    Ok((net, stored_temperature(&tensors)))
 }
 
 /// Probabilities from logits divided by the temperature `t`.
