@@ -8,7 +8,10 @@ cd "$(dirname "$0")/.."
 # The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
 export AUFSICHT_TESSDATA=${AUFSICHT_TESSDATA:-$PWD/data/tessdata}
 scripts/install-deps.sh
-cargo build --release --locked --quiet --workspace
+cargo build --release --locked --quiet -p aufsicht
+# The lab draws and measures here; its training (candle) is left out, and
+# built where a script trains (scripts/train-digits.sh).
+cargo build --release --locked --quiet -p aufsicht-lab --no-default-features --features tesseract
 bin=./target/release/aufsicht
 lab=./target/release/aufsicht-lab
 rm -rf out/samples && mkdir -p out/samples/scans out/samples/sheets

@@ -20,7 +20,8 @@ use aufsicht::sheet::SheetResult;
 
 /// One input as a net gets it and its label: for the digit net 28×28, a
 /// digit or [`NOT_A_DIGIT`]; for the pair net 28×40, a pair or [`NOT_TWO`].
-pub use crate::training::Sample;
+/// One input as a net gets it and its class.
+pub type Sample = (Vec<f32>, u32);
 
 /// What harvesting found.
 #[derive(Debug, Default)]

@@ -6,6 +6,7 @@
 //! It is its own crate over the product's library, so the product cannot
 //! call into it.
 
+#[cfg(feature = "train")]
 pub mod checkpoint;
 pub mod cli;
 pub mod club_form;
@@ -15,12 +16,16 @@ pub mod evaluate;
 pub mod hand;
 pub mod hands;
 pub mod harvest;
+#[cfg(feature = "train")]
 pub mod net;
+#[cfg(feature = "train")]
 pub mod pair_training;
 pub mod print_colour;
 pub mod strokes;
+#[cfg(feature = "train")]
 pub mod struck_training;
 pub mod synth;
+#[cfg(feature = "train")]
 pub mod training;
 
 /// The repository the lab lives in: its bundled samples, the fetched

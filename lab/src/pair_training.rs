@@ -6,7 +6,8 @@ use image::{GrayImage, Luma};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::training::{Lessons, Sample, Schedule, augment, fit};
+use crate::harvest::Sample;
+use crate::training::{Lessons, Schedule, augment, fit};
 use aufsicht::read::cnn::pair::{NOT_TWO, PAIR, normalise_pair};
 use aufsicht::read::cnn::{HELD_BACK, ink_box};
 

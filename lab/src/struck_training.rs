@@ -7,8 +7,9 @@
 use rayon::prelude::*;
 
 use crate::hands::Library;
+use crate::harvest::Sample;
 use crate::synth::{self, Capture, Digits, Hands, Mend, WideRanges};
-use crate::training::{Lessons, Sample, Schedule, fit};
+use crate::training::{Lessons, Schedule, fit};
 use aufsicht::cells::{self, Mark};
 use aufsicht::check::rules::RuleSet;
 use aufsicht::page::form::FormTemplate;

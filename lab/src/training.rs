@@ -9,6 +9,7 @@ use image::{GrayImage, Luma};
 
 use aufsicht::read::cnn::{HELD_BACK, Layers, Shape, normalise};
 
+use crate::harvest::Sample;
 use crate::net::Net;
 
 use crate::checkpoint::{self, AdamW, Checkpointing};
@@ -84,9 +85,6 @@ pub struct Schedule {
     /// Where the training writes its checkpoint and whether it resumes.
     pub checkpoint: Option<Checkpointing>,
 }
-
-/// One input as a net gets it and its class.
-pub type Sample = (Vec<f32>, u32);
 
 /// What a net is trained on.
 pub struct Lessons<'a> {

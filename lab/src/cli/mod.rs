@@ -6,6 +6,7 @@ mod bench;
 mod club_forms;
 mod evaluate;
 mod generate;
+#[cfg(feature = "train")]
 mod train;
 
 use anyhow::Result;
@@ -33,12 +34,15 @@ enum Command {
     /// Generate filled, scanned test sheets with their truth (scans/ and truth/ in --out).
     Generate(generate::GenerateArgs),
     /// Train the digit model on the MNIST training split (writes a .safetensors file).
+    #[cfg(feature = "train")]
     TrainDigits(train::TrainDigitsArgs),
     /// Train the pair model (two touching digits read whole) on the MNIST
     /// training split (writes a .safetensors file).
+    #[cfg(feature = "train")]
     TrainPairs(train::TrainPairsArgs),
     /// Train the struck-ink model (a value struck out, told from writing)
     /// on sheets drawn with corrections (writes a .safetensors file).
+    #[cfg(feature = "train")]
     TrainStruck(train::TrainStruckArgs),
     /// Compare scan results with the generator's truth and print the rates.
     /// With --scans, scan them first (into --results) and time it.
@@ -59,8 +63,11 @@ where
     let lang = cli.lang;
     match cli.command {
         Command::Generate(a) => generate::run(a, lang),
+        #[cfg(feature = "train")]
         Command::TrainDigits(a) => train::digits(a),
+        #[cfg(feature = "train")]
         Command::TrainPairs(a) => train::pairs(a),
+        #[cfg(feature = "train")]
         Command::TrainStruck(a) => train::struck(a),
         Command::Evaluate(a) => evaluate::run(a, lang),
         Command::BenchStages(a) => bench::run(a, lang),

@@ -1,5 +1,6 @@
 //! The `aufsicht-lab` binary as a developer runs it.
 
+#[cfg(feature = "train")]
 mod train;
 
 use std::process::{Command, Output};
