@@ -11,7 +11,8 @@ pkgs=(libtesseract-dev libleptonica-dev libclang-dev clang pkg-config tesseract-
 [ -n "$tests" ] && pkgs+=(chromium chromium-driver wine wine64 nsis mingw-w64)
 need=()
 for p in "${pkgs[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+  # Installed, not only known: a removed package keeps its status entry.
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
