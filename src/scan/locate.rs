@@ -34,6 +34,27 @@ pub fn locate<'a>(
     Ok(ranked.swap_remove(0))
 }
 
+/// How a page's ruled lines are looked for, in turn, until a form fits.
+#[derive(Debug, Clone, Copy)]
+enum Lines {
+    /// Along the page's skew.
+    Straight,
+    /// Along several slopes (a phone photo's strong perspective).
+    Sloping,
+    /// Broken into dashes ([`align::prepare_dashed`]).
+    Dashed,
+}
+
+impl Lines {
+    fn prepare(self, page: &GrayImage) -> align::Prepared {
+        match self {
+            Lines::Straight => align::prepare_with(page, &[0.0]),
+            Lines::Sloping => align::prepare_with(page, &[-6.0, -3.0, 0.0, 3.0, 6.0]),
+            Lines::Dashed => align::prepare_dashed(page),
+        }
+    }
+}
+
 /// As [`locate`], every form that fits well enough, best fit first (never
 /// empty): where the best is short of sure, its print may deny it, and the
 /// next is asked.
@@ -61,12 +82,13 @@ pub fn locate_ranked<'a>(
     let settled = |fits: &[(usize, Alignment, Option<f64>, bool)]| {
         fits.iter().any(|f| f.1.fit >= SURE_FIT && f.3)
     };
-    // Strong perspective bends the lines apart: then look along several slopes.
-    for slopes in [&[0.0][..], &[-6.0, -3.0, 0.0, 3.0, 6.0][..]] {
+    // Strong perspective bends the lines apart: then look along several
+    // slopes; last, lines broken into dashes.
+    for pass in [Lines::Straight, Lines::Sloping, Lines::Dashed] {
         if best(&fits) >= MIN_FIT {
             break;
         }
-        let prepared = prep.insert(align::prepare_with(page, slopes));
+        let prepared = prep.insert(pass.prepare(page));
         for (i, form) in forms.iter().enumerate() {
             if settled(&fits) {
                 break;
