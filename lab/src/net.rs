@@ -205,7 +205,7 @@ pub(crate) fn product_to_maps(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use aufsicht::read::cnn::{CLASSES, CnnReader, Layers, MODEL, pair};
     use candle_core::{DType, Device};
@@ -219,7 +219,8 @@ mod tests {
         e.into_iter().map(|p| p / sum).collect()
     }
 
-    fn largest_difference(a: Tensor, b: Tensor) -> f32 {
+    /// The largest difference between two tensors' elements.
+    pub(crate) fn largest_difference(a: Tensor, b: Tensor) -> f32 {
         assert_eq!(a.dims(), b.dims());
         (a - b)
             .and_then(|d| d.abs())

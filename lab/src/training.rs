@@ -471,17 +471,9 @@ mod tests {
 
     use aufsicht::read::DigitReader;
     use aufsicht::read::cnn::{CnnReader, MODEL};
-    use candle_core::{Device, Tensor};
+    use candle_core::Device;
 
-    /// The largest difference between two tensors' elements.
-    fn largest_difference(a: Tensor, b: Tensor) -> f32 {
-        assert_eq!(a.dims(), b.dims());
-        (a - b)
-            .and_then(|d| d.abs())
-            .and_then(|d| d.max_all())
-            .and_then(|d| d.to_scalar::<f32>())
-            .expect("difference")
-    }
+    use crate::net::tests::largest_difference;
 
     #[test]
     fn a_bent_digit_should_move_its_ink_but_stay_the_digit() {
