@@ -84,11 +84,18 @@ pub fn locate_ranked<'a>(
     };
     // Strong perspective bends the lines apart: then look along several
     // slopes; last, lines broken into dashes.
+    // A page read by its code (below) keeps the lines found without gaps
+    // bridged, as before the dashed look.
+    let mut dashed = None;
     for pass in [Lines::Straight, Lines::Sloping, Lines::Dashed] {
         if best(&fits) >= MIN_FIT {
             break;
         }
-        let prepared = prep.insert(pass.prepare(page));
+        let slot = match pass {
+            Lines::Dashed => &mut dashed,
+            _ => &mut prep,
+        };
+        let prepared = slot.insert(pass.prepare(page));
         for (i, form) in forms.iter().enumerate() {
             if settled(&fits) {
                 break;

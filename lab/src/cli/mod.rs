@@ -32,7 +32,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Generate filled, scanned test sheets with their truth (scans/ and truth/ in --out).
-    Generate(generate::GenerateArgs),
+    Generate(Box<generate::GenerateArgs>),
     /// Train the digit model on the MNIST training split (writes a .safetensors file).
     #[cfg(feature = "train")]
     TrainDigits(train::TrainDigitsArgs),
@@ -62,7 +62,7 @@ where
     let cli = Cli::try_parse_from(args)?;
     let lang = cli.lang;
     match cli.command {
-        Command::Generate(a) => generate::run(a, lang),
+        Command::Generate(a) => generate::run(*a, lang),
         #[cfg(feature = "train")]
         Command::TrainDigits(a) => train::digits(a),
         #[cfg(feature = "train")]
