@@ -46,11 +46,12 @@ enum Lines {
 }
 
 impl Lines {
-    fn prepare(self, page: &GrayImage) -> align::Prepared {
+    /// The page's lines looked for so; `earlier`: as the pass before found them.
+    fn prepare(self, page: &GrayImage, earlier: Option<&align::Prepared>) -> align::Prepared {
         match self {
             Lines::Straight => align::prepare_with(page, &[0.0]),
             Lines::Sloping => align::prepare_with(page, &[-6.0, -3.0, 0.0, 3.0, 6.0]),
-            Lines::Dashed => align::prepare_dashed(page),
+            Lines::Dashed => align::prepare_dashed(page, earlier),
         }
     }
 }
@@ -91,16 +92,19 @@ pub fn locate_ranked<'a>(
         if best(&fits) >= MIN_FIT {
             break;
         }
+        let lines = pass.prepare(page, prep.as_ref());
         let slot = match pass {
             Lines::Dashed => &mut dashed,
             _ => &mut prep,
         };
-        let prepared = slot.insert(pass.prepare(page));
+        let prepared = slot.insert(lines);
         for (i, form) in forms.iter().enumerate() {
             if settled(&fits) {
                 break;
             }
             match align::align(prepared, form) {
+                // Over gaps, a foreign form's share rises too: held higher.
+                Ok(a) if matches!(pass, Lines::Dashed) && a.fit < align::MIN_FIT_DASHED => {}
                 Ok(a) => {
                     let lines = align::header_share(prepared, form, &a.to_image);
                     let found = AlignedSheet {
