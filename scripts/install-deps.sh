@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=""
 [ "${1:-}" = "--tests" ] && tests=1
-pkgs=(libtesseract-dev libleptonica-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip zip)
+pkgs=(libtesseract-dev libleptonica-dev libsqlite3-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip zip)
 [ -n "$tests" ] && pkgs+=(chromium chromium-driver wine wine64 nsis mingw-w64)
 need=()
 for p in "${pkgs[@]}"; do

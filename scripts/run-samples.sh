@@ -8,10 +8,11 @@ cd "$(dirname "$0")/.."
 # The built binaries find the checkout's Tesseract model (scripts/install-deps.sh) here.
 export AUFSICHT_TESSDATA=${AUFSICHT_TESSDATA:-$PWD/data/tessdata}
 scripts/install-deps.sh
-cargo build --release --locked --quiet -p aufsicht
 # The lab draws and measures here; its training (candle) is left out, and
-# built where a script trains (scripts/train-digits.sh).
-cargo build --release --locked --quiet -p aufsicht-lab --no-default-features --features tesseract
+# built where a script trains (scripts/train-digits.sh). One build for
+# both: the binary and the lab compile side by side after the library.
+cargo build --release --locked --quiet -p aufsicht -p aufsicht-lab \
+  --no-default-features --features aufsicht/tesseract,aufsicht-lab/tesseract
 bin=./target/release/aufsicht
 lab=./target/release/aufsicht-lab
 rm -rf out/samples && mkdir -p out/samples/scans out/samples/sheets

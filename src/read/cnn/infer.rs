@@ -143,7 +143,7 @@ impl Layer {
         // describe (checked above and by construction), and `y` is not
         // aliased.
         unsafe {
-            gemm::gemm(
+            gemm_f32::gemm::f32::get_gemm_fn()(
                 rows,
                 self.outputs,
                 self.inputs,
@@ -162,7 +162,7 @@ impl Layer {
                 false,
                 false,
                 false,
-                gemm::Parallelism::None,
+                gemm_common::Parallelism::None,
             );
         }
         for row in y.chunks_exact_mut(self.outputs) {
