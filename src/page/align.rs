@@ -99,8 +99,7 @@ pub fn prepare_dashed(page: &GrayImage, whole: Option<&Prepared>) -> Prepared {
     };
     let mut prep = prepare_runs(page, &[-2.0, -1.0, 0.0, 1.0, 2.0], runs);
     if let Some(whole) = whole {
-        let own = std::mem::take(&mut prep.corners);
-        prep.corners = whole.corners.iter().chain(&own).copied().collect();
+        prep.corners.splice(0..0, whole.corners.iter().copied());
     }
     prep
 }
@@ -147,19 +146,13 @@ fn prepare_runs(page: &GrayImage, extra_deg: &[f64], runs: Runs) -> Prepared {
     let px_per_mm = f64::from(ww.max(wh)) / 297.0;
     let radius = ((px_per_mm * 3.0).round() as u32).max(2);
     let bin = adaptive_threshold(&work, radius, 12);
-    let rule = RunRule {
-        min: ((px_per_mm * RUN_MM).round() as usize).max(8),
-        gap: (px_per_mm * runs.gap_mm).round() as usize,
-        share: runs.share,
-        fill: runs.fill,
-    };
     let base = skew(&bin).atan();
     let mut horizontal = GrayImage::new(ww, wh);
     let mut vertical = GrayImage::new(ww, wh);
     for d in extra_deg {
         let t = (base + d.to_radians()).tan();
         for (mask, is_h) in [(&mut horizontal, true), (&mut vertical, false)] {
-            let found = runs_mask(&bin, rule, is_h, t);
+            let found = runs_mask(&bin, runs, px_per_mm, is_h, t);
             for (o, f) in mask.pixels_mut().zip(found.pixels()) {
                 o[0] = o[0].max(f[0]);
             }
@@ -174,15 +167,6 @@ fn prepare_runs(page: &GrayImage, extra_deg: &[f64], runs: Runs) -> Prepared {
         height: wh,
         corners,
     }
-}
-
-/// [`Runs`] in working px.
-#[derive(Debug, Clone, Copy)]
-struct RunRule {
-    min: usize,
-    gap: usize,
-    share: f64,
-    fill: bool,
 }
 
 /// The page shrunk to `w`×`h` with a bilinear convolution (which averages
@@ -231,12 +215,14 @@ pub(crate) fn skew(bin: &GrayImage) -> f64 {
     best.0
 }
 
-/// Dark pixels (0 in `bin`) on a run of at least `rule.min` along lines of
+/// Dark pixels (0 in `bin`) on a run of at least [`RUN_MM`] along lines of
 /// slope `t`, counting a pixel dark when it or a neighbour across the run is
 /// dark (what the slope leaves of the skew, and perspective, is tolerated);
-/// a run goes on over gaps of `rule.gap`, which are marked too where
-/// `rule.fill`.
-fn runs_mask(bin: &GrayImage, rule: RunRule, horizontal: bool, t: f64) -> GrayImage {
+/// a run goes on over gaps of `runs.gap_mm`, which are marked too where
+/// `runs.fill`.
+fn runs_mask(bin: &GrayImage, runs: Runs, px_per_mm: f64, horizontal: bool, t: f64) -> GrayImage {
+    let min_run = ((px_per_mm * RUN_MM).round() as usize).max(8);
+    let gap = (px_per_mm * runs.gap_mm).round() as usize;
     let (w, h) = bin.dimensions();
     let (len, lines) = if horizontal { (w, h) } else { (h, w) };
     // Vertical lines lean the other way under a rotation.
@@ -294,15 +280,15 @@ fn runs_mask(bin: &GrayImage, rule: RunRule, horizontal: bool, t: f64) -> GrayIm
                 continue;
             }
             let Some((s, last, n)) = run else { continue };
-            if i < len && (i - last) as usize <= rule.gap {
+            if i < len && (i - last) as usize <= gap {
                 continue;
             }
             let long = (last + 1 - s) as usize;
-            if long >= rule.min && n as f64 >= rule.share * long as f64 {
+            if long >= min_run && n as f64 >= runs.share * long as f64 {
                 for j in s..=last {
                     let a = line + offset[j as usize];
                     let inside = u32::try_from(a).ok().filter(|&a| a < lines);
-                    if let Some(a) = inside.filter(|&a| rule.fill || dark[index(j, a)]) {
+                    if let Some(a) = inside.filter(|&a| runs.fill || dark[index(j, a)]) {
                         out[index(j, a)] = 255;
                     }
                 }
