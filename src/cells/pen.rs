@@ -245,6 +245,7 @@ mod tests {
             fit: 1.0,
             residual_mm: 0.0,
             quarter_turns: 0,
+            thin_lines_lost: false,
         };
         let mut t = pen_traces(&grey, chroma.as_ref(), &align, [10.0, 10.0, 20.0, 10.0]);
         t.sort_by(|a, b| a.width_mm.total_cmp(&b.width_mm));

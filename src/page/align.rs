@@ -16,6 +16,9 @@ use imageproc::region_labelling::{Connectivity, connected_components};
 use crate::page::form::FormTemplate;
 use crate::page::geometry::Homography;
 
+mod tiers;
+pub use tiers::align_thick;
+
 /// Below this share of template line points found, the page is not the form.
 pub const MIN_FIT: f64 = 0.6;
 
@@ -52,6 +55,9 @@ pub struct Alignment {
     pub residual_mm: f64,
     /// The page was upside down (or turned by 90°: the quarter turns).
     pub quarter_turns: u8,
+    /// Found by its thick lines alone ([`align_thick`]): `fit` is their
+    /// share, and never makes the form sure by itself.
+    pub thin_lines_lost: bool,
 }
 
 impl Prepared {
@@ -301,12 +307,20 @@ fn runs_mask(bin: &GrayImage, runs: Runs, px_per_mm: f64, horizontal: bool, t: f
 
 /// Fits `form` onto the prepared page, or says why not.
 pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, Unreadable> {
+    align_on(prep, form, &line_samples(form))
+}
+
+/// As [`align`], the fit pulled and measured by `samples` alone.
+fn align_on(
+    prep: &Prepared,
+    form: &FormTemplate,
+    samples: &[Sample],
+) -> Result<Alignment, Unreadable> {
     if prep.corners.is_empty() {
         return Err(Unreadable::NoTable);
     }
     let [gx, gy, gw, gh] = form.grid();
     let template = [(gx, gy), (gx + gw, gy), (gx + gw, gy + gh), (gx, gy + gh)];
-    let samples = line_samples(form);
     // Every structure in each of four turns is a start; one pass of line
     // search ranks them, and the full refinement runs best first, skipping
     // starts whose first pass found under half the best fit's share (a
@@ -320,7 +334,7 @@ pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, Unreadab
                 .map(|i| (template[i], corners[(i + turns as usize) % 4]))
                 .collect();
             let h0 = Homography::fit(&pairs)?;
-            let (share, _, _) = refine(prep, &samples, h0, &RADII_MM[..1])?;
+            let (share, _, _) = refine(prep, samples, h0, &RADII_MM[..1])?;
             Some((share, turns, h0))
         })
         .collect();
@@ -330,7 +344,7 @@ pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, Unreadab
         if best.as_ref().is_some_and(|b| first < b.fit / 2.0) {
             break;
         }
-        let Some(fitted) = refine(prep, &samples, h0, &RADII_MM) else {
+        let Some(fitted) = refine(prep, samples, h0, &RADII_MM) else {
             continue;
         };
         if best.as_ref().is_none_or(|b| fitted.0 > b.fit) {
@@ -340,6 +354,7 @@ pub fn align(prep: &Prepared, form: &FormTemplate) -> Result<Alignment, Unreadab
                 fit: fitted.0,
                 residual_mm: fitted.2,
                 quarter_turns: turns,
+                thin_lines_lost: false,
             });
         }
     }
@@ -361,6 +376,7 @@ pub fn align_from(prep: &Prepared, form: &FormTemplate, seed: &Homography) -> Op
     let to_image = prep.to_original(&h);
     Some(Alignment {
         quarter_turns: quarter_turns(&to_image),
+        thin_lines_lost: false,
         to_image,
         fit,
         residual_mm,

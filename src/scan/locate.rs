@@ -56,6 +56,28 @@ impl Lines {
     }
 }
 
+impl Lines {
+    /// `form` on the page by the lines found so. Over gaps a foreign form's
+    /// share rises too, so it is held higher; where that falls short, the
+    /// page may have lost its thin lines whole, and its thick ones alone
+    /// are tried. `None` where neither fits: the short fit says nothing.
+    fn align(
+        self,
+        prepared: &align::Prepared,
+        form: &FormTemplate,
+    ) -> Option<Result<Alignment, Unreadable>> {
+        let found = align::align(prepared, form);
+        let short = |a: &Alignment| a.fit < align::MIN_FIT_DASHED;
+        if !matches!(self, Lines::Dashed) || found.as_ref().is_ok_and(|a| !short(a)) {
+            return Some(found);
+        }
+        match align::align_thick(prepared, form) {
+            Some(a) => Some(Ok(a)),
+            None => found.err().map(Err),
+        }
+    }
+}
+
 /// As [`locate`], every form that fits well enough, best fit first (never
 /// empty): where the best is short of sure, its print may deny it, and the
 /// next is asked.
@@ -102,10 +124,9 @@ pub fn locate_ranked<'a>(
             if settled(&fits) {
                 break;
             }
-            match align::align(prepared, form) {
-                // Over gaps, a foreign form's share rises too: held higher.
-                Ok(a) if matches!(pass, Lines::Dashed) && a.fit < align::MIN_FIT_DASHED => {}
-                Ok(a) => {
+            match pass.align(prepared, form) {
+                None => {}
+                Some(Ok(a)) => {
                     let lines = align::header_share(prepared, form, &a.to_image);
                     let found = AlignedSheet {
                         page,
@@ -117,7 +138,7 @@ pub fn locate_ranked<'a>(
                     let header = header_print(&found).fits();
                     fits.push((i, found.alignment, lines, header));
                 }
-                Err(e) => why = e,
+                Some(Err(e)) => why = e,
             }
         }
     }
@@ -194,6 +215,7 @@ fn by_code<'a>(
             to_image: seed,
             fit: 0.0,
             residual_mm: 0.0,
+            thin_lines_lost: false,
         });
     let header_lines = align::header_share(prep, form, &alignment.to_image);
     Some(AlignedSheet {

@@ -191,7 +191,8 @@ fn first_not_denied<'a>(
 /// print denies the form and no code of the form vouches for it.
 fn print_denies(aligned: &AlignedSheet, confirmed: &Confirmation) -> Option<Unreadable> {
     let fit = aligned.alignment.fit;
-    if fit >= SURE_FIT || !confirmed.denies(aligned.form) {
+    let sure = fit >= SURE_FIT && !aligned.alignment.thin_lines_lost;
+    if sure || !confirmed.denies(aligned.form) {
         return None;
     }
     if matches!(read_code(aligned), CodeBox::Read(_)) {

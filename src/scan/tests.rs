@@ -70,6 +70,7 @@ fn aligned<'a>(page: &'a GrayImage, form: &'a FormTemplate) -> AlignedSheet<'a> 
             fit: 1.0,
             residual_mm: 0.0,
             quarter_turns: 0,
+            thin_lines_lost: false,
         },
         header_lines: None,
         header_off: false,
