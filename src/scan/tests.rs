@@ -626,6 +626,42 @@ fn a_form_whose_print_denies_the_page_should_give_way_to_the_next() {
     );
 }
 
+/// A page found by its thick lines alone fits them wholly, yet that fit
+/// never makes the form sure: a print that denies it still refuses it.
+#[test]
+fn a_fit_by_the_thick_lines_alone_is_not_sure_against_the_print() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let page = crate::page::render::render_form(form, cells::PX_PER_MM * 25.4);
+    // Its title at the foot of the page, its game rows and their numbers
+    // six rows lower.
+    let mut other = form.clone();
+    other.id = "other".into();
+    other.texts[0].y = 290.0;
+    for game in other.fields.game.iter_mut().flatten() {
+        game.plus[1] += 40.0;
+        game.minus[1] += 40.0;
+    }
+    for t in other
+        .texts
+        .iter_mut()
+        .filter(|t| t.text.parse::<u32>().is_ok())
+    {
+        t.y += 40.0;
+    }
+    let mut font = crate::read::font::FontDigits::new();
+    for (lost, refused) in [(false, false), (true, true)] {
+        let mut a = aligned(&page, &other);
+        a.alignment.thin_lines_lost = lost;
+        let why = first_not_denied(vec![a], &mut font).err();
+        assert_eq!(
+            matches!(&why, Some(Unreadable::OtherPrint { form, percent: 100 }) if form == "other"),
+            refused,
+            "thin lines lost: {lost}, {why:?}"
+        );
+    }
+}
+
 /// A reader whose hand, tuned on what it is taught, says `.0` of every
 /// cell asked; it keeps the values it was taught and counts the cells.
 struct OwnHand(Reading, Vec<u32>, usize);
