@@ -679,6 +679,7 @@ pub(super) fn placement(a: &Alignment) -> Placement {
         title_matches: None,
         title_read: None,
         header_off: false,
+        thin_lines_lost: a.thin_lines_lost,
         to_image: a.to_image.0.transpose().as_slice().to_vec(),
         upside_down: a.quarter_turns == 2,
     }

@@ -54,9 +54,7 @@ impl Lines {
             Lines::Dashed => align::prepare_dashed(page, earlier),
         }
     }
-}
 
-impl Lines {
     /// `form` on the page by the lines found so. Over gaps a foreign form's
     /// share rises too, so it is held higher; where that falls short, the
     /// page may have lost its thin lines whole, and its thick ones alone

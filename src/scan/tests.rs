@@ -626,6 +626,27 @@ fn a_form_whose_print_denies_the_page_should_give_way_to_the_next() {
     );
 }
 
+/// A black-and-white page at 150 dpi whose thin lines the threshold took
+/// whole is located by its thick ones, and its result says so.
+#[test]
+fn a_page_that_lost_its_thin_lines_is_located_and_says_so() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let mut thick = form.clone();
+    thick.lines.retain(|l| l[4] >= 0.35);
+    let page = crate::page::render::render_form(&thick, 150.0);
+    let found = locate(&page, &forms).expect("located");
+    assert_eq!(found.form.id, form.id);
+    assert!(found.alignment.thin_lines_lost);
+    let json = serde_json::to_value(fields::placement(&found.alignment)).expect("json");
+    assert_eq!(json["thin_lines_lost"], true);
+    let drawn = crate::page::render::render_form(form, 150.0);
+    let whole = locate(&drawn, &forms).expect("located");
+    assert!(!whole.alignment.thin_lines_lost);
+    let json = serde_json::to_value(fields::placement(&whole.alignment)).expect("json");
+    assert!(json.get("thin_lines_lost").is_none());
+}
+
 /// A page found by its thick lines alone fits them wholly, yet that fit
 /// never makes the form sure: a print that denies it still refuses it.
 #[test]

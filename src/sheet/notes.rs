@@ -320,6 +320,10 @@ pub struct Placement {
     /// its round, table and players were asked.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub header_off: bool,
+    /// The form was found by its thick lines alone (a black-and-white scan
+    /// lost the thin ones): `fit` is their share.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub thin_lines_lost: bool,
     /// Form mm → image px, a row-major 3×3 matrix: lets the review page cut
     /// cells without aligning again.
     pub to_image: Vec<f64>,

@@ -52,7 +52,7 @@ pub fn stored_alignment(result: &SheetResult) -> Option<Alignment> {
         fit: a.fit,
         residual_mm: a.residual_mm,
         quarter_turns: a.quarter_turns,
-        thin_lines_lost: false,
+        thin_lines_lost: a.thin_lines_lost,
     })
 }
 
