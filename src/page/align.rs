@@ -16,8 +16,8 @@ use imageproc::region_labelling::{Connectivity, connected_components};
 use crate::page::form::FormTemplate;
 use crate::page::geometry::Homography;
 
-mod tiers;
-pub use tiers::align_thick;
+mod thick;
+pub use thick::align_thick;
 
 /// Below this share of template line points found, the page is not the form.
 pub const MIN_FIT: f64 = 0.6;

@@ -65,8 +65,8 @@ impl Lines {
         form: &FormTemplate,
     ) -> Option<Result<Alignment, Unreadable>> {
         let found = align::align(prepared, form);
-        let short = |a: &Alignment| a.fit < align::MIN_FIT_DASHED;
-        if !matches!(self, Lines::Dashed) || found.as_ref().is_ok_and(|a| !short(a)) {
+        let held = |a: &Alignment| a.fit >= align::MIN_FIT_DASHED;
+        if !matches!(self, Lines::Dashed) || found.as_ref().is_ok_and(held) {
             return Some(found);
         }
         match align::align_thick(prepared, form) {

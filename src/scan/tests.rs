@@ -582,18 +582,12 @@ fn a_form_should_be_denied_only_by_all_the_print_it_has() {
     assert!(!seen(false, 0).denies(&bare));
 }
 
-/// Among forms fitting a page short of sure, the best whose print denies
-/// it gives way to the next, whose print is there.
-#[test]
-fn a_form_whose_print_denies_the_page_should_give_way_to_the_next() {
-    let forms = FormTemplate::builtins();
-    let form = merkur_form(&forms);
-    let page = crate::page::render::render_form(form, cells::PX_PER_MM * 25.4);
-    // A look-alike: its title at the foot of the page, its game rows and
-    // their numbers six rows lower, so that other rows' numbers (or none)
-    // stand where it prints its first, middle and last.
+/// A look-alike of `form` named `id`: its title at the foot of the page,
+/// its game rows and their numbers six rows lower, so that other rows'
+/// numbers (or none) stand where it prints its first, middle and last.
+fn look_alike(form: &FormTemplate, id: &str) -> FormTemplate {
     let mut look_alike = form.clone();
-    look_alike.id = "look-alike".into();
+    look_alike.id = id.into();
     look_alike.texts[0].y = 290.0;
     for game in look_alike.fields.game.iter_mut().flatten() {
         game.plus[1] += 40.0;
@@ -606,6 +600,17 @@ fn a_form_whose_print_denies_the_page_should_give_way_to_the_next() {
     {
         t.y += 40.0;
     }
+    look_alike
+}
+
+/// Among forms fitting a page short of sure, the best whose print denies
+/// it gives way to the next, whose print is there.
+#[test]
+fn a_form_whose_print_denies_the_page_should_give_way_to_the_next() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let page = crate::page::render::render_form(form, cells::PX_PER_MM * 25.4);
+    let look_alike = look_alike(form, "look-alike");
     assert!(look_alike.prints_row_numbers());
     let short = |form| {
         let mut a = aligned(&page, form);
@@ -654,22 +659,7 @@ fn a_fit_by_the_thick_lines_alone_is_not_sure_against_the_print() {
     let forms = FormTemplate::builtins();
     let form = merkur_form(&forms);
     let page = crate::page::render::render_form(form, cells::PX_PER_MM * 25.4);
-    // Its title at the foot of the page, its game rows and their numbers
-    // six rows lower.
-    let mut other = form.clone();
-    other.id = "other".into();
-    other.texts[0].y = 290.0;
-    for game in other.fields.game.iter_mut().flatten() {
-        game.plus[1] += 40.0;
-        game.minus[1] += 40.0;
-    }
-    for t in other
-        .texts
-        .iter_mut()
-        .filter(|t| t.text.parse::<u32>().is_ok())
-    {
-        t.y += 40.0;
-    }
+    let other = look_alike(form, "other");
     let mut font = crate::read::font::FontDigits::new();
     for (lost, refused) in [(false, false), (true, true)] {
         let mut a = aligned(&page, &other);

@@ -53,12 +53,16 @@ fn stray_ink(
     thin: &[[f64; 5]],
 ) -> Option<f64> {
     let to_work = Homography::scale_translate(prep.scale, prep.scale, 0.0, 0.0);
-    let to_mm = a.to_image.then(&to_work).inverse()?;
+    let to_work = a.to_image.then(&to_work);
+    let to_mm = to_work.inverse()?;
     let grid = form.grid();
     let (mut on_thick, mut stray) = (0usize, 0usize);
-    for (mask, x, y) in line_pixels(prep, &a.to_image.then(&to_work), grid) {
+    for (mask, x, y) in line_pixels(prep, &to_work, grid) {
+        if mask.get_pixel(x, y)[0] == 0 {
+            continue;
+        }
         let mm = to_mm.apply((f64::from(x), f64::from(y)));
-        if !inside(grid, mm, NEAR_MM) || mask.get_pixel(x, y)[0] == 0 {
+        if !inside(grid, mm, NEAR_MM) {
             continue;
         }
         if thick.iter().any(|l| near(l, mm)) {
@@ -81,6 +85,7 @@ fn line_pixels<'a>(
 ) -> impl Iterator<Item = (&'a GrayImage, u32, u32)> + 'a {
     let corners =
         [(gx, gy), (gx + gw, gy), (gx + gw, gy + gh), (gx, gy + gh)].map(|p| to_work.apply(p));
+    // Both masks are the working image's size.
     let span = |f: fn(&(f64, f64)) -> f64, limit: u32| {
         let lo = corners.iter().map(f).fold(f64::MAX, f64::min).max(0.0) as u32;
         let hi = corners
@@ -95,9 +100,9 @@ fn line_pixels<'a>(
     [&prep.horizontal, &prep.vertical]
         .into_iter()
         .flat_map(move |mask| {
-            let xs = xs.start.min(mask.width())..xs.end.min(mask.width());
-            let ys = ys.start.min(mask.height())..ys.end.min(mask.height());
-            ys.flat_map(move |y| xs.clone().map(move |x| (mask, x, y)))
+            let xs = xs.clone();
+            ys.clone()
+                .flat_map(move |y| xs.clone().map(move |x| (mask, x, y)))
         })
 }
 
