@@ -242,6 +242,63 @@ pub enum ArchiveError {
         now: i64,
         yours: i64,
     },
+    /// A decision the sheet as it stands cannot take: nothing stored.
+    Refused(DecisionError),
+    /// A reading that cannot read sheet `.0`, which stands readable.
+    RereadUnreadable(i64),
+    /// A copy of sheet `of` that cannot stand.
+    CopyRefused { of: i64, why: CopyRefusal },
+    /// A stored record that is no record.
+    Record(#[source] serde_json::Error),
+}
+
+impl From<serde_json::Error> for ArchiveError {
+    fn from(e: serde_json::Error) -> Self {
+        ArchiveError::Record(e)
+    }
+}
+
+/// Why a sheet cannot be a copy of another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyRefusal {
+    Itself,
+    Missing,
+    OtherNight,
+    Unreadable,
+    Void,
+    /// The other sheet is itself a copy.
+    IsCopy,
+    /// Another sheet is a copy of this one.
+    HasCopies,
+}
+
+/// Why a person's decision cannot be taken on a sheet.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum DecisionError {
+    Edit(EditError),
+    Power(PowerError),
+}
+
+impl From<EditError> for DecisionError {
+    fn from(e: EditError) -> Self {
+        DecisionError::Edit(e)
+    }
+}
+
+impl From<PowerError> for DecisionError {
+    fn from(e: PowerError) -> Self {
+        DecisionError::Power(e)
+    }
+}
+
+impl Tell for DecisionError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            DecisionError::Edit(e) => e.tell(lang),
+            DecisionError::Power(e) => e.tell(lang),
+        }
+    }
 }
 
 impl From<rusqlite::Error> for ArchiveError {
@@ -304,6 +361,21 @@ impl Tell for ArchiveError {
                 "edit-stale",
                 &[("id", id), ("now", now), ("yours", yours)],
             ),
+            ArchiveError::Refused(e) => e.tell(lang),
+            ArchiveError::RereadUnreadable(id) => say(lang, "reread-unreadable", &[("id", id)]),
+            ArchiveError::CopyRefused { of, why } => {
+                let key = match why {
+                    CopyRefusal::Itself => "power-copy-of-itself",
+                    CopyRefusal::Missing => "copy-missing",
+                    CopyRefusal::OtherNight => "power-copy-other-night",
+                    CopyRefusal::Unreadable => "copy-unreadable",
+                    CopyRefusal::Void => "copy-void",
+                    CopyRefusal::IsCopy => "copy-is-copy",
+                    CopyRefusal::HasCopies => "copy-has-copies",
+                };
+                say(lang, key, &[("of", of)])
+            }
+            ArchiveError::Record(e) => say(lang, "archive-corrupt", &[("message", e)]),
             ArchiveError::Csv(e) => say(lang, "archive-csv", &[("message", e)]),
             ArchiveError::Scan { path, source } => {
                 say(lang, "archive-scan", &[("path", path), ("message", source)])
@@ -551,6 +623,8 @@ pub enum PowerError {
     RowOrField,
     /// A sheet is no copy of itself.
     CopyOfItself,
+    /// What counts instead of what is written is said only with a reason.
+    NoCountReason,
 }
 
 impl Tell for PowerError {
@@ -563,6 +637,7 @@ impl Tell for PowerError {
             }
             PowerError::RowOrField => say(lang, "power-row-or-field", &[]),
             PowerError::CopyOfItself => say(lang, "power-copy-of-itself", &[]),
+            PowerError::NoCountReason => say(lang, "counts-no-reason", &[]),
         }
     }
 }

@@ -49,6 +49,8 @@ pub mod scan;
 
 pub mod check;
 
+pub mod record;
+
 pub mod night;
 
 pub mod html;

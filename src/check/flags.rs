@@ -166,6 +166,9 @@ pub struct FlagDetail {
     /// disagrees with its column, best first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rows: Vec<u32>,
+    /// A count of the Leitung settled this flag: who, when.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settled: Option<crate::sheet::notes::Settled>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -188,6 +191,7 @@ impl Lenient for FlagDetail {
         "not_in_participant_list",
         "reading",
         "rows",
+        "settled",
         "suggestion",
         "suggestion_probability",
         "taken",
@@ -203,6 +207,7 @@ impl Lenient for FlagDetail {
             "not_in_participant_list" => self.not_in_participant_list = typed(value)?,
             "reading" => self.reading = typed(value)?,
             "rows" => self.rows = typed(value)?,
+            "settled" => self.settled = typed(value)?,
             "suggestion" => self.suggestion = typed(value)?,
             "suggestion_probability" => self.suggestion_probability = typed(value)?,
             "taken" => self.taken = typed(value)?,

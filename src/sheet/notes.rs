@@ -189,6 +189,10 @@ pub struct SheetNotes {
     /// the night's rules check it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game_confirmed: Option<Settled>,
+    /// What the Leitung decided counts where the writer erred: the value
+    /// written stays, the standings take the counted one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub counts: Vec<Count>,
     /// The SHA-256 of the form template the sheet was read on (its JSON,
     /// [`crate::page::form::FormTemplate::content_sha256`]).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -235,6 +239,18 @@ pub struct CopyOf {
     pub at: String,
 }
 
+/// A value the Leitung counts instead of the one written: where (the
+/// contract's path), what is written, what counts, who, when and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Count {
+    pub path: String,
+    pub written: Value,
+    pub value: Value,
+    pub by: String,
+    pub at: String,
+    pub reason: String,
+}
+
 /// A supervisor's settling of a sheet: who, when.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settled {
@@ -263,6 +279,7 @@ impl Lenient for SheetNotes {
         "void",
         "copy_of",
         "game_confirmed",
+        "counts",
         "form_sha256",
         "source_sha256",
     ];
@@ -279,6 +296,7 @@ impl Lenient for SheetNotes {
             "void" => self.void = typed(value)?,
             "copy_of" => self.copy_of = typed(value)?,
             "game_confirmed" => self.game_confirmed = typed(value)?,
+            "counts" => self.counts = typed(value)?,
             "form_sha256" => self.form_sha256 = typed(value)?,
             "source_sha256" => self.source_sha256 = typed(value)?,
             _ => return Err(value),

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use aufsicht::catalogue::say;
+use aufsicht::record::Decision;
 use aufsicht::{Lang, SheetResult};
 
 use crate::common::{Told, load_rules, open_archive, stdout_line};
@@ -53,6 +54,13 @@ pub struct CorrectArgs {
     /// Who corrected it (name or initials), for the trail.
     #[arg(long)]
     pub by: String,
+    /// The values changed are what counts where the writer erred (the
+    /// Leitung's decision), not what the paper says; needs --reason.
+    #[arg(long, requires = "reason")]
+    pub counts: bool,
+    /// Why the counted values count (with --counts).
+    #[arg(long, requires = "counts")]
+    pub reason: Option<String>,
     /// The corrected sheet result (a scan's JSON, edited).
     pub sheet: PathBuf,
 }
@@ -226,14 +234,12 @@ fn night_folder(
 }
 
 pub fn correct_run(a: CorrectArgs, lang: Lang) -> Result<()> {
-    correct(
-        &a.archive,
-        a.tournament.as_deref(),
-        a.rules.as_deref(),
-        &a.by,
-        &a.sheet,
-        lang,
-    )
+    let how = CorrectHow {
+        rules: a.rules.as_deref(),
+        by: &a.by,
+        reason: a.reason.as_deref().filter(|_| a.counts),
+    };
+    correct(&a.archive, a.tournament.as_deref(), how, &a.sheet, lang)
 }
 
 /// The night's sheets as contract JSON and its `values.csv` into `out`:
@@ -289,14 +295,22 @@ fn export(
     Ok(written.len())
 }
 
+/// How `correct` takes a corrected file: under which rules, by whom,
+/// and (with a reason) as what counts.
+struct CorrectHow<'a> {
+    rules: Option<&'a str>,
+    by: &'a str,
+    reason: Option<&'a str>,
+}
+
 fn correct(
     archive: &Path,
     tournament: Option<&str>,
-    rules: Option<&str>,
-    by: &str,
+    how: CorrectHow,
     sheet: &Path,
     lang: Lang,
 ) -> Result<()> {
+    let by = how.by;
     if by.trim().is_empty() {
         bail!(say(lang, "by-empty", &[]));
     }
@@ -316,19 +330,38 @@ fn correct(
         bail!(say(lang, "correct-not-archived", &args));
     };
     let id = stored.id;
-    // As at the desk: a value changed has been looked at and loses its
-    // doubt; the flags are the archive's, never the file's.
-    let (input, _) = aufsicht::night::desk::edits::take_corrected(&stored.result, &input)
+    // Every value that differs from the sheet as it stands is one
+    // decision: what the paper says, or (--counts) what counts.
+    let (_, changed) = aufsicht::record::answer::take_corrected(&stored.result, &input)
         .told(lang)
         .with_context(|| sheet.display().to_string())?;
-    let rules = match rules.or(stored.result.rules.as_deref()) {
+    let decisions: Vec<Decision> = changed
+        .into_iter()
+        .map(|path| {
+            let value = aufsicht::record::answer::get(&input, path);
+            match how.reason {
+                Some(reason) => Decision::Counts {
+                    path: path.to_string(),
+                    value,
+                    reason: reason.to_string(),
+                },
+                None => Decision::Paper {
+                    path: path.to_string(),
+                    value,
+                },
+            }
+        })
+        .collect();
+    let rules = match how.rules.or(stored.result.rules.as_deref()) {
         Some(r) => load_rules(r, lang)?,
         None => bail!(say(lang, "correct-no-rules", &[])),
     };
-    let checked = aufsicht::verify(input, &rules, lang)
+    let check = |s| aufsicht::verify(s, &rules, lang);
+    let decided = db
+        .decide(id, how.by, &decisions, None, &check)
         .told(lang)
         .with_context(|| sheet.display().to_string())?;
-    let changes = db.correct(id, &checked, by).told(lang)?;
+    let (changes, checked) = (decided.changes, decided.sheet);
     let blank = say(lang, "blank", &[]);
     for c in &changes {
         let (old, new) = (

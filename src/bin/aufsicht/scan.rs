@@ -47,11 +47,13 @@ pub struct ScanArgs {
     /// Do not archive (results and summary.csv only).
     #[arg(long, conflicts_with_all = ["archive", "tournament", "date"])]
     pub no_archive: bool,
-    /// Read again the files the archive already holds (on --form, say),
-    /// their sheets replaced, every value changed in the trail by --by.
-    #[arg(long, requires = "by", conflicts_with_all = ["no_archive", "watch"])]
+    /// Read again the files the archive already holds (on --form, say):
+    /// a new reading of each sheet; every answer, count, initials and
+    /// verdict stands, and the trail names the program for what changed.
+    #[arg(long, conflicts_with_all = ["no_archive", "watch"])]
     pub reread: bool,
-    /// Who reads again (initials), for the trail.
+    /// Who asked for the new reading (kept for older scripts; the trail
+    /// names the program).
     #[arg(long, requires = "reread")]
     pub by: Option<String>,
     /// The night's registered participant numbers (one per line, or a CSV
@@ -102,7 +104,7 @@ pub fn run(a: ScanArgs, lang: Lang) -> Result<()> {
             file: a.archive.as_deref(),
             name: a.tournament.as_deref(),
             date: a.date,
-            reread: a.by.as_deref().filter(|_| a.reread),
+            reread: a.reread,
         }),
         lang,
     };

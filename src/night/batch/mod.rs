@@ -161,9 +161,9 @@ pub struct Batch<'a> {
     pub archive: Option<(Mutex<Archive>, i64)>,
     /// The night's registered participant numbers, when known.
     pub participants: Option<&'a crate::night::tournament::participants::Participants>,
-    /// Files the archive holds are read again, in its trail by this
-    /// person ([`Archive::reread`]); `None` takes what it holds.
-    pub reread: Option<&'a str>,
+    /// Files the archive holds are read again, a new reading of each of
+    /// their sheets ([`Archive::reread`]); otherwise what it holds is taken.
+    pub reread: bool,
 }
 
 impl Batch<'_> {
@@ -205,7 +205,7 @@ impl Batch<'_> {
         })?;
         if let Some((archive, tournament)) = &self.archive {
             let stored = lock(archive).find(*tournament, &sha)?;
-            if !stored.is_empty() && self.reread.is_none() {
+            if !stored.is_empty() && !self.reread {
                 return self.stored(job, stored, &sha);
             }
         }
@@ -225,9 +225,11 @@ impl Batch<'_> {
         }
         if let (Some((archive, tournament)), false) = (&self.archive, bug) {
             let mut archive = lock(archive);
-            match self.reread {
-                Some(who) => archive.reread(*tournament, &sha, Some(&job.file), &pages, who)?,
-                None => archive.store_file(*tournament, &sha, Some(&job.file), &pages)?,
+            if self.reread {
+                let check = |sheet| self.check(sheet);
+                archive.reread(*tournament, &sha, Some(&job.file), &pages, &check)?;
+            } else {
+                archive.store_file(*tournament, &sha, Some(&job.file), &pages)?;
             }
         }
         Ok(FileDone {
@@ -236,6 +238,16 @@ impl Batch<'_> {
             from_archive: false,
             file_problem,
         })
+    }
+
+    /// A sheet checked again as this batch checks what it reads: the
+    /// night's rules, and its list where it has one.
+    fn check(&self, sheet: SheetResult) -> Result<SheetResult, crate::error::SheetError> {
+        let mut checked = crate::check::verify::verify(sheet, self.rules, self.lang)?;
+        if let Some(list) = self.participants {
+            list.check(&mut checked, self.lang);
+        }
+        Ok(checked)
     }
 
     /// A file read before: its stored results written out again.

@@ -45,8 +45,9 @@ pub struct NightArchive<'a> {
     /// The night's name; default: the output folder's name.
     pub name: Option<&'a str>,
     pub date: Option<chrono::NaiveDate>,
-    /// Files the archive holds are read again, by this person (`--reread`).
-    pub reread: Option<&'a str>,
+    /// Files the archive holds are read again (`--reread`): a new reading
+    /// of each of their sheets.
+    pub reread: bool,
 }
 
 /// What a scan reads: the files and folders given, or each file the
@@ -161,7 +162,7 @@ pub fn scan(
         reader: run.reader,
         lang: run.lang,
         out,
-        reread: run.archive.as_ref().and_then(|a| a.reread),
+        reread: run.archive.as_ref().is_some_and(|a| a.reread),
         archive,
         participants: run.participants,
     };

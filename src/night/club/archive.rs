@@ -21,18 +21,19 @@ mod check;
 mod forms;
 mod nights;
 mod scans;
+mod migrate_record;
+mod record;
 mod schema;
-mod trail;
 
 pub use check::{Checked, Damage};
 pub use forms::with_kept;
 pub use nights::Night;
 pub use schema::SCHEMA_VERSION;
-pub use trail::{Change, ChangeKind, Correction, diff, values};
+pub use crate::record::trail::{Change, ChangeKind, Correction, diff, values};
+pub use record::{Decided, SheetRecord, reader_name};
 
 pub use scans::MAX_KEPT_SCAN;
 use schema::{migration_error, migrations};
-use trail::values_by_field;
 
 /// How long a write waits for another process's write to finish.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
@@ -101,17 +102,6 @@ pub struct QueueEntry {
     pub status: String,
     pub flags: i64,
     pub version: i64,
-}
-
-/// A person's edit of one stored sheet.
-pub struct Edit<'a> {
-    /// The sheet as corrected and verified again.
-    pub corrected: &'a SheetResult,
-    pub who: &'a str,
-    /// The archive fields looked at and kept as written.
-    pub looked_at: &'a [String],
-    /// The version the person edited; `None` takes any.
-    pub version: Option<i64>,
 }
 
 /// A stored sheet: its archive id, image hash and result.
@@ -309,26 +299,29 @@ impl Archive {
                 ],
             )?;
             let id = tx.last_insert_rowid();
+            record::keep_reading(&tx, id, sheet, &now())?;
             write_details(&tx, id, sheet)?;
         }
         tx.commit()?;
         Ok(())
     }
 
-    /// Stores the pages of one input file read again (on another form, by
-    /// a newer reader) in place of what the archive holds of it, each
-    /// value that changed in the trail by `who`, with the forms read on
-    /// (kind `reread`). A verdict on the paper (void, a copy) stays; a
-    /// page not stored before is stored as [`Archive::store_file`] does.
+    /// The pages of one input file read again (on another form, by a
+    /// newer reader): each a new reading of the sheet the archive holds
+    /// of it ([`Archive::add_reading`]), every decision standing; a page
+    /// not stored before is stored as [`Archive::store_file`] does. A page
+    /// the new reading cannot read leaves that sheet as it was and is
+    /// named in the error, after the others are read.
     pub fn reread(
         &mut self,
         tournament: i64,
         sha256: &str,
         scan: Option<&Path>,
         pages: &[(String, SheetResult)],
-        who: &str,
+        check: &crate::record::stand::Check,
     ) -> Result<(), ArchiveError> {
         let stored = self.sheets_of_scan(tournament, sha256)?;
+        let mut refused = None;
         for (result_file, sheet) in pages {
             let page = sheet.page.unwrap_or(1);
             let Some(old) = stored.iter().find(|s| s.result.page.unwrap_or(1) == page) else {
@@ -340,23 +333,14 @@ impl Archive {
                 )?;
                 continue;
             };
-            let mut read = sheet.clone();
-            // The same paper: its name and page as stored, its verdicts.
-            read.source.clone_from(&old.result.source);
-            read.notes.void.clone_from(&old.result.notes.void);
-            read.notes.copy_of.clone_from(&old.result.notes.copy_of);
-            read.notes
-                .game_confirmed
-                .clone_from(&old.result.notes.game_confirmed);
-            let edit = Edit {
-                corrected: &read,
-                who,
-                looked_at: &["form".to_string()],
-                version: None,
-            };
-            self.review(old.id, &edit)?;
+            match self.add_reading(old.id, sheet, check) {
+                Err(e @ ArchiveError::RereadUnreadable(_)) => refused = Some(e),
+                other => {
+                    other?;
+                }
+            }
         }
-        Ok(())
+        refused.map_or(Ok(()), Err)
     }
 
     /// Every stored sheet of the tournament, in the order they were stored.
@@ -429,23 +413,6 @@ impl Archive {
             .optional()?)
     }
 
-    /// Replaces a stored sheet by its corrected (and re-verified) result,
-    /// recording every value that changed, by whom. Returns the changes.
-    pub fn correct(
-        &mut self,
-        sheet_id: i64,
-        corrected: &SheetResult,
-        who: &str,
-    ) -> Result<Vec<Correction>, ArchiveError> {
-        let edit = Edit {
-            corrected,
-            who,
-            looked_at: &[],
-            version: None,
-        };
-        Ok(self.review(sheet_id, &edit)?.0)
-    }
-
     /// The tournament's sheets as a review queue lists them, read from
     /// the archive's columns (no result is parsed): flagged first, then
     /// unreadable, then ok, each in the order stored.
@@ -504,94 +471,9 @@ impl Archive {
         .transpose()
     }
 
-    /// Stores a person's edit of a sheet in one transaction: every value
-    /// that changed, and every value looked at and kept (old = new), with
-    /// who; the sheet's new version. An edit of an older version than the
-    /// stored one is refused, nothing stored.
-    pub fn review(
-        &mut self,
-        sheet_id: i64,
-        edit: &Edit,
-    ) -> Result<(Vec<Correction>, i64), ArchiveError> {
-        let tx = self.write()?;
-        let (old, version, tournament): (String, i64, i64) = tx
-            .query_row(
-                "SELECT result_json, version, tournament_id FROM sheets WHERE id = ?1",
-                params![sheet_id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?
-            .ok_or(ArchiveError::NoSuchSheet(sheet_id))?;
-        if let Some(yours) = edit.version.filter(|&v| v != version) {
-            return Err(ArchiveError::Stale {
-                id: sheet_id,
-                now: version,
-                yours,
-            });
-        }
-        let old = parse(&old)?;
-        let mut changes = diff(&old, edit.corrected);
-        for field in edit.looked_at {
-            if !changes.iter().any(|c| &c.field == field) {
-                let kept = values_by_field(edit.corrected, field);
-                changes.push(Correction {
-                    field: field.clone(),
-                    old: kept.clone(),
-                    new: kept,
-                });
-            }
-        }
-        for c in &changes {
-            tx.execute(
-                "INSERT INTO corrections (sheet_id, field, old_value, new_value, who, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![sheet_id, c.field, c.old, c.new, edit.who, now()],
-            )?;
-        }
-        let corrected = edit.corrected;
-        // A corrected round moves the sheet to that round.
-        let round_id = round_id(&tx, tournament, corrected.round)?;
-        let json = corrected.to_json_pretty();
-        tx.execute(
-            "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4, round_id = ?5, result_sha256 = ?6, version = version + 1 WHERE id = ?1",
-            params![
-                sheet_id,
-                status_str(corrected),
-                corrected.table,
-                json,
-                round_id,
-                text_sha256(&json)
-            ],
-        )?;
-        for table in ["players", "sheet_values", "flags"] {
-            tx.execute(
-                &format!("DELETE FROM {table} WHERE sheet_id = ?1"),
-                params![sheet_id],
-            )?;
-        }
-        write_details(&tx, sheet_id, corrected)?;
-        tx.commit()?;
-        Ok((changes, version + 1))
-    }
-
-    /// The trail of a sheet, oldest first: every value changed or kept,
-    /// every initials and verdict, with who and when.
+    /// The trail of a sheet, oldest first ([`Archive::trail`]).
     pub fn corrections(&self, sheet_id: i64) -> Result<Vec<Change>, ArchiveError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT field, old_value, new_value, who, at FROM corrections WHERE sheet_id = ?1 ORDER BY id",
-        )?;
-        let rows = stmt.query_map(params![sheet_id], |r| {
-            let (field, old, new): (String, Option<String>, Option<String>) =
-                (r.get(0)?, r.get(1)?, r.get(2)?);
-            Ok(Change {
-                kind: ChangeKind::of(&field, &old, &new),
-                field,
-                old,
-                new,
-                by: r.get(3)?,
-                at: r.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.trail(sheet_id)
     }
 
     /// Every value of the tournament as CSV: source, page, round, table, field, value.
@@ -707,6 +589,20 @@ mod tests {
     }
 
     /// A path for a new archive in a folder removed when the test ends.
+    /// Anna's answer that the paper says `value` at `path`.
+    fn answer(
+        a: &mut Archive,
+        id: i64,
+        path: &str,
+        value: i64,
+    ) -> Result<Vec<Change>, ArchiveError> {
+        let paper = crate::record::Decision::Paper {
+            path: path.into(),
+            value: value.into(),
+        };
+        Ok(a.decide(id, "Anna", &[paper], None, &Ok)?.changes)
+    }
+
     fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::Builder::new()
             .prefix("aufsicht-archive-")
@@ -882,7 +778,7 @@ mod tests {
                             &[(format!("{w}-{i}.json"), s)],
                         )?;
                         if let Some(id) = a.sheet_id(t, &format!("w{w}/{i}.png"), 1)? {
-                            a.correct(id, &sheet(1), "Anna")?;
+                            answer(&mut a, id, "endergebnis/1", 1)?;
                         }
                     }
                     Ok(())
@@ -920,14 +816,13 @@ mod tests {
         a.store_file(t, "abc", None, &[("x.json".into(), sheet(5))])
             .expect("store");
         let id = a.sheet_id(t, "a.png", 1).expect("query").expect("stored");
-        let changes = a.correct(id, &sheet(1), "Anna").expect("correct");
+        let changes = answer(&mut a, id, "endergebnis/1", 1).expect("correct");
         assert_eq!(
-            changes,
-            vec![Correction {
-                field: "endergebnis.1".into(),
-                old: Some("5".into()),
-                new: Some("1".into())
-            }]
+            changes
+                .iter()
+                .map(|c| (c.field.as_str(), c.old.as_deref(), c.new.as_deref()))
+                .collect::<Vec<_>>(),
+            vec![("endergebnis.1", Some("5"), Some("1"))]
         );
         let trail = a.corrections(id).expect("trail");
         assert_eq!(trail.len(), 1);
@@ -942,7 +837,7 @@ mod tests {
         );
         assert_eq!(
             (entry.by.as_str(), entry.kind),
-            ("Anna", ChangeKind::Correction)
+            ("Anna", ChangeKind::Paper)
         );
         assert_eq!(
             a.sheets(t).expect("sheets")[0].result.endergebnis[0],
@@ -973,9 +868,7 @@ mod tests {
             .collect();
         assert_eq!(order, [("b.png", "flagged"), ("a.png", "ok")]);
         let id = queue[1].id;
-        let mut moved = sheet(5);
-        moved.round = Some(2);
-        a.correct(id, &moved, "Anna").expect("correct");
+        answer(&mut a, id, "round", 2).expect("correct");
         let entry = a.queue(t).expect("queue").into_iter().find(|e| e.id == id);
         assert_eq!(entry.map(|e| (e.round, e.version)), Some((Some(2), 1)));
         let mut csv = Vec::new();

@@ -287,10 +287,12 @@ fn audited(
 fn moved(change: &Change, sheet: &SheetResult, seat: usize) -> Option<i64> {
     let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<i64>().ok());
     match change.kind {
-        ChangeKind::Correction if change.field == format!("endergebnis.{seat}") => {
+        ChangeKind::Paper | ChangeKind::Reading | ChangeKind::Counts
+            if change.field == format!("endergebnis.{seat}") =>
+        {
             Some(number(&change.new)? - number(&change.old)?)
         }
-        ChangeKind::Verdict => {
+        ChangeKind::Void => {
             let end = sheet.endergebnis.get(seat - 1).copied().flatten()?;
             let voided = change.new.as_deref().is_some_and(|r| !r.is_empty());
             Some(if voided { -end } else { end })

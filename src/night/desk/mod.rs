@@ -1,6 +1,4 @@
-//! The review: a sheet's [`edits`] at the desk, the supervisor's
-//! [`powers`], and the night's [`review`] page.
+//! The review: the night's [`review`] page. The desk's powers are
+//! decisions of the night's record ([`crate::record`]).
 
-pub mod edits;
-pub mod powers;
 pub mod review;

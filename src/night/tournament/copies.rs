@@ -60,6 +60,26 @@ pub fn copy_checks(sheets: &[(String, SheetResult)], lang: Lang) -> Vec<NightChe
     checks
 }
 
+/// For each sheet, whether it is the same paper as a sheet stored before
+/// it (`SHEET_TWICE`): until a person decides, the paper counts once,
+/// the one stored first.
+pub fn later_twins(sheets: &[(String, SheetResult)]) -> Vec<bool> {
+    let (at, read): (Vec<usize>, Vec<(String, &SheetResult)>) = sheets
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, s))| s.status != Status::Unreadable && s.games.len() >= ROWS_TO_COMPARE)
+        .filter(|(_, (_, s))| s.notes.copy_of.is_none() && s.notes.void.is_none())
+        .map(|(i, (fallback, s))| (i, (fallback.clone(), s)))
+        .unzip();
+    let mut twins = vec![false; sheets.len()];
+    for (a, b, _) in copied_pairs(&read) {
+        if same_paper(read[a].1, read[b].1) {
+            twins[at[a.max(b)]] = true;
+        }
+    }
+    twins
+}
+
 /// Pairs of sheets (indices) that share a run of [`COPIED_RUN`] game
 /// rows written alike, with the longest such run's length.
 fn copied_pairs(read: &[(String, &SheetResult)]) -> Vec<(usize, usize, usize)> {

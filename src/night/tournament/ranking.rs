@@ -12,6 +12,8 @@ use crate::night::tournament::participants::Participants;
 use crate::night::tournament::seated::seating_checks;
 use crate::night::tournament::seating::Seating;
 use crate::night::tournament::standings::{Standings, standings};
+use crate::night::tournament::checks::sheet_name;
+use crate::record::stand::counted;
 use crate::sheet::SheetResult;
 
 /// What a night is ranked under.
@@ -44,11 +46,13 @@ pub struct Ranking {
     pub unverified: Vec<(String, SheetError)>,
 }
 
-/// Ranks `sheets` (fallback name, result) under `night`.
+/// Ranks `sheets` (fallback name, sheet as it stands) under `night`, each
+/// as it counts: where the Leitung decided what counts, that value.
 pub fn rank(sheets: Vec<(String, SheetResult)>, night: NightRules, lang: Lang) -> Ranking {
     let mut unverified = Vec::new();
     let sheets: Vec<(String, SheetResult)> = sheets
         .into_iter()
+        .map(|(name, sheet)| (name, counted(&sheet)))
         .map(
             |(name, sheet)| match verify(sheet.clone(), night.rules, lang) {
                 Ok(checked) => (name, checked),
@@ -61,7 +65,19 @@ pub fn rank(sheets: Vec<(String, SheetResult)>, night: NightRules, lang: Lang) -
         .collect();
     let mut table = standings(&sheets, night.rules, night.participants, lang);
     if let Some(seating) = night.seating {
-        table.checks.extend(seating_checks(seating, &sheets, lang));
+        // A sheet declared invalid is its table's, but no check speaks of it.
+        let void: Vec<String> = sheets
+            .iter()
+            .filter(|(_, s)| s.notes.void.is_some())
+            .map(|(name, s)| sheet_name(s, name))
+            .collect();
+        let checks = seating_checks(seating, &sheets, lang);
+        table.checks.extend(
+            checks
+                .into_iter()
+                .filter(|c| !c.sheets.iter().any(|n| void.contains(n))),
+        );
+        table.checks.sort();
     }
     Ranking {
         standings: table,

@@ -20,6 +20,7 @@ use crate::check::rules::{RuleSet, TieBreakBy};
 use crate::night::table::{Entry, Table};
 pub use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_name};
 use crate::night::tournament::participants::Participants;
+use crate::sheet::notes::{Settled, Void};
 use crate::sheet::{PlayerNo, SheetResult, Status};
 
 /// One player's line of the ranking.
@@ -46,7 +47,10 @@ pub struct Standings {
     pub tie_break_columns: Vec<String>,
     /// In rank order.
     pub players: Vec<Standing>,
+    /// The open checks: while any stands, the ranking is provisional.
     pub checks: Vec<NightCheck>,
+    /// Checks a person settled (a sheet declared invalid), with who and when.
+    pub settled: Vec<(NightCheck, Settled)>,
 }
 
 /// Whether a person must still look at this seat of the sheet before its
@@ -54,7 +58,7 @@ pub struct Standings {
 /// changes everyone's result), or an uncertain reading or a value written
 /// in another pen (a later edit) in the player's seat or in a game row.
 fn needs_review(sheet: &SheetResult, seat: usize) -> bool {
-    sheet.flags.iter().any(|f| {
+    sheet.flags.iter().filter(|f| f.detail.settled.is_none()).any(|f| {
         f.is_error()
             || (matches!(f.code, Code::CellUncertain | Code::InkDiffers)
                 && (f.seat.is_none_or(|s| s == seat) || f.row.is_some()))
@@ -119,17 +123,32 @@ pub fn standings(
         tables: BTreeMap::new(),
         max_round: rules.rounds,
         rounds_seen: BTreeSet::new(),
+        excused: BTreeSet::new(),
+        settled: Vec::new(),
     };
-    for (fallback, sheet) in sheets {
-        night.add_sheet(sheet, fallback);
+    let twins = crate::night::tournament::copies::later_twins(sheets);
+    let mut valid = Vec::new();
+    for ((fallback, sheet), twin) in sheets.iter().zip(twins) {
+        if let Some(void) = &sheet.notes.void {
+            night.void_sheet(sheet, fallback, void);
+            continue;
+        }
+        valid.push((fallback.clone(), sheet.clone()));
+        // The same paper again counts once, until a person decides.
+        if !twin {
+            night.add_sheet(sheet, fallback);
+        }
     }
     night.table_checks();
     night.round_checks();
     night
         .checks
-        .extend(crate::night::tournament::copies::copy_checks(sheets, lang));
+        .extend(crate::night::tournament::copies::copy_checks(&valid, lang));
     if let Some(list) = participants.filter(|l| !l.is_empty()) {
-        registration_checks(&mut night.players, list, &mut night.checks, lang);
+        // A registered player whose only sheet was declared invalid lost
+        // by a person's decision: no check speaks of it.
+        let excused: BTreeSet<PlayerNo> = night.excused.iter().map(|(p, _)| p.clone()).collect();
+        registration_checks(&mut night.players, list, &excused, &mut night.checks, lang);
     }
     night.ranked()
 }
@@ -145,9 +164,36 @@ struct Night<'a> {
     tables: BTreeMap<(u32, u32), Vec<String>>,
     max_round: u32,
     rounds_seen: BTreeSet<u32>,
+    /// The players of a sheet declared invalid, by round: they lost that
+    /// round by a person's decision, and no check asks for it.
+    excused: BTreeSet<(PlayerNo, u32)>,
+    settled: Vec<(NightCheck, Settled)>,
 }
 
 impl Night<'_> {
+    /// A sheet declared invalid: no points, no player, no open check; its
+    /// verdict is listed as settled.
+    fn void_sheet(&mut self, sheet: &SheetResult, fallback: &str, void: &Void) {
+        let name = sheet_name(sheet, fallback);
+        if let Some(round) = sheet.round {
+            for player in sheet.players.iter().flatten() {
+                self.excused.insert((PlayerNo::new(player), round));
+            }
+        }
+        let args: [(&str, &dyn std::fmt::Display); 3] =
+            [("sheet", &name), ("by", &void.by), ("reason", &void.reason)];
+        let check = NightCheck {
+            kind: NightCheckKind::SheetVoid,
+            sheets: vec![name.clone()],
+            message: say(self.lang, "check-sheet-void", &args),
+        };
+        let settled = Settled {
+            by: void.by.clone(),
+            at: void.at.clone(),
+        };
+        self.settled.push((check, settled));
+    }
+
     /// One sheet: its round and table, and each seat's points.
     fn add_sheet(&mut self, sheet: &SheetResult, fallback: &str) {
         // A sheet a person settled as a copy of another leaves the count,
@@ -164,8 +210,7 @@ impl Night<'_> {
             });
             return;
         }
-        let settled = sheet.notes.void.is_some() || sheet.notes.game_confirmed.is_some();
-        if !settled && sheet.flags.iter().any(|f| f.code == Code::WrongGame) {
+        if sheet.notes.game_confirmed.is_none() && sheet.flags.iter().any(|f| f.code == Code::WrongGame) {
             self.checks.push(NightCheck {
                 kind: NightCheckKind::WrongGame,
                 sheets: vec![name.clone()],
@@ -188,15 +233,6 @@ impl Night<'_> {
         if let Some(r) = sheet.round {
             self.max_round = self.max_round.max(r);
             self.rounds_seen.insert(r);
-        }
-        if let Some(void) = &sheet.notes.void {
-            let args: [(&str, &dyn std::fmt::Display); 3] =
-                [("sheet", &name), ("by", &void.by), ("reason", &void.reason)];
-            self.checks.push(NightCheck {
-                kind: NightCheckKind::SheetVoid,
-                sheets: vec![name.clone()],
-                message: say(self.lang, "check-sheet-void", &args),
-            });
         }
         for seat in 1..=sheet.seats() {
             self.add_seat(sheet, &name, seat);
@@ -245,14 +281,8 @@ impl Night<'_> {
                 .flat_map(|f| f.detail.alternatives.iter())
                 .map(|(number, _)| PlayerNo::new(number)),
         );
-        // A void sheet's players sat there, but its round counts 0 for them.
-        let void = sheet.notes.void.is_some();
-        let value = if void {
-            0
-        } else {
-            end.unwrap_or_else(|| computed_result(sheet, seat))
-        };
-        if !void && (end.is_none() || needs_review(sheet, seat)) {
+        let value = end.unwrap_or_else(|| computed_result(sheet, seat));
+        if end.is_none() || needs_review(sheet, seat) {
             acc.review.insert(name.to_string());
         }
         acc.total += value;
@@ -260,8 +290,7 @@ impl Night<'_> {
             *acc.rounds.entry(r).or_insert(0) += value;
             acc.seen.entry(r).or_default().push(name.to_string());
         }
-        let tie_breaks = self.rules.tie_breaks.iter().filter(|_| !void);
-        for (i, tb) in tie_breaks.enumerate() {
+        for (i, tb) in self.rules.tie_breaks.iter().enumerate() {
             acc.tie_breaks[i] += solo_count(sheet, seat, tb.by, tb.tag.as_deref());
         }
     }
@@ -323,10 +352,11 @@ impl Night<'_> {
                     acc.review.extend(names.iter().cloned());
                 }
             }
+            let excused = |r: &u32| self.excused.contains(&(key.clone(), *r));
             let missing: Vec<String> = self
                 .rounds_seen
                 .iter()
-                .filter(|r| !acc.seen.contains_key(r))
+                .filter(|r| !acc.seen.contains_key(r) && !excused(r))
                 .map(u32::to_string)
                 .collect();
             if !missing.is_empty() && !acc.seen.is_empty() {
@@ -335,7 +365,7 @@ impl Night<'_> {
                     .rounds_seen
                     .iter()
                     .copied()
-                    .filter(|r| !acc.seen.contains_key(r))
+                    .filter(|r| !acc.seen.contains_key(r) && !excused(r))
                     .collect();
                 let maybe: Vec<&str> = seen_in
                     .iter()
@@ -428,6 +458,7 @@ impl Night<'_> {
                 .collect(),
             players: rows,
             checks: self.checks,
+            settled: self.settled,
         }
     }
 }
@@ -448,6 +479,7 @@ fn perhaps<S: AsRef<str>>(lang: Lang, hint: &str, maybe: &[S]) -> String {
 fn registration_checks(
     players: &mut BTreeMap<PlayerNo, Acc>,
     list: &Participants,
+    excused: &BTreeSet<PlayerNo>,
     checks: &mut Vec<NightCheck>,
     lang: Lang,
 ) {
@@ -458,7 +490,7 @@ fn registration_checks(
         .collect();
     let without_sheet: Vec<&PlayerNo> = list
         .numbers()
-        .filter(|n| !players.contains_key(*n))
+        .filter(|n| !players.contains_key(*n) && !excused.contains(*n))
         .collect();
     // Likely pairs (unregistered, registered): one digit apart, or the
     // registered number among the reader's alternatives.

@@ -15,16 +15,14 @@ use aufsicht::RuleSet;
 use aufsicht::SheetResult;
 use aufsicht::catalogue::{Tell, say};
 use aufsicht::error::{ArchiveError, ClubError, PowerError};
-use aufsicht::night::club::archive::{Edit, StoredSheet};
+use aufsicht::night::club::archive::StoredSheet;
 use aufsicht::night::club::audit::Audit;
-use aufsicht::night::desk::edits;
-use aufsicht::night::desk::powers;
+use aufsicht::record::Decision;
 use aufsicht::night::tournament::names::Names;
 use aufsicht::night::tournament::participants::Participants;
 use aufsicht::night::tournament::ranking::{NightRules, rank};
 use aufsicht::night::tournament::seating::Seating;
 use aufsicht::sheet::PlayerNo;
-use aufsicht::sheet::ValuePath;
 
 use super::Desk;
 
@@ -44,7 +42,15 @@ impl Desk {
     pub(super) fn problem(&self, e: ArchiveError) -> Problem {
         let status = match e {
             ArchiveError::NoSuchSheet(_) => StatusCode::NOT_FOUND,
-            ArchiveError::Stale { .. } => StatusCode::CONFLICT,
+            ArchiveError::Stale { .. }
+            | ArchiveError::CopyRefused { .. }
+            | ArchiveError::RereadUnreadable(_) => StatusCode::CONFLICT,
+            ArchiveError::Refused(ref e) => match e {
+                aufsicht::error::DecisionError::Power(
+                    PowerError::NoSuchRow(_) | PowerError::NoSuchField { .. },
+                ) => StatusCode::NOT_FOUND,
+                _ => StatusCode::BAD_REQUEST,
+            },
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
         Problem(status, e.tell(self.lang))
@@ -122,9 +128,12 @@ impl Desk {
     }
 
     /// The sheet verified again with the rules (and the list) of its night.
-    fn verified(&self, night: &NightOf, sheet: SheetResult) -> Result<SheetResult, Problem> {
-        let mut checked = aufsicht::verify(sheet, &night.rules, self.lang)
-            .map_err(|e| Problem(StatusCode::UNPROCESSABLE_ENTITY, e.tell(self.lang)))?;
+    fn verified(
+        &self,
+        night: &NightOf,
+        sheet: SheetResult,
+    ) -> Result<SheetResult, aufsicht::SheetError> {
+        let mut checked = aufsicht::verify(sheet, &night.rules, self.lang)?;
         if let Some(list) = night.participants {
             list.check(&mut checked, self.lang);
         }
@@ -228,18 +237,18 @@ pub async fn view(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply {
     .await
 }
 
-/// `GET /api/sheets/{id}/trail`: who changed or confirmed what, when.
+/// `GET /api/sheets/{id}/trail`: every line of the sheet's record,
+/// oldest first: who changed or confirmed what, when, by which record.
 pub async fn trail(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply {
     blocking(move || {
         desk.stored(id)?;
         let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
-        let rows = archive.corrections(id).map_err(|e| desk.problem(e))?;
-        let blank = |v: &Option<String>| v.clone().unwrap_or_default();
+        let rows = archive.trail(id).map_err(|e| desk.problem(e))?;
         let trail: Vec<Value> = rows
             .iter()
             .map(|c| {
-                json!({"field": c.field, "old": blank(&c.old), "new": blank(&c.new),
-                       "by": c.by, "at": c.at, "kind": c.kind})
+                json!({"at": c.at, "by": c.by, "kind": c.kind.as_str(), "path": c.path,
+                       "old": c.old, "new": c.new, "field": c.field})
             })
             .collect();
         Ok(Json(trail).into_response())
@@ -283,73 +292,81 @@ pub async fn values(
             return Err(bad(say(lang, "edit-no-values", &[])));
         }
         let version = named_version(body.version, &headers);
-        let stored = desk.stored(id)?;
-        let mut sheet = stored.result.clone();
-        let mut looked_at = Vec::new();
-        for pv in &body.values {
-            let path: ValuePath = pv
-                .path
-                .parse()
-                .map_err(|e: aufsicht::error::EditError| bad(e.tell(lang)))?;
-            edits::set(&mut sheet, path, &pv.value).map_err(|e| bad(e.tell(lang)))?;
-            looked_at.push(path.archive_field());
+        let decisions = body
+            .values
+            .into_iter()
+            .map(|pv| Decision::Paper {
+                path: pv.path,
+                value: pv.value,
+            })
+            .collect::<Vec<_>>();
+        desk.decide(id, &body.by, &decisions, version)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CountsBody {
+    by: String,
+    reason: String,
+    values: Vec<PathValue>,
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+/// `POST /api/sheets/{id}/counts`: where the writer erred, what counts
+/// instead of what is written (the written value takes it back).
+pub async fn counts(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Reply {
+    blocking(move || {
+        let body: CountsBody = body_of(&desk, &body)?;
+        if body.values.is_empty() {
+            let said = say(desk.lang, "edit-no-values", &[]);
+            return Err(Problem(StatusCode::BAD_REQUEST, said));
         }
-        let by = body.by.trim();
-        desk.store(id, sheet, by, &looked_at, version)
+        let version = named_version(body.version, &headers);
+        let decisions = body
+            .values
+            .into_iter()
+            .map(|pv| Decision::Counts {
+                path: pv.path,
+                value: pv.value,
+                reason: body.reason.trim().to_string(),
+            })
+            .collect::<Vec<_>>();
+        desk.decide(id, &body.by, &decisions, version)
     })
     .await
 }
 
 impl Desk {
-    /// Verifies the edited sheet again and stores it with its trail (what
-    /// changed, what was `looked_at` and kept), all or nothing; its new
-    /// version goes back as the ETag.
-    fn store(
-        &self,
-        id: i64,
-        sheet: SheetResult,
-        by: &str,
-        looked_at: &[String],
-        version: Option<i64>,
-    ) -> Reply {
-        let (night, _) = self.stored_in(id)?;
-        let checked = self.verified(&self.night_by_id(night)?, sheet)?;
-        let edit = Edit {
-            corrected: &checked,
-            who: by,
-            looked_at,
-            version,
-        };
-        let mut archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
-        let (_, version) = archive.review(id, &edit).map_err(|e| self.problem(e))?;
-        Ok(with_version(&checked, version))
-    }
-
-    /// A supervisor's act on sheet `id`, by `by`, stored as an edit is.
-    fn act(
+    /// A person's decisions on sheet `id`, kept in its record; the sheet
+    /// as it now stands goes back, its version as the ETag.
+    fn decide(
         &self,
         id: i64,
         by: &str,
+        decisions: &[Decision],
         version: Option<i64>,
-        change: impl FnOnce(&mut SheetResult, &str) -> Result<(), PowerError>,
     ) -> Reply {
         let by = by.trim();
         if by.is_empty() {
             let said = say(self.lang, "desk-name-first", &[]);
             return Err(Problem(StatusCode::BAD_REQUEST, said));
         }
-        let mut sheet = self.stored(id)?.result;
-        let at = aufsicht::night::club::archive::now();
-        change(&mut sheet, &at).map_err(|e| {
-            let status = match e {
-                PowerError::NoSuchRow(_) | PowerError::NoSuchField { .. } => StatusCode::NOT_FOUND,
-                PowerError::NoReason | PowerError::RowOrField | PowerError::CopyOfItself => {
-                    StatusCode::BAD_REQUEST
-                }
-            };
-            Problem(status, e.tell(self.lang))
-        })?;
-        self.store(id, sheet, by, &[], version)
+        let (night, _) = self.stored_in(id)?;
+        let night = self.night_by_id(night)?;
+        let check = |sheet| self.verified(&night, sheet);
+        let mut archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let decided = archive
+            .decide(id, by, decisions, version, &check)
+            .map_err(|e| self.problem(e))?;
+        Ok(with_version(&decided.sheet, decided.version))
     }
 }
 
@@ -361,6 +378,12 @@ fn named_version(body: Option<i64>, headers: &HeaderMap) -> Option<i64> {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().trim_matches('"').parse::<i64>().ok())
     })
+}
+
+/// A field that must be given, null or not (`Option` alone takes a
+/// missing field for null).
+fn required_nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Option::<i64>::deserialize(d)
 }
 
 /// A request body as JSON, or the one line that says what is wrong with it.
@@ -401,20 +424,13 @@ pub async fn initials(
     blocking(move || {
         let body: InitialsBody = body_of(&desk, &body)?;
         let version = named_version(body.version, &headers);
-        let by = body.by.trim();
-        desk.act(id, &body.by, version, |sheet, at| {
-            match (body.row, body.seat, body.field.as_deref()) {
-                (Some(row), None, None) if body.undo => powers::take_back_initials(sheet, row),
-                (Some(row), None, None) => powers::initial(sheet, row, by, at),
-                (None, Some(seat), Some(field)) if body.undo => {
-                    powers::take_back_footer_initials(sheet, seat, field)
-                }
-                (None, Some(seat), Some(field)) => {
-                    powers::initial_footer(sheet, seat, field, by, at)
-                }
-                _ => Err(PowerError::RowOrField),
-            }
-        })
+        let initials = Decision::Initials {
+            row: body.row,
+            seat: body.seat,
+            field: body.field,
+            undo: body.undo,
+        };
+        desk.decide(id, &body.by, &[initials], version)
     })
     .await
 }
@@ -441,17 +457,22 @@ pub async fn verdict(
     blocking(move || {
         let body: VerdictBody = body_of(&desk, &body)?;
         let version = named_version(body.version, &headers);
-        desk.act(id, &body.by, version, |sheet, at| {
-            powers::verdict(sheet, body.void, body.by.trim(), at, &body.reason)
-        })
+        let verdict = Decision::Void {
+            void: body.void,
+            reason: body.reason.trim().to_string(),
+        };
+        desk.decide(id, &body.by, &[verdict], version)
     })
     .await
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CopyBody {
     by: String,
     /// The sheet this one is a copy of; null takes the verdict back.
+    /// Required: a body without it is no request to take a copy back.
+    #[serde(deserialize_with = "required_nullable")]
     of: Option<i64>,
     #[serde(default)]
     version: Option<i64>,
@@ -468,17 +489,7 @@ pub async fn copy(
     blocking(move || {
         let body: CopyBody = body_of(&desk, &body)?;
         let version = named_version(body.version, &headers);
-        if let Some(of) = body.of {
-            let (night, _) = desk.stored_in(id)?;
-            let (other, _) = desk.stored_in(of)?;
-            if night != other {
-                let said = say(desk.lang, "power-copy-other-night", &[("of", &of)]);
-                return Err(Problem(StatusCode::BAD_REQUEST, said));
-            }
-        }
-        desk.act(id, &body.by, version, |sheet, at| {
-            powers::copy_of(sheet, id, body.of, body.by.trim(), at)
-        })
+        desk.decide(id, &body.by, &[Decision::Copy { of: body.of }], version)
     })
     .await
 }
@@ -526,10 +537,7 @@ pub async fn game(
     blocking(move || {
         let body: GameBody = body_of(&desk, &body)?;
         let version = named_version(body.version, &headers);
-        desk.act(id, &body.by, version, |sheet, at| {
-            powers::confirm_game(sheet, body.ours, body.by.trim(), at);
-            Ok(())
-        })
+        desk.decide(id, &body.by, &[Decision::Game { ours: body.ours }], version)
     })
     .await
 }
@@ -603,18 +611,20 @@ pub async fn checks(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) 
             })
             .collect();
         let standings = rank(sheets, night.rules(), desk.lang).standings;
-        let listed: Vec<Value> = standings
-            .checks
-            .iter()
-            .map(|c| {
-                let sheets: Vec<i64> = c
-                    .sheets
-                    .iter()
-                    .filter_map(|n| ids.get(n).copied())
-                    .collect();
-                json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets})
-            })
-            .collect();
+        let sheets_of = |c: &aufsicht::night::tournament::checks::NightCheck| -> Vec<i64> {
+            c.sheets
+                .iter()
+                .filter_map(|n| ids.get(n).copied())
+                .collect()
+        };
+        let open = standings.checks.iter().map(|c| {
+            json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets_of(c)})
+        });
+        let settled = standings.settled.iter().map(|(c, s)| {
+            json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets_of(c),
+                   "settled": {"by": s.by, "at": s.at}})
+        });
+        let listed: Vec<Value> = open.chain(settled).collect();
         Ok(Json(listed).into_response())
     })
     .await

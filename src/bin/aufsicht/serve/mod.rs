@@ -195,6 +195,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/view", get(api::view))
         .route("/api/sheets/{id}/trail", get(api::trail))
         .route("/api/sheets/{id}/values", post(api::values))
+        .route("/api/sheets/{id}/counts", post(api::counts))
         .route("/api/sheets/{id}/initials", post(api::initials))
         .route("/api/sheets/{id}/verdict", post(api::verdict))
         .route("/api/sheets/{id}/copy", post(api::copy))

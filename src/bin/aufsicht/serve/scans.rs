@@ -236,7 +236,7 @@ impl Desk {
         // Its content's hash first, so two phones' `IMG_0001.jpg` never meet.
         let kept = folder.join(format!("{}-{name}", &sha[..12]));
         aufsicht::night::files::persist_synced(file, &kept).map_err(|e| self.not_kept(&e))?;
-        let statuses = self.read_kept(night, &kept, folder, &self.forms, None)?;
+        let statuses = self.read_kept(night, &kept, folder, &self.forms, false)?;
         let held = self.held(night.id, &sha)?;
         let status = match statuses.as_slice() {
             s if s.iter().all(|s| *s == Status::Ok) && !s.is_empty() => "ok",
@@ -292,15 +292,15 @@ impl Desk {
     }
 
     /// Reads the kept file as `scan` does, into the archive: each page's status.
-    /// Where the archive holds a file already, `reread` names who reads
-    /// it again ([`Archive::reread`]).
+    /// Where the archive holds a file already, `reread` reads it again
+    /// ([`Archive::reread`]).
     fn read_kept(
         &self,
         night: &super::api::NightOf,
         file: &Path,
         folder: &Path,
         forms: &[aufsicht::page::form::FormTemplate],
-        reread: Option<&str>,
+        reread: bool,
     ) -> Result<Vec<Status>, Problem> {
         let internal = |text: String| Problem(StatusCode::INTERNAL_SERVER_ERROR, text);
         let archive = Archive::open(&self.archive_file).map_err(|e| internal(e.tell(self.lang)))?;
@@ -320,7 +320,10 @@ impl Desk {
             .map_err(|e| internal(e.tell(self.lang)))?;
         let mut statuses = Vec::new();
         for file in done {
-            let file = file.map_err(|e| internal(e.tell(self.lang)))?;
+            let file = file.map_err(|e| match e {
+                aufsicht::night::batch::BatchError::Archive(e) => self.problem(e),
+                e => internal(e.tell(self.lang)),
+            })?;
             statuses.extend(file.sheets.iter().map(|s| s.status));
         }
         Ok(statuses)
@@ -334,12 +337,16 @@ pub struct RereadBody {
     /// The form to read it on (an id the desk knows); none: recognised.
     #[serde(default)]
     form: Option<String>,
+    /// The version the person saw; a newer one is refused.
+    #[serde(default)]
+    version: Option<i64>,
 }
 
 /// `POST /api/sheets/{id}/reread`: the sheet's scan, as the archive keeps
-/// it, read again (on `form`), its pages replaced, every value changed in
-/// the trail by `by` with the forms read on; answers the sheet as it now
-/// stands.
+/// it, read again (on `form`): a new reading of its pages, every decision
+/// standing, what the reader changed in the trail as the program's; a
+/// form that cannot read the page changes nothing (409). Answers the
+/// sheet as it now stands.
 pub async fn reread(
     State(desk): State<Arc<Desk>>,
     axum::extract::Path(id): axum::extract::Path<i64>,
@@ -357,10 +364,18 @@ pub async fn reread(
         }
         let forms = desk.forms_to_reread(body.form.as_deref())?;
         let (night, stored) = desk.stored_in(id)?;
+        if let Some(yours) = body.version.filter(|&v| v != stored.version) {
+            let stale = aufsicht::ArchiveError::Stale {
+                id,
+                now: stored.version,
+                yours,
+            };
+            return Err(desk.problem(stale));
+        }
         let night = desk.night_by_id(night)?;
         let folder = desk.archive_dir.join(format!("fotos-{}", night.id));
         let file = desk.scan_again(&stored, &folder)?;
-        desk.read_kept(&night, file.path(), &folder, &forms, Some(by))?;
+        desk.read_kept(&night, file.path(), &folder, &forms, true)?;
         let now = desk.stored(id)?;
         Ok(super::api::with_version(&now.result, now.version))
     })

@@ -12,7 +12,7 @@ use aufsicht::check::flags::Flag;
 use aufsicht::error::ArchiveError;
 use aufsicht::night::club::archive::StoredSheet;
 use aufsicht::night::club::evidence::{Decoded, Evidence};
-use aufsicht::night::desk::edits;
+use aufsicht::record::answer;
 use aufsicht::night::desk::review::{
     CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, named_cells, overview, stored_alignment,
 };
@@ -180,7 +180,7 @@ fn flag_view(
         "field": flag.field,
         "message": flag.message,
         "path": path.map(|p| p.to_string()),
-        "value": path.map(|p| edits::get(sheet, p)),
+        "value": path.map(|p| answer::get(sheet, p)),
         "reading": d.reading,
         "alternatives": d.alternatives,
         "suggestion": suggestion,

@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 ";
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 7;
+pub const SCHEMA_VERSION: usize = 8;
 
 /// The archive's migrations, in order; the archive's `user_version` says
 /// how many ran. The first is the schema as it stood before versions:
@@ -142,6 +142,32 @@ pub(super) fn migrations() -> rusqlite_migration::Migrations<'static> {
                 template TEXT NOT NULL
             );",
             |tx: &rusqlite::Transaction| keep_form_versions(tx),
+        ),
+        // The night's record: every reading and every person's decision
+        // kept apart, the sheet as it stands made from them; the trail
+        // says which record wrote each line.
+        rusqlite_migration::M::up_with_hook(
+            "CREATE TABLE IF NOT EXISTS readings (
+                id INTEGER PRIMARY KEY,
+                sheet_id INTEGER NOT NULL REFERENCES sheets(id),
+                result_json TEXT NOT NULL,
+                reader TEXT NOT NULL,
+                at TEXT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS readings_by_sheet ON readings (sheet_id);
+            CREATE TABLE IF NOT EXISTS records (
+                id INTEGER PRIMARY KEY,
+                sheet_id INTEGER NOT NULL REFERENCES sheets(id),
+                who TEXT NOT NULL,
+                at TEXT NOT NULL,
+                decision TEXT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS records_by_sheet ON records (sheet_id);",
+            |tx: &rusqlite::Transaction| {
+                add_column(tx, "corrections", "kind", "TEXT")?;
+                add_column(tx, "corrections", "path", "TEXT")?;
+                super::migrate_record::split(tx)
+            },
         ),
     ];
     debug_assert_eq!(ms.len(), SCHEMA_VERSION);

@@ -51,7 +51,9 @@ function board(every) {
 async function showChecks(headers, of) {
   const r = await fetch("/api/checks" + (of ? "?" + of.slice(1) : ""), { headers });
   if (!r.ok) return;
-  const checks = await r.json();
+  // A check a person settled is shown, but leaves the ranking final.
+  const all = await r.json();
+  const checks = all.filter((c) => !c.settled);
   const box = document.getElementById("checks");
   const list = box.querySelector("ul");
   list.replaceChildren();

@@ -1,0 +1,174 @@
+//! An archive of schema 7 kept one result per sheet, edited in place, and
+//! a trail of every value changed. Its record is made from them: the
+//! reading is the stored result with every person's change undone (the
+//! trail keeps each old value), and each trail line becomes the decision
+//! it was: an answer to what the paper says (the trail cannot tell a
+//! count from an answer), initials or a verdict. The stored result stays
+//! as it was: the sheet made from the record holds the same values.
+
+use rusqlite::{Transaction, params};
+use serde_json::Value;
+
+use super::parse;
+use crate::record::stand::as_read;
+use crate::record::trail::ChangeKind;
+use crate::record::{Decision, answer};
+use crate::sheet::{SheetResult, ValuePath};
+
+/// One line of an older trail.
+struct Line {
+    field: String,
+    old: Option<String>,
+    new: Option<String>,
+    by: String,
+    at: String,
+}
+
+/// Makes every sheet's record and names each trail line's kind and path.
+pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
+    let sheets: Vec<(i64, String, String)> = tx
+        .prepare(
+            "SELECT id, result_json, scanned FROM sheets
+             WHERE id NOT IN (SELECT sheet_id FROM readings) ORDER BY id",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, json, scanned) in sheets {
+        let lines = trail_of(tx, id)?;
+        // A result this release cannot read keeps its trail as it is.
+        let Ok(stored) = parse(&json) else {
+            continue;
+        };
+        let reader = stored
+            .notes
+            .reader
+            .clone()
+            .unwrap_or_else(|| "aufsicht".to_string());
+        tx.execute(
+            "INSERT INTO readings (sheet_id, result_json, reader, at) VALUES (?1, ?2, ?3, ?4)",
+            params![id, reading_of(&stored, &lines).to_json_pretty(), reader, scanned],
+        )?;
+        for line in &lines {
+            if let Some(decision) = decision_of(line) {
+                let text = serde_json::to_string(&decision)
+                    .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+                tx.execute(
+                    "INSERT INTO records (sheet_id, who, at, decision) VALUES (?1, ?2, ?3, ?4)",
+                    params![id, line.by, line.at, text],
+                )?;
+            }
+        }
+    }
+    name_trail_lines(tx)
+}
+
+fn trail_of(tx: &Transaction, id: i64) -> rusqlite::Result<Vec<Line>> {
+    tx.prepare(
+        "SELECT field, old_value, new_value, who, at FROM corrections WHERE sheet_id = ?1 ORDER BY id",
+    )?
+    .query_map(params![id], |r| {
+        Ok(Line {
+            field: r.get(0)?,
+            old: r.get(1)?,
+            new: r.get(2)?,
+            by: r.get(3)?,
+            at: r.get(4)?,
+        })
+    })?
+    .collect()
+}
+
+/// The stored result with every value a person changed set back to what
+/// it was before, newest change first.
+fn reading_of(stored: &SheetResult, lines: &[Line]) -> SheetResult {
+    let mut reading = as_read(stored);
+    for line in lines.iter().rev() {
+        if let Some(path) = ValuePath::of_archive_field(&line.field) {
+            let _ = answer::set(&mut reading, path, &value_of(path, line.old.as_deref()));
+        }
+    }
+    reading
+}
+
+/// A trail value as the desk would have sent it.
+fn value_of(path: ValuePath, text: Option<&str>) -> Value {
+    match (path, text) {
+        (_, None) => Value::Null,
+        (ValuePath::Player(_), Some(t)) => Value::from(t),
+        (_, Some(t)) => t.parse::<i64>().map(Value::from).unwrap_or(Value::Null),
+    }
+}
+
+/// The decision an older trail line records, where it records one.
+fn decision_of(line: &Line) -> Option<Decision> {
+    let kind = ChangeKind::of_field(&line.field);
+    Some(match kind {
+        ChangeKind::Paper => {
+            let path = ValuePath::of_archive_field(&line.field)?;
+            Decision::Paper {
+                path: path.to_string(),
+                value: value_of(path, line.new.as_deref()),
+            }
+        }
+        ChangeKind::Initials => initials_of(line)?,
+        ChangeKind::Void => Decision::Void {
+            void: line.new.is_some(),
+            reason: line.new.clone().unwrap_or_default(),
+        },
+        ChangeKind::Copy => Decision::Copy {
+            of: line.new.as_deref().and_then(|t| t.parse().ok()),
+        },
+        ChangeKind::Game => Decision::Game {
+            ours: line.new.is_some(),
+        },
+        _ => return None,
+    })
+}
+
+/// `game.3.supervisor_initials`, `gesamt.1.plus.supervisor_initials`,
+/// `abzug.2.supervisor_initials`: the initials given or taken back.
+fn initials_of(line: &Line) -> Option<Decision> {
+    let parts: Vec<&str> = line.field.split('.').collect();
+    let undo = line.new.is_none();
+    let number = |s: &str| s.parse::<usize>().ok();
+    Some(match parts.as_slice() {
+        ["game", row, _] => Decision::Initials {
+            row: Some(number(row)? as u32),
+            seat: None,
+            field: None,
+            undo,
+        },
+        ["gesamt", seat, column, _] => Decision::Initials {
+            row: None,
+            seat: Some(number(seat)?),
+            field: Some(column.to_string()),
+            undo,
+        },
+        [field, seat, _] => Decision::Initials {
+            row: None,
+            seat: Some(number(seat)?),
+            field: Some(field.to_string()),
+            undo,
+        },
+        _ => return None,
+    })
+}
+
+/// Each older trail line's kind and path, by its field.
+fn name_trail_lines(tx: &Transaction) -> rusqlite_migration::HookResult {
+    let lines: Vec<(i64, String)> = tx
+        .prepare("SELECT id, field FROM corrections WHERE kind IS NULL")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, field) in lines {
+        tx.execute(
+            "UPDATE corrections SET kind = ?2, path = ?3 WHERE id = ?1",
+            params![
+                id,
+                ChangeKind::of_field(&field).as_str(),
+                crate::record::trail::path_of_field(&field)
+            ],
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,147 @@
+//! The one function that makes a sheet as it stands from its record, and
+//! the sheet as it counts for the standings.
+
+use serde_json::Value;
+
+use super::{Decision, Record, answer};
+use crate::check::flags::{Code, Flag};
+use crate::error::SheetError;
+use crate::sheet::notes::{Count, Settled};
+use crate::sheet::{SheetResult, ValuePath};
+
+/// Checks a sheet again (the night's rules and list): flags recomputed,
+/// values untouched.
+pub type Check<'a> = dyn Fn(SheetResult) -> Result<SheetResult, SheetError> + 'a;
+
+/// The sheet as it stands: the newest `reading` with every record of
+/// sheet `itself` taken in order, checked again; each count that differs
+/// from what is written listed, and the flags it settles marked.
+///
+/// A record the reading has no place for (a row another form does not
+/// show) stands in the record and waits: it counts again on a reading
+/// that has the place.
+pub fn stand(
+    reading: &SheetResult,
+    records: &[Record],
+    itself: i64,
+    check: &Check,
+) -> Result<SheetResult, SheetError> {
+    let mut sheet = as_read(reading);
+    let mut counts: Vec<(ValuePath, &Record, &Value, &str)> = Vec::new();
+    for record in records {
+        if let Decision::Counts {
+            path,
+            value,
+            reason,
+        } = &record.decision
+        {
+            if let Ok(path) = path.parse::<ValuePath>() {
+                counts.retain(|c| c.0 != path);
+                counts.push((path, record, value, reason));
+            }
+            continue;
+        }
+        let _ = super::apply(&mut sheet, &record.decision, &record.by, &record.at, itself);
+    }
+    let mut sheet = check(sheet)?;
+    sheet.notes.counts = counts
+        .into_iter()
+        .filter_map(|(path, record, value, reason)| {
+            let written = answer::get(&sheet, path);
+            (numeric(&written) != numeric(value)).then(|| Count {
+                path: path.to_string(),
+                written,
+                value: value.clone(),
+                by: record.by.clone(),
+                at: record.at.clone(),
+                reason: reason.to_string(),
+            })
+        })
+        .collect();
+    settle(&mut sheet);
+    Ok(sheet)
+}
+
+/// A reading without any person's decision on it: what a stored sheet of
+/// an older archive carried (initials, verdicts, counts) taken off, the
+/// flags its initials accepted open again.
+pub fn as_read(reading: &SheetResult) -> SheetResult {
+    let mut sheet = reading.clone();
+    let notes = &mut sheet.notes;
+    notes.supervisor_initials.clear();
+    notes.footer_initials.clear();
+    notes.void = None;
+    notes.copy_of = None;
+    notes.game_confirmed = None;
+    notes.counts.clear();
+    let accepted: Vec<Flag> = notes.accepted.drain(..).map(|a| a.flag).collect();
+    sheet.flags.extend(accepted);
+    for flag in &mut sheet.flags {
+        flag.detail.settled = None;
+    }
+    sheet
+}
+
+/// A value compared as the paper means it: `"088"` is 88.
+fn numeric(value: &Value) -> Value {
+    match value {
+        Value::String(s) => s
+            .trim_start_matches('0')
+            .parse::<i64>()
+            .map(Value::from)
+            .unwrap_or_else(|_| value.clone()),
+        v => v.clone(),
+    }
+}
+
+/// Marks every rule flag a count settles: a footer value's own flag, and
+/// the flags of a game row (of its seat, or of the whole row).
+fn settle(sheet: &mut SheetResult) {
+    let counts = sheet.notes.counts.clone();
+    for count in &counts {
+        let Ok(path) = count.path.parse::<ValuePath>() else {
+            continue;
+        };
+        for flag in sheet.flags.iter_mut() {
+            if flag.code.is_from_reading() || flag.code == Code::InkDiffers {
+                continue;
+            }
+            if settles(path, flag) {
+                flag.detail.settled = Some(Settled {
+                    by: count.by.clone(),
+                    at: count.at.clone(),
+                });
+            }
+        }
+    }
+}
+
+fn settles(path: ValuePath, flag: &Flag) -> bool {
+    match path {
+        ValuePath::Game { no, seat, .. } => {
+            flag.row == Some(no) && flag.seat.is_none_or(|s| s == seat)
+        }
+        _ => path.is_cell_of(flag),
+    }
+}
+
+/// The sheet as it counts: every count's value in place of what is
+/// written (the standings, the ranking and the season take this).
+pub fn counted(sheet: &SheetResult) -> SheetResult {
+    let mut out = sheet.clone();
+    for count in &sheet.notes.counts {
+        if let Ok(path) = count.path.parse::<ValuePath>() {
+            let flags = out.flags.clone();
+            if answer::set(&mut out, path, &count.value).is_ok() {
+                // Counting is no reading: the doubts stay as they were.
+                out.flags = flags;
+            }
+        }
+    }
+    out
+}
+
+/// Whether an open flag still asks a person: one a count settled does not.
+pub fn is_open(flag: &Flag) -> bool {
+    flag.detail.settled.is_none()
+}

@@ -1,0 +1,291 @@
+//! The trail: what each record changed, one line per value, with its
+//! kind (docs/contract.md, "The night's record"); and what changed
+//! between two versions of a sheet, value by value.
+
+use serde_json::Value;
+
+use super::{Decision, answer};
+use crate::sheet::{SheetResult, ValuePath};
+
+/// One value that changed (or was looked at and kept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Correction {
+    /// The archive's field (`game.3.seat.2.plus`).
+    pub field: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+/// One line of a sheet's trail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The archive's field (`game.3.seat.2.plus`, `void`, ...).
+    pub field: String,
+    /// The contract's path (`games/3/2/plus`), or the field where no
+    /// path names it.
+    pub path: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+    pub by: String,
+    pub at: String,
+    pub kind: ChangeKind,
+}
+
+/// Which record made a trail line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    /// The program read the scan (again): `by` is the program.
+    Reading,
+    /// A person's answer to what the paper says.
+    Paper,
+    /// The Leitung's count where the writer erred.
+    Counts,
+    /// The Aufsicht's initials, or their taking back.
+    Initials,
+    /// The sheet declared invalid, or valid again.
+    Void,
+    /// The sheet settled as a copy of another, or not.
+    Copy,
+    /// A sheet of another game settled as the night's, or not.
+    Game,
+    /// The scan read on another form (`old` and `new`: the forms).
+    Form,
+}
+
+impl ChangeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Reading => "reading",
+            ChangeKind::Paper => "paper",
+            ChangeKind::Counts => "counts",
+            ChangeKind::Initials => "initials",
+            ChangeKind::Void => "void",
+            ChangeKind::Copy => "copy",
+            ChangeKind::Game => "game",
+            ChangeKind::Form => "form",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        [
+            ChangeKind::Reading,
+            ChangeKind::Paper,
+            ChangeKind::Counts,
+            ChangeKind::Initials,
+            ChangeKind::Void,
+            ChangeKind::Copy,
+            ChangeKind::Game,
+            ChangeKind::Form,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == text)
+    }
+
+    /// The kind an older archive's trail line had, by its field.
+    pub fn of_field(field: &str) -> Self {
+        if field == "form" {
+            ChangeKind::Form
+        } else if field.ends_with(".supervisor_initials") {
+            ChangeKind::Initials
+        } else if field == "void" {
+            ChangeKind::Void
+        } else if field == "copy_of" {
+            ChangeKind::Copy
+        } else if field == "game_confirmed" {
+            ChangeKind::Game
+        } else {
+            ChangeKind::Paper
+        }
+    }
+}
+
+impl Change {
+    /// The audit's kind (docs/contract.md, "Audit"): `correction` (a value
+    /// changed), `kept` (looked at, left as written), `initials` or
+    /// `verdict`.
+    pub fn audit_kind(&self) -> &'static str {
+        match self.kind {
+            ChangeKind::Initials => "initials",
+            ChangeKind::Void | ChangeKind::Copy | ChangeKind::Game => "verdict",
+            _ if self.old == self.new => "kept",
+            _ => "correction",
+        }
+    }
+}
+
+/// The trail lines of one decision: the sheet `before` and `after` it.
+pub fn lines_of(decision: &Decision, before: &SheetResult, after: &SheetResult) -> Vec<Correction> {
+    let text = |v: Value| match v {
+        Value::Null => None,
+        Value::String(s) => Some(s),
+        v => Some(v.to_string()),
+    };
+    let line = |field: String, old: Option<String>, new: Option<String>| Correction { field, old, new };
+    match decision {
+        Decision::Paper { path, .. } => match path.parse::<ValuePath>() {
+            Ok(p) => vec![line(
+                p.archive_field(),
+                text(answer::get(before, p)),
+                text(answer::get(after, p)),
+            )],
+            Err(_) => vec![],
+        },
+        Decision::Counts { path, value, .. } => {
+            let counted = |s: &SheetResult| {
+                s.notes
+                    .counts
+                    .iter()
+                    .find(|c| &c.path == path)
+                    .map(|c| c.value.clone())
+            };
+            let field = path
+                .parse::<ValuePath>()
+                .map(|p| p.archive_field())
+                .unwrap_or_else(|_| path.clone());
+            vec![line(field, counted(before).and_then(text), text(value.clone()))]
+        }
+        Decision::Initials { .. } | Decision::Void { .. } | Decision::Copy { .. } | Decision::Game { .. } => diff(before, after)
+            .into_iter()
+            .filter(|c| ChangeKind::of_field(&c.field) == kind_of(decision))
+            .collect(),
+    }
+}
+
+/// As the audit writes it (docs/contract.md, "Audit"): its kind the
+/// audit's, `record` the trail's.
+impl serde::Serialize for Change {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(8))?;
+        map.serialize_entry("field", &self.field)?;
+        map.serialize_entry("path", &self.path)?;
+        map.serialize_entry("old", &self.old)?;
+        map.serialize_entry("new", &self.new)?;
+        map.serialize_entry("by", &self.by)?;
+        map.serialize_entry("at", &self.at)?;
+        map.serialize_entry("kind", self.audit_kind())?;
+        map.serialize_entry("record", self.kind.as_str())?;
+        map.end()
+    }
+}
+
+/// The trail's kind of a decision.
+pub fn kind_of(decision: &Decision) -> ChangeKind {
+    ChangeKind::parse(decision.kind()).unwrap_or(ChangeKind::Paper)
+}
+
+/// The contract's path of an archive field, where one names it.
+pub fn path_of_field(field: &str) -> String {
+    ValuePath::of_archive_field(field)
+        .map(|p| p.to_string())
+        .unwrap_or_else(|| field.to_string())
+}
+
+/// The trail lines of a new reading: every value it changed, and the
+/// form where it was read on another.
+pub fn reading_lines(before: &SheetResult, after: &SheetResult) -> Vec<(ChangeKind, Correction)> {
+    diff(before, after)
+        .into_iter()
+        .filter_map(|c| match ChangeKind::of_field(&c.field) {
+            ChangeKind::Form => Some((ChangeKind::Form, c)),
+            ChangeKind::Paper => Some((ChangeKind::Reading, c)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every number on the sheet by its archive field (`game.3.seat.2.plus`,
+/// `gesamt.1.minus`, `abzug.1`, `endergebnis.1`, `round`, `table`; see
+/// [`ValuePath::archive_field`]), blanks included.
+pub fn values(sheet: &SheetResult) -> Vec<(String, Option<i64>)> {
+    ValuePath::numbers_of(sheet)
+        .into_iter()
+        .map(|p| (p.archive_field(), p.number(sheet)))
+        .collect()
+}
+
+/// One field's value (as the trail writes it) by its archive name.
+pub fn values_by_field(sheet: &SheetResult, field: &str) -> Option<String> {
+    if field == "form" {
+        return sheet.form.clone();
+    }
+    ValuePath::of_archive_field(field)?.text(sheet)
+}
+
+/// What changed between two versions of a sheet: numbers, participant
+/// numbers, circles, initials and signatures.
+pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
+    let mut before: std::collections::BTreeMap<String, Option<String>> = values(old)
+        .into_iter()
+        .map(|(f, v)| (f, v.map(|v| v.to_string())))
+        .collect();
+    let mut after: std::collections::BTreeMap<String, Option<String>> = values(new)
+        .into_iter()
+        .map(|(f, v)| (f, v.map(|v| v.to_string())))
+        .collect();
+    for (sheet, map) in [(old, &mut before), (new, &mut after)] {
+        for seat in 1..=sheet.players.len() {
+            let path = ValuePath::Player(seat);
+            map.insert(path.archive_field(), path.text(sheet));
+        }
+        for (s, sig) in sheet.signatures.iter().enumerate() {
+            map.insert(format!("signature.{}", s + 1), Some(sig.to_string()));
+        }
+        // The supervisor's acts: who initialled a row, why a sheet is void.
+        for i in &sheet.notes.supervisor_initials {
+            map.insert(
+                format!("game.{}.supervisor_initials", i.row),
+                Some(i.by.clone()),
+            );
+        }
+        for i in &sheet.notes.footer_initials {
+            map.insert(
+                match i.field.as_str() {
+                    "plus" | "minus" => {
+                        format!("gesamt.{}.{}.supervisor_initials", i.seat, i.field)
+                    }
+                    other => format!("{other}.{}.supervisor_initials", i.seat),
+                },
+                Some(i.by.clone()),
+            );
+        }
+        if let Some(void) = &sheet.notes.void {
+            map.insert("void".into(), Some(void.reason.clone()));
+        }
+        if let Some(copy) = &sheet.notes.copy_of {
+            map.insert("copy_of".into(), Some(copy.of.to_string()));
+        }
+        if let Some(settled) = &sheet.notes.game_confirmed {
+            map.insert("game_confirmed".into(), Some(settled.by.clone()));
+        }
+        map.insert("form".into(), sheet.form.clone());
+        for g in &sheet.games {
+            map.insert(
+                format!("game.{}.initials", g.no),
+                Some(g.initials.to_string()),
+            );
+            for (s, c) in g.cells.iter().enumerate() {
+                map.insert(
+                    format!("game.{}.seat.{}.circled", g.no, s + 1),
+                    Some(c.circled.to_string()),
+                );
+            }
+        }
+    }
+    let fields: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    fields
+        .into_iter()
+        .filter_map(|f| {
+            let o = before.get(f).cloned().flatten();
+            let n = after.get(f).cloned().flatten();
+            // A row that appears only now reads "false"/blank before: same thing.
+            let blankish = |v: &Option<String>| v.as_deref().is_none_or(|v| v == "false");
+            (o != n && !(blankish(&o) && blankish(&n))).then(|| Correction {
+                field: f.clone(),
+                old: o,
+                new: n,
+            })
+        })
+        .collect()
+}
