@@ -247,7 +247,10 @@ pub enum ArchiveError {
     /// A reading that cannot read sheet `.0`, which stands readable.
     RereadUnreadable(i64),
     /// A copy of sheet `of` that cannot stand.
-    CopyRefused { of: i64, why: CopyRefusal },
+    CopyRefused {
+        of: i64,
+        why: CopyRefusal,
+    },
     /// A stored record that is no record.
     Record(#[source] serde_json::Error),
 }

@@ -2,12 +2,16 @@
 //! moved, and per Schreiber over a night or a season whether their errors
 //! fall their own way more often than chance would have them.
 //!
-//! An error is one seat whose written Endergebnis differs from the one its
-//! rows give (the rows' `+` sum less their `-` sum); it moved the
-//! difference to that seat. Only what is sure counts: a sheet that could
-//! not be read, was declared invalid, is a copy or another game's, and a
-//! seat whose rows or Endergebnis hold a reading in doubt that could be
-//! another (a likely alternative), give no error.
+//! The ledger reads each sheet as it stands in the night's record: what
+//! the paper says (the reading, or a person's answer where it was
+//! misread), never what the Leitung counts instead. An error is one seat
+//! whose written Endergebnis differs from the one its rows give (the
+//! rows' `+` sum less their `-` sum); it moved the difference to that
+//! seat. A count confirms such an error and leaves it; an answer that the
+//! paper says otherwise removes it. A sheet that could not be read, was
+//! declared invalid, is a copy or another game's is no Liste, and a
+//! reading in doubt removes an error only where one of its likely
+//! alternatives would explain it.
 //!
 //! Under chance an error's gain falls on any seat of its sheet alike; the
 //! count of errors that gain the Schreiber's own seat is held against
@@ -20,7 +24,7 @@ use crate::check::as_read;
 use crate::check::flags::{Code, Flag};
 use crate::error::ArchiveError;
 use crate::night::club::archive::Archive;
-use crate::sheet::{SheetResult, Status};
+use crate::sheet::{PlayerNo, SheetResult, Status};
 
 /// A Schreiber is flagged at a chance below this, with at least
 /// [`FLAG_ERRORS`] errors.
@@ -72,20 +76,22 @@ pub struct Writer {
 /// Every Schreiber's account over `sheets`, flagged ones first, then by
 /// the chance (smallest first) and the player.
 pub fn ledger(sheets: &[LedgerSheet]) -> Vec<Writer> {
-    let mut by_player: BTreeMap<String, (Writer, Vec<f64>)> = BTreeMap::new();
-    for s in sheets {
+    // A number is one Schreiber however it is written: by its value.
+    let mut by_player: BTreeMap<PlayerNo, (Writer, Vec<f64>)> = BTreeMap::new();
+    for s in sheets.iter().filter(|s| counts(s.result)) {
         let Some(player) = s
             .result
             .players
             .get(s.writer_seat.wrapping_sub(1))
             .cloned()
             .flatten()
+            .map(|p| PlayerNo::new(&p))
         else {
             continue;
         };
         let (writer, chances) = by_player
             .entry(player.clone())
-            .or_insert_with(|| (empty(&player), Vec::new()));
+            .or_insert_with(|| (empty(player.as_str()), Vec::new()));
         writer.sheets += 1;
         let seats = crate::check::verify::used_seats(s.result).max(1);
         for e in errors_of(s) {
@@ -138,6 +144,14 @@ impl WriterSeats {
             by_table: BTreeMap::new(),
             otherwise: Some(seat),
         }
+    }
+
+    /// A seat named that no table of `seats` seats has, if any.
+    pub fn outside(&self, seats: usize) -> Option<usize> {
+        self.otherwise
+            .into_iter()
+            .chain(self.by_table.values().copied())
+            .find(|s| !(1..=seats).contains(s))
     }
 
     pub fn of(&self, sheet: &SheetResult) -> usize {
@@ -216,34 +230,50 @@ fn counts(sheet: &SheetResult) -> bool {
             .any(|f| matches!(f.code, Code::WrongGame | Code::SheetUnreadable))
 }
 
-/// Whether a reading in doubt touches seat `seat`'s error: one in its
-/// column's rows or on its Endergebnis that a likely alternative (as
-/// likely as [`as_read::EXPLAIN_MIN`]) would change, or that lists none at all, or
-/// one that names no seat (a whole row's). Another seat's doubt, one on
-/// its Gesamt or Abzug, or one whose every alternative is unlikely leaves
-/// the error as read: a doubt gives no error only where its reading could
-/// move what the error moved.
-fn in_doubt(sheet: &SheetResult, seat: usize) -> bool {
+/// Whether a reading in doubt explains seat `seat`'s error (`written`
+/// where its rows give `computed`): a likely alternative of its
+/// Endergebnis that is what the rows give, or of one of its game cells
+/// that makes the rows give what is written. A doubt that cannot move the
+/// sum to agree leaves the error as it is.
+fn explained(sheet: &SheetResult, seat: usize, written: i64, computed: i64) -> bool {
     sheet
         .flags
         .iter()
-        .filter(|f| f.code == Code::CellUncertain)
-        .any(|f| match f.seat {
-            None => true,
-            Some(s) => s == seat && moves_the_sum(f),
+        .filter(|f| f.code == Code::CellUncertain && f.seat == Some(seat))
+        .any(|f| match (f.row, f.field.as_deref()) {
+            (None, Some("endergebnis")) => likely(f).contains(&computed),
+            (Some(row), Some(column @ ("plus" | "minus"))) => {
+                let cell = sheet
+                    .games
+                    .iter()
+                    .find(|g| g.no == row)
+                    .and_then(|g| g.cells.get(seat - 1));
+                let as_read = cell.map_or(0, |c| {
+                    let v = if column == "plus" { c.plus } else { c.minus };
+                    i64::from(v.unwrap_or(0))
+                });
+                let sign = if column == "plus" { 1 } else { -1 };
+                likely(f)
+                    .iter()
+                    .any(|&alt| computed + sign * (alt - as_read) == written)
+            }
+            _ => false,
         })
 }
 
-/// Whether an uncertain reading of a seat could move its error: it is a
-/// game cell or the Endergebnis, and some other reading of it is likely
-/// or none is listed.
-fn moves_the_sum(f: &Flag) -> bool {
-    let field = f.field.as_deref().unwrap_or("");
-    let in_error = matches!(
-        (f.row, field),
-        (Some(_), "plus" | "minus") | (None, "endergebnis")
-    );
-    in_error && (f.detail.alternatives.is_empty() || !as_read::alternatives(f).is_empty())
+/// The likely other readings of a doubt (as likely as
+/// [`as_read::EXPLAIN_MIN`]), signed as written.
+fn likely(f: &Flag) -> Vec<i64> {
+    let read = f.detail.reading.as_deref().unwrap_or("");
+    let mut out: Vec<i64> = f
+        .detail
+        .alternatives
+        .iter()
+        .filter(|(text, p)| *p >= as_read::EXPLAIN_MIN && text != read)
+        .filter_map(|(text, _)| text.parse().ok())
+        .collect();
+    out.extend(as_read::alternatives(f));
+    out
 }
 
 /// The sure errors of one sheet: its rows' that do not add up, then its
@@ -331,11 +361,10 @@ fn a_game(row: &[Option<i64>]) -> bool {
 fn footer_errors(s: &LedgerSheet) -> Vec<Evidence> {
     let sheet = s.result;
     (1..=sheet.seats())
-        .filter(|&seat| !in_doubt(sheet, seat))
         .filter_map(|seat| {
             let written = sheet.endergebnis.get(seat - 1).copied().flatten()?;
             let computed = rows_give(sheet, seat);
-            (written != computed).then(|| Evidence {
+            (written != computed && !explained(sheet, seat, written, computed)).then(|| Evidence {
                 night: s.night.to_string(),
                 sheet: s.sheet.clone(),
                 round: sheet.round,

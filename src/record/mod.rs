@@ -127,9 +127,7 @@ pub(crate) fn apply(
             (None, Some(seat), Some(field)) if *undo => {
                 powers::take_back_footer_initials(sheet, *seat, field)?
             }
-            (None, Some(seat), Some(field)) => {
-                powers::initial_footer(sheet, *seat, field, by, at)?
-            }
+            (None, Some(seat), Some(field)) => powers::initial_footer(sheet, *seat, field, by, at)?,
             _ => return Err(PowerError::RowOrField.into()),
         },
         Decision::Void { void, reason } => powers::verdict(sheet, *void, by, at, reason)?,

@@ -121,7 +121,8 @@ pub fn lines_of(decision: &Decision, before: &SheetResult, after: &SheetResult) 
         Value::String(s) => Some(s),
         v => Some(v.to_string()),
     };
-    let line = |field: String, old: Option<String>, new: Option<String>| Correction { field, old, new };
+    let line =
+        |field: String, old: Option<String>, new: Option<String>| Correction { field, old, new };
     match decision {
         Decision::Paper { path, .. } => match path.parse::<ValuePath>() {
             Ok(p) => vec![line(
@@ -143,9 +144,16 @@ pub fn lines_of(decision: &Decision, before: &SheetResult, after: &SheetResult) 
                 .parse::<ValuePath>()
                 .map(|p| p.archive_field())
                 .unwrap_or_else(|_| path.clone());
-            vec![line(field, counted(before).and_then(text), text(value.clone()))]
+            vec![line(
+                field,
+                counted(before).and_then(text),
+                text(value.clone()),
+            )]
         }
-        Decision::Initials { .. } | Decision::Void { .. } | Decision::Copy { .. } | Decision::Game { .. } => diff(before, after)
+        Decision::Initials { .. }
+        | Decision::Void { .. }
+        | Decision::Copy { .. }
+        | Decision::Game { .. } => diff(before, after)
             .into_iter()
             .filter(|c| ChangeKind::of_field(&c.field) == kind_of(decision))
             .collect(),

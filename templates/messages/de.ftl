@@ -802,3 +802,6 @@ copy-void = Blatt { $of } ist für ungültig erklärt: eine Kopie ist es nur von
 copy-is-copy = Blatt { $of } ist selbst eine Kopie: als Kopie das Original angeben
 copy-has-copies = von diesem Blatt sind andere als Kopie erklärt: erst diese zurücknehmen
 counts-no-reason = was gilt, braucht einen Grund (reason)
+writers-seat-outside = Platz { $seat } des Schreibers gibt es an keinem Tisch: die Tische haben die Plätze 1 bis { $seats }
+writers-seating-one-night = ein Sitzplan gehört zu einem Abend: diesen mit --tournament nennen
+check-settled = entschieden von { $by }

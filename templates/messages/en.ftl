@@ -792,3 +792,6 @@ copy-void = sheet { $of } is declared invalid: a copy is one of a valid sheet
 copy-is-copy = sheet { $of } is itself a copy: name the original
 copy-has-copies = other sheets are declared copies of this one: take those back first
 counts-no-reason = what counts needs a reason
+writers-seat-outside = there is no writer seat { $seat } at any table: the tables have seats 1 to { $seats }
+writers-seating-one-night = a seating belongs to one night: name it with --tournament
+check-settled = settled by { $by }

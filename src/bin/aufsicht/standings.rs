@@ -86,6 +86,10 @@ fn standings(a: &StandingsArgs, lang: Lang) -> Result<()> {
     for c in &table.checks {
         eprintln!("aufsicht: {}: {}", c.kind.as_str(), c.message);
     }
+    for (c, settled) in &table.settled {
+        let note = say(lang, "check-settled", &[("by", &settled.by)]);
+        eprintln!("aufsicht: {}: {} ({note})", c.kind.as_str(), c.message);
+    }
     let review = table
         .players
         .iter()

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use aufsicht::catalogue::say;
 use aufsicht::night::club::writers_page::verdict;
@@ -54,8 +54,13 @@ pub struct WritersArgs {
 }
 
 pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
-    load_rules(&a.rules, lang)?;
+    let rules = load_rules(&a.rules, lang)?;
     let seats = writer_seats(&a, lang)?;
+    if let Some(seat) = seats.outside(rules.max_players()) {
+        let args: [(&str, &dyn std::fmt::Display); 2] =
+            [("seat", &seat), ("seats", &rules.max_players())];
+        bail!(say(lang, "writers-seat-outside", &args));
+    }
     let writers = match &a.archive {
         Some(path) => {
             let db = open_archive(path, lang)?;
@@ -63,7 +68,14 @@ pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
                 Some(name) => Some(db.pick_tournament(Some(name)).told(lang)?),
                 None => None,
             };
+            // A seating is one night's draw: it marks no other night's tables.
+            if a.seating.is_some() && only.is_none() && db.nights().told(lang)?.len() > 1 {
+                bail!(say(lang, "writers-seating-one-night", &[]));
+            }
             of_archive(&db, only, &seats).told(lang)?
+        }
+        None if a.seating.is_some() && a.dirs.len() > 1 => {
+            bail!(say(lang, "writers-seating-one-night", &[]))
         }
         None => of_folders(&a.dirs, &seats, lang)?,
     };

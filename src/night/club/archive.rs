@@ -19,18 +19,18 @@ use crate::sheet::SheetResult;
 
 mod check;
 mod forms;
-mod nights;
-mod scans;
 mod migrate_record;
+mod nights;
 mod record;
+mod scans;
 mod schema;
 
+pub use crate::record::trail::{Change, ChangeKind, Correction, diff, values};
 pub use check::{Checked, Damage};
 pub use forms::with_kept;
 pub use nights::Night;
-pub use schema::SCHEMA_VERSION;
-pub use crate::record::trail::{Change, ChangeKind, Correction, diff, values};
 pub use record::{Decided, SheetRecord, reader_name};
+pub use schema::SCHEMA_VERSION;
 
 pub use scans::MAX_KEPT_SCAN;
 use schema::{migration_error, migrations};
@@ -835,10 +835,7 @@ mod tests {
             ),
             ("endergebnis.1", Some("5"), Some("1"))
         );
-        assert_eq!(
-            (entry.by.as_str(), entry.kind),
-            ("Anna", ChangeKind::Paper)
-        );
+        assert_eq!((entry.by.as_str(), entry.kind), ("Anna", ChangeKind::Paper));
         assert_eq!(
             a.sheets(t).expect("sheets")[0].result.endergebnis[0],
             Some(1)

@@ -73,7 +73,7 @@ pub fn later_twins(sheets: &[(String, SheetResult)]) -> Vec<bool> {
         .unzip();
     let mut twins = vec![false; sheets.len()];
     for (a, b, _) in copied_pairs(&read) {
-        if same_paper(read[a].1, read[b].1) {
+        if same_paper(read[a].1, read[b].1) && same_players(read[a].1, read[b].1) {
             twins[at[a.max(b)]] = true;
         }
     }
@@ -123,6 +123,18 @@ fn longest_common_run(a: &[RowKey], b: &[RowKey]) -> usize {
         prev = row;
     }
     best
+}
+
+/// Most seats' players alike (by value): one paper names one table.
+fn same_players(a: &SheetResult, b: &SheetResult) -> bool {
+    let number = |p: &Option<String>| p.as_deref().map(crate::sheet::PlayerNo::new);
+    let alike = a
+        .players
+        .iter()
+        .zip(&b.players)
+        .filter(|(x, y)| x.is_some() && number(x) == number(y))
+        .count();
+    2 * alike > a.players.iter().flatten().count().max(1)
 }
 
 /// Most rows alike at the same row numbers: one paper, scanned twice.

@@ -8,11 +8,11 @@ use crate::check::messages::Lang;
 use crate::check::rules::RuleSet;
 use crate::check::verify::verify;
 use crate::error::SheetError;
+use crate::night::tournament::checks::sheet_name;
 use crate::night::tournament::participants::Participants;
 use crate::night::tournament::seated::seating_checks;
 use crate::night::tournament::seating::Seating;
 use crate::night::tournament::standings::{Standings, standings};
-use crate::night::tournament::checks::sheet_name;
 use crate::record::stand::counted;
 use crate::sheet::SheetResult;
 

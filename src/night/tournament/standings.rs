@@ -58,11 +58,15 @@ pub struct Standings {
 /// changes everyone's result), or an uncertain reading or a value written
 /// in another pen (a later edit) in the player's seat or in a game row.
 fn needs_review(sheet: &SheetResult, seat: usize) -> bool {
-    sheet.flags.iter().filter(|f| f.detail.settled.is_none()).any(|f| {
-        f.is_error()
-            || (matches!(f.code, Code::CellUncertain | Code::InkDiffers)
-                && (f.seat.is_none_or(|s| s == seat) || f.row.is_some()))
-    })
+    sheet
+        .flags
+        .iter()
+        .filter(|f| f.detail.settled.is_none())
+        .any(|f| {
+            f.is_error()
+                || (matches!(f.code, Code::CellUncertain | Code::InkDiffers)
+                    && (f.seat.is_none_or(|s| s == seat) || f.row.is_some()))
+        })
 }
 
 struct Acc {
@@ -134,8 +138,11 @@ pub fn standings(
             continue;
         }
         valid.push((fallback.clone(), sheet.clone()));
-        // The same paper again counts once, until a person decides.
-        if !twin {
+        // The same paper again counts once, until a person decides; its
+        // table is still seen twice.
+        if twin {
+            night.see_table(sheet, fallback);
+        } else {
             night.add_sheet(sheet, fallback);
         }
     }
@@ -171,6 +178,14 @@ struct Night<'a> {
 }
 
 impl Night<'_> {
+    /// A sheet that does not count, at its round and table.
+    fn see_table(&mut self, sheet: &SheetResult, fallback: &str) {
+        if let (Some(r), Some(t)) = (sheet.round, sheet.table) {
+            let name = sheet_name(sheet, fallback);
+            self.tables.entry((r, t)).or_default().push(name);
+        }
+    }
+
     /// A sheet declared invalid: no points, no player, no open check; its
     /// verdict is listed as settled.
     fn void_sheet(&mut self, sheet: &SheetResult, fallback: &str, void: &Void) {
@@ -210,7 +225,9 @@ impl Night<'_> {
             });
             return;
         }
-        if sheet.notes.game_confirmed.is_none() && sheet.flags.iter().any(|f| f.code == Code::WrongGame) {
+        if sheet.notes.game_confirmed.is_none()
+            && sheet.flags.iter().any(|f| f.code == Code::WrongGame)
+        {
             self.checks.push(NightCheck {
                 kind: NightCheckKind::WrongGame,
                 sheets: vec![name.clone()],

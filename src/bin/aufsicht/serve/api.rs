@@ -17,11 +17,11 @@ use aufsicht::catalogue::{Tell, say};
 use aufsicht::error::{ArchiveError, ClubError, PowerError};
 use aufsicht::night::club::archive::StoredSheet;
 use aufsicht::night::club::audit::Audit;
-use aufsicht::record::Decision;
 use aufsicht::night::tournament::names::Names;
 use aufsicht::night::tournament::participants::Participants;
 use aufsicht::night::tournament::ranking::{NightRules, rank};
 use aufsicht::night::tournament::seating::Seating;
+use aufsicht::record::Decision;
 use aufsicht::sheet::PlayerNo;
 
 use super::Desk;
@@ -244,11 +244,13 @@ pub async fn trail(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply 
         desk.stored(id)?;
         let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
         let rows = archive.trail(id).map_err(|e| desk.problem(e))?;
+        // A blank is an empty text, as the trail always wrote it.
+        let blank = |v: &Option<String>| v.clone().unwrap_or_default();
         let trail: Vec<Value> = rows
             .iter()
             .map(|c| {
                 json!({"at": c.at, "by": c.by, "kind": c.kind.as_str(), "path": c.path,
-                       "old": c.old, "new": c.new, "field": c.field})
+                       "old": blank(&c.old), "new": blank(&c.new), "field": c.field})
             })
             .collect();
         Ok(Json(trail).into_response())
@@ -347,13 +349,7 @@ pub async fn counts(
 impl Desk {
     /// A person's decisions on sheet `id`, kept in its record; the sheet
     /// as it now stands goes back, its version as the ETag.
-    fn decide(
-        &self,
-        id: i64,
-        by: &str,
-        decisions: &[Decision],
-        version: Option<i64>,
-    ) -> Reply {
+    fn decide(&self, id: i64, by: &str, decisions: &[Decision], version: Option<i64>) -> Reply {
         let by = by.trim();
         if by.is_empty() {
             let said = say(self.lang, "desk-name-first", &[]);
@@ -617,9 +613,9 @@ pub async fn checks(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) 
                 .filter_map(|n| ids.get(n).copied())
                 .collect()
         };
-        let open = standings.checks.iter().map(|c| {
-            json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets_of(c)})
-        });
+        let open = standings.checks.iter().map(
+            |c| json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets_of(c)}),
+        );
         let settled = standings.settled.iter().map(|(c, s)| {
             json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets_of(c),
                    "settled": {"by": s.by, "at": s.at}})

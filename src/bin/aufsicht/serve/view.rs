@@ -12,12 +12,12 @@ use aufsicht::check::flags::Flag;
 use aufsicht::error::ArchiveError;
 use aufsicht::night::club::archive::StoredSheet;
 use aufsicht::night::club::evidence::{Decoded, Evidence};
-use aufsicht::record::answer;
 use aufsicht::night::desk::review::{
     CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, named_cells, overview, stored_alignment,
 };
 use aufsicht::page::align::Alignment;
 use aufsicht::page::form::{FormTemplate, find_for};
+use aufsicht::record::answer;
 use aufsicht::sheet::PlayerNo;
 use aufsicht::sheet::ValuePath;
 

@@ -46,7 +46,12 @@ pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
             .unwrap_or_else(|| "aufsicht".to_string());
         tx.execute(
             "INSERT INTO readings (sheet_id, result_json, reader, at) VALUES (?1, ?2, ?3, ?4)",
-            params![id, reading_of(&stored, &lines).to_json_pretty(), reader, scanned],
+            params![
+                id,
+                reading_of(&stored, &lines).to_json_pretty(),
+                reader,
+                scanned
+            ],
         )?;
         for line in &lines {
             if let Some(decision) = decision_of(line) {

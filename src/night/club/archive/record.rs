@@ -295,12 +295,7 @@ fn trail_line(
 /// A copy names a readable sheet of the same night that is not void and
 /// not itself a copy, and no sheet is a copy of the one that becomes one:
 /// no chain or circle of copies can stand.
-fn copy_allowed(
-    tx: &Transaction,
-    tournament: i64,
-    id: i64,
-    of: i64,
-) -> Result<(), ArchiveError> {
+fn copy_allowed(tx: &Transaction, tournament: i64, id: i64, of: i64) -> Result<(), ArchiveError> {
     let refused = |why| Err(ArchiveError::CopyRefused { of, why });
     if of == id {
         return refused(CopyRefusal::Itself);
@@ -337,4 +332,258 @@ fn copy_allowed(
         return refused(CopyRefusal::HasCopies);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::messages::Lang;
+    use crate::check::rules::RuleSet;
+    use crate::sheet::{Cell, GameRow, finished_sheet};
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    fn row(no: u32, values: [i64; 4]) -> GameRow {
+        let cell = |v: i64| match v {
+            v if v > 0 => Cell::plus(v as u32),
+            v => Cell::minus((-v) as u32),
+        };
+        GameRow {
+            no,
+            cells: values.map(cell).to_vec(),
+            initials: false,
+            class: None,
+            extra: Default::default(),
+        }
+    }
+
+    fn sheet(table: u32) -> SheetResult {
+        let players = ["11", "12", "13", "14"].map(|p| Some(format!("{table}{p}")));
+        let rows = vec![row(1, [1, 1, -1, -1]), row(2, [-1, 1, 1, -1])];
+        let mut s = finished_sheet("merkur", rows, players.to_vec());
+        s.table = Some(table);
+        s.source = Some(format!("t{table}.png"));
+        s
+    }
+
+    /// An archive holding `sheets`, with their ids, in a folder that goes
+    /// when the test ends.
+    fn archive(sheets: &[SheetResult]) -> (tempfile::TempDir, Archive, Vec<i64>) {
+        let dir = tempfile::tempdir().expect("temp");
+        let mut a = Archive::open(&dir.path().join("a.sqlite")).expect("open");
+        let t = a.tournament("night", "merkur").expect("night");
+        let mut ids = Vec::new();
+        for (i, s) in sheets.iter().enumerate() {
+            a.store_file(
+                t,
+                &format!("sha{i}"),
+                None,
+                &[(format!("{i}.json"), s.clone())],
+            )
+            .expect("store");
+            ids.push(a.sheets(t).expect("sheets").last().expect("stored").id);
+        }
+        (dir, a, ids)
+    }
+
+    /// A sheet as its JSON says it, keys in any order.
+    fn json(sheet: &SheetResult) -> Value {
+        serde_json::to_value(sheet).expect("json")
+    }
+
+    fn merkur() -> RuleSet {
+        RuleSet::load("merkur").expect("merkur")
+    }
+
+    fn paper(path: &str, value: i64) -> Decision {
+        Decision::Paper {
+            path: path.into(),
+            value: value.into(),
+        }
+    }
+
+    fn count(path: &str, value: i64) -> Decision {
+        Decision::Counts {
+            path: path.into(),
+            value: value.into(),
+            reason: "the rows give it".into(),
+        }
+    }
+
+    fn stored(a: &Archive, id: i64) -> SheetResult {
+        a.sheet_anywhere(id)
+            .expect("query")
+            .expect("there")
+            .1
+            .result
+    }
+
+    #[test]
+    fn a_reread_by_another_person_should_keep_answers_counts_and_initials() {
+        let rules = merkur();
+        let check = |s| crate::check::verify::verify(s, &rules, Lang::En);
+        let (_dir, mut a, ids) = archive(&[sheet(1)]);
+        let id = ids[0];
+        let initials = Decision::Initials {
+            row: Some(1),
+            seat: None,
+            field: None,
+            undo: false,
+        };
+        let decisions = [
+            paper("games/1/1/plus", 3),
+            count("endergebnis/2", 7),
+            initials,
+        ];
+        a.decide(id, "Anna", &decisions, None, &check)
+            .expect("decide");
+        // The scan read again: row 2 of seat 1 reads 5 now, row 1 as before.
+        let mut again = sheet(1);
+        again.games[1].cells[0] = Cell::plus(5);
+        let reread = a.add_reading(id, &again, &check).expect("reread");
+        let now = stored(&a, id);
+        assert_eq!(now.games[0].cells[0].plus, Some(3), "the answer stands");
+        assert_eq!(now.games[1].cells[0].plus, Some(5), "the reading changed");
+        assert_eq!(now.notes.counts.len(), 1, "the count stands");
+        assert_eq!(now.notes.counts[0].value, Value::from(7));
+        assert_eq!(now.notes.supervisor_initials.len(), 1, "the initials stand");
+        assert!(!reread.changes.is_empty());
+        for line in a.trail(id).expect("trail") {
+            if line.kind == ChangeKind::Reading {
+                assert_eq!(line.by, reader_name(), "{line:?}");
+            } else {
+                assert_eq!(line.by, "Anna", "{line:?}");
+            }
+        }
+        let reading: Vec<String> = (a.trail(id).expect("trail").into_iter())
+            .filter(|l| l.kind == ChangeKind::Reading)
+            .map(|l| l.path)
+            .collect();
+        assert!(
+            reading.contains(&"games/2/1/plus".to_string()),
+            "{reading:?}"
+        );
+        assert!(
+            !reading.contains(&"games/1/1/plus".to_string()),
+            "{reading:?}"
+        );
+        let made = a.stand_of(id, &check).expect("made");
+        assert_eq!(json(&made), json(&now));
+    }
+
+    #[test]
+    fn a_reread_that_cannot_read_the_page_should_change_nothing() {
+        let (_dir, mut a, ids) = archive(&[sheet(1)]);
+        a.decide(ids[0], "Anna", &[paper("games/1/1/plus", 3)], None, &Ok)
+            .expect("decide");
+        let before = a.sheet_anywhere(ids[0]).expect("q").expect("there").1;
+        let mut unreadable = sheet(1);
+        unreadable.status = Status::Unreadable;
+        unreadable.games.clear();
+        let refused = a.add_reading(ids[0], &unreadable, &Ok).err();
+        assert!(matches!(refused, Some(ArchiveError::RereadUnreadable(_))));
+        let after = a.sheet_anywhere(ids[0]).expect("q").expect("there").1;
+        assert_eq!(
+            (after.result, after.version),
+            (before.result, before.version)
+        );
+        assert_eq!(a.record(ids[0]).expect("record").readings.len(), 1);
+    }
+
+    #[test]
+    fn a_copy_should_name_a_readable_original_and_never_make_a_chain() {
+        let mut unreadable = sheet(3);
+        unreadable.status = Status::Unreadable;
+        let (_dir, mut a, ids) = archive(&[sheet(1), sheet(2), unreadable, sheet(4)]);
+        let copy = |of: i64| [Decision::Copy { of: Some(of) }];
+        let why = |r: Result<Decided, ArchiveError>| match r {
+            Err(ArchiveError::CopyRefused { why, .. }) => Some(why),
+            Err(e) => panic!("{e}"),
+            Ok(_) => None,
+        };
+        assert_eq!(why(a.decide(ids[1], "AB", &copy(ids[0]), None, &Ok)), None);
+        // 1 as a copy of 2, which is a copy: a circle.
+        let circle = a.decide(ids[0], "AB", &copy(ids[1]), None, &Ok);
+        assert_eq!(why(circle), Some(CopyRefusal::IsCopy));
+        // 1, of which 2 is a copy, as a copy of 4: a chain.
+        let chain = a.decide(ids[0], "AB", &copy(ids[3]), None, &Ok);
+        assert_eq!(why(chain), Some(CopyRefusal::HasCopies));
+        let junk = a.decide(ids[3], "AB", &copy(ids[2]), None, &Ok);
+        assert_eq!(why(junk), Some(CopyRefusal::Unreadable));
+        let itself = a.decide(ids[3], "AB", &copy(ids[3]), None, &Ok);
+        assert_eq!(why(itself), Some(CopyRefusal::Itself));
+        assert!(stored(&a, ids[0]).notes.copy_of.is_none());
+    }
+
+    /// One step of a night at the desk.
+    #[derive(Debug, Clone)]
+    enum Step {
+        Decide(Decision),
+        Reread(i64),
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        let path = prop_oneof![
+            (1u32..=3, 1usize..=4, any::<bool>()).prop_map(|(no, seat, plus)| {
+                format!("games/{no}/{seat}/{}", if plus { "plus" } else { "minus" })
+            }),
+            (1usize..=4).prop_map(|s| format!("endergebnis/{s}")),
+            (1usize..=4).prop_map(|s| format!("abzug/{s}")),
+        ];
+        prop_oneof![
+            (path.clone(), 0i64..9).prop_map(|(p, v)| Step::Decide(paper(&p, v))),
+            (path, 0i64..9).prop_map(|(p, v)| Step::Decide(count(&p, v))),
+            (1u32..=2, any::<bool>()).prop_map(|(row, undo)| Step::Decide(Decision::Initials {
+                row: Some(row),
+                seat: None,
+                field: None,
+                undo
+            })),
+            any::<bool>().prop_map(|void| Step::Decide(Decision::Void {
+                void,
+                reason: "forged".into()
+            })),
+            any::<bool>().prop_map(|ours| Step::Decide(Decision::Game { ours })),
+            (0i64..9).prop_map(Step::Reread),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// The sheet kept as it stands is always the one its record makes
+        /// from scratch, and a reread never loses a person's decision.
+        #[test]
+        fn the_stored_sheet_should_be_the_one_its_record_makes(steps in prop::collection::vec(step(), 1..14)) {
+            let rules = merkur();
+            let check = |s| crate::check::verify::verify(s, &rules, Lang::En);
+            let (_dir, mut a, ids) = archive(&[sheet(1)]);
+            let id = ids[0];
+            let mut answers: std::collections::BTreeMap<String, Value> = Default::default();
+            for step in steps {
+                match step {
+                    Step::Decide(d) => {
+                        if a.decide(id, "Anna", std::slice::from_ref(&d), None, &check).is_ok()
+                            && let Decision::Paper { path, value } = d
+                        {
+                            answers.insert(path, value);
+                        }
+                    }
+                    Step::Reread(v) => {
+                        let mut again = sheet(1);
+                        again.games[0].cells[2] = Cell::minus(v as u32);
+                        a.add_reading(id, &again, &check).expect("reread");
+                    }
+                }
+                let now = stored(&a, id);
+                // As the archive writes both: a row's kind of game is
+                // written by the checks, never read back.
+                let made = a.stand_of(id, &check).expect("made");
+                prop_assert_eq!(json(&made), json(&now));
+                for (path, value) in &answers {
+                    let p: crate::sheet::ValuePath = path.parse().expect("path");
+                    prop_assert_eq!(&crate::record::answer::get(&now, p), value, "{}", path);
+                }
+            }
+        }
+    }
 }
