@@ -572,10 +572,10 @@ mod tests {
             .collect();
         let writers = ledger(&all);
         assert_eq!(writers.len(), 1);
-        // Seat 2 writes: the void sheet, and those whose slip rests on a
-        // doubt in its seat's column that could be read otherwise, give
-        // nothing; the third and fourth sheets' errors favour the writer
-        // on seat 2.
+        // Seat 2 writes: the void sheet is no Liste, and the slip a likely
+        // other reading explains gives nothing; the first sheet's slip
+        // stands (its doubt lists nothing that would explain it), the
+        // third and fourth favour the writer on seat 2.
         assert_eq!(writers[0].player, "11");
         assert_eq!(
             (
@@ -583,7 +583,82 @@ mod tests {
                 writers[0].errors,
                 writers[0].favouring_self
             ),
-            (5, 2, 2)
+            (4, 3, 2)
         );
+    }
+
+    /// A doubt on seat `seat`'s Endergebnis whose likely readings are
+    /// `alternatives`.
+    fn doubt_on_end(s: &mut SheetResult, seat: usize, alternatives: &[i64]) {
+        let mut detail = crate::check::flags::FlagDetail::default();
+        let written = s.endergebnis[seat - 1].expect("written");
+        detail.reading = Some(written.to_string());
+        detail.alternatives = alternatives.iter().map(|a| (a.to_string(), 0.3)).collect();
+        s.flags.push(crate::check::flags::Flag {
+            code: Code::CellUncertain,
+            severity: Code::CellUncertain.severity(),
+            row: None,
+            seat: Some(seat),
+            field: Some("endergebnis".into()),
+            message: String::new(),
+            detail,
+            extra: Default::default(),
+        });
+    }
+
+    fn all_on_seat_one(sheets: &[SheetResult]) -> Vec<Writer> {
+        let named: Vec<LedgerSheet> = sheets
+            .iter()
+            .enumerate()
+            .map(|(i, r)| LedgerSheet {
+                night: "Herbst",
+                sheet: format!("s{i}"),
+                result: r,
+                writer_seat: 1,
+            })
+            .collect();
+        ledger(&named)
+    }
+
+    #[test]
+    fn honest_schreiber_of_many_sheets_should_pass_and_one_who_overwrites_their_own_should_not() {
+        let mut sheets = Vec::new();
+        // Ten honest Schreiber, eight sheets each: a slip now and then, on
+        // any seat, either way.
+        for w in 0..10u32 {
+            for k in 0..8u32 {
+                let players = [100 + w, 200 + k, 300 + w, 400 + k].map(|p| p.to_string());
+                let players = players.each_ref().map(String::as_str);
+                let slip = if (w + k) % 3 == 0 {
+                    [4, -3][(k % 2) as usize]
+                } else {
+                    0
+                };
+                sheets.push(sheet(w * 10 + k, players, (w + k) as usize % 4 + 1, slip));
+            }
+        }
+        // One who overwrites their own Endergebnis, a doubt on each that
+        // no likely reading of which is what the rows give.
+        for k in 0..6 {
+            let mut s = sheet(900 + k, ["0117", "901", "902", "903"], 1, 5);
+            let end = s.endergebnis[0].expect("written");
+            doubt_on_end(&mut s, 1, &[end + 1, end - 10]);
+            sheets.push(s);
+        }
+        // The same Schreiber, written without the leading zero.
+        sheets.push(sheet(999, ["117", "901", "902", "903"], 1, 5));
+        let writers = all_on_seat_one(&sheets);
+        let flagged: Vec<&str> = (writers.iter())
+            .filter(|w| w.flagged)
+            .map(|w| w.player.as_str())
+            .collect();
+        assert_eq!(flagged, ["117"], "{writers:#?}");
+        assert_eq!((writers[0].sheets, writers[0].errors), (7, 7));
+        assert_eq!(writers.len(), 11);
+        // A doubt one of whose readings is what the rows give explains it.
+        let mut explained = sheet(1, ["5", "6", "7", "8"], 1, 5);
+        let computed = explained.endergebnis[0].expect("written") - 5;
+        doubt_on_end(&mut explained, 1, &[computed]);
+        assert_eq!(all_on_seat_one(&[explained])[0].errors, 0);
     }
 }

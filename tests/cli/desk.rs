@@ -1603,8 +1603,8 @@ async fn a_supervisor_should_initial_void_and_undo_both_in_chromium() {
         [
             "initials Aufsicht Aufsicht",
             "initials Aufsicht ",
-            "verdict Aufsicht forged",
-            "verdict Aufsicht ",
+            "void Aufsicht forged",
+            "void Aufsicht ",
         ],
     );
 }
@@ -1773,7 +1773,9 @@ fn a_sheet_read_on_the_wrong_form_should_be_read_again_with_the_trail() {
         "the trail names the program for what the reader changed, never a person"
     );
     assert!(
-        trail.iter().any(|c| c.field == "table" && c.by == "AB"),
+        trail
+            .iter()
+            .any(|c| c.field == "table" && c.by == aufsicht::night::club::archive::reader_name()),
         "{trail:?}"
     );
 

@@ -710,6 +710,65 @@ mod tests {
             .expect("player listed")
     }
 
+    fn rows(n: u32) -> Vec<GameRow> {
+        (1..=n)
+            .map(|no| row(no, [no as i64, no as i64, -(no as i64), -(no as i64)], None))
+            .collect()
+    }
+
+    #[test]
+    fn a_voided_sheets_players_should_not_be_ranked_and_no_check_should_name_it() {
+        let mut void = sheet(2, 1, ["5", "6", "7", "8"], rows(2));
+        void.1.source = Some("doko.png".into());
+        void.1.notes.void = Some(Void {
+            by: "AB".into(),
+            at: "now".into(),
+            reason: "Doppelkopf".into(),
+        });
+        let s = night(vec![
+            sheet(1, 1, ["1", "2", "3", "4"], rows(2)),
+            sheet(2, 1, ["1", "2", "3", "4"], rows(2)),
+            // Player 5 also played round 1: they keep it, and no check
+            // asks for the round they lost by the verdict.
+            sheet(1, 2, ["5", "9", "10", "11"], rows(2)),
+            void,
+        ]);
+        let ranked: Vec<&str> = s.players.iter().map(|p| p.player.as_str()).collect();
+        for gone in ["6", "7", "8"] {
+            assert!(!ranked.contains(&gone), "{ranked:?}");
+        }
+        assert_eq!(line(&s, "5").rounds, vec![Some(3), None]);
+        let named = |c: &NightCheck| c.sheets.iter().any(|n| n == "doko.png");
+        assert!(!s.checks.iter().any(named), "{:?}", s.checks);
+        assert!(
+            !s.checks.iter().any(|c| c.message.contains("Player 5 ")),
+            "{:?}",
+            s.checks
+        );
+        assert_eq!(s.settled.len(), 1);
+        assert_eq!(s.settled[0].0.kind, NightCheckKind::SheetVoid);
+        assert_eq!(s.settled[0].1.by, "AB");
+    }
+
+    #[test]
+    fn the_same_paper_twice_should_count_once_until_a_person_decides() {
+        let first = sheet(1, 1, ["27", "2", "3", "4"], rows(12));
+        let mut fax = first.clone();
+        fax.1.source = Some("fax.png".into());
+        let s = night(vec![first, fax.clone()]);
+        assert_eq!(line(&s, "27").total, 78);
+        assert!(
+            s.checks
+                .iter()
+                .any(|c| c.kind == NightCheckKind::SheetTwice)
+        );
+        // Another table's sheet with the same rows is no copy of this paper.
+        let mut other = fax;
+        other.1.players = ["31", "32", "33", "34"].map(|p| Some(p.into())).to_vec();
+        let s = night(vec![sheet(1, 1, ["27", "2", "3", "4"], rows(12)), other]);
+        assert_eq!(line(&s, "31").total, 78);
+    }
+
     #[test]
     fn players_are_linked_across_rounds_by_their_number() {
         let s = night(vec![
