@@ -106,8 +106,12 @@ impl FormTemplate {
     /// re-learnt after a reprint is another form under the same id, and a
     /// sheet names the one it was read on.
     pub fn content_sha256(&self) -> String {
+        use sha2::{Digest, Sha256};
         let json = serde_json::to_string(self).unwrap_or_default();
-        crate::night::club::archive::hex_sha256(json.as_bytes())
+        Sha256::digest(json.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     /// The box of a printed sheet's code: the template's, or a 15 mm
@@ -372,20 +376,45 @@ impl FormTemplate {
     }
 }
 
-/// The template a sheet was read on among `forms`: the one of its content
-/// hash where it names one and it is there, else the first of its id.
+/// A form with the hash it is known by: for a version an archive keeps,
+/// the hash stored when it was kept (a later release may write the same
+/// template otherwise); for a form at hand, its content's.
+#[derive(Debug, Clone)]
+pub struct KnownForm {
+    pub sha256: String,
+    pub form: FormTemplate,
+    /// A version an archive kept (its nights' sheets were read on it).
+    pub kept: bool,
+}
+
+impl KnownForm {
+    /// A form at hand, by its content.
+    pub fn of(form: FormTemplate) -> Self {
+        KnownForm {
+            sha256: form.content_sha256(),
+            form,
+            kept: false,
+        }
+    }
+}
+
+/// The form a stored sheet was read on, among `forms` (an archive's kept
+/// versions newest first, then the forms at hand): the version its hash
+/// names; for a sheet that names none (read before forms had versions),
+/// the oldest kept version of its id, the one its night read it on;
+/// otherwise the first of its id.
 pub fn find_for<'a>(
-    forms: &'a [FormTemplate],
+    forms: &'a [KnownForm],
     id: Option<&str>,
     sha256: Option<&str>,
 ) -> Option<&'a FormTemplate> {
     let id = id?;
-    let by_content = sha256.and_then(|sha| {
-        forms
-            .iter()
-            .find(|f| f.id == id && f.content_sha256() == sha)
-    });
-    by_content.or_else(|| forms.iter().find(|f| f.id == id))
+    let of_id = || forms.iter().filter(move |f| f.form.id == id);
+    let found = match sha256 {
+        Some(sha) => of_id().find(|f| f.sha256 == sha),
+        None => of_id().filter(|f| f.kept).last(),
+    };
+    found.or_else(|| of_id().next()).map(|f| &f.form)
 }
 
 #[cfg(test)]

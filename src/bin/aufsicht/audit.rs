@@ -12,7 +12,7 @@ use aufsicht::night::club::archive::with_kept;
 use aufsicht::night::club::audit::{Subject, audit, season_audit};
 use aufsicht::night::club::audit_page::{Scans, page};
 use aufsicht::night::tournament::ranking::NightRules;
-use aufsicht::page::form::FormTemplate;
+use aufsicht::page::form::{FormTemplate, KnownForm};
 use aufsicht::sheet::PlayerNo;
 
 use crate::common::{Told, load_rules, open_archive};
@@ -102,7 +102,8 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
                 aufsicht::night::club::evidence::of_audit(&found, &kept, dir).told(lang)?;
             // Every version kept first: a sheet names the one it was read on.
             let mut forms = db.form_versions().told(lang)?;
-            forms.extend(with_kept(&FormTemplate::builtins(), db.forms().told(lang)?));
+            let at_hand = with_kept(&FormTemplate::builtins(), db.forms().told(lang)?);
+            forms.extend(at_hand.into_iter().map(KnownForm::of));
             page(
                 &found,
                 &Scans {

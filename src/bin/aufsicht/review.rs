@@ -145,7 +145,9 @@ fn review(
         .filter(|f| !forms.iter().any(|b| &b.id == f))
         .filter_map(|f| FormTemplate::load(f).ok())
         .collect();
-    let all_forms: Vec<FormTemplate> = forms.into_iter().chain(custom).collect();
+    let all_forms: Vec<aufsicht::page::form::KnownForm> = (forms.into_iter().chain(custom))
+        .map(aufsicht::page::form::KnownForm::of)
+        .collect();
     let mut missing = 0;
     // Each scan file decoded once, however many of its pages are sheets.
     let mut decoded = aufsicht::night::club::evidence::Decoded::default();

@@ -14,7 +14,6 @@ use crate::night::club::audit::{Audit, AuditedNight, AuditedSheet, Line};
 use crate::night::club::evidence::Evidence;
 use crate::night::desk::review::{CROP_PX_PER_MM, data_uri_png, stored_alignment, union};
 use crate::night::tournament::names::Names;
-use crate::page::form::FormTemplate;
 use crate::sheet::{Cell, GameRow, PlayerNo, SheetResult};
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:.5em 0}\
@@ -27,7 +26,7 @@ section{page-break-inside:avoid;border-top:2px solid #444;margin-top:1.5em}\
 /// What the page needs besides the audit: the forms and each sheet's
 /// scan by the sheet's id ([`crate::night::club::evidence::of_audit`]).
 pub struct Scans<'a> {
-    pub forms: &'a [FormTemplate],
+    pub forms: &'a [crate::page::form::KnownForm],
     pub evidence: &'a HashMap<i64, Evidence>,
 }
 

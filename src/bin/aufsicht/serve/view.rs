@@ -16,7 +16,7 @@ use aufsicht::night::desk::review::{
     CROP_PX_PER_MM, data_uri_jpeg, data_uri_png, named_cells, overview, stored_alignment,
 };
 use aufsicht::page::align::Alignment;
-use aufsicht::page::form::{FormTemplate, find_for};
+use aufsicht::page::form::{FormTemplate, KnownForm, find_for};
 use aufsicht::record::answer;
 use aufsicht::sheet::PlayerNo;
 use aufsicht::sheet::ValuePath;
@@ -54,15 +54,15 @@ impl Images {
 impl Desk {
     /// Every form a stored sheet may have been read on: each version the
     /// archive keeps (the newest first), then the desk's own.
-    pub(super) fn form_versions(&self) -> Result<Vec<FormTemplate>, ArchiveError> {
+    pub(super) fn form_versions(&self) -> Result<Vec<KnownForm>, ArchiveError> {
         let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
         let mut all = archive.form_versions()?;
-        all.extend(self.forms.iter().cloned());
+        all.extend(self.forms.iter().cloned().map(KnownForm::of));
         Ok(all)
     }
 
     /// [`Desk::form_versions`], its archive's trouble as the desk's answer.
-    pub(super) fn forms_with_versions(&self) -> Result<Vec<FormTemplate>, super::api::Problem> {
+    pub(super) fn forms_with_versions(&self) -> Result<Vec<KnownForm>, super::api::Problem> {
         self.form_versions().map_err(|e| self.problem(e))
     }
 

@@ -6,7 +6,7 @@ use rusqlite::params;
 
 use super::Archive;
 use crate::error::ArchiveError;
-use crate::page::form::{FormTemplate, builtin_ids};
+use crate::page::form::{FormTemplate, KnownForm, builtin_ids};
 
 impl Archive {
     /// Keeps the forms of `forms` that are not shipped with the night,
@@ -36,11 +36,32 @@ impl Archive {
 
     /// Every form kept by its content, however many share an id (sheets
     /// name theirs by [`FormTemplate::content_sha256`]).
-    pub fn form_versions(&self) -> Result<Vec<FormTemplate>, ArchiveError> {
-        self.templates(
-            "SELECT id, template FROM form_versions ORDER BY rowid DESC",
-            params![],
-        )
+    pub fn form_versions(&self) -> Result<Vec<KnownForm>, ArchiveError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT sha256, id, template FROM form_versions ORDER BY rowid DESC")?;
+        let rows = stmt.query_map(params![], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut forms = Vec::new();
+        for row in rows {
+            let (sha256, id, json) = row?;
+            let form =
+                FormTemplate::from_json(&id, &json).map_err(|e| ArchiveError::StoredForm {
+                    id,
+                    source: Box::new(e),
+                })?;
+            forms.push(KnownForm {
+                sha256,
+                form,
+                kept: true,
+            });
+        }
+        Ok(forms)
     }
 
     /// The forms the night keeps, by id.
@@ -190,10 +211,21 @@ mod tests {
         let found = crate::page::form::find_for(&versions, Some("vereinsliste"), Some(&sha))
             .expect("found");
         assert_eq!(found.fields.round, old.fields.round);
-        // A sheet that names no version (read before) takes the newest.
+        // A sheet that names no version (read before versions) takes the
+        // oldest kept, the one its night had.
         let found =
             crate::page::form::find_for(&versions, Some("vereinsliste"), None).expect("found");
-        assert_eq!(found.fields.round, reprinted.fields.round);
+        assert_eq!(found.fields.round, old.fields.round);
+        // By the hash stored, not the one this release would write.
+        let mut renamed = versions.clone();
+        renamed[1].sha256 = "stored-by-an-older-release".into();
+        let found = crate::page::form::find_for(
+            &renamed,
+            Some("vereinsliste"),
+            Some("stored-by-an-older-release"),
+        )
+        .expect("found");
+        assert_eq!(found.fields.round, old.fields.round);
     }
 
     /// An archive whose nights kept forms before it knew versions: opened,
@@ -213,6 +245,6 @@ mod tests {
         let archive = Archive::open(&path).expect("migrated");
         let versions = archive.form_versions().expect("versions");
         assert_eq!(versions.len(), 1);
-        assert_eq!(versions[0].content_sha256(), club_form().content_sha256());
+        assert_eq!(versions[0].sha256, club_form().content_sha256());
     }
 }
