@@ -32,7 +32,9 @@ pub struct Change {
 }
 
 /// Which record made a trail line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeKind {
     /// The program read the scan (again): `by` is the program.

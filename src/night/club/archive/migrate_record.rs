@@ -177,3 +177,80 @@ fn name_trail_lines(tx: &Transaction) -> rusqlite_migration::HookResult {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::messages::Lang;
+    use crate::check::rules::RuleSet;
+    use crate::night::club::archive::{Archive, ChangeKind};
+
+    /// An archive the release before the record wrote (schema 7): three
+    /// merkur sheets scanned, then at its desk answers, initials given and
+    /// taken back, a copy and a void.
+    const SCHEMA_7: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/archive/schema-7.sqlite"
+    );
+
+    #[test]
+    fn an_archive_of_schema_7_should_keep_every_value_correction_and_verdict() {
+        let dir = tempfile::tempdir().expect("temp");
+        let path = dir.path().join("verein.sqlite");
+        std::fs::copy(SCHEMA_7, &path).expect("copy");
+        let raw = rusqlite::Connection::open(&path).expect("raw");
+        let before: Vec<(i64, String)> = (raw.prepare("SELECT id, result_json FROM sheets"))
+            .expect("query")
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("rows");
+        let lines: i64 =
+            (raw.query_row("SELECT count(*) FROM corrections", [], |r| r.get(0))).expect("trail");
+        drop(raw);
+        let archive = Archive::open(&path).expect("migrated");
+        let rules = RuleSet::load("merkur").expect("merkur");
+        let check = |s| crate::check::verify::verify(s, &rules, Lang::De);
+        for (id, json) in &before {
+            let old = parse(json).expect("old result");
+            let made = archive.stand_of(*id, &check).expect("made from the record");
+            for path in ValuePath::places_of(&old) {
+                let (was, is) = (answer::get(&old, path), answer::get(&made, path));
+                assert_eq!(was, is, "sheet {id}: {path}");
+            }
+            assert_eq!(made.notes.void, old.notes.void, "sheet {id}");
+            assert_eq!(made.notes.copy_of, old.notes.copy_of, "sheet {id}");
+            assert_eq!(
+                made.notes.supervisor_initials,
+                old.notes.supervisor_initials
+            );
+            assert_eq!(made.notes.footer_initials, old.notes.footer_initials);
+        }
+        let trail: Vec<_> = (1..=3)
+            .flat_map(|id| archive.trail(id).expect("trail"))
+            .collect();
+        assert_eq!(trail.len() as i64, lines, "no line of the trail lost");
+        let kinds: std::collections::BTreeSet<ChangeKind> = trail.iter().map(|c| c.kind).collect();
+        for kind in [
+            ChangeKind::Paper,
+            ChangeKind::Initials,
+            ChangeKind::Copy,
+            ChangeKind::Void,
+        ] {
+            assert!(kinds.contains(&kind), "{kind:?} in {trail:?}");
+        }
+        // What the machine read is the reading; what Anna answered, hers.
+        let record = archive.record(2).expect("record");
+        assert_eq!(record.readings[0].endergebnis[0], Some(27));
+        assert_eq!(
+            archive.stand_of(2, &check).expect("made").endergebnis[0],
+            Some(28)
+        );
+        assert!(
+            record
+                .records
+                .iter()
+                .all(|r| r.by == "Anna" || r.by == "Bert")
+        );
+    }
+}
