@@ -253,6 +253,9 @@ pub enum ArchiveError {
     },
     /// A stored record that is no record.
     Record(#[source] serde_json::Error),
+    /// The sheet as a decision or reading would make it cannot be checked
+    /// under the night's rules: nothing stored.
+    Check(Box<SheetError>),
 }
 
 impl From<serde_json::Error> for ArchiveError {
@@ -379,6 +382,7 @@ impl Tell for ArchiveError {
                 say(lang, key, &[("of", of)])
             }
             ArchiveError::Record(e) => say(lang, "archive-corrupt", &[("message", e)]),
+            ArchiveError::Check(e) => e.tell(lang),
             ArchiveError::Csv(e) => say(lang, "archive-csv", &[("message", e)]),
             ArchiveError::Scan { path, source } => {
                 say(lang, "archive-scan", &[("path", path), ("message", source)])

@@ -170,17 +170,22 @@ pub type Nights = [(String, Vec<(String, SheetResult)>)];
 /// Every Schreiber's account over `nights`, each sheet's Schreiber where
 /// `seats` puts them.
 pub fn of_nights(nights: &Nights, seats: &WriterSeats) -> Vec<Writer> {
-    let sheets: Vec<LedgerSheet> = nights
-        .iter()
-        .flat_map(|(night, sheets)| {
-            sheets.iter().map(move |(name, result)| LedgerSheet {
-                night,
-                sheet: name.clone(),
-                result,
-                writer_seat: seats.of(result),
+    let sheets: Vec<LedgerSheet> =
+        nights
+            .iter()
+            .flat_map(|(night, sheets)| {
+                // The same paper twice is one Liste: the one stored first.
+                let twins = crate::night::tournament::copies::later_twins(sheets);
+                sheets.iter().zip(twins).filter(|(_, twin)| !twin).map(
+                    move |((name, result), _)| LedgerSheet {
+                        night,
+                        sheet: name.clone(),
+                        result,
+                        writer_seat: seats.of(result),
+                    },
+                )
             })
-        })
-        .collect();
+            .collect();
     ledger(&sheets)
 }
 

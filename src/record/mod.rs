@@ -68,15 +68,16 @@ pub enum Decision {
 }
 
 impl Decision {
-    /// The trail's kind of this decision (docs/contract.md, the trail).
-    pub fn kind(&self) -> &'static str {
+    /// The kind of the trail's lines this decision writes.
+    pub fn kind(&self) -> trail::ChangeKind {
+        use trail::ChangeKind;
         match self {
-            Decision::Paper { .. } => "paper",
-            Decision::Counts { .. } => "counts",
-            Decision::Initials { .. } => "initials",
-            Decision::Void { .. } => "void",
-            Decision::Copy { .. } => "copy",
-            Decision::Game { .. } => "game",
+            Decision::Paper { .. } => ChangeKind::Paper,
+            Decision::Counts { .. } => ChangeKind::Counts,
+            Decision::Initials { .. } => ChangeKind::Initials,
+            Decision::Void { .. } => ChangeKind::Void,
+            Decision::Copy { .. } => ChangeKind::Copy,
+            Decision::Game { .. } => ChangeKind::Game,
         }
     }
 

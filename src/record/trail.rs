@@ -1,5 +1,5 @@
 //! The trail: what each record changed, one line per value, with its
-//! kind (docs/contract.md, "The night's record"); and what changed
+//! kind (../shared/CONTRACT.md, "The night's record"); and what changed
 //! between two versions of a sheet, value by value.
 
 use serde_json::Value;
@@ -103,7 +103,7 @@ impl ChangeKind {
 }
 
 impl Change {
-    /// The audit's kind (docs/contract.md, "Audit"): `correction` (a value
+    /// The audit's kind (the contract's "Audit"): `correction` (a value
     /// changed), `kept` (looked at, left as written), `initials` or
     /// `verdict`.
     pub fn audit_kind(&self) -> &'static str {
@@ -135,12 +135,14 @@ pub fn lines_of(decision: &Decision, before: &SheetResult, after: &SheetResult) 
             Err(_) => vec![],
         },
         Decision::Counts { path, value, .. } => {
+            // What counted before: an earlier count, else what is written.
             let counted = |s: &SheetResult| {
                 s.notes
                     .counts
                     .iter()
                     .find(|c| &c.path == path)
                     .map(|c| c.value.clone())
+                    .or_else(|| path.parse().ok().map(|p| answer::get(s, p)))
             };
             let field = path
                 .parse::<ValuePath>()
@@ -162,7 +164,7 @@ pub fn lines_of(decision: &Decision, before: &SheetResult, after: &SheetResult) 
     }
 }
 
-/// As the audit writes it (docs/contract.md, "Audit"): its kind the
+/// As the audit writes it (the contract's "Audit"): its kind the
 /// audit's, `record` the trail's.
 impl serde::Serialize for Change {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -180,9 +182,38 @@ impl serde::Serialize for Change {
     }
 }
 
+/// The line of a decision that changed nothing: its field, as it stands.
+pub fn kept_line(decision: &Decision, sheet: &SheetResult) -> Correction {
+    let field = match decision {
+        Decision::Paper { path, .. } | Decision::Counts { path, .. } => path
+            .parse::<ValuePath>()
+            .map(|p| p.archive_field())
+            .unwrap_or_else(|_| path.clone()),
+        Decision::Initials { row: Some(row), .. } => format!("game.{row}.supervisor_initials"),
+        Decision::Initials { seat, field, .. } => {
+            let seat = seat.unwrap_or(0);
+            match field.as_deref().unwrap_or("") {
+                column @ ("plus" | "minus") => {
+                    format!("gesamt.{seat}.{column}.supervisor_initials")
+                }
+                other => format!("{other}.{seat}.supervisor_initials"),
+            }
+        }
+        Decision::Void { .. } => "void".into(),
+        Decision::Copy { .. } => "copy_of".into(),
+        Decision::Game { .. } => "game_confirmed".into(),
+    };
+    let now = values_by_field(sheet, &field);
+    Correction {
+        field,
+        old: now.clone(),
+        new: now,
+    }
+}
+
 /// The trail's kind of a decision.
 pub fn kind_of(decision: &Decision) -> ChangeKind {
-    ChangeKind::parse(decision.kind()).unwrap_or(ChangeKind::Paper)
+    decision.kind()
 }
 
 /// The contract's path of an archive field, where one names it.

@@ -133,16 +133,7 @@ fn writers(db: &aufsicht::night::club::archive::Archive, a: &AuditArgs, lang: La
         by_table: Default::default(),
         otherwise: a.writer_seat.or(club.writer_seat),
     };
-    let night = match only {
-        Some(night) => night,
-        None => db.newest_night().told(lang)?,
-    };
-    let rules = crate::common::load_rules(&db.rules_of(night).told(lang)?, lang)?;
-    if let Some(seat) = seats.outside(rules.max_players()) {
-        let args: [(&str, &dyn std::fmt::Display); 2] =
-            [("seat", &seat), ("seats", &rules.max_players())];
-        anyhow::bail!(say(lang, "writers-seat-outside", &args));
-    }
+    crate::writers::seat_at_tables(db, only, &seats, lang)?;
     let writers = aufsicht::night::ledger::of_archive(db, only, &seats).told(lang)?;
     let text = match a.format {
         Format::Json => {

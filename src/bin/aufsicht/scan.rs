@@ -52,8 +52,8 @@ pub struct ScanArgs {
     /// verdict stands, and the trail names the program for what changed.
     #[arg(long, conflicts_with_all = ["no_archive", "watch"])]
     pub reread: bool,
-    /// Who asked for the new reading (kept for older scripts; the trail
-    /// names the program).
+    /// Who asked for the new reading; the trail names the program, which
+    /// made the values.
     #[arg(long, requires = "reread")]
     pub by: Option<String>,
     /// The night's registered participant numbers (one per line, or a CSV

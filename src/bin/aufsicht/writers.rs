@@ -56,11 +56,7 @@ pub struct WritersArgs {
 pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
     let rules = load_rules(&a.rules, lang)?;
     let seats = writer_seats(&a, lang)?;
-    if let Some(seat) = seats.outside(rules.max_players()) {
-        let args: [(&str, &dyn std::fmt::Display); 2] =
-            [("seat", &seat), ("seats", &rules.max_players())];
-        bail!(say(lang, "writers-seat-outside", &args));
-    }
+    seat_within(&seats, rules.max_players(), lang)?;
     let writers = match &a.archive {
         Some(path) => {
             let db = open_archive(path, lang)?;
@@ -93,6 +89,31 @@ pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
             .with_context(|| say(lang, "cannot-write", &[("path", &path.display())])),
         None => crate::common::write_stdout(text.as_bytes(), lang),
     }
+}
+
+/// A writer seat no table of the nights (`only`, else every night) has is
+/// refused: one line.
+pub fn seat_at_tables(
+    db: &aufsicht::night::club::archive::Archive,
+    only: Option<i64>,
+    seats: &WriterSeats,
+    lang: Lang,
+) -> Result<()> {
+    let nights = db.nights().told(lang)?;
+    for night in nights.iter().filter(|n| only.is_none_or(|o| o == n.id)) {
+        let rules = load_rules(&night.rules, lang)?;
+        seat_within(seats, rules.max_players(), lang)?;
+    }
+    Ok(())
+}
+
+/// A writer seat outside `1..=seats` is refused: one line.
+fn seat_within(seats: &WriterSeats, max: usize, lang: Lang) -> Result<()> {
+    if let Some(seat) = seats.outside(max) {
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("seat", &seat), ("seats", &max)];
+        bail!(say(lang, "writers-seat-outside", &args));
+    }
+    Ok(())
 }
 
 /// The ledger over folders, each one night named by the folder.

@@ -61,8 +61,9 @@ pub struct Season {
 
 /// The season of the archive's nights dated `from` to `to` (see
 /// [`Night::within`]) under `rule`. A night's totals are its Endergebnisse
-/// as stored (a void sheet's 0): the same as its ranking gives, without
-/// verifying every sheet again for the tie-breaks a season does not use.
+/// as they count (the Leitung's counts in place of what is written, a void
+/// sheet none): the same as its ranking gives, without verifying every
+/// sheet again for the tie-breaks a season does not use.
 pub fn of_archive(
     archive: &Archive,
     (from, to): (Option<NaiveDate>, Option<NaiveDate>),
@@ -76,6 +77,7 @@ pub fn of_archive(
             .sheets(night.id)?
             .into_iter()
             .map(StoredSheet::into_named)
+            .map(|(name, sheet)| (name, crate::record::stand::counted(&sheet)))
             .collect();
         let ranked = standings(&sheets, &rules, None, lang);
         nights.push(NightTotals {

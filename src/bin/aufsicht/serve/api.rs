@@ -42,6 +42,7 @@ impl Desk {
     pub(super) fn problem(&self, e: ArchiveError) -> Problem {
         let status = match e {
             ArchiveError::NoSuchSheet(_) => StatusCode::NOT_FOUND,
+            ArchiveError::Check(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ArchiveError::Stale { .. }
             | ArchiveError::CopyRefused { .. }
             | ArchiveError::RereadUnreadable(_) => StatusCode::CONFLICT,
@@ -244,7 +245,7 @@ pub async fn trail(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply 
         desk.stored(id)?;
         let archive = desk.archive.lock().unwrap_or_else(|p| p.into_inner());
         let rows = archive.trail(id).map_err(|e| desk.problem(e))?;
-        // A blank is an empty text, as the trail always wrote it.
+        // A blank is an empty text: one type for every old and new.
         let blank = |v: &Option<String>| v.clone().unwrap_or_default();
         let trail: Vec<Value> = rows
             .iter()

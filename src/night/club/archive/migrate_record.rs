@@ -17,11 +17,49 @@ use crate::sheet::{SheetResult, ValuePath};
 
 /// One line of an older trail.
 struct Line {
+    id: i64,
     field: String,
     old: Option<String>,
     new: Option<String>,
     by: String,
     at: String,
+}
+
+/// What an older trail line was, read in the light of the lines after it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A person's decision: it becomes a record.
+    Decision,
+    /// A value a reread read (written with the reread's `form` line, by
+    /// whoever asked): part of the reading, no one's decision.
+    Reading,
+    /// A person's value a later reread read over: the stored result holds
+    /// the reading's, so it stays in the trail and decides nothing.
+    ReadOver,
+}
+
+/// Each line's role: a value line that shares its time and author with
+/// a `form` line was written by a reread; a person's value line that a
+/// later reread changed again was read over.
+fn roles(lines: &[Line]) -> Vec<Role> {
+    let reread = |l: &Line| {
+        l.field == "form"
+            || lines
+                .iter()
+                .any(|f| f.field == "form" && f.at == l.at && f.by == l.by)
+    };
+    let read: Vec<bool> = lines.iter().map(reread).collect();
+    (0..lines.len())
+        .map(|i| {
+            if read[i] {
+                Role::Reading
+            } else if (i + 1..lines.len()).any(|j| read[j] && lines[j].field == lines[i].field) {
+                Role::ReadOver
+            } else {
+                Role::Decision
+            }
+        })
+        .collect()
 }
 
 /// Makes every sheet's record and names each trail line's kind and path.
@@ -35,6 +73,7 @@ pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
         .collect::<Result<_, _>>()?;
     for (id, json, scanned) in sheets {
         let lines = trail_of(tx, id)?;
+        let roles = roles(&lines);
         // A result this release cannot read keeps its trail as it is.
         let Ok(stored) = parse(&json) else {
             continue;
@@ -48,12 +87,21 @@ pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
             "INSERT INTO readings (sheet_id, result_json, reader, at) VALUES (?1, ?2, ?3, ?4)",
             params![
                 id,
-                reading_of(&stored, &lines).to_json_pretty(),
+                reading_of(&stored, &lines, &roles).to_json_pretty(),
                 reader,
                 scanned
             ],
         )?;
-        for line in &lines {
+        for (line, role) in lines.iter().zip(&roles) {
+            if *role == Role::Reading && line.field != "form" {
+                tx.execute(
+                    "UPDATE corrections SET kind = 'reading', path = ?2 WHERE id = ?1",
+                    params![line.id, crate::record::trail::path_of_field(&line.field)],
+                )?;
+            }
+            if *role != Role::Decision {
+                continue;
+            }
             if let Some(decision) = decision_of(line) {
                 let text = serde_json::to_string(&decision)
                     .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
@@ -69,25 +117,30 @@ pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
 
 fn trail_of(tx: &Transaction, id: i64) -> rusqlite::Result<Vec<Line>> {
     tx.prepare(
-        "SELECT field, old_value, new_value, who, at FROM corrections WHERE sheet_id = ?1 ORDER BY id",
+        "SELECT id, field, old_value, new_value, who, at FROM corrections WHERE sheet_id = ?1 ORDER BY id",
     )?
     .query_map(params![id], |r| {
         Ok(Line {
-            field: r.get(0)?,
-            old: r.get(1)?,
-            new: r.get(2)?,
-            by: r.get(3)?,
-            at: r.get(4)?,
+            id: r.get(0)?,
+            field: r.get(1)?,
+            old: r.get(2)?,
+            new: r.get(3)?,
+            by: r.get(4)?,
+            at: r.get(5)?,
         })
     })?
     .collect()
 }
 
-/// The stored result with every value a person changed set back to what
-/// it was before, newest change first.
-fn reading_of(stored: &SheetResult, lines: &[Line]) -> SheetResult {
+/// The stored result with every value a person decided set back to what
+/// it was before, newest change first (the values a reread read stand).
+fn reading_of(stored: &SheetResult, lines: &[Line], roles: &[Role]) -> SheetResult {
     let mut reading = as_read(stored);
-    for line in lines.iter().rev() {
+    let decided = lines
+        .iter()
+        .zip(roles)
+        .filter(|(_, r)| **r == Role::Decision);
+    for (line, _) in decided.rev() {
         if let Some(path) = ValuePath::of_archive_field(&line.field) {
             let _ = answer::set(&mut reading, path, &value_of(path, line.old.as_deref()));
         }
@@ -192,6 +245,39 @@ mod tests {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/archive/schema-7.sqlite"
     );
+
+    fn line(id: i64, field: &str, by: &str, at: &str) -> Line {
+        Line {
+            id,
+            field: field.into(),
+            old: Some("3".into()),
+            new: Some("5".into()),
+            by: by.into(),
+            at: at.into(),
+        }
+    }
+
+    #[test]
+    fn a_rereads_values_should_be_the_reading_and_a_value_it_read_over_no_decision() {
+        let lines = [
+            line(1, "game.1.seat.1.plus", "Anna", "t1"),
+            line(2, "game.2.seat.1.plus", "Anna", "t1"),
+            line(3, "form", "AB", "t2"),
+            line(4, "game.1.seat.1.plus", "AB", "t2"),
+            line(5, "endergebnis.1", "Anna", "t3"),
+        ];
+        let roles = roles(&lines);
+        assert!(
+            roles
+                == [
+                    Role::ReadOver,
+                    Role::Decision,
+                    Role::Reading,
+                    Role::Reading,
+                    Role::Decision
+                ]
+        );
+    }
 
     #[test]
     fn an_archive_of_schema_7_should_keep_every_value_correction_and_verdict() {

@@ -79,7 +79,12 @@ impl Archive {
         let after = made(&record, id, check)?;
         let mut changes = Vec::new();
         for decision in decisions {
-            for line in lines_of(decision, &before, &after) {
+            let mut lines = lines_of(decision, &before, &after);
+            // A decision that changed nothing is still a line: looked at, kept.
+            if lines.is_empty() {
+                lines.push(crate::record::trail::kept_line(decision, &after));
+            }
+            for line in lines {
                 changes.push(trail_line(&tx, id, kind_of(decision), line, by, &at)?);
             }
         }
@@ -229,7 +234,7 @@ fn made(record: &SheetRecord, id: i64, check: &Check) -> Result<SheetResult, Arc
         .readings
         .last()
         .ok_or(ArchiveError::NoSuchSheet(id))?;
-    stand(reading, &record.records, id, check).map_err(|e| ArchiveError::StoredResult(Box::new(e)))
+    stand(reading, &record.records, id, check).map_err(|e| ArchiveError::Check(Box::new(e)))
 }
 
 /// Keeps the sheet as it now stands, a version on; returns the version.
@@ -419,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    fn a_reread_by_another_person_should_keep_answers_counts_and_initials() {
+    fn a_reread_should_keep_every_answer_count_and_initials_and_name_the_program() {
         let rules = merkur();
         let check = |s| crate::check::verify::verify(s, &rules, Lang::En);
         let (_dir, mut a, ids) = archive(&[sheet(1)]);
