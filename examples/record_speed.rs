@@ -68,7 +68,7 @@ fn decision(k: usize, i: usize) -> Decision {
             field: None,
             undo: false,
         },
-        _ if i % 20 == 0 => Decision::Void {
+        _ if i.is_multiple_of(20) => Decision::Void {
             void: true,
             reason: "unleserlich".into(),
         },

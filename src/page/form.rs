@@ -412,7 +412,7 @@ pub fn find_for<'a>(
     let of_id = || forms.iter().filter(move |f| f.form.id == id);
     let found = match sha256 {
         Some(sha) => of_id().find(|f| f.sha256 == sha),
-        None => of_id().filter(|f| f.kept).last(),
+        None => of_id().rfind(|f| f.kept),
     };
     found.or_else(|| of_id().next()).map(|f| &f.form)
 }

@@ -141,6 +141,23 @@ pub fn counted(sheet: &SheetResult) -> SheetResult {
     out
 }
 
+/// A count as a person reads it: "geschrieben 54, gilt 56, AB: die
+/// Zeilen geben 56".
+pub fn said(count: &Count, lang: crate::check::messages::Lang) -> String {
+    let text = |v: &Value| match v {
+        Value::Null => "–".to_string(),
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    let args: [(&str, &dyn std::fmt::Display); 4] = [
+        ("written", &text(&count.written)),
+        ("value", &text(&count.value)),
+        ("by", &count.by),
+        ("reason", &count.reason),
+    ];
+    crate::catalogue::say(lang, "count-said", &args)
+}
+
 /// Whether an open flag still asks a person: one a count settled does not.
 pub fn is_open(flag: &Flag) -> bool {
     flag.detail.settled.is_none()

@@ -1931,3 +1931,98 @@ fn the_desks_key_should_never_stand_in_an_address() {
     let (status, _, _) = call_at(at, at, "POST", "/api/login", &[], b"");
     assert_eq!(status, 401, "no key, no cookie");
 }
+
+/// A writer's mistake at the desk: what counts is decided beside what is
+/// written; the standings take the count, the ledger keeps the error, the
+/// desk and the trail show both, and the written value takes it back.
+#[test]
+fn a_writers_mistake_should_count_as_decided_and_stay_written() {
+    let dir = temp("counts");
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    let night = dir.join("night.sqlite");
+    let mut archive = aufsicht::night::club::archive::Archive::open(&night).expect("archive");
+    let tournament = archive.tournament("Counts", "merkur").expect("tournament");
+    for (i, mut sheet) in tie_night().into_iter().enumerate() {
+        if i == 0 {
+            // Seat 2 wrote 2 more than its rows give.
+            sheet.endergebnis[1] = sheet.endergebnis[1].map(|e| e + 2);
+        }
+        let sheet = aufsicht::verify(sheet, &rules, aufsicht::Lang::En).expect("verify");
+        let (name, sha) = (format!("tisch{}.json", i + 1), format!("{i:064x}"));
+        archive
+            .store_file(tournament, &sha, None, &[(name, sheet)])
+            .expect("store");
+    }
+    drop(archive);
+    let desk = Desk::start(&night);
+    let id = (desk.json("/api/sheets").as_array().expect("queue").iter())
+        .find(|s| s["table"] == 1)
+        .and_then(|s| s["id"].as_i64())
+        .expect("table 1");
+    let sheet = desk.json(&format!("/api/sheets/{id}"));
+    let written = sheet["endergebnis"][1].as_i64().expect("written");
+    let rows_give = written - 2;
+    let player = text_of(&sheet["players"][1]);
+    let total = |desk: &Desk| {
+        let rows = desk.json("/api/standings?format=json");
+        (rows.as_array().expect("rows").iter())
+            .find(|r| text_of(&r["player"]) == player)
+            .and_then(|r| r["total"].as_i64())
+            .expect("ranked")
+    };
+    let before = total(&desk);
+    let counts = |body: Value| {
+        let headers = [("Content-Type", "application/json")];
+        let path = format!("/api/sheets/{id}/counts");
+        let (status, _, answer) = desk.call("POST", &path, &headers, &body.to_string());
+        (status, answer)
+    };
+    let value = |v: i64| json!([{"path": "endergebnis/2", "value": v}]);
+    let (status, said) = counts(json!({"by": "AB", "values": value(rows_give)}));
+    assert_eq!(status, 400, "a count needs its reason: {said}");
+    let (status, said) = counts(json!({"by": "AB", "reason": "x", "values": value(1), "why": 1}));
+    assert_eq!(status, 400, "a field the contract does not list: {said}");
+    let reason = format!("the rows give {rows_give}");
+    let (status, answer) =
+        counts(json!({"by": "AB", "reason": reason, "values": value(rows_give)}));
+    assert_eq!(status, 200, "{answer}");
+    let sheet: Value = serde_json::from_str(&answer).expect("json");
+    assert_eq!(sheet["endergebnis"][1], written, "the paper's value stays");
+    assert_eq!(sheet["counts"][0]["written"], written);
+    assert_eq!(sheet["counts"][0]["value"], rows_give);
+    let mismatch = (sheet["flags"].as_array().expect("flags").iter())
+        .find(|f| f["code"] == "ENDERGEBNIS_MISMATCH" && f["seat"] == 2)
+        .expect("the flag stays");
+    assert_eq!(mismatch["settled"]["by"], "AB", "{mismatch}");
+    assert_eq!(total(&desk), before - 2, "the standings take what counts");
+    let view = desk.json(&format!("/api/sheets/{id}/view"));
+    let shown = text_of(&view["counts"][0]["said"]);
+    assert_eq!(
+        shown,
+        format!("written {written}, counts {rows_give}, AB: {reason}")
+    );
+    let trail = desk.json(&format!("/api/sheets/{id}/trail"));
+    let line = (trail.as_array().expect("trail").iter())
+        .find(|l| l["kind"] == "counts")
+        .expect("in the trail");
+    assert_eq!(
+        (text_of(&line["old"]), text_of(&line["new"])),
+        (written.to_string(), rows_give.to_string())
+    );
+    // The ledger keeps the Schreiber's error that the count confirms.
+    let ledger = desk.json("/api/writers");
+    let errors: u64 = (ledger["writers"].as_array().expect("writers").iter())
+        .filter_map(|w| w["errors"].as_u64())
+        .sum();
+    assert_eq!(errors, 1, "{ledger}");
+    // Each open check says which of the desk's buttons settles it.
+    for check in desk.json("/api/checks").as_array().expect("checks") {
+        assert!(check["settled"].is_object() || !text_of(&check["action"]).is_empty());
+    }
+    // The written value takes the decision back.
+    let (status, answer) = counts(json!({"by": "AB", "reason": "back", "values": value(written)}));
+    assert_eq!(status, 200, "{answer}");
+    let sheet: Value = serde_json::from_str(&answer).expect("json");
+    assert!(sheet.get("counts").is_none(), "{answer}");
+    assert_eq!(total(&desk), before);
+}

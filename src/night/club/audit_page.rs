@@ -168,10 +168,14 @@ fn section(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup
         say(lang, "audit-void", &args)
     });
     let changed = matches!(scans.evidence.get(&s.id), Some(Evidence::Changed));
+    let counts: Vec<String> = (s.result.notes.counts.iter())
+        .map(|c| format!("{}: {}", c.path, crate::record::stand::said(c, lang)))
+        .collect();
     html! {
         section {
             h2 { (say(lang, "audit-sheet", &args)) }
             @if let Some(void) = void { p class="void" { (void) } }
+            @for count in &counts { p class="counted" { (count) } }
             @if changed { p class="void" { (say(lang, "scan-changed", &[])) } }
             (rows(s, scans, names, lang))
             (footer(s, lang))

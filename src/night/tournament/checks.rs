@@ -61,6 +61,29 @@ impl NightCheckKind {
     }
 }
 
+impl NightCheckKind {
+    /// The catalogue's entry for what settles the check at the desk,
+    /// named as the desk's buttons and boxes are.
+    pub fn action(self) -> &'static str {
+        match self {
+            Self::SheetUnreadable => "action-sheet-unreadable",
+            Self::RoundOrTableMissing => "action-round-or-table-missing",
+            Self::PlayerIdUnreadable => "action-player-id-unreadable",
+            Self::TableTwice => "action-table-twice",
+            Self::PlayerTwiceInRound => "action-player-twice-in-round",
+            Self::PlayerMissingRound => "action-player-missing-round",
+            Self::PlayerNotRegistered => "action-player-not-registered",
+            Self::RegisteredWithoutSheet => "action-registered-without-sheet",
+            Self::TableWithoutSheet => "action-table-without-sheet",
+            Self::SeatingDiffers => "action-seating-differs",
+            Self::SheetVoid => "action-sheet-void",
+            Self::SheetTwice => "action-sheet-twice",
+            Self::RowsCopied => "action-rows-copied",
+            Self::WrongGame => "action-wrong-game",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct NightCheck {
     pub kind: NightCheckKind,

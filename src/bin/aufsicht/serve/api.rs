@@ -614,9 +614,11 @@ pub async fn checks(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) 
                 .filter_map(|n| ids.get(n).copied())
                 .collect()
         };
-        let open = standings.checks.iter().map(
-            |c| json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets_of(c)}),
-        );
+        let open = standings.checks.iter().map(|c| {
+            let action = say(desk.lang, c.kind.action(), &[]);
+            json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets_of(c),
+                   "action": action})
+        });
         let settled = standings.settled.iter().map(|(c, s)| {
             json!({"code": c.kind.as_str(), "message": c.message, "sheets": sheets_of(c),
                    "settled": {"by": s.by, "at": s.at}})

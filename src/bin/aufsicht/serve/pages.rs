@@ -52,7 +52,7 @@ pub(super) fn shell(title: &str, body_class: Option<&str>, data: Markup, body: M
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 27] = [
+const DESK_WORDS: [(&str, &str); 33] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -80,6 +80,12 @@ const DESK_WORDS: [(&str, &str); 27] = [
     ("ourgame", "desk-our-game"),
     ("gameconfirmed", "desk-game-confirmed"),
     ("notourgame", "desk-not-our-game"),
+    ("askpaper", "desk-ask-paper"),
+    ("askcounts", "desk-ask-counts"),
+    ("countsreason", "desk-counts-reason"),
+    ("countsset", "desk-counts-set"),
+    ("counted", "desk-counted"),
+    ("settled", "desk-settled"),
 ];
 
 /// The board's words (standings and ranking).

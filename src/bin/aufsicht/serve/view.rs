@@ -18,6 +18,7 @@ use aufsicht::night::desk::review::{
 use aufsicht::page::align::Alignment;
 use aufsicht::page::form::{FormTemplate, KnownForm, find_for};
 use aufsicht::record::answer;
+use aufsicht::record::stand::said;
 use aufsicht::sheet::PlayerNo;
 use aufsicht::sheet::ValuePath;
 
@@ -125,6 +126,11 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         "supervisor_initials": sheet.notes.supervisor_initials,
         "names": names,
         "footer_initials": sheet.notes.footer_initials,
+        "counts": sheet.notes.counts.iter().map(|c| {
+            let mut v = json!(c);
+            v["said"] = said(c, desk.lang).into();
+            v
+        }).collect::<Vec<_>>(),
         "accepted": sheet.notes.accepted,
         "scan_changed": matches!(evidence, Evidence::Changed),
         "form": sheet.form,
@@ -184,6 +190,7 @@ fn flag_view(
         "reading": d.reading,
         "alternatives": d.alternatives,
         "suggestion": suggestion,
+        "settled": d.settled,
         "cells": cells,
     })
 }

@@ -173,6 +173,12 @@ function renderPowers() {
   for (const i of sheet.supervisor_initials || [])
     box.append(line(`${texts.initialled} ${i.row}`, `${i.by}, ${i.at}`),
       button(`uninitial-${i.row}`, texts.takeback, () => power("initials", { row: i.row, undo: true })));
+  // What the Leitung decided counts where the writer erred; the written
+  // value takes it back.
+  for (const c of sheet.counts || [])
+    box.append(line(`${texts.counted} (${c.path})`, c.said),
+      button(`uncount-${c.path}`, texts.takeback,
+        () => power("counts", { reason: c.reason, values: [{ path: c.path, value: c.written }] })));
   for (const i of sheet.footer_initials || [])
     box.append(line(`${texts.initialled} ${i.seat} ${i.field}`, `${i.by}, ${i.at}`),
       button(`uninitial-${i.seat}-${i.field}`, texts.takeback,
@@ -232,16 +238,44 @@ function render() {
     else if (f.code === "INK_DIFFERS" && f.seat != null && f.field)
       div.appendChild(button(`initial-${i}`, `${texts.initial} ${f.seat} ${f.field}`,
         () => power("initials", { seat: f.seat, field: f.field })));
+    if (f.settled) div.appendChild(line(texts.settled, `${f.settled.by}, ${f.settled.at}`));
+    // A doubt asks what the paper says; a writer's mistake also what counts.
+    const ask = document.createElement("label");
+    ask.className = "ask";
+    ask.textContent = texts.askpaper + " ";
+    div.appendChild(ask);
     const input = document.createElement("input");
     input.id = `value-${i}`;
     input.placeholder = f.suggestion != null ? String(f.suggestion) : (f.value ?? "");
     input.dataset.index = i;
     input.addEventListener("keydown", onKey);
     input.addEventListener("focus", () => mark(i));
-    div.appendChild(input);
+    ask.appendChild(input);
+    const reading = ["CELL_UNCERTAIN", "INK_DIFFERS"].includes(f.code);
+    if (f.path && !reading) div.appendChild(askCounts(f, i));
     box.appendChild(div);
   });
   focus(current);
+}
+
+// "Was gilt?": the value that counts instead of the written one, with why.
+function askCounts(f, i) {
+  const ask = document.createElement("label");
+  ask.className = "ask";
+  ask.textContent = texts.askcounts + " ";
+  const value = document.createElement("input");
+  value.id = `counts-${i}`;
+  value.placeholder = f.suggestion != null ? String(f.suggestion) : "";
+  const reason = document.createElement("input");
+  reason.id = `counts-reason-${i}`;
+  reason.placeholder = texts.countsreason;
+  const set = button(`counts-set-${i}`, texts.countsset, () => {
+    const typed = value.value.trim();
+    const counted = typed === "" ? f.suggestion : parse(typed, f.path);
+    power("counts", { reason: reason.value.trim(), values: [{ path: f.path, value: counted }] });
+  });
+  ask.append(value, reason, set);
+  return ask;
 }
 
 function mark(i) {
@@ -354,6 +388,12 @@ async function loadChecks() {
     const li = document.createElement("li");
     li.dataset.code = c.code;
     li.append(c.message);
+    if (c.action) {
+      const act = document.createElement("em");
+      act.className = "action";
+      act.textContent = " → " + c.action;
+      li.append(act);
+    }
     for (const id of c.sheets) {
       const b = document.createElement("button");
       b.type = "button";
