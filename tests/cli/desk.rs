@@ -1582,6 +1582,39 @@ async fn a_supervisor_should_initial_void_and_undo_both_in_chromium() {
     click(&client, "#void").await;
     click(&client, "#unvoid").await;
     until(&client, "return !!document.querySelector('#void')").await;
+    // The writer's mistake: what counts at the row's first cell, with why;
+    // shown beside what is written, then taken back.
+    let counts =
+        "const v = document.querySelector(\"input[id^='counts-']:not([id^='counts-reason'])\");
+                  const r = document.querySelector(\"input[id^='counts-reason-']\");
+                  v.value = '7'; r.value = 'die Zeile gibt 7';
+                  document.querySelector(\"button[id^='counts-set-']\").click();";
+    client.execute(counts, vec![]).await.expect("counts");
+    until(
+        &client,
+        "return !!document.querySelector(\"button[id^='uncount-']\")",
+    )
+    .await;
+    let shown: String = client
+        .execute(
+            "return document.getElementById('powers').textContent",
+            vec![],
+        )
+        .await
+        .expect("powers")
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        shown.contains("counts 7, Aufsicht: die Zeile gibt 7"),
+        "{shown}"
+    );
+    click(&client, "button[id^='uncount-']").await;
+    until(
+        &client,
+        "return !document.querySelector(\"button[id^='uncount-']\")",
+    )
+    .await;
     client.close().await.expect("close");
 
     let trail = desk.json(&format!("/api/sheets/{id}/trail"));
@@ -1599,7 +1632,7 @@ async fn a_supervisor_should_initial_void_and_undo_both_in_chromium() {
         })
         .collect();
     assert_eq!(
-        acts,
+        acts[..4],
         [
             "initials Aufsicht Aufsicht",
             "initials Aufsicht ",
@@ -1607,6 +1640,9 @@ async fn a_supervisor_should_initial_void_and_undo_both_in_chromium() {
             "void Aufsicht ",
         ],
     );
+    assert_eq!(acts[4], "counts Aufsicht 7", "{acts:?}");
+    assert!(acts[5].starts_with("counts Aufsicht "), "{acts:?}");
+    assert_eq!(acts.len(), 6, "{acts:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1815,6 +1851,11 @@ fn a_sheet_read_on_the_wrong_form_should_be_read_again_with_the_trail() {
         [(program.as_str(), "form"), (program.as_str(), "form")],
         "{trail}"
     );
+    // A form that cannot read the page changes nothing: one line, 409.
+    let before = desk.json(&format!("/api/sheets/{id}"));
+    let (status, _, answer) = act(json!({"by": "CD", "form": "doko-a4-24x5"}));
+    assert_eq!((status, answer.lines().count()), (409, 1), "{answer}");
+    assert_eq!(desk.json(&format!("/api/sheets/{id}")), before);
 }
 
 /// A sheet taken for another game's is settled at the desk: the night's
@@ -2019,10 +2060,34 @@ fn a_writers_mistake_should_count_as_decided_and_stay_written() {
     for check in desk.json("/api/checks").as_array().expect("checks") {
         assert!(check["settled"].is_object() || !text_of(&check["action"]).is_empty());
     }
+    // A copy request with a field the contract does not list is refused.
+    let (status, _, said) = desk.call(
+        "POST",
+        &format!("/api/sheets/{id}/copy"),
+        &[("Content-Type", "application/json")],
+        &json!({"by": "AB", "copy": 1}).to_string(),
+    );
+    assert_eq!(status, 400, "{said}");
     // The written value takes the decision back.
     let (status, answer) = counts(json!({"by": "AB", "reason": "back", "values": value(written)}));
     assert_eq!(status, 200, "{answer}");
     let sheet: Value = serde_json::from_str(&answer).expect("json");
     assert!(sheet.get("counts").is_none(), "{answer}");
     assert_eq!(total(&desk), before);
+    // An answer that the paper says what the rows give (a misreading)
+    // removes the error from the ledger.
+    let body = json!({"by": "AB", "values": value(rows_give)}).to_string();
+    let path = format!("/api/sheets/{id}/values");
+    let (status, _, answer) = desk.call(
+        "POST",
+        &path,
+        &[("Content-Type", "application/json")],
+        &body,
+    );
+    assert_eq!(status, 200, "{answer}");
+    let ledger = desk.json("/api/writers");
+    let errors: u64 = (ledger["writers"].as_array().expect("writers").iter())
+        .filter_map(|w| w["errors"].as_u64())
+        .sum();
+    assert_eq!(errors, 0, "{ledger}");
 }

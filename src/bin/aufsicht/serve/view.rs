@@ -191,6 +191,26 @@ fn flag_view(
         "alternatives": d.alternatives,
         "suggestion": suggestion,
         "settled": d.settled,
+        "places": places(flag, path, sheet.seats()).iter().map(ValuePath::to_string).collect::<Vec<_>>(),
         "cells": cells,
     })
+}
+
+/// Where a value could count otherwise for a flag: its own value, else
+/// the cells of its row (its seat's, or every seat's).
+fn places(flag: &Flag, path: Option<ValuePath>, seats: usize) -> Vec<ValuePath> {
+    use aufsicht::sheet::Column;
+    if let Some(path) = path {
+        return vec![path];
+    }
+    let Some(no) = flag.row else {
+        return Vec::new();
+    };
+    let seats: Vec<usize> = flag.seat.map_or_else(|| (1..=seats).collect(), |s| vec![s]);
+    seats
+        .into_iter()
+        .flat_map(|seat| {
+            [Column::Plus, Column::Minus].map(|column| ValuePath::Game { no, seat, column })
+        })
+        .collect()
 }

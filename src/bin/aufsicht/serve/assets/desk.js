@@ -48,6 +48,8 @@ function say(text, error) {
   const s = document.getElementById("status");
   s.textContent = text;
   s.className = error ? "error" : "";
+  // Said where the person looks, however far down the sheet they are.
+  s.scrollIntoView({ block: "nearest" });
 }
 
 async function get(url) {
@@ -209,7 +211,7 @@ function render() {
   if (sheet.flags.length === 0) { say(texts.noflags); return; }
   sheet.flags.forEach((f, i) => {
     const div = document.createElement("div");
-    div.className = "flag" + (handled.has(key(f)) ? " done" : "");
+    div.className = "flag" + (handled.has(key(f)) || f.settled ? " done" : "");
     div.id = `flag-${i}`;
     const code = document.createElement("span");
     code.className = "code";
@@ -252,17 +254,26 @@ function render() {
     input.addEventListener("focus", () => mark(i));
     ask.appendChild(input);
     const reading = ["CELL_UNCERTAIN", "INK_DIFFERS"].includes(f.code);
-    if (f.path && !reading) div.appendChild(askCounts(f, i));
+    if (f.places.length && !reading) div.appendChild(askCounts(f, i, f.places));
     box.appendChild(div);
   });
   focus(current);
 }
 
-// "Was gilt?": the value that counts instead of the written one, with why.
-function askCounts(f, i) {
+// "Was gilt?": the value that counts instead of the written one, with why;
+// over a row or a seat's footer, at the cell picked.
+function askCounts(f, i, places) {
   const ask = document.createElement("label");
   ask.className = "ask";
   ask.textContent = texts.askcounts + " ";
+  const at = document.createElement("select");
+  at.id = `counts-at-${i}`;
+  for (const p of places) {
+    const o = document.createElement("option");
+    o.value = p; o.textContent = p;
+    at.append(o);
+  }
+  if (places.length > 1) ask.append(at);
   const value = document.createElement("input");
   value.id = `counts-${i}`;
   value.placeholder = f.suggestion != null ? String(f.suggestion) : "";
@@ -271,8 +282,8 @@ function askCounts(f, i) {
   reason.placeholder = texts.countsreason;
   const set = button(`counts-set-${i}`, texts.countsset, () => {
     const typed = value.value.trim();
-    const counted = typed === "" ? f.suggestion : parse(typed, f.path);
-    power("counts", { reason: reason.value.trim(), values: [{ path: f.path, value: counted }] });
+    const counted = typed === "" ? f.suggestion : parse(typed, at.value);
+    power("counts", { reason: reason.value.trim(), values: [{ path: at.value, value: counted }] });
   });
   ask.append(value, reason, set);
   return ask;
