@@ -24,7 +24,8 @@
 //!
 //! ```text
 //! files ──night::batch (all cores)──▶ result files + summary.csv ──night::club::archive──▶ SQLite
-//! [SheetResult] ──night::tournament::standings──▶ ranking + night checks
+//! readings + decisions ──record::stand──▶ the sheet as it stands (kept beside them)
+//! [SheetResult as it counts: record::stand::counted] ──night::tournament::standings──▶ ranking + night checks
 //! [SheetResult] + scans ──night::desk::review──▶ one HTML page (crops, edits → corrected JSON)
 //! ```
 //!

@@ -132,6 +132,13 @@ pub struct Flag {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+/// A person's settling of a flag or a sheet: who, when.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Settled {
+    pub by: String,
+    pub at: String,
+}
+
 /// A reading flag's extra fields: what was read, how surely, and what
 /// decoding or the participant list suggest instead. Read leniently and
 /// declared in alphabetical order, as [`crate::sheet::notes`] explains.
@@ -168,7 +175,7 @@ pub struct FlagDetail {
     pub rows: Vec<u32>,
     /// A count of the Leitung settled this flag: who, when.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub settled: Option<crate::sheet::notes::Settled>,
+    pub settled: Option<Settled>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]

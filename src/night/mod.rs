@@ -7,8 +7,8 @@
 //!   the night's checks;
 //! - [`club`]: the club's SQLite archive of every night, the season, a
 //!   complaint's audit and the scans it shows;
-//! - [`desk`]: the review: its edits, the supervisor's powers and the
-//!   review page;
+//! - [`desk`]: the review page (the desk's powers are decisions of the
+//!   night's record, [`crate::record`]);
 //! - [`ledger`]: the Schreiber's ledger: whose points each footer error
 //!   moved, and whose errors favour themselves beyond chance;
 //! - [`files`]: files written whole, for all of them;

@@ -251,12 +251,7 @@ pub struct Count {
     pub reason: String,
 }
 
-/// A supervisor's settling of a sheet: who, when.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Settled {
-    pub by: String,
-    pub at: String,
-}
+pub use crate::check::flags::Settled;
 
 /// A sheet declared invalid: who, when, why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
