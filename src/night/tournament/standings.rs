@@ -751,6 +751,30 @@ mod tests {
     }
 
     #[test]
+    fn a_voided_photo_of_nothing_should_leave_the_ranking_final() {
+        let mut junk = sheet(1, 2, ["5", "6", "7", "8"], rows(2));
+        junk.1.status = Status::Unreadable;
+        junk.1.players = vec![None; 4];
+        let s = night(vec![
+            sheet(1, 1, ["1", "2", "3", "4"], rows(2)),
+            junk.clone(),
+        ]);
+        assert!(
+            s.checks
+                .iter()
+                .any(|c| c.kind == NightCheckKind::SheetUnreadable)
+        );
+        junk.1.notes.void = Some(Void {
+            by: "AB".into(),
+            at: "now".into(),
+            reason: "kein Blatt".into(),
+        });
+        let s = night(vec![sheet(1, 1, ["1", "2", "3", "4"], rows(2)), junk]);
+        assert!(s.checks.is_empty(), "{:?}", s.checks);
+        assert_eq!(s.settled.len(), 1);
+    }
+
+    #[test]
     fn the_same_paper_twice_should_count_once_until_a_person_decides() {
         let first = sheet(1, 1, ["27", "2", "3", "4"], rows(12));
         let mut fax = first.clone();
