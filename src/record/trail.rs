@@ -203,7 +203,7 @@ pub fn kept_line(decision: &Decision, sheet: &SheetResult) -> Correction {
         Decision::Copy { .. } => "copy_of".into(),
         Decision::Game { .. } => "game_confirmed".into(),
     };
-    let now = values_by_field(sheet, &field);
+    let now = fields_of(sheet).remove(&field).flatten();
     Correction {
         field,
         old: now.clone(),
@@ -246,74 +246,69 @@ pub fn values(sheet: &SheetResult) -> Vec<(String, Option<i64>)> {
         .collect()
 }
 
-/// One field's value (as the trail writes it) by its archive name.
-pub fn values_by_field(sheet: &SheetResult, field: &str) -> Option<String> {
-    if field == "form" {
-        return sheet.form.clone();
+/// Every field of a sheet the trail knows, by its archive name: numbers,
+/// participant numbers, signatures, the supervisor's acts, the form,
+/// circles and the paper's initials.
+fn fields_of(sheet: &SheetResult) -> std::collections::BTreeMap<String, Option<String>> {
+    let mut fields: std::collections::BTreeMap<String, Option<String>> = values(sheet)
+        .into_iter()
+        .map(|(f, v)| (f, v.map(|v| v.to_string())))
+        .collect();
+    let map = &mut fields;
+    for seat in 1..=sheet.players.len() {
+        let path = ValuePath::Player(seat);
+        map.insert(path.archive_field(), path.text(sheet));
     }
-    ValuePath::of_archive_field(field)?.text(sheet)
+    for (s, sig) in sheet.signatures.iter().enumerate() {
+        map.insert(format!("signature.{}", s + 1), Some(sig.to_string()));
+    }
+    // The supervisor's acts: who initialled a row, why a sheet is void.
+    for i in &sheet.notes.supervisor_initials {
+        map.insert(
+            format!("game.{}.supervisor_initials", i.row),
+            Some(i.by.clone()),
+        );
+    }
+    for i in &sheet.notes.footer_initials {
+        map.insert(
+            match i.field.as_str() {
+                "plus" | "minus" => {
+                    format!("gesamt.{}.{}.supervisor_initials", i.seat, i.field)
+                }
+                other => format!("{other}.{}.supervisor_initials", i.seat),
+            },
+            Some(i.by.clone()),
+        );
+    }
+    if let Some(void) = &sheet.notes.void {
+        map.insert("void".into(), Some(void.reason.clone()));
+    }
+    if let Some(copy) = &sheet.notes.copy_of {
+        map.insert("copy_of".into(), Some(copy.of.to_string()));
+    }
+    if let Some(settled) = &sheet.notes.game_confirmed {
+        map.insert("game_confirmed".into(), Some(settled.by.clone()));
+    }
+    map.insert("form".into(), sheet.form.clone());
+    for g in &sheet.games {
+        map.insert(
+            format!("game.{}.initials", g.no),
+            Some(g.initials.to_string()),
+        );
+        for (s, c) in g.cells.iter().enumerate() {
+            map.insert(
+                format!("game.{}.seat.{}.circled", g.no, s + 1),
+                Some(c.circled.to_string()),
+            );
+        }
+    }
+    fields
 }
 
 /// What changed between two versions of a sheet: numbers, participant
 /// numbers, circles, initials and signatures.
 pub fn diff(old: &SheetResult, new: &SheetResult) -> Vec<Correction> {
-    let mut before: std::collections::BTreeMap<String, Option<String>> = values(old)
-        .into_iter()
-        .map(|(f, v)| (f, v.map(|v| v.to_string())))
-        .collect();
-    let mut after: std::collections::BTreeMap<String, Option<String>> = values(new)
-        .into_iter()
-        .map(|(f, v)| (f, v.map(|v| v.to_string())))
-        .collect();
-    for (sheet, map) in [(old, &mut before), (new, &mut after)] {
-        for seat in 1..=sheet.players.len() {
-            let path = ValuePath::Player(seat);
-            map.insert(path.archive_field(), path.text(sheet));
-        }
-        for (s, sig) in sheet.signatures.iter().enumerate() {
-            map.insert(format!("signature.{}", s + 1), Some(sig.to_string()));
-        }
-        // The supervisor's acts: who initialled a row, why a sheet is void.
-        for i in &sheet.notes.supervisor_initials {
-            map.insert(
-                format!("game.{}.supervisor_initials", i.row),
-                Some(i.by.clone()),
-            );
-        }
-        for i in &sheet.notes.footer_initials {
-            map.insert(
-                match i.field.as_str() {
-                    "plus" | "minus" => {
-                        format!("gesamt.{}.{}.supervisor_initials", i.seat, i.field)
-                    }
-                    other => format!("{other}.{}.supervisor_initials", i.seat),
-                },
-                Some(i.by.clone()),
-            );
-        }
-        if let Some(void) = &sheet.notes.void {
-            map.insert("void".into(), Some(void.reason.clone()));
-        }
-        if let Some(copy) = &sheet.notes.copy_of {
-            map.insert("copy_of".into(), Some(copy.of.to_string()));
-        }
-        if let Some(settled) = &sheet.notes.game_confirmed {
-            map.insert("game_confirmed".into(), Some(settled.by.clone()));
-        }
-        map.insert("form".into(), sheet.form.clone());
-        for g in &sheet.games {
-            map.insert(
-                format!("game.{}.initials", g.no),
-                Some(g.initials.to_string()),
-            );
-            for (s, c) in g.cells.iter().enumerate() {
-                map.insert(
-                    format!("game.{}.seat.{}.circled", g.no, s + 1),
-                    Some(c.circled.to_string()),
-                );
-            }
-        }
-    }
+    let (before, after) = (fields_of(old), fields_of(new));
     let fields: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
     fields
         .into_iter()

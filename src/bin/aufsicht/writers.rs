@@ -64,6 +64,7 @@ pub fn run(a: WritersArgs, lang: Lang) -> Result<()> {
                 Some(name) => Some(db.pick_tournament(Some(name)).told(lang)?),
                 None => None,
             };
+            seat_at_tables(&db, only, &seats, lang)?;
             // A seating is one night's draw: it marks no other night's tables.
             if a.seating.is_some() && only.is_none() && db.nights().told(lang)?.len() > 1 {
                 bail!(say(lang, "writers-seating-one-night", &[]));

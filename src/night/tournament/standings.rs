@@ -741,7 +741,7 @@ mod tests {
         let named = |c: &NightCheck| c.sheets.iter().any(|n| n == "doko.png");
         assert!(!s.checks.iter().any(named), "{:?}", s.checks);
         assert!(
-            !s.checks.iter().any(|c| c.message.contains("Player 5 ")),
+            !s.checks.iter().any(|c| c.message.contains("layer 5 ")),
             "{:?}",
             s.checks
         );

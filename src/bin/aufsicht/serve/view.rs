@@ -200,8 +200,13 @@ fn flag_view(
 /// the cells of its row (its seat's, or every seat's).
 fn places(flag: &Flag, path: Option<ValuePath>, seats: usize) -> Vec<ValuePath> {
     use aufsicht::sheet::Column;
+    // Who sat, and the round and table, are what the paper says: no count.
     if let Some(path) = path {
-        return vec![path];
+        let counted = !matches!(
+            path,
+            ValuePath::Player(_) | ValuePath::Round | ValuePath::Table
+        );
+        return if counted { vec![path] } else { Vec::new() };
     }
     let Some(no) = flag.row else {
         return Vec::new();

@@ -283,6 +283,7 @@ function askCounts(f, i, places) {
   const set = button(`counts-set-${i}`, texts.countsset, () => {
     const typed = value.value.trim();
     const counted = typed === "" ? f.suggestion : parse(typed, at.value);
+    if (counted == null) { say(texts.askcounts, true); value.focus(); return; }
     power("counts", { reason: reason.value.trim(), values: [{ path: at.value, value: counted }] });
   });
   ask.append(value, reason, set);
@@ -395,9 +396,11 @@ async function loadChecks() {
   const box = document.getElementById("checks");
   const list = box.querySelector("ul");
   list.replaceChildren();
+  const open = checks.filter((c) => !c.settled);
   for (const c of checks) {
     const li = document.createElement("li");
     li.dataset.code = c.code;
+    if (c.settled) li.className = "settled";
     li.append(c.message);
     if (c.action) {
       const act = document.createElement("em");
@@ -432,7 +435,7 @@ async function loadChecks() {
     list.appendChild(li);
   }
   box.hidden = checks.length === 0;
-  document.body.dataset.checks = String(checks.length);
+  document.body.dataset.checks = String(open.length);
 }
 
 (async function start() {
