@@ -106,6 +106,36 @@ impl fmt::Display for ValuePath {
 
 impl ValuePath {
     /// The seat the path names, if any.
+    /// Where the value sits, as a person names it ("Platz 4, Gesamt Plus").
+    pub fn label(&self, lang: crate::check::messages::Lang) -> String {
+        use crate::catalogue::say;
+        let column = |c: Column| match c {
+            Column::Plus => "Plus",
+            Column::Minus => "Minus",
+        };
+        match *self {
+            ValuePath::Game {
+                no,
+                seat,
+                column: c,
+            } => say(
+                lang,
+                "place-game",
+                &[("row", &no), ("seat", &seat), ("column", &column(c))],
+            ),
+            ValuePath::Gesamt { seat, column: c } => say(
+                lang,
+                "place-gesamt",
+                &[("seat", &seat), ("column", &column(c))],
+            ),
+            ValuePath::Abzug(seat) => say(lang, "place-abzug", &[("seat", &seat)]),
+            ValuePath::Endergebnis(seat) => say(lang, "place-endergebnis", &[("seat", &seat)]),
+            ValuePath::Player(seat) => say(lang, "place-player", &[("seat", &seat)]),
+            ValuePath::Round => say(lang, "place-round", &[]),
+            ValuePath::Table => say(lang, "place-table", &[]),
+        }
+    }
+
     pub fn seat(&self) -> Option<usize> {
         match *self {
             ValuePath::Game { seat, .. } | ValuePath::Gesamt { seat, .. } => Some(seat),
@@ -292,6 +322,22 @@ impl ValuePath {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_place_should_be_named_as_a_person_names_it() {
+        use crate::check::messages::Lang;
+        let gesamt = ValuePath::Gesamt {
+            seat: 4,
+            column: Column::Plus,
+        };
+        assert_eq!(gesamt.label(Lang::De), "Platz 4, Gesamt Plus");
+        let cell: ValuePath = "games/24/4/minus".parse().expect("path");
+        assert_eq!(cell.label(Lang::De), "Spiel 24, Platz 4, Minus");
+        assert_eq!(
+            ValuePath::Endergebnis(2).label(Lang::En),
+            "seat 2, Endergebnis"
+        );
+    }
     use crate::sheet::{Cell, GameRow, Gesamt};
 
     fn sheet() -> SheetResult {

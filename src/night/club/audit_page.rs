@@ -169,7 +169,11 @@ fn section(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup
     });
     let changed = matches!(scans.evidence.get(&s.id), Some(Evidence::Changed));
     let counts: Vec<String> = (s.result.notes.counts.iter())
-        .map(|c| format!("{}: {}", c.path, crate::record::stand::said(c, lang)))
+        .map(|c| {
+            let place = c.path.parse::<crate::sheet::ValuePath>();
+            let place = place.map_or_else(|_| c.path.clone(), |p| p.label(lang));
+            format!("{place}: {}", crate::record::stand::said(c, lang))
+        })
         .collect();
     html! {
         section {

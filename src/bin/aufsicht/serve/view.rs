@@ -129,6 +129,8 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         "counts": sheet.notes.counts.iter().map(|c| {
             let mut v = json!(c);
             v["said"] = said(c, desk.lang).into();
+            let place = c.path.parse::<ValuePath>().map(|p| p.label(desk.lang));
+            v["label"] = place.unwrap_or_else(|_| c.path.clone()).into();
             v
         }).collect::<Vec<_>>(),
         "accepted": sheet.notes.accepted,
@@ -191,7 +193,10 @@ fn flag_view(
         "alternatives": d.alternatives,
         "suggestion": suggestion,
         "settled": d.settled,
-        "places": places(flag, path, sheet.seats()).iter().map(ValuePath::to_string).collect::<Vec<_>>(),
+        "places": places(flag, path, sheet.seats())
+            .iter()
+            .map(|p| json!({"path": p.to_string(), "label": p.label(lang)}))
+            .collect::<Vec<_>>(),
         "cells": cells,
     })
 }

@@ -178,7 +178,7 @@ function renderPowers() {
   // What the Leitung decided counts where the writer erred; the written
   // value takes it back.
   for (const c of sheet.counts || [])
-    box.append(line(`${texts.counted} (${c.path})`, c.said),
+    box.append(line(`${texts.counted} (${c.label})`, c.said),
       button(`uncount-${c.path}`, texts.takeback,
         () => power("counts", { reason: c.reason, values: [{ path: c.path, value: c.written }] })));
   for (const i of sheet.footer_initials || [])
@@ -270,7 +270,7 @@ function askCounts(f, i, places) {
   at.id = `counts-at-${i}`;
   for (const p of places) {
     const o = document.createElement("option");
-    o.value = p; o.textContent = p;
+    o.value = p.path; o.textContent = p.label;
     at.append(o);
   }
   if (places.length > 1) ask.append(at);
