@@ -299,7 +299,7 @@ impl Archive {
                 ],
             )?;
             let id = tx.last_insert_rowid();
-            record::keep_reading(&tx, id, sheet, &now())?;
+            record::keep_reading(&tx, id, &json, (&record::reader_name(), &now()))?;
             write_details(&tx, id, sheet)?;
         }
         tx.commit()?;

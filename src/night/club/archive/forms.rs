@@ -50,11 +50,7 @@ impl Archive {
         let mut forms = Vec::new();
         for row in rows {
             let (sha256, id, json) = row?;
-            let form =
-                FormTemplate::from_json(&id, &json).map_err(|e| ArchiveError::StoredForm {
-                    id,
-                    source: Box::new(e),
-                })?;
+            let form = stored_form(id, &json)?;
             forms.push(KnownForm {
                 sha256,
                 form,
@@ -105,15 +101,18 @@ impl Archive {
         let mut forms = Vec::new();
         for row in rows {
             let (id, json) = row?;
-            let form =
-                FormTemplate::from_json(&id, &json).map_err(|e| ArchiveError::StoredForm {
-                    id,
-                    source: Box::new(e),
-                })?;
-            forms.push(form);
+            forms.push(stored_form(id, &json)?);
         }
         Ok(forms)
     }
+}
+
+/// A kept template read back, or what keeps it from being read.
+fn stored_form(id: String, json: &str) -> Result<FormTemplate, ArchiveError> {
+    FormTemplate::from_json(&id, json).map_err(|e| ArchiveError::StoredForm {
+        id,
+        source: Box::new(e),
+    })
 }
 
 /// Keeps `form` by its content hash, once.

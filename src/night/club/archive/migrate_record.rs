@@ -86,15 +86,8 @@ pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
             .reader
             .clone()
             .unwrap_or_else(|| "aufsicht".to_string());
-        tx.execute(
-            "INSERT INTO readings (sheet_id, result_json, reader, at) VALUES (?1, ?2, ?3, ?4)",
-            params![
-                id,
-                reading_of(&stored, &lines, &roles).to_json_pretty(),
-                reader,
-                scanned
-            ],
-        )?;
+        let reading = reading_of(&stored, &lines, &roles).to_json_pretty();
+        super::record::keep_reading(tx, id, &reading, (&reader, &scanned))?;
         for (line, role) in lines.iter().zip(&roles) {
             // What a reread read is the program's, whoever asked for it.
             if *role == Role::Reading && line.field != "form" {
@@ -111,12 +104,7 @@ pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
                 continue;
             }
             if let Some(decision) = decision_of(line) {
-                let text = serde_json::to_string(&decision)
-                    .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-                tx.execute(
-                    "INSERT INTO records (sheet_id, who, at, decision) VALUES (?1, ?2, ?3, ?4)",
-                    params![id, line.by, line.at, text],
-                )?;
+                super::record::keep_decision(tx, id, &line.by, &line.at, &decision)?;
             }
         }
     }

@@ -63,38 +63,20 @@ impl Archive {
                 copy_allowed(&tx, tournament, id, *of)?;
             }
         }
-        let mut record = record_of(&tx, id)?;
         for decision in decisions {
-            let row = Record {
-                by: by.to_string(),
-                at: at.clone(),
-                decision: decision.clone(),
-            };
-            tx.execute(
-                "INSERT INTO records (sheet_id, who, at, decision) VALUES (?1, ?2, ?3, ?4)",
-                params![id, by, at, serde_json::to_string(&row.decision)?],
-            )?;
-            record.records.push(row);
+            keep_decision(&tx, id, by, &at, decision)?;
         }
-        let after = made(&record, id, check)?;
-        let mut changes = Vec::new();
+        let after = made(&tx, id, check)?;
+        let mut lines = Vec::new();
         for decision in decisions {
-            let mut lines = lines_of(decision, &before, &after);
+            let mut own = lines_of(decision, &before, &after);
             // A decision that changed nothing is still a line: looked at, kept.
-            if lines.is_empty() {
-                lines.push(crate::record::trail::kept_line(decision, &after));
+            if own.is_empty() {
+                own.push(crate::record::trail::kept_line(decision, &after));
             }
-            for line in lines {
-                changes.push(trail_line(&tx, id, kind_of(decision), line, by, &at)?);
-            }
+            lines.extend(own.into_iter().map(|line| (kind_of(decision), line)));
         }
-        let version = keep_stand(&tx, id, tournament, &after)?;
-        tx.commit()?;
-        Ok(Decided {
-            sheet: after,
-            version,
-            changes,
-        })
+        finish(tx, (id, tournament), after, lines, (by, &at))
     }
 
     /// Adds a new reading of sheet `id` (its scan read again): every
@@ -116,23 +98,11 @@ impl Archive {
         // The same paper: its name and page as stored.
         reading.source.clone_from(&before.source);
         reading.page = before.page;
-        let at = now();
-        keep_reading(&tx, id, &reading, &at)?;
-        let mut record = record_of(&tx, id)?;
-        record.readings.push(reading);
-        let after = made(&record, id, check)?;
-        let by = reader_name();
-        let mut changes = Vec::new();
-        for (kind, line) in reading_lines(&before, &after) {
-            changes.push(trail_line(&tx, id, kind, line, &by, &at)?);
-        }
-        let version = keep_stand(&tx, id, tournament, &after)?;
-        tx.commit()?;
-        Ok(Decided {
-            sheet: after,
-            version,
-            changes,
-        })
+        let (at, by) = (now(), reader_name());
+        keep_reading(&tx, id, &reading.to_json_pretty(), (&by, &at))?;
+        let after = made(&tx, id, check)?;
+        let lines = reading_lines(&before, &after);
+        finish(tx, (id, tournament), after, lines, (&by, &at))
     }
 
     /// The record of sheet `id`.
@@ -143,7 +113,7 @@ impl Archive {
     /// Sheet `id` made from its record alone (what the archive keeps as it
     /// stands must equal it).
     pub fn stand_of(&self, id: i64, check: &Check) -> Result<SheetResult, ArchiveError> {
-        made(&record_of(&self.conn, id)?, id, check)
+        made(&self.conn, id, check)
     }
 
     /// The trail of a sheet, oldest first: every line of its record.
@@ -173,18 +143,57 @@ impl Archive {
     }
 }
 
-/// The first reading of a sheet just stored.
+/// Keeps a reading of sheet `id` (its result's JSON), by `reader`, at `at`.
 pub(super) fn keep_reading(
     tx: &Transaction,
     id: i64,
-    reading: &SheetResult,
-    at: &str,
-) -> Result<(), ArchiveError> {
+    json: &str,
+    (reader, at): (&str, &str),
+) -> rusqlite::Result<()> {
     tx.execute(
         "INSERT INTO readings (sheet_id, result_json, reader, at) VALUES (?1, ?2, ?3, ?4)",
-        params![id, reading.to_json_pretty(), reader_name(), at],
+        params![id, json, reader, at],
     )?;
     Ok(())
+}
+
+/// Keeps one decision of `by` on sheet `id`.
+pub(super) fn keep_decision(
+    tx: &Transaction,
+    id: i64,
+    by: &str,
+    at: &str,
+    decision: &Decision,
+) -> rusqlite::Result<()> {
+    let text = serde_json::to_string(decision)
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    tx.execute(
+        "INSERT INTO records (sheet_id, who, at, decision) VALUES (?1, ?2, ?3, ?4)",
+        params![id, by, at, text],
+    )?;
+    Ok(())
+}
+
+/// Ends a change of sheet `id` of `night`: its trail lines by `by` at
+/// `at`, the sheet as it now stands kept a version on, all committed.
+fn finish(
+    tx: Transaction,
+    (id, night): (i64, i64),
+    after: SheetResult,
+    lines: Vec<(ChangeKind, Correction)>,
+    (by, at): (&str, &str),
+) -> Result<Decided, ArchiveError> {
+    let mut changes = Vec::new();
+    for (kind, line) in lines {
+        changes.push(trail_line(&tx, id, kind, line, by, at)?);
+    }
+    let version = keep_stand(&tx, id, night, &after)?;
+    tx.commit()?;
+    Ok(Decided {
+        sheet: after,
+        version,
+        changes,
+    })
 }
 
 /// The sheet as stored now, its version and its night.
@@ -207,6 +216,14 @@ fn record_of(conn: &rusqlite::Connection, id: i64) -> Result<SheetRecord, Archiv
         .query_map(params![id], |r| r.get::<_, String>(0))?
         .map(|json| parse(&json?))
         .collect::<Result<Vec<_>, _>>()?;
+    Ok(SheetRecord {
+        readings,
+        records: decisions_of(conn, id)?,
+    })
+}
+
+/// The decisions on sheet `id`, in order.
+fn decisions_of(conn: &rusqlite::Connection, id: i64) -> Result<Vec<Record>, ArchiveError> {
     let mut stmt =
         conn.prepare("SELECT who, at, decision FROM records WHERE sheet_id = ?1 ORDER BY id")?;
     let rows = stmt.query_map(params![id], |r| {
@@ -225,16 +242,22 @@ fn record_of(conn: &rusqlite::Connection, id: i64) -> Result<SheetRecord, Archiv
             decision: serde_json::from_str(&decision)?,
         });
     }
-    Ok(SheetRecord { readings, records })
+    Ok(records)
 }
 
-/// The sheet made from its record: its newest reading and every decision.
-fn made(record: &SheetRecord, id: i64, check: &Check) -> Result<SheetResult, ArchiveError> {
-    let reading = record
-        .readings
-        .last()
+/// Sheet `id` made from its record: its newest reading (the older ones
+/// are not read) and every decision.
+fn made(conn: &rusqlite::Connection, id: i64, check: &Check) -> Result<SheetResult, ArchiveError> {
+    let newest: String = conn
+        .query_row(
+            "SELECT result_json FROM readings WHERE sheet_id = ?1 ORDER BY id DESC LIMIT 1",
+            params![id],
+            |r| r.get(0),
+        )
+        .optional()?
         .ok_or(ArchiveError::NoSuchSheet(id))?;
-    stand(reading, &record.records, id, check).map_err(|e| ArchiveError::Check(Box::new(e)))
+    let records = decisions_of(conn, id)?;
+    stand(&parse(&newest)?, &records, id, check).map_err(|e| ArchiveError::Check(Box::new(e)))
 }
 
 /// Keeps the sheet as it now stands, a version on; returns the version.
