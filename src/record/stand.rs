@@ -157,8 +157,3 @@ pub fn said(count: &Count, lang: crate::check::messages::Lang) -> String {
     ];
     crate::catalogue::say(lang, "count-said", &args)
 }
-
-/// Whether an open flag still asks a person: one a count settled does not.
-pub fn is_open(flag: &Flag) -> bool {
-    flag.detail.settled.is_none()
-}

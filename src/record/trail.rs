@@ -159,7 +159,7 @@ pub fn lines_of(decision: &Decision, before: &SheetResult, after: &SheetResult) 
         | Decision::Copy { .. }
         | Decision::Game { .. } => diff(before, after)
             .into_iter()
-            .filter(|c| ChangeKind::of_field(&c.field) == kind_of(decision))
+            .filter(|c| ChangeKind::of_field(&c.field) == decision.kind())
             .collect(),
     }
 }
@@ -209,11 +209,6 @@ pub fn kept_line(decision: &Decision, sheet: &SheetResult) -> Correction {
         old: now.clone(),
         new: now,
     }
-}
-
-/// The trail's kind of a decision.
-pub fn kind_of(decision: &Decision) -> ChangeKind {
-    decision.kind()
 }
 
 /// The contract's path of an archive field, where one names it.

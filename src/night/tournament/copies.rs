@@ -31,13 +31,20 @@ fn key(row: &GameRow) -> RowKey {
     row.cells.iter().map(|c| c.value()).collect()
 }
 
+/// Whether a sheet is compared with the others: read, with rows enough,
+/// and still the night's (not settled as a copy, not declared invalid).
+fn compared(s: &SheetResult) -> bool {
+    s.status != Status::Unreadable
+        && s.games.len() >= ROWS_TO_COMPARE
+        && s.notes.copy_of.is_none()
+        && s.notes.void.is_none()
+}
+
 /// The night checks for sheets that repeat each other.
 pub fn copy_checks(sheets: &[(String, SheetResult)], lang: Lang) -> Vec<NightCheck> {
     let read: Vec<(String, &SheetResult)> = sheets
         .iter()
-        .filter(|(_, s)| s.status != Status::Unreadable && s.games.len() >= ROWS_TO_COMPARE)
-        // A sheet settled as a copy is no longer the night's.
-        .filter(|(_, s)| s.notes.copy_of.is_none())
+        .filter(|(_, s)| compared(s))
         .map(|(fallback, s)| (sheet_name(s, fallback), s))
         .collect();
     let mut checks = Vec::new();
@@ -67,8 +74,7 @@ pub fn later_twins(sheets: &[(String, SheetResult)]) -> Vec<bool> {
     let (at, read): (Vec<usize>, Vec<(String, &SheetResult)>) = sheets
         .iter()
         .enumerate()
-        .filter(|(_, (_, s))| s.status != Status::Unreadable && s.games.len() >= ROWS_TO_COMPARE)
-        .filter(|(_, (_, s))| s.notes.copy_of.is_none() && s.notes.void.is_none())
+        .filter(|(_, (_, s))| compared(s))
         .map(|(i, (fallback, s))| (i, (fallback.clone(), s)))
         .unzip();
     let mut twins = vec![false; sheets.len()];

@@ -131,13 +131,11 @@ pub fn standings(
         settled: Vec::new(),
     };
     let twins = crate::night::tournament::copies::later_twins(sheets);
-    let mut valid = Vec::new();
     for ((fallback, sheet), twin) in sheets.iter().zip(twins) {
         if let Some(void) = &sheet.notes.void {
             night.void_sheet(sheet, fallback, void);
             continue;
         }
-        valid.push((fallback.clone(), sheet.clone()));
         // The same paper again counts once, until a person decides; its
         // table is still seen twice.
         if twin {
@@ -150,7 +148,7 @@ pub fn standings(
     night.round_checks();
     night
         .checks
-        .extend(crate::night::tournament::copies::copy_checks(&valid, lang));
+        .extend(crate::night::tournament::copies::copy_checks(sheets, lang));
     if let Some(list) = participants.filter(|l| !l.is_empty()) {
         // A registered player whose only sheet was declared invalid lost
         // by a person's decision: no check speaks of it.

@@ -10,7 +10,7 @@ use super::{Archive, now, parse, round_id, status_str, text_sha256, write_detail
 use crate::error::{ArchiveError, CopyRefusal};
 use crate::record::stand::{Check, stand};
 use crate::record::trail::{
-    Change, ChangeKind, Correction, kind_of, lines_of, path_of_field, reading_lines,
+    Change, ChangeKind, Correction, lines_of, path_of_field, reading_lines,
 };
 use crate::record::{Decision, Record};
 use crate::sheet::{SheetResult, Status};
@@ -74,7 +74,7 @@ impl Archive {
             if own.is_empty() {
                 own.push(crate::record::trail::kept_line(decision, &after));
             }
-            lines.extend(own.into_iter().map(|line| (kind_of(decision), line)));
+            lines.extend(own.into_iter().map(|line| (decision.kind(), line)));
         }
         finish(tx, (id, tournament), after, lines, (by, &at))
     }
