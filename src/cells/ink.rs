@@ -92,13 +92,13 @@ pub(super) fn binarize_at(crop: &GrayImage, at: Cut) -> GrayImage {
             shade.min(core + INK_CUT_NEAR_CORE * (paper - core))
         }),
     };
-    GrayImage::from_fn(crop.width(), crop.height(), |x, y| {
-        Luma([if f64::from(crop.get_pixel(x, y)[0]) < cut {
-            255
-        } else {
-            0
-        }])
-    })
+    let mask = crop
+        .as_raw()
+        .iter()
+        .map(|&v| if f64::from(v) < cut { 255 } else { 0 })
+        .collect();
+    let (w, h) = crop.dimensions();
+    GrayImage::from_raw(w, h, mask).unwrap_or_else(|| GrayImage::new(w, h))
 }
 
 /// The pen's core level: the darkest quarter of the pixels darker than
@@ -149,6 +149,19 @@ pub fn ink_beyond(ink: &GrayImage, near: &GrayImage, spread: u8) -> (usize, usiz
 /// `a`'s dark pixels within `spread` px of `b`'s, or `b`'s within `spread`
 /// of `a`'s. 1: the same ink; near 0: unrelated.
 pub fn ink_agreement(a: &GrayImage, b: &GrayImage, spread: u8, reach: i32) -> f64 {
+    best_agreement(a, b, spread, reach, f64::INFINITY)
+}
+
+/// Whether [`ink_agreement`] reaches `at_least`: the moves are tried from
+/// the nearest out and the first that reaches it ends the search (print
+/// where the alignment puts it agrees at the first move or so, where the
+/// whole search tries 289).
+pub fn ink_agrees(a: &GrayImage, b: &GrayImage, spread: u8, reach: i32, at_least: f64) -> bool {
+    best_agreement(a, b, spread, reach, at_least) >= at_least
+}
+
+/// The best agreement over the moves, nearest first, stopping at `enough`.
+fn best_agreement(a: &GrayImage, b: &GrayImage, spread: u8, reach: i32, enough: f64) -> f64 {
     let (ink_a, ink_b) = (dark_pixels(a), dark_pixels(b));
     if ink_a.is_empty() || ink_b.is_empty() {
         return 0.0;
@@ -168,11 +181,20 @@ pub fn ink_agreement(a: &GrayImage, b: &GrayImage, spread: u8, reach: i32) -> f6
             .count();
         on as f64 / ink.len() as f64
     };
+    let mut moves: Vec<(i32, i32)> = (-reach..=reach)
+        .flat_map(|dy| (-reach..=reach).map(move |dx| (dx, dy)))
+        .collect();
+    moves.sort_by_key(|&(dx, dy)| dx * dx + dy * dy);
     let mut best = 0.0f64;
-    for dy in -reach..=reach {
-        for dx in -reach..=reach {
-            let agree = share(&ink_a, &near_b, (dx, dy)).min(share(&ink_b, &near_a, (-dx, -dy)));
-            best = best.max(agree);
+    for (dx, dy) in moves {
+        // The lesser share cannot beat the best where the first does not.
+        let there = share(&ink_a, &near_b, (dx, dy));
+        if there <= best {
+            continue;
+        }
+        best = best.max(there.min(share(&ink_b, &near_a, (-dx, -dy))));
+        if best >= enough {
+            break;
         }
     }
     best

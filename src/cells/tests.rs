@@ -427,3 +427,40 @@ fn a_number_run_over_the_side_line_should_say_so() {
     let c = analyse(&over, true, false);
     assert!(c.mark == Mark::Ink && c.across_side);
 }
+
+/// A cross of two strokes on white, its centre at `(cx, cy)`.
+fn cross(cx: i32, cy: i32) -> GrayImage {
+    let mut img = GrayImage::from_pixel(60, 40, Luma([255]));
+    draw_filled_rect_mut(
+        &mut img,
+        Rect::at(cx - 12, cy - 1).of_size(25, 3),
+        Luma([0]),
+    );
+    draw_filled_rect_mut(
+        &mut img,
+        Rect::at(cx - 1, cy - 10).of_size(3, 21),
+        Luma([0]),
+    );
+    img
+}
+
+#[test]
+fn ink_agreeing_should_say_what_the_whole_search_says() {
+    let (here, moved, elsewhere) = (cross(30, 20), cross(35, 17), cross(12, 10));
+    for (b, at_least) in [
+        (&moved, 0.9),
+        (&moved, 1.0),
+        (&elsewhere, 0.5),
+        (&here, 1.0),
+    ] {
+        let whole = ink_agreement(&here, b, 1, 6);
+        assert_eq!(
+            ink_agrees(&here, b, 1, 6, at_least),
+            whole >= at_least,
+            "{whole} against {at_least}"
+        );
+    }
+    // Five px off is found within a reach of six, not within two.
+    assert!(ink_agrees(&here, &moved, 1, 6, 0.99));
+    assert!(!ink_agrees(&here, &moved, 1, 2, 0.99));
+}

@@ -469,7 +469,13 @@ const TITLE_MATCH: f64 = 0.77;
 /// of the ink found the text's, once laid on each other.
 fn print_matches(crop: &GrayImage, t: &crate::page::form::Text, bx: MmBox) -> bool {
     let expected = crate::page::render::printed_text(t, bx, cells::PX_PER_MM);
-    cells::ink_agreement(&expected, crop, TITLE_SPREAD_PX, TITLE_REACH_PX) >= TITLE_MATCH
+    cells::ink_agrees(
+        &expected,
+        crop,
+        TITLE_SPREAD_PX,
+        TITLE_REACH_PX,
+        TITLE_MATCH,
+    )
 }
 
 /// How far (px at 10 px a mm) a title's ink may lie from the font's and
