@@ -26,6 +26,7 @@ mod other_pen;
 mod own_hand;
 mod printed;
 mod second_look;
+mod stages;
 mod struck;
 
 pub use fields::*;
@@ -34,6 +35,7 @@ pub use other_pen::{Apart, ValueInk, ink_differs, value_inks};
 use own_hand::*;
 use printed::*;
 use second_look::*;
+pub use stages::StageTimes;
 
 /// One page through the whole pipeline: locate the form, confirm it with the
 /// printed text, read every field, verify. Never fails: a page that cannot
@@ -48,24 +50,6 @@ pub fn scan_page(
 ) -> SheetResult {
     let mut times = StageTimes::default();
     scan_page_timed(page, forms, rules, digits, printed, lang, &mut times)
-}
-
-/// How long each stage of [`scan_page`] took on one page (what the
-/// stage benchmark adds up; nothing else reads it).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct StageTimes {
-    /// Finding the form: the ruled lines, the homography.
-    pub locate: std::time::Duration,
-    /// The printed title and row numbers read (Tesseract) or matched.
-    pub confirm: std::time::Duration,
-    /// Every field cut from the page and read (ink, rings, digits).
-    pub read: std::time::Duration,
-    /// The printed code looked for (and, where unread, the printed numbers).
-    pub code: std::time::Duration,
-    /// The readings decoded against the rule set's legal rows.
-    pub decode: std::time::Duration,
-    /// The rules checked, with the second looks where a flag stands.
-    pub verify: std::time::Duration,
 }
 
 /// [`scan_page`], adding each stage's time to `times`.
@@ -101,8 +85,10 @@ pub fn scan_page_timed(
     };
     aligned.header_off = !confirmed.header.fits();
     let clock = std::time::Instant::now();
-    let (mut read, mut readings) = read_sheet(&aligned, digits, &source, page.number, lang);
-    times.read += clock.elapsed();
+    let mut timed = stages::Timed::new(digits);
+    let (mut read, mut readings) = read_sheet(&aligned, &mut timed, &source, page.number, lang);
+    times.read += timed.spent;
+    times.cut += clock.elapsed().saturating_sub(timed.spent);
     let clock = std::time::Instant::now();
     match read_code(&aligned) {
         CodeBox::Read(code) => {
@@ -144,13 +130,13 @@ pub fn scan_page_timed(
             Ok(sheet)
         }
     });
-    times.verify += clock.elapsed();
+    times.check += clock.elapsed();
     let clock = std::time::Instant::now();
     let verified = verified.map(|sheet| {
         let sheet = with_other_pens(sheet, &aligned, page, lang);
         game::with_game_checked(sheet, aligned.form, rules, lang)
     });
-    times.read += clock.elapsed();
+    times.pens += clock.elapsed();
     verified.unwrap_or_else(|e| {
         unreadable(
             &source,

@@ -27,17 +27,19 @@ pub struct BenchArgs {
     pub inputs: Vec<PathBuf>,
 }
 
-/// The stages in the order a page goes through them.
-const STAGES: [&str; 8] = [
-    "decode the image",
-    "locate the form",
-    "confirm the title",
-    "cut and read the fields",
-    "printed code",
-    "decode against the rules",
-    "verify, second looks",
-    "write the result",
-];
+/// The columns: the image's decode, each stage of the scan
+/// ([`StageTimes::named`]), the result written.
+const COLUMNS: usize = 10;
+
+/// The columns' names, in the order a page goes through them.
+fn stage_names() -> [&'static str; COLUMNS] {
+    let mut names = ["decode the image"; COLUMNS];
+    for (i, (name, _)) in StageTimes::default().named().into_iter().enumerate() {
+        names[i + 1] = name;
+    }
+    names[COLUMNS - 1] = "write the result";
+    names
+}
 
 pub fn run(a: BenchArgs, lang: Lang) -> Result<()> {
     let rules = RuleSet::load(&a.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -49,7 +51,7 @@ pub fn run(a: BenchArgs, lang: Lang) -> Result<()> {
     let mut digits = CnnReader::new()?;
     let mut printed = aufsicht::read::print_reader()?;
     let out = std::env::temp_dir().join(format!("aufsicht-bench-{}.json", std::process::id()));
-    let mut pages: Vec<[Duration; 8]> = Vec::new();
+    let mut pages: Vec<[Duration; COLUMNS]> = Vec::new();
     for pass in 0..a.passes.max(1) {
         pages.clear();
         for file in &files {
@@ -74,9 +76,12 @@ pub fn run(a: BenchArgs, lang: Lang) -> Result<()> {
                 let clock = Instant::now();
                 aufsicht::night::files::write_whole(&out, result.to_json_pretty().as_bytes())?;
                 let write = clock.elapsed();
-                pages.push([
-                    decode, t.locate, t.confirm, t.read, t.code, t.decode, t.verify, write,
-                ]);
+                let mut row = [decode; COLUMNS];
+                for (i, (_, time)) in t.named().into_iter().enumerate() {
+                    row[i + 1] = time;
+                }
+                row[COLUMNS - 1] = write;
+                pages.push(row);
             }
         }
         eprintln!(
@@ -96,12 +101,12 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// A table of each stage's median and mean, and the whole against the decode.
-fn report(pages: &[[Duration; 8]]) {
+fn report(pages: &[[Duration; COLUMNS]]) {
     let n = pages.len().max(1) as f64;
     let total: f64 = pages.iter().flatten().map(|d| ms(*d)).sum();
     println!("| stage | median ms | mean ms | share |");
     println!("|---|---|---|---|");
-    for (i, name) in STAGES.iter().enumerate() {
+    for (i, name) in stage_names().iter().enumerate() {
         let mut column: Vec<f64> = pages.iter().map(|p| ms(p[i])).collect();
         column.sort_by(f64::total_cmp);
         let median = column.get(column.len() / 2).copied().unwrap_or(0.0);
