@@ -155,13 +155,11 @@ fn prepare_runs(page: &GrayImage, extra_deg: &[f64], runs: Runs) -> Prepared {
     let base = skew(&bin).atan();
     let mut horizontal = GrayImage::new(ww, wh);
     let mut vertical = GrayImage::new(ww, wh);
-    for d in extra_deg {
-        let t = (base + d.to_radians()).tan();
-        for (mask, is_h) in [(&mut horizontal, true), (&mut vertical, false)] {
-            let found = runs_mask(&bin, runs, px_per_mm, is_h, t);
-            for (o, f) in mask.pixels_mut().zip(found.pixels()) {
-                o[0] = o[0].max(f[0]);
-            }
+    for (mask, is_h) in [(&mut horizontal, true), (&mut vertical, false)] {
+        let along = Along::new(&bin, is_h);
+        for d in extra_deg {
+            let t = (base + d.to_radians()).tan();
+            along.mark_runs(runs, px_per_mm, t, mask);
         }
     }
     let corners = grid_corners(&horizontal, &vertical);
@@ -221,88 +219,111 @@ pub(crate) fn skew(bin: &GrayImage) -> f64 {
     best.0
 }
 
-/// Dark pixels (0 in `bin`) on a run of at least [`RUN_MM`] along lines of
-/// slope `t`, counting a pixel dark when it or a neighbour across the run is
-/// dark (what the slope leaves of the skew, and perspective, is tolerated);
-/// a run goes on over gaps of `runs.gap_mm`, which are marked too where
-/// `runs.fill`.
-fn runs_mask(bin: &GrayImage, runs: Runs, px_per_mm: f64, horizontal: bool, t: f64) -> GrayImage {
-    let min_run = ((px_per_mm * RUN_MM).round() as usize).max(8);
-    let gap = (px_per_mm * runs.gap_mm).round() as usize;
-    let (w, h) = bin.dimensions();
-    let (len, lines) = if horizontal { (w, h) } else { (h, w) };
-    // Vertical lines lean the other way under a rotation.
-    let t = if horizontal { t } else { -t };
-    // Buffer index of the pixel `i` along and `a` across.
-    let index = |i: u32, a: u32| -> usize {
-        if horizontal {
-            a as usize * w as usize + i as usize
-        } else {
-            i as usize * w as usize + a as usize
-        }
-    };
-    let dark: Vec<bool> = bin.as_raw().iter().map(|&v| v == 0).collect();
-    let dark_at = |i: u32, a: i64| {
-        u32::try_from(a)
-            .ok()
-            .filter(|&a| a < lines)
-            .is_some_and(|a| dark[index(i, a)])
-    };
-    // Dark here or one pixel across, for every pixel (the hot loop's test).
-    let mut near = dark.clone();
-    let (wu, hu) = (w as usize, h as usize);
-    for y in 0..hu {
-        for x in 0..wu {
-            let k = y * wu + x;
-            if !dark[k] {
-                continue;
-            }
-            // Across is down/up for horizontal lines, left/right for vertical.
-            let (before, after) = if horizontal {
-                ((y > 0).then(|| k - wu), (y + 1 < hu).then(|| k + wu))
-            } else {
-                ((x > 0).then(|| k - 1), (x + 1 < wu).then(|| k + 1))
-            };
-            for n in [before, after].into_iter().flatten() {
-                near[n] = true;
+/// A binarised page laid out along one direction of its lines: row `a`
+/// holds the pixels along line position `a` (a row of the page for
+/// horizontal lines, a column for vertical ones), so that following a line
+/// reads memory in order either way.
+struct Along {
+    horizontal: bool,
+    /// Pixels along a line, and line positions across.
+    len: usize,
+    lines: usize,
+    /// Dark (0 in the page), `lines` rows of `len`.
+    dark: Vec<bool>,
+    /// Dark here or one pixel across (the hot loop's test), with a row
+    /// before the first line position and one after the last: there, dark
+    /// where the page's edge row is.
+    near: Vec<bool>,
+}
+
+impl Along {
+    fn new(bin: &GrayImage, horizontal: bool) -> Along {
+        let (w, h) = (bin.width() as usize, bin.height() as usize);
+        let (len, lines) = if horizontal { (w, h) } else { (h, w) };
+        let raw = bin.as_raw();
+        let mut dark = vec![false; lines * len];
+        for y in 0..h {
+            for x in 0..w {
+                let (a, i) = if horizontal { (y, x) } else { (x, y) };
+                dark[a * len + i] = raw[y * w + x] == 0;
             }
         }
-    }
-    let near_at = |i: u32, a: i64| match u32::try_from(a).ok().filter(|&a| a < lines) {
-        Some(a) => near[index(i, a)],
-        None => dark_at(i, a - 1) || dark_at(i, a + 1),
-    };
-    let offset: Vec<i64> = (0..len)
-        .map(|i| (f64::from(i) * t).round() as i64)
-        .collect();
-    let mut out = vec![0u8; dark.len()];
-    let reach = (f64::from(len) * t.abs()).ceil() as i64 + 1;
-    for line in -reach..i64::from(lines) + reach {
-        // A run: where it starts, its last pixel on the line, how many are.
-        let mut run: Option<(u32, u32, usize)> = None;
-        for i in 0..=len {
-            if i < len && near_at(i, line + offset[i as usize]) {
-                run = Some(run.map_or((i, i, 1), |(s, _, n)| (s, i, n + 1)));
-                continue;
-            }
-            let Some((s, last, n)) = run else { continue };
-            if i < len && (i - last) as usize <= gap {
-                continue;
-            }
-            let long = (last + 1 - s) as usize;
-            if long >= min_run && n as f64 >= runs.share * long as f64 {
-                for j in s..=last {
-                    let a = line + offset[j as usize];
-                    let inside = u32::try_from(a).ok().filter(|&a| a < lines);
-                    if let Some(a) = inside.filter(|&a| runs.fill || dark[index(j, a)]) {
-                        out[index(j, a)] = 255;
-                    }
+        let mut near = vec![false; (lines + 2) * len];
+        let row = |a: usize| &dark[a * len..(a + 1) * len];
+        for a in 0..lines {
+            let out = &mut near[(a + 1) * len..(a + 2) * len];
+            out.copy_from_slice(row(a));
+            for across in [a.checked_sub(1), Some(a + 1).filter(|&b| b < lines)] {
+                for (o, &d) in out.iter_mut().zip(row_or_none(&dark, len, across)) {
+                    *o |= d;
                 }
             }
-            run = None;
+        }
+        if lines > 0 {
+            near[..len].copy_from_slice(row(0));
+            near[(lines + 1) * len..].copy_from_slice(row(lines - 1));
+        }
+        Along {
+            horizontal,
+            len,
+            lines,
+            dark,
+            near,
         }
     }
-    GrayImage::from_raw(w, h, out).unwrap_or_else(|| GrayImage::new(w, h))
+
+    /// Marks in `mask` the dark pixels on a run of at least [`RUN_MM`]
+    /// along lines of slope `t`, counting a pixel dark when it or a
+    /// neighbour across the run is dark (what the slope leaves of the
+    /// skew, and perspective, is tolerated); a run goes on over gaps of
+    /// `runs.gap_mm`, which are marked too where `runs.fill`.
+    fn mark_runs(&self, runs: Runs, px_per_mm: f64, t: f64, mask: &mut GrayImage) {
+        let min_run = ((px_per_mm * RUN_MM).round() as usize).max(8);
+        let gap = (px_per_mm * runs.gap_mm).round() as usize;
+        let (len, lines) = (self.len, self.lines as i64);
+        // Vertical lines lean the other way under a rotation.
+        let t = if self.horizontal { t } else { -t };
+        let near_at =
+            |i: usize, a: i64| (-1..=lines).contains(&a) && self.near[(a + 1) as usize * len + i];
+        let offset: Vec<i64> = (0..len).map(|i| (i as f64 * t).round() as i64).collect();
+        let width = mask.width() as usize;
+        let out = &mut **mask;
+        let reach = (len as f64 * t.abs()).ceil() as i64 + 1;
+        for line in -reach..lines + reach {
+            // A run: where it starts, its last pixel on the line, how many are.
+            let mut run: Option<(usize, usize, usize)> = None;
+            for i in 0..=len {
+                if i < len && near_at(i, line + offset[i]) {
+                    run = Some(run.map_or((i, i, 1), |(s, _, n)| (s, i, n + 1)));
+                    continue;
+                }
+                let Some((s, last, n)) = run else { continue };
+                if i < len && i - last <= gap {
+                    continue;
+                }
+                let long = last + 1 - s;
+                if long >= min_run && n as f64 >= runs.share * long as f64 {
+                    for (j, off) in offset.iter().enumerate().take(last + 1).skip(s) {
+                        let a = line + off;
+                        if !(0..lines).contains(&a) {
+                            continue;
+                        }
+                        let a = a as usize;
+                        if runs.fill || self.dark[a * len + j] {
+                            let (x, y) = if self.horizontal { (j, a) } else { (a, j) };
+                            out[y * width + x] = 255;
+                        }
+                    }
+                }
+                run = None;
+            }
+        }
+    }
+}
+
+/// Row `a` of a `len`-wide buffer, or an empty one.
+fn row_or_none(buf: &[bool], len: usize, a: Option<usize>) -> &[bool] {
+    a.map_or(&[], |a| &buf[a * len..(a + 1) * len])
 }
 
 /// Fits `form` onto the prepared page, or says why not.
@@ -790,6 +811,35 @@ mod tests {
                 "{mm:?}: {x} {y}, on the whole page {wx} {wy}, cut at {x0}"
             );
         }
+    }
+
+    #[test]
+    fn runs_should_be_marked_along_their_own_direction_only_where_long_enough() {
+        // White (255) page; a horizontal line of 60 px at row 10, a dash of
+        // 5 px at row 30, a vertical line of 60 px at column 70.
+        let mut bin = GrayImage::from_pixel(100, 80, Luma([255]));
+        (5..65).for_each(|x| bin.put_pixel(x, 10, Luma([0])));
+        (5..10).for_each(|x| bin.put_pixel(x, 30, Luma([0])));
+        (15..75).for_each(|y| bin.put_pixel(70, y, Luma([0])));
+        let marked = |horizontal: bool| {
+            let mut mask = GrayImage::new(100, 80);
+            Along::new(&bin, horizontal).mark_runs(WHOLE, 2.0, 0.0, &mut mask);
+            mask
+        };
+        let (h, v) = (marked(true), marked(false));
+        assert_eq!(h.get_pixel(30, 10)[0], 255, "the long horizontal line");
+        assert_eq!(h.get_pixel(7, 30)[0], 0, "a dash is no line");
+        assert_eq!(
+            h.get_pixel(70, 40)[0],
+            0,
+            "across a vertical line is no run"
+        );
+        assert_eq!(v.get_pixel(70, 40)[0], 255, "the long vertical line");
+        assert_eq!(
+            v.get_pixel(30, 10)[0],
+            0,
+            "across a horizontal line is no run"
+        );
     }
 
     #[test]
