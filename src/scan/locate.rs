@@ -18,6 +18,10 @@ pub struct AlignedSheet<'a> {
     /// The header's print was found not to lie where the form puts it
     /// ([`HeaderPrint::fits`]): every header value read is asked.
     pub header_off: bool,
+    /// Which of the header's printed labels ([`header_labels`]) lie where
+    /// the form puts them by their ink ([`labels_by_ink`]), as locating the
+    /// form found; `None` where not looked at yet.
+    pub labels_by_ink: Option<Vec<bool>>,
 }
 
 /// At least this share of the header's ruled lines must lie where the
@@ -33,6 +37,11 @@ pub fn locate<'a>(
     let mut ranked = locate_ranked(page, forms)?;
     Ok(ranked.swap_remove(0))
 }
+
+/// A form found on the page: which of the forms, where, the share of its
+/// header's lines, its header's labels found by their ink, whether its
+/// header is there ([`HeaderPrint::fits`]).
+type Fit = (usize, Alignment, Option<f64>, Vec<bool>, bool);
 
 /// How a page's ruled lines are looked for, in turn, until a form fits.
 #[derive(Debug, Clone, Copy)]
@@ -89,20 +98,16 @@ pub fn locate_ranked<'a>(
             height: page.height(),
         });
     }
-    // Each fit: the form, where it lies, its header's lines, whether its
-    // header is there.
-    let mut fits: Vec<(usize, Alignment, Option<f64>, bool)> = Vec::new();
+    // Each fit: the form, where it lies, its header's lines, its labels
+    // found by their ink, whether its header is there.
+    let mut fits: Vec<Fit> = Vec::new();
     let mut why = Unreadable::NoTable;
     let mut prep = None;
-    let best = |fits: &[(usize, Alignment, Option<f64>, bool)]| {
-        fits.iter().map(|f| f.1.fit).fold(0.0, f64::max)
-    };
+    let best = |fits: &[Fit]| fits.iter().map(|f| f.1.fit).fold(0.0, f64::max);
     // A sure fit whose header lies where the form puts it: no other form
     // fits better. A sure table under a header that is not there is a
     // look-alike's (a club's form on the shipped one's table).
-    let settled = |fits: &[(usize, Alignment, Option<f64>, bool)]| {
-        fits.iter().any(|f| f.1.fit >= SURE_FIT && f.3)
-    };
+    let settled = |fits: &[Fit]| fits.iter().any(|f| f.1.fit >= SURE_FIT && f.4);
     // Strong perspective bends the lines apart: then look along several
     // slopes; last, lines broken into dashes.
     // A page read by its code (below) keeps the lines found without gaps
@@ -126,15 +131,18 @@ pub fn locate_ranked<'a>(
                 None => {}
                 Some(Ok(a)) => {
                     let lines = align::header_share(prepared, form, &a.to_image);
-                    let found = AlignedSheet {
+                    let mut found = AlignedSheet {
                         page,
                         form,
                         alignment: a,
                         header_lines: lines,
                         header_off: false,
+                        labels_by_ink: None,
                     };
+                    let inked = labels_by_ink(&found);
+                    found.labels_by_ink = Some(inked.clone());
                     let header = header_print(&found).fits();
-                    fits.push((i, found.alignment, lines, header));
+                    fits.push((i, found.alignment, lines, inked, header));
                 }
                 Some(Err(e)) => why = e,
             }
@@ -152,12 +160,13 @@ pub fn locate_ranked<'a>(
     let ranked: Vec<AlignedSheet> = fits
         .iter()
         .filter(|(_, a, ..)| a.fit >= MIN_FIT)
-        .map(|(i, a, lines, _)| AlignedSheet {
+        .map(|(i, a, lines, inked, _)| AlignedSheet {
             page,
             form: &forms[*i],
             alignment: a.clone(),
             header_lines: *lines,
             header_off: false,
+            labels_by_ink: Some(inked.clone()),
         })
         .collect();
     if !ranked.is_empty() {
@@ -222,6 +231,7 @@ fn by_code<'a>(
         alignment,
         header_lines,
         header_off: false,
+        labels_by_ink: None,
     })
 }
 
@@ -359,22 +369,25 @@ pub fn confirm(sheet: &AlignedSheet, printed: &mut dyn PrintReader) -> Confirmat
     if let Some(t) = form.texts.first() {
         let bx = title_box(t);
         let crop = cells::cut_with_margin(sheet.page, &sheet.alignment, bx, 0.0);
-        // Print is read at half the cutting resolution: Tesseract is fastest
-        // there (~22 ms a title against ~30 at full size and 22-45 ms at a
-        // third, where it also misread "Turnier" on hB).
-        let small = image::imageops::resize(
-            &crop,
-            crop.width() / 2,
-            crop.height() / 2,
-            image::imageops::FilterType::Triangle,
-        );
-        match printed.line(&small) {
-            Some(read) => {
+        // The title's ink in the form's font settles it; only a title
+        // printed otherwise (a club's own font, a smudge) is read, which
+        // costs Tesseract about 20 ms a page.
+        title_matches = print_matches(&crop, t, bx);
+        if !title_matches {
+            // Print is read at half the cutting resolution: Tesseract is
+            // fastest there (~22 ms a title against ~30 at full size and
+            // 22-45 ms at a third, where it also misread "Turnier" on hB).
+            let small = image::imageops::resize(
+                &crop,
+                crop.width() / 2,
+                crop.height() / 2,
+                image::imageops::FilterType::Triangle,
+            );
+            if let Some(read) = printed.line(&small) {
                 let expected = form.title.clone().unwrap_or_default();
                 title_matches = similarity(&read.text, &expected) >= 0.7;
                 title_read = Some(read.text);
             }
-            None => title_matches = print_matches(&crop, t, bx),
         }
     }
     let mut row_numbers_read = 0;
@@ -418,31 +431,56 @@ pub fn header_print(sheet: &AlignedSheet) -> HeaderPrint {
     header_print_read(sheet, None)
 }
 
-/// The header's printed labels where the alignment puts them: every text
-/// above the game table but the title that has a word in it. Each one's
-/// ink is matched against the form's font, and where it does not match,
-/// read by `printed` where it reads letters: a club's form is printed in
-/// its own font (a dozen labels through Tesseract cost a quarter of a
-/// second, so only those the ink leaves in doubt are read).
+/// The header's printed labels: every text above the game table but the
+/// title that has a word in it.
+fn header_labels(form: &FormTemplate) -> Vec<&crate::page::form::Text> {
+    let top = form.grid()[1];
+    form.texts
+        .iter()
+        .skip(1)
+        .filter(|t| t.y < top && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .collect()
+}
+
+/// The crop of a header label's box, cut with no margin.
+fn label_crop(sheet: &AlignedSheet, t: &crate::page::form::Text) -> (GrayImage, MmBox) {
+    let bx = crate::page::render::text_box_mm(t, LABEL_MARGIN_MM);
+    (
+        cells::cut_with_margin(sheet.page, &sheet.alignment, bx, 0.0),
+        bx,
+    )
+}
+
+/// Whether each of the header's labels ([`header_labels`]) lies where the
+/// alignment puts it, its ink matched against the form's font.
+pub fn labels_by_ink(sheet: &AlignedSheet) -> Vec<bool> {
+    header_labels(sheet.form)
+        .into_iter()
+        .map(|t| {
+            let (crop, bx) = label_crop(sheet, t);
+            print_matches(&crop, t, bx)
+        })
+        .collect()
+}
+
+/// The header's printed labels where the alignment puts them
+/// ([`header_labels`]). Each one's ink is matched against the form's font
+/// (once: as the form was located, [`AlignedSheet::labels_by_ink`]), and
+/// where it does not match, read by `printed` where it reads letters: a
+/// club's form is printed in its own font (a dozen labels through
+/// Tesseract cost a quarter of a second, so only those the ink leaves in
+/// doubt are read).
 pub fn header_print_read(
     sheet: &AlignedSheet,
     mut printed: Option<&mut dyn PrintReader>,
 ) -> HeaderPrint {
-    let top = sheet.form.grid()[1];
-    let labels: Vec<&crate::page::form::Text> = sheet
-        .form
-        .texts
-        .iter()
-        .skip(1)
-        .filter(|t| t.y < top && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 2)
-        .collect();
+    let labels = header_labels(sheet.form);
+    let inked = (sheet.labels_by_ink.clone()).unwrap_or_else(|| labels_by_ink(sheet));
     let mut labels_found = 0;
-    for t in &labels {
-        let bx = crate::page::render::text_box_mm(t, LABEL_MARGIN_MM);
-        let crop = cells::cut_with_margin(sheet.page, &sheet.alignment, bx, 0.0);
-        let found = print_matches(&crop, t, bx)
+    for (t, inked) in labels.iter().zip(inked) {
+        let found = inked
             || printed.as_deref_mut().is_some_and(|p| {
-                p.line(&crop)
+                p.line(&label_crop(sheet, t).0)
                     .is_some_and(|read| similarity(&read.text, &t.text) >= LABEL_READ)
             });
         labels_found += usize::from(found);

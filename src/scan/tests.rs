@@ -74,6 +74,7 @@ fn aligned<'a>(page: &'a GrayImage, form: &'a FormTemplate) -> AlignedSheet<'a> 
         },
         header_lines: None,
         header_off: false,
+        labels_by_ink: None,
     }
 }
 
@@ -970,4 +971,26 @@ fn a_round_or_table_the_second_net_reads_otherwise_should_be_asked() {
         read(Field::Table, t27.clone(), t27),
         "both read 27: it stands"
     );
+}
+
+#[cfg(feature = "tesseract")]
+#[test]
+fn tesseract_should_read_a_title_only_where_its_ink_is_not_the_forms() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let mut tesseract = crate::read::print_reader().expect("Tesseract");
+    let page = crate::page::render::render_form(form, cells::PX_PER_MM * 25.4);
+    let own = confirm(&aligned(&page, form), tesseract.as_mut());
+    assert!(own.title_matches);
+    assert_eq!(
+        own.title_read, None,
+        "the form's own title is settled by its ink"
+    );
+    let mut other = form.clone();
+    other.texts[0].text = "Kegelabend im Vereinsheim".into();
+    let foreign = crate::page::render::render_form(&other, cells::PX_PER_MM * 25.4);
+    let read = confirm(&aligned(&foreign, form), tesseract.as_mut());
+    assert!(!read.title_matches);
+    let text = read.title_read.expect("a title not the form's is read");
+    assert!(text.contains("Vereinsheim"), "{text}");
 }

@@ -115,6 +115,7 @@ fn check(form: &str, scan: &Path, out: &Path, lang: Lang) -> Result<()> {
         form: &template,
         header_lines: header_share(&prepared, &template, &fitted.to_image),
         header_off: false,
+        labels_by_ink: None,
         alignment: fitted.clone(),
     };
     // A club's own font is read where its ink is not the shipped font's.
