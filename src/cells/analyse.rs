@@ -134,7 +134,7 @@ impl FieldInk {
             h.saturating_sub(m + inset),
         );
 
-        let labels = connected_components(&ink, Connectivity::Eight, Luma([0u8]));
+        let labels = crate::page::label::connected_components(&ink, 0);
         let comps = components(&labels);
         let min_area = (0.12 * PX_PER_MM * PX_PER_MM) as u32;
         // Ink that only reaches in over an edge (a neighbour's circle, a long

@@ -4,7 +4,6 @@
 //! and the pen each piece of ink was written with.
 
 use image::{GrayImage, Luma};
-use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::page::align::Alignment;
 use crate::page::form::MmBox;

@@ -50,7 +50,7 @@ pub fn pen_traces(
     let mask = binarize_at(&crop, Cut::Shade);
     let paper = paper_level(crop.pixels().map(|p| p[0])).max(1.0);
     let paper_colour = colour.as_ref().map(|(b, r)| paper_colour(&mask, b, r));
-    let labels = connected_components(&mask, Connectivity::Eight, Luma([0u8]));
+    let labels = crate::page::label::connected_components(&mask, 0);
     let mut pieces: std::collections::BTreeMap<u32, Vec<(u32, u32)>> = Default::default();
     for (x, y, l) in labels.enumerate_pixels() {
         if l[0] > 0 {

@@ -1,6 +1,7 @@
 use super::*;
 use imageproc::drawing::{draw_filled_rect_mut, draw_hollow_ellipse_mut, draw_line_segment_mut};
 use imageproc::rect::Rect;
+use imageproc::region_labelling::{Connectivity, connected_components};
 
 #[test]
 fn the_integer_filter_should_sample_as_the_float_one() {

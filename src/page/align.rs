@@ -11,7 +11,6 @@ use crate::page::unreadable::Unreadable;
 use image::Luma;
 use image::{GrayImage, imageops};
 use imageproc::contrast::adaptive_threshold;
-use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::page::form::FormTemplate;
 use crate::page::geometry::Homography;
@@ -430,7 +429,7 @@ fn grid_corners(horizontal: &GrayImage, vertical: &GrayImage) -> Vec<[(f64, f64)
             }
         }
     }
-    let labels = connected_components(&union, Connectivity::Eight, Luma([0u8]));
+    let labels = crate::page::label::connected_components(&union, 0);
     // Labels run 1..=n: a box per label, indexed by it.
     let mut boxes: Vec<Option<(u32, u32, u32, u32)>> = Vec::new();
     for (x, y, l) in labels.enumerate_pixels() {

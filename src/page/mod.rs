@@ -2,7 +2,8 @@
 //! page is [`unreadable`]), the form templates ([`form`]) and their
 //! rendering ([`render`]), the form's grid found on the image
 //! ([`align`], with the [`geometry`] it fits), and a printed sheet's
-//! [`code`], and a colour scan's colour beside its grey ([`chroma`]).
+//! [`code`], and a colour scan's colour beside its grey ([`chroma`]);
+//! the pieces of a mask ([`label`]).
 
 pub mod align;
 pub mod chroma;
@@ -10,5 +11,6 @@ pub mod code;
 pub mod form;
 pub mod geometry;
 pub mod input;
+pub mod label;
 pub mod render;
 pub mod unreadable;

@@ -14,7 +14,6 @@
 //! product of their probabilities, and the next best strings as alternatives.
 
 use image::{GrayImage, Luma};
-use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::read::{DigitReader, ReaderError, Reading};
 

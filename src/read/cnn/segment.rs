@@ -89,7 +89,7 @@ pub fn segment_placed(ink: &GrayImage) -> Vec<(GrayImage, u32, u32)> {
     let inv = GrayImage::from_fn(w, h, |x, y| {
         Luma([if ink.get_pixel(x, y)[0] < 128 { 255 } else { 0 }])
     });
-    let labels = connected_components(&inv, Connectivity::Eight, Luma([0u8]));
+    let labels = crate::page::label::connected_components(&inv, 0);
     let mut groups = overlapping_pieces(&labels);
     let tallest = groups
         .iter()
