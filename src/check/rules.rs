@@ -43,6 +43,16 @@ pub enum Family {
     Doppelkopf,
 }
 
+impl Family {
+    /// The game as a form names it (`FormTemplate::game`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Family::Schafkopf => "schafkopf",
+            Family::Doppelkopf => "doppelkopf",
+        }
+    }
+}
+
 /// How the values of one game sit in a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]

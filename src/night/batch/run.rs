@@ -156,6 +156,9 @@ pub fn scan(
         }
         None => None,
     };
+    // The night's own game's forms first: a page on one of them ends the
+    // search there, before the other game's forms are fitted to it.
+    forms.sort_by_key(|f| f.game != run.rules.family.id());
     let batch = Batch {
         forms: &forms,
         rules: run.rules,
