@@ -445,16 +445,56 @@ fn cross(cx: i32, cy: i32) -> GrayImage {
     img
 }
 
+/// [`ink_agreement`] the long way: every move, both shares, no pruning.
+fn agreement_by_every_move(a: &GrayImage, b: &GrayImage, spread: u8, reach: i32) -> f64 {
+    let dark = |img: &GrayImage| -> Vec<(i32, i32)> {
+        (img.enumerate_pixels())
+            .filter(|p| p.2[0] < 128)
+            .map(|(x, y, _)| (x as i32, y as i32))
+            .collect()
+    };
+    let (ink_a, ink_b) = (dark(a), dark(b));
+    let (w, h) = (a.width() as i32, a.height() as i32);
+    // Within `spread` of the other's ink, and on the page.
+    let near = |ink: &[(i32, i32)], x: i32, y: i32| {
+        let s = i32::from(spread);
+        (0..w).contains(&x)
+            && (0..h).contains(&y)
+            && ink
+                .iter()
+                .any(|&(u, v)| (u - x).abs() <= s && (v - y).abs() <= s)
+    };
+    let share = |ink: &[(i32, i32)], other: &[(i32, i32)], (dx, dy): (i32, i32)| {
+        let on = (ink.iter())
+            .filter(|&&(x, y)| near(other, x + dx, y + dy))
+            .count();
+        on as f64 / ink.len() as f64
+    };
+    let mut best = 0.0f64;
+    for dy in -reach..=reach {
+        for dx in -reach..=reach {
+            let agree = share(&ink_a, &ink_b, (dx, dy)).min(share(&ink_b, &ink_a, (-dx, -dy)));
+            best = best.max(agree);
+        }
+    }
+    best
+}
+
 #[test]
 fn ink_agreeing_should_say_what_the_whole_search_says() {
     let (here, moved, elsewhere) = (cross(30, 20), cross(35, 17), cross(12, 10));
+    for b in [&here, &moved, &elsewhere] {
+        let pruned = ink_agreement(&here, b, 1, 6);
+        let whole = agreement_by_every_move(&here, b, 1, 6);
+        assert!((pruned - whole).abs() < 1e-12, "{pruned} against {whole}");
+    }
     for (b, at_least) in [
         (&moved, 0.9),
         (&moved, 1.0),
         (&elsewhere, 0.5),
         (&here, 1.0),
     ] {
-        let whole = ink_agreement(&here, b, 1, 6);
+        let whole = agreement_by_every_move(&here, b, 1, 6);
         assert_eq!(
             ink_agrees(&here, b, 1, 6, at_least),
             whole >= at_least,

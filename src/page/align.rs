@@ -841,6 +841,120 @@ mod tests {
         );
     }
 
+    use proptest::prelude::*;
+
+    /// How the runs were marked before they were followed along a copy
+    /// laid out in each direction: what [`Along::mark_runs`] must mark.
+    fn runs_mask_as_before(
+        bin: &GrayImage,
+        runs: Runs,
+        px_per_mm: f64,
+        horizontal: bool,
+        t: f64,
+    ) -> GrayImage {
+        let min_run = ((px_per_mm * RUN_MM).round() as usize).max(8);
+        let gap = (px_per_mm * runs.gap_mm).round() as usize;
+        let (w, h) = bin.dimensions();
+        let (len, lines) = if horizontal { (w, h) } else { (h, w) };
+        // Vertical lines lean the other way under a rotation.
+        let t = if horizontal { t } else { -t };
+        // Buffer index of the pixel `i` along and `a` across.
+        let index = |i: u32, a: u32| -> usize {
+            if horizontal {
+                a as usize * w as usize + i as usize
+            } else {
+                i as usize * w as usize + a as usize
+            }
+        };
+        let dark: Vec<bool> = bin.as_raw().iter().map(|&v| v == 0).collect();
+        let dark_at = |i: u32, a: i64| {
+            u32::try_from(a)
+                .ok()
+                .filter(|&a| a < lines)
+                .is_some_and(|a| dark[index(i, a)])
+        };
+        // Dark here or one pixel across, for every pixel (the hot loop's test).
+        let mut near = dark.clone();
+        let (wu, hu) = (w as usize, h as usize);
+        for y in 0..hu {
+            for x in 0..wu {
+                let k = y * wu + x;
+                if !dark[k] {
+                    continue;
+                }
+                // Across is down/up for horizontal lines, left/right for vertical.
+                let (before, after) = if horizontal {
+                    ((y > 0).then(|| k - wu), (y + 1 < hu).then(|| k + wu))
+                } else {
+                    ((x > 0).then(|| k - 1), (x + 1 < wu).then(|| k + 1))
+                };
+                for n in [before, after].into_iter().flatten() {
+                    near[n] = true;
+                }
+            }
+        }
+        let near_at = |i: u32, a: i64| match u32::try_from(a).ok().filter(|&a| a < lines) {
+            Some(a) => near[index(i, a)],
+            None => dark_at(i, a - 1) || dark_at(i, a + 1),
+        };
+        let offset: Vec<i64> = (0..len)
+            .map(|i| (f64::from(i) * t).round() as i64)
+            .collect();
+        let mut out = vec![0u8; dark.len()];
+        let reach = (f64::from(len) * t.abs()).ceil() as i64 + 1;
+        for line in -reach..i64::from(lines) + reach {
+            // A run: where it starts, its last pixel on the line, how many are.
+            let mut run: Option<(u32, u32, usize)> = None;
+            for i in 0..=len {
+                if i < len && near_at(i, line + offset[i as usize]) {
+                    run = Some(run.map_or((i, i, 1), |(s, _, n)| (s, i, n + 1)));
+                    continue;
+                }
+                let Some((s, last, n)) = run else { continue };
+                if i < len && (i - last) as usize <= gap {
+                    continue;
+                }
+                let long = (last + 1 - s) as usize;
+                if long >= min_run && n as f64 >= runs.share * long as f64 {
+                    for j in s..=last {
+                        let a = line + offset[j as usize];
+                        let inside = u32::try_from(a).ok().filter(|&a| a < lines);
+                        if let Some(a) = inside.filter(|&a| runs.fill || dark[index(j, a)]) {
+                            out[index(j, a)] = 255;
+                        }
+                    }
+                }
+                run = None;
+            }
+        }
+        GrayImage::from_raw(w, h, out).unwrap_or_else(|| GrayImage::new(w, h))
+    }
+
+    proptest! {
+        #[test]
+        fn runs_should_be_marked_as_before(
+            (w, h, pixels) in (1u32..40, 1u32..40).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h),
+                 proptest::collection::vec(prop_oneof![4 => Just(255u8), 1 => Just(0u8)], (w * h) as usize))
+            }),
+            t in -0.2f64..0.2,
+            dashed: bool,
+        ) {
+            let bin = GrayImage::from_raw(w, h, pixels).expect("image");
+            let runs = if dashed {
+                Runs { gap_mm: DASH_GAP_MM, share: DASH_INK_SHARE, fill: true }
+            } else {
+                WHOLE
+            };
+            for horizontal in [true, false] {
+                let mut mask = GrayImage::new(w, h);
+                Along::new(&bin, horizontal).mark_runs(runs, 1.5, t, &mut mask);
+                let before = runs_mask_as_before(&bin, runs, 1.5, horizontal, t);
+                prop_assert_eq!(mask.into_raw(), before.into_raw());
+            }
+        }
+    }
+
     #[test]
     fn a_blank_page_does_not_align() {
         let page = GrayImage::from_pixel(800, 1100, Luma([250]));

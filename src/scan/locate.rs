@@ -38,10 +38,18 @@ pub fn locate<'a>(
     Ok(ranked.swap_remove(0))
 }
 
-/// A form found on the page: which of the forms, where, the share of its
-/// header's lines, its header's labels found by their ink, whether its
-/// header is there ([`HeaderPrint::fits`]).
-type Fit = (usize, Alignment, Option<f64>, Vec<bool>, bool);
+/// A form found on the page.
+struct Fit {
+    /// Which of the forms.
+    form: usize,
+    alignment: Alignment,
+    /// The share of its header's ruled lines found.
+    header_lines: Option<f64>,
+    /// Its header's labels found by their ink.
+    labels_by_ink: Vec<bool>,
+    /// Whether its header is there ([`HeaderPrint::fits`]).
+    header_fits: bool,
+}
 
 /// How a page's ruled lines are looked for, in turn, until a form fits.
 #[derive(Debug, Clone, Copy)]
@@ -103,11 +111,12 @@ pub fn locate_ranked<'a>(
     let mut fits: Vec<Fit> = Vec::new();
     let mut why = Unreadable::NoTable;
     let mut prep = None;
-    let best = |fits: &[Fit]| fits.iter().map(|f| f.1.fit).fold(0.0, f64::max);
+    let best = |fits: &[Fit]| fits.iter().map(|f| f.alignment.fit).fold(0.0, f64::max);
     // A sure fit whose header lies where the form puts it: no other form
     // fits better. A sure table under a header that is not there is a
     // look-alike's (a club's form on the shipped one's table).
-    let settled = |fits: &[Fit]| fits.iter().any(|f| f.1.fit >= SURE_FIT && f.4);
+    let settled =
+        |fits: &[Fit]| (fits.iter()).any(|f| f.alignment.fit >= SURE_FIT && f.header_fits);
     // Strong perspective bends the lines apart: then look along several
     // slopes; last, lines broken into dashes.
     // A page read by its code (below) keeps the lines found without gaps
@@ -141,45 +150,51 @@ pub fn locate_ranked<'a>(
                     };
                     let inked = labels_by_ink(&found);
                     found.labels_by_ink = Some(inked.clone());
-                    let header = header_print(&found).fits();
-                    fits.push((i, found.alignment, lines, inked, header));
+                    let header_fits = header_print(&found).fits();
+                    fits.push(Fit {
+                        form: i,
+                        alignment: found.alignment,
+                        header_lines: lines,
+                        labels_by_ink: inked,
+                        header_fits,
+                    });
                 }
                 Some(Err(e)) => why = e,
             }
         }
     }
     // Each form by its best fit, the best first.
-    fits.sort_by(|a, b| b.1.fit.total_cmp(&a.1.fit));
+    fits.sort_by(|a, b| b.alignment.fit.total_cmp(&a.alignment.fit));
     let mut seen = Vec::new();
-    fits.retain(|(i, ..)| {
-        !seen.contains(i) && {
-            seen.push(*i);
+    fits.retain(|f| {
+        !seen.contains(&f.form) && {
+            seen.push(f.form);
             true
         }
     });
     let ranked: Vec<AlignedSheet> = fits
         .iter()
-        .filter(|(_, a, ..)| a.fit >= MIN_FIT)
-        .map(|(i, a, lines, inked, _)| AlignedSheet {
+        .filter(|f| f.alignment.fit >= MIN_FIT)
+        .map(|f| AlignedSheet {
             page,
-            form: &forms[*i],
-            alignment: a.clone(),
-            header_lines: *lines,
+            form: &forms[f.form],
+            alignment: f.alignment.clone(),
+            header_lines: f.header_lines,
             header_off: false,
-            labels_by_ink: Some(inked.clone()),
+            labels_by_ink: Some(f.labels_by_ink.clone()),
         })
         .collect();
     if !ranked.is_empty() {
         return Ok(ranked);
     }
     let found = match fits.first() {
-        Some((i, a, ..)) => Unreadable::OtherForm {
-            form: forms[*i].id.clone(),
-            percent: (a.fit * 100.0).round() as u32,
+        Some(f) => Unreadable::OtherForm {
+            form: forms[f.form].id.clone(),
+            percent: (f.alignment.fit * 100.0).round() as u32,
         },
         None => why,
     };
-    let lines = fits.into_iter().next().map(|(i, a, ..)| (&forms[i], a));
+    let lines = (fits.into_iter().next()).map(|f| (&forms[f.form], f.alignment));
     match prep {
         Some(prep) => by_code(page, forms, &prep, lines)
             .map(|a| vec![a])
@@ -361,8 +376,9 @@ impl Confirmation {
 
 /// Reads the printed title and three printed row numbers through the
 /// alignment: a second, independent check that the right form was found
-/// where the ruled lines say. A print reader that reads no letters holds
-/// the title's ink against the title drawn in the form's font.
+/// where the ruled lines say. The title's ink is held against the title
+/// drawn in the form's font first; a print reader that reads letters reads
+/// it only where the two differ.
 pub fn confirm(sheet: &AlignedSheet, printed: &mut dyn PrintReader) -> Confirmation {
     let form = sheet.form;
     let (mut title_read, mut title_matches) = (None, false);
@@ -475,7 +491,9 @@ pub fn header_print_read(
     mut printed: Option<&mut dyn PrintReader>,
 ) -> HeaderPrint {
     let labels = header_labels(sheet.form);
-    let inked = (sheet.labels_by_ink.clone()).unwrap_or_else(|| labels_by_ink(sheet));
+    let inked = (sheet.labels_by_ink.clone())
+        .filter(|inked| inked.len() == labels.len())
+        .unwrap_or_else(|| labels_by_ink(sheet));
     let mut labels_found = 0;
     for (t, inked) in labels.iter().zip(inked) {
         let found = inked

@@ -17,7 +17,8 @@ pub struct StageTimes {
     /// Every field cut from the page and its ink told from the paper
     /// (marks, rings, pieces): reading the fields, less the nets.
     pub cut: Duration,
-    /// The digit nets reading the fields' pieces.
+    /// The digit nets reading the fields' pieces (a second look's nets
+    /// count under `check`).
     pub read: Duration,
     /// The printed code looked for (and, where unread, the printed numbers).
     pub code: Duration,
@@ -30,8 +31,11 @@ pub struct StageTimes {
 }
 
 impl StageTimes {
+    /// How many stages there are.
+    pub const STAGES: usize = 8;
+
     /// Each stage's name and time, in the order a page goes through them.
-    pub fn named(&self) -> [(&'static str, Duration); 8] {
+    pub fn named(&self) -> [(&'static str, Duration); Self::STAGES] {
         [
             ("locate", self.locate),
             ("confirm", self.confirm),

@@ -29,7 +29,7 @@ pub struct BenchArgs {
 
 /// The columns: the image's decode, each stage of the scan
 /// ([`StageTimes::named`]), the result written.
-const COLUMNS: usize = 10;
+const COLUMNS: usize = StageTimes::STAGES + 2;
 
 /// The columns' names, in the order a page goes through them.
 fn stage_names() -> [&'static str; COLUMNS] {

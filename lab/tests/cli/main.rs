@@ -47,7 +47,7 @@ fn bench_stages_should_time_every_stage_of_a_sample() {
             .unwrap_or_else(|| panic!("no {stage} in {table}"))
     };
     for stage in [
-        "locate", "confirm", "cut", "read", "decode", "check", "pens",
+        "locate", "confirm", "cut", "read", "code", "decode", "check", "pens",
     ] {
         median_ms(stage);
     }

@@ -138,6 +138,7 @@ impl Layer {
     /// `rows` × inputs times the weights, plus the bias (and ReLU).
     pub(super) fn apply(&self, x: &[f32], rows: usize, relu: bool) -> Vec<f32> {
         assert_eq!(x.len(), rows * self.inputs, "layer input");
+        assert_eq!(self.w.len(), self.inputs * self.outputs, "layer weights");
         let mut y = vec![0f32; rows * self.outputs];
         // y = x·w, asked as yᵀ = wᵀ·xᵀ: gemm's kernels run down columns, and
         // in this order every operand is read where it lies. Asked as
