@@ -10,6 +10,7 @@ use aufsicht::page::form::FormTemplate;
 use aufsicht::page::input;
 use aufsicht::read::cnn::CnnReader;
 use aufsicht::scan::{StageTimes, scan_page_timed};
+use aufsicht::sheet::Status;
 use aufsicht::{Lang, RuleSet};
 
 /// The arguments of `bench-stages`.
@@ -33,7 +34,7 @@ const COLUMNS: usize = StageTimes::STAGES + 2;
 
 /// The columns' names, in the order a page goes through them.
 fn stage_names() -> [&'static str; COLUMNS] {
-    let mut names = ["decode the image"; COLUMNS];
+    let mut names = ["open the image"; COLUMNS];
     for (i, (name, _)) in StageTimes::default().named().into_iter().enumerate() {
         names[i + 1] = name;
     }
@@ -46,14 +47,18 @@ pub fn run(a: BenchArgs, lang: Lang) -> Result<()> {
     let forms = FormTemplate::builtins();
     let files = input::collect(&a.inputs).files;
     if files.is_empty() {
-        bail!("no scans among the inputs");
+        bail!("no scans among the inputs: {}", shown(&a.inputs));
     }
     let mut digits = CnnReader::new()?;
     let mut printed = aufsicht::read::print_reader()?;
     let out = std::env::temp_dir().join(format!("aufsicht-bench-{}.json", std::process::id()));
     let mut pages: Vec<[Duration; COLUMNS]> = Vec::new();
+    // Pages that could not be read stop early: their times would say
+    // nothing of reading a sheet, so they are named and left out.
+    let mut unreadable: Vec<String> = Vec::new();
     for pass in 0..a.passes.max(1) {
         pages.clear();
+        unreadable.clear();
         for file in &files {
             // An image is decoded when opened, a PDF's page when it is taken.
             let clock = Instant::now();
@@ -76,6 +81,10 @@ pub fn run(a: BenchArgs, lang: Lang) -> Result<()> {
                 let clock = Instant::now();
                 aufsicht::night::files::write_whole(&out, result.to_json_pretty().as_bytes())?;
                 let write = clock.elapsed();
+                if result.status == Status::Unreadable {
+                    unreadable.push(format!("{} (page {})", file.display(), page.number));
+                    continue;
+                }
                 let mut row = [decode; COLUMNS];
                 for (i, (_, time)) in t.named().into_iter().enumerate() {
                     row[i + 1] = time;
@@ -85,15 +94,30 @@ pub fn run(a: BenchArgs, lang: Lang) -> Result<()> {
             }
         }
         eprintln!(
-            "aufsicht: pass {} of {}: {} pages",
+            "aufsicht-lab: pass {} of {}: {} pages",
             pass + 1,
             a.passes.max(1),
             pages.len()
         );
     }
     let _ = std::fs::remove_file(&out);
+    for page in &unreadable {
+        eprintln!("aufsicht-lab: unreadable, left out of the times: {page}");
+    }
+    if pages.is_empty() {
+        bail!(
+            "no page among the inputs could be read: {}",
+            shown(&a.inputs)
+        );
+    }
     report(&pages);
     Ok(())
+}
+
+/// The inputs, as given, for a message.
+fn shown(inputs: &[PathBuf]) -> String {
+    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
 }
 
 fn ms(d: Duration) -> f64 {
@@ -119,7 +143,7 @@ fn report(pages: &[[Duration; COLUMNS]]) {
     }
     let decode: f64 = pages.iter().map(|p| ms(p[0])).sum();
     println!(
-        "{} pages on one core: {:.0} ms a page, {:.2} pages/s; the whole is {:.1} times the decode",
+        "{} pages on one core: {:.0} ms a page, {:.2} pages/s; the whole is {:.1} times opening the image",
         pages.len(),
         total / n,
         1e3 * n / total.max(1e-9),

@@ -58,6 +58,29 @@ fn bench_stages_should_time_every_stage_of_a_sample() {
     assert!(table.contains("1 pages on one core"), "{table}");
 }
 
+#[test]
+fn bench_stages_should_leave_out_a_page_it_cannot_read_and_say_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let junk = dir.path().join("kein-bild.png");
+    std::fs::write(&junk, "no image").expect("write");
+    let out = lab(&[
+        "bench-stages",
+        "--rules",
+        "merkur",
+        "--passes",
+        "1",
+        junk.to_str().expect("utf8"),
+    ]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("unreadable, left out of the times"), "{said}");
+    assert!(
+        said.contains("no page among the inputs could be read"),
+        "{said}"
+    );
+    assert!(out.stdout.is_empty(), "no table of nothing");
+}
+
 /// Two sheets drawn, then scanned and rated in one command: the rates
 /// cover both, and nothing is missing.
 #[test]
