@@ -19,26 +19,9 @@ pub fn connected_components(image: &GrayImage, background: u8) -> ImageBuffer<Lu
     for y in 0..h {
         for x in 0..w {
             let i = y * w + x;
-            let v = px[i];
-            if v == background {
-                continue;
+            if px[i] != background {
+                labels[i] = own_label(px, &labels, &mut parent, (x, y), w);
             }
-            let mut own = 0u32;
-            for n in neighbours_before(x, y, w) {
-                if px[n] != v {
-                    continue;
-                }
-                let theirs = root(&mut parent, labels[n]);
-                own = match own {
-                    0 => theirs,
-                    mine => join(&mut parent, mine, theirs),
-                };
-            }
-            if own == 0 {
-                own = parent.len() as u32;
-                parent.push(own);
-            }
-            labels[i] = own;
         }
     }
     // Numbered in the order each piece's first pixel comes.
@@ -55,15 +38,40 @@ pub fn connected_components(image: &GrayImage, background: u8) -> ImageBuffer<Lu
     ImageBuffer::from_raw(w as u32, h as u32, labels).unwrap_or_else(|| ImageBuffer::new(0, 0))
 }
 
-/// The pixels an 8-connected raster scan has seen next to (x, y): west,
-/// north-west, north, north-east.
-fn neighbours_before(x: usize, y: usize, w: usize) -> impl Iterator<Item = usize> {
+/// The provisional label of the pixel at (x, y) from those the raster
+/// scan has labelled next to it (north, west, north-west, north-east),
+/// joining pieces it connects; a new label where none is of its value.
+/// Of those four, north touches all the others, and west touches
+/// north-west: only north-east can be a piece apart from west or
+/// north-west.
+fn own_label(
+    px: &[u8],
+    labels: &[u32],
+    parent: &mut Vec<u32>,
+    (x, y): (usize, usize),
+    w: usize,
+) -> u32 {
     let i = y * w + x;
-    let west = (x > 0).then(|| i - 1);
-    let north = (y > 0).then(|| i - w);
-    let north_west = (x > 0 && y > 0).then(|| i - w - 1);
-    let north_east = (y > 0 && x + 1 < w).then(|| i - w + 1);
-    [west, north_west, north, north_east].into_iter().flatten()
+    let v = px[i];
+    let same = |n: usize| px[n] == v;
+    let north = (y > 0).then(|| i - w).filter(|&n| same(n));
+    let west = (x > 0).then(|| i - 1).filter(|&n| same(n));
+    let north_west = (x > 0 && y > 0).then(|| i - w - 1).filter(|&n| same(n));
+    let north_east = (y > 0 && x + 1 < w).then(|| i - w + 1).filter(|&n| same(n));
+    if let Some(n) = north {
+        return labels[n];
+    }
+    let Some(first) = west.or(north_west).or(north_east) else {
+        let new = parent.len() as u32;
+        parent.push(new);
+        return new;
+    };
+    let own = labels[first];
+    if let (Some(ne), true) = (north_east, west.or(north_west).is_some()) {
+        let (a, b) = (root(parent, own), root(parent, labels[ne]));
+        join(parent, a, b);
+    }
+    own
 }
 
 /// The root of label `l`, halving the path on the way.
