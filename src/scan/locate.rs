@@ -38,16 +38,10 @@ pub fn locate<'a>(
     Ok(ranked.swap_remove(0))
 }
 
-/// A form found on the page.
-struct Fit {
-    /// Which of the forms.
-    form: usize,
-    alignment: Alignment,
-    /// The share of its header's ruled lines found.
-    header_lines: Option<f64>,
-    /// Its header's labels found by their ink.
-    labels_by_ink: Vec<bool>,
-    /// Whether its header is there ([`HeaderPrint::fits`]).
+/// A form found on the page, and whether its header is there
+/// ([`HeaderPrint::fits`]).
+struct Fit<'a> {
+    sheet: AlignedSheet<'a>,
     header_fits: bool,
 }
 
@@ -106,17 +100,19 @@ pub fn locate_ranked<'a>(
             height: page.height(),
         });
     }
-    // Each fit: the form, where it lies, its header's lines, its labels
-    // found by their ink, whether its header is there.
     let mut fits: Vec<Fit> = Vec::new();
     let mut why = Unreadable::NoTable;
     let mut prep = None;
-    let best = |fits: &[Fit]| fits.iter().map(|f| f.alignment.fit).fold(0.0, f64::max);
+    let best = |fits: &[Fit]| {
+        (fits.iter())
+            .map(|f| f.sheet.alignment.fit)
+            .fold(0.0, f64::max)
+    };
     // A sure fit whose header lies where the form puts it: no other form
     // fits better. A sure table under a header that is not there is a
     // look-alike's (a club's form on the shipped one's table).
     let settled =
-        |fits: &[Fit]| (fits.iter()).any(|f| f.alignment.fit >= SURE_FIT && f.header_fits);
+        |fits: &[Fit]| (fits.iter()).any(|f| f.sheet.alignment.fit >= SURE_FIT && f.header_fits);
     // Strong perspective bends the lines apart: then look along several
     // slopes; last, lines broken into dashes.
     // A page read by its code (below) keeps the lines found without gaps
@@ -132,7 +128,7 @@ pub fn locate_ranked<'a>(
             _ => &mut prep,
         };
         let prepared = slot.insert(lines);
-        for (i, form) in forms.iter().enumerate() {
+        for form in forms {
             if settled(&fits) {
                 break;
             }
@@ -148,14 +144,10 @@ pub fn locate_ranked<'a>(
                         header_off: false,
                         labels_by_ink: None,
                     };
-                    let inked = labels_by_ink(&found);
-                    found.labels_by_ink = Some(inked.clone());
+                    found.labels_by_ink = Some(labels_by_ink(&found));
                     let header_fits = header_print(&found).fits();
                     fits.push(Fit {
-                        form: i,
-                        alignment: found.alignment,
-                        header_lines: lines,
-                        labels_by_ink: inked,
+                        sheet: found,
                         header_fits,
                     });
                 }
@@ -164,37 +156,28 @@ pub fn locate_ranked<'a>(
         }
     }
     // Each form by its best fit, the best first.
-    fits.sort_by(|a, b| b.alignment.fit.total_cmp(&a.alignment.fit));
-    let mut seen = Vec::new();
+    fits.sort_by(|a, b| b.sheet.alignment.fit.total_cmp(&a.sheet.alignment.fit));
+    let mut seen: Vec<&FormTemplate> = Vec::new();
     fits.retain(|f| {
-        !seen.contains(&f.form) && {
-            seen.push(f.form);
+        !seen.iter().any(|s| std::ptr::eq(*s, f.sheet.form)) && {
+            seen.push(f.sheet.form);
             true
         }
     });
-    let ranked: Vec<AlignedSheet> = fits
-        .iter()
-        .filter(|f| f.alignment.fit >= MIN_FIT)
-        .map(|f| AlignedSheet {
-            page,
-            form: &forms[f.form],
-            alignment: f.alignment.clone(),
-            header_lines: f.header_lines,
-            header_off: false,
-            labels_by_ink: Some(f.labels_by_ink.clone()),
-        })
-        .collect();
-    if !ranked.is_empty() {
-        return Ok(ranked);
+    if fits.iter().any(|f| f.sheet.alignment.fit >= MIN_FIT) {
+        return Ok((fits.into_iter())
+            .map(|f| f.sheet)
+            .filter(|s| s.alignment.fit >= MIN_FIT)
+            .collect());
     }
     let found = match fits.first() {
         Some(f) => Unreadable::OtherForm {
-            form: forms[f.form].id.clone(),
-            percent: (f.alignment.fit * 100.0).round() as u32,
+            form: f.sheet.form.id.clone(),
+            percent: (f.sheet.alignment.fit * 100.0).round() as u32,
         },
         None => why,
     };
-    let lines = (fits.into_iter().next()).map(|f| (&forms[f.form], f.alignment));
+    let lines = (fits.into_iter().next()).map(|f| (f.sheet.form, f.sheet.alignment));
     match prep {
         Some(prep) => by_code(page, forms, &prep, lines)
             .map(|a| vec![a])
