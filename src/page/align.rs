@@ -252,8 +252,11 @@ impl Along {
         for a in 0..lines {
             let out = &mut near[(a + 1) * len..(a + 2) * len];
             out.copy_from_slice(row(a));
-            for across in [a.checked_sub(1), Some(a + 1).filter(|&b| b < lines)] {
-                for (o, &d) in out.iter_mut().zip(row_or_none(&dark, len, across)) {
+            for across in [a.checked_sub(1), Some(a + 1).filter(|&b| b < lines)]
+                .into_iter()
+                .flatten()
+            {
+                for (o, &d) in out.iter_mut().zip(row(across)) {
                     *o |= d;
                 }
             }
@@ -318,11 +321,6 @@ impl Along {
             }
         }
     }
-}
-
-/// Row `a` of a `len`-wide buffer, or an empty one.
-fn row_or_none(buf: &[bool], len: usize, a: Option<usize>) -> &[bool] {
-    a.map_or(&[], |a| &buf[a * len..(a + 1) * len])
 }
 
 /// Fits `form` onto the prepared page, or says why not.
