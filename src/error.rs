@@ -648,3 +648,38 @@ impl Tell for PowerError {
         }
     }
 }
+
+/// An answer to a question the desk refuses: nothing is stored.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.tell(Lang::En))]
+pub enum QuestionError {
+    /// No question of the night has this id now: answered, or its cells
+    /// changed since it was asked.
+    Stale(String),
+    /// A cell answered alone is not one of the question's.
+    NotAsked {
+        sheet: i64,
+        path: String,
+    },
+    /// An answer names a value, or its cells, not both, not neither.
+    ValueOrCells,
+    Archive(#[from] ArchiveError),
+    /// The reader that reads the hand again could not be made.
+    Reader(#[from] crate::read::ReaderError),
+}
+
+impl Tell for QuestionError {
+    fn tell(&self, lang: Lang) -> String {
+        match self {
+            QuestionError::Stale(id) => say(lang, "question-stale", &[("id", id)]),
+            QuestionError::NotAsked { sheet, path } => say(
+                lang,
+                "question-not-asked",
+                &[("sheet", sheet), ("path", path)],
+            ),
+            QuestionError::ValueOrCells => say(lang, "question-value-or-cells", &[]),
+            QuestionError::Archive(e) => e.tell(lang),
+            QuestionError::Reader(e) => e.tell(lang),
+        }
+    }
+}

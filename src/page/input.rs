@@ -283,6 +283,16 @@ pub fn pages_of_bytes(bytes: &[u8]) -> Vec<(u32, GrayImage)> {
         .collect()
 }
 
+/// Page `number` of a file's bytes kept elsewhere than on disk, decoded
+/// as [`load`] decodes it, its colour included (what a second reading of
+/// an archived scan reads).
+pub fn page_of_bytes(bytes: &[u8], number: u32) -> Option<Page> {
+    use std::io::Write;
+    let mut file = tempfile::NamedTempFile::new().ok()?;
+    file.write_all(bytes).and_then(|()| file.flush()).ok()?;
+    load(file.path()).find(|p| p.number == number)
+}
+
 /// How many pages a TIFF file has (0 where it is none or cannot be read).
 /// The image decoder reads only the first: the others must not be lost
 /// without a word.

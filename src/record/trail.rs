@@ -29,6 +29,8 @@ pub struct Change {
     pub by: String,
     pub at: String,
     pub kind: ChangeKind,
+    /// Why the program changed or confirmed the value, where it says.
+    pub why: Option<String>,
 }
 
 /// Which record made a trail line.
@@ -178,6 +180,9 @@ impl serde::Serialize for Change {
         map.serialize_entry("at", &self.at)?;
         map.serialize_entry("kind", self.audit_kind())?;
         map.serialize_entry("record", self.kind.as_str())?;
+        if let Some(why) = &self.why {
+            map.serialize_entry("why", why)?;
+        }
         map.end()
     }
 }

@@ -34,6 +34,7 @@ pub use locate::*;
 pub use other_pen::{Apart, ValueInk, ink_differs, value_inks};
 use own_hand::*;
 use printed::*;
+pub use second_look::game_writing;
 use second_look::*;
 pub use stages::StageTimes;
 
@@ -62,6 +63,36 @@ pub fn scan_page_timed(
     printed: &mut dyn PrintReader,
     lang: Lang,
     times: &mut StageTimes,
+) -> SheetResult {
+    scan_in_hand(page, forms, rules, (digits, printed), lang, times, &[])
+}
+
+/// [`scan_page`] of a sheet in a hand a person has answered about:
+/// `answers` are that writer's writings with what the paper says there,
+/// evidence from outside the sheet, so the reader tuned to them may read
+/// a cell in doubt surely (the decode and the checks still judge it).
+pub fn scan_page_answered(
+    page: &crate::page::input::Page,
+    forms: &[FormTemplate],
+    rules: &crate::check::rules::RuleSet,
+    (digits, printed): (&mut dyn DigitReader, &mut dyn PrintReader),
+    lang: Lang,
+    answers: &[(GrayImage, u32)],
+) -> SheetResult {
+    let mut times = StageTimes::default();
+    let readers = (digits, printed);
+    scan_in_hand(page, forms, rules, readers, lang, &mut times, answers)
+}
+
+/// The pipeline itself: [`scan_page_timed`] with the hand's `answers`.
+fn scan_in_hand(
+    page: &crate::page::input::Page,
+    forms: &[FormTemplate],
+    rules: &crate::check::rules::RuleSet,
+    (digits, printed): (&mut dyn DigitReader, &mut dyn PrintReader),
+    lang: Lang,
+    times: &mut StageTimes,
+    answers: &[(GrayImage, u32)],
 ) -> SheetResult {
     let source = page.source.display().to_string();
     let seats = forms.first().map_or(4, |f| f.seats);
@@ -118,7 +149,8 @@ pub fn scan_page_timed(
         let asked =
             second_opinion_where_flagged(&sheet, &aligned, digits, &mut read, &mut readings);
         let unringed = rings_that_were_digits(&sheet, &aligned, digits, &mut read, &mut readings);
-        let own = own_hand_where_uncertain(&sheet, &aligned, digits, &mut read, &mut readings);
+        let hand = Hand { digits, answers };
+        let own = own_hand_where_uncertain(&sheet, &aligned, hand, &mut read, &mut readings);
         let mut sheet = if asked || unringed || own {
             crate::check::verify::verify(decode::decode(read, &readings, rules, lang), rules, lang)?
         } else {

@@ -21,7 +21,7 @@ const OWN_WEIGHT: f32 = 0.875;
 pub(super) fn own_hand_where_uncertain(
     sheet: &SheetResult,
     aligned: &AlignedSheet,
-    digits: &mut dyn DigitReader,
+    hand: Hand,
     read: &mut SheetResult,
     readings: &mut CellReadings,
 ) -> bool {
@@ -50,18 +50,36 @@ pub(super) fn own_hand_where_uncertain(
         .zip(writings(aligned, read, &doubted))
         .filter_map(|(f, w)| Some((*f, w?)))
         .collect();
-    let taught: Vec<(&GrayImage, u32)> = taught.iter().map(|(w, v)| (w, *v)).collect();
+    let mut taught: Vec<(&GrayImage, u32)> = taught.iter().map(|(w, v)| (w, *v)).collect();
+    for _ in 0..ANSWER_WEIGHT {
+        taught.extend(hand.answers.iter().map(|(w, v)| (w, *v)));
+    }
     let images: Vec<&GrayImage> = asked.iter().map(|(_, w)| w).collect();
-    let Some(own) = digits.adapted_opinion(&taught, &images) else {
+    let Some(own) = hand.digits.adapted_opinion(&taught, &images) else {
         return false;
     };
     let mut changed = false;
     for ((field, _), reading) in asked.iter().zip(own) {
         changed |= weigh_opinion(read, readings, *field, &reading, OWN_WEIGHT);
-        short_of_sure(readings, *field);
+        if hand.answers.is_empty() {
+            short_of_sure(readings, *field);
+        }
     }
     changed
 }
+
+/// The hand a sheet is read in: the reader, and what a person answered
+/// about this writer's writing (their cells' writings with what the paper
+/// says there).
+pub(super) struct Hand<'a> {
+    pub digits: &'a mut dyn DigitReader,
+    pub answers: &'a [(GrayImage, u32)],
+}
+
+/// How many times an answered writing is taught beside each confirmed
+/// one: a question holds a few cells of the glyph a sheet's hundred
+/// confirmed ones outnumber.
+const ANSWER_WEIGHT: usize = 8;
 
 /// One writer, one witness: the tuned reading is the writer's own glyphs
 /// asked about themselves, so it never lifts a cell in doubt to sure by

@@ -121,6 +121,22 @@ pub(super) fn writing_at(
     super::struck::writing_of(c.digits, corrected)
 }
 
+/// A game cell's writing as the reader reads it (`corrected`: the sheet
+/// marks the cell corrected), where the cell holds ink and no ring: what
+/// a person's answer about the cell teaches the reader.
+pub fn game_writing(
+    page: &GrayImage,
+    alignment: &Alignment,
+    bx: MmBox,
+    corrected: bool,
+) -> Option<GrayImage> {
+    let c = cells::analyse(&cells::cut(page, alignment, bx), true, false);
+    if c.mark != Mark::Ink || c.circled {
+        return None;
+    }
+    super::struck::writing_of(c.digits, corrected)
+}
+
 /// Makes `field`'s reading the mean of its reading and `second`, and the
 /// value `read` holds for it the new best (an Endergebnis keeps its sign
 /// as read); true when that changed the reading.

@@ -835,3 +835,9 @@ place-endergebnis = Platz { $seat }, Endergebnis
 place-player = Platz { $seat }, Teilnehmer-Nr.
 place-round = Runde
 place-table = Tisch
+
+## Fragen am Tisch der Aufsicht
+question-stale = Die Frage { $id } gibt es nicht mehr: beantwortet, oder ihre Zellen haben sich geändert. Bitte die Fragen neu laden.
+question-not-asked = Blatt { $sheet }, { $path } gehört nicht zu dieser Frage
+question-value-or-cells = Eine Antwort nennt einen Wert („value“) oder ihre Zellen („cells“), nicht beides und nicht keins
+question-settled = sicher gelesen nach der Antwort von { $by } zu „{ $value }“

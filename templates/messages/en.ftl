@@ -825,3 +825,9 @@ place-endergebnis = seat { $seat }, Endergebnis
 place-player = seat { $seat }, participant number
 place-round = round
 place-table = table
+
+## Questions at the desk
+question-stale = question { $id } is no longer asked: answered, or its cells changed. Please load the questions again.
+question-not-asked = sheet { $sheet }, { $path } is not a cell of this question
+question-value-or-cells = an answer names a value ("value") or its cells ("cells"), not both, not neither
+question-settled = read surely after { $by }'s answer "{ $value }"

@@ -4,6 +4,7 @@
 
 mod bench;
 mod club_forms;
+mod desk;
 mod evaluate;
 mod generate;
 #[cfg(feature = "train")]
@@ -51,6 +52,9 @@ enum Command {
     ClubForms(club_forms::ClubFormsArgs),
     /// Time each stage of reading a sheet on one core, beside decoding its image.
     BenchStages(bench::BenchArgs),
+    /// Work through a scanned night's questions at the desk, answered from
+    /// the truth; print the decisions a sheet and what still differs.
+    Desk(desk::DeskArgs),
 }
 
 /// Parses `args` (the program's name first) and runs the command.
@@ -72,6 +76,7 @@ where
         Command::Evaluate(a) => evaluate::run(a, lang),
         Command::BenchStages(a) => bench::run(a, lang),
         Command::ClubForms(a) => club_forms::run(a),
+        Command::Desk(a) => desk::run(a, lang),
     }
 }
 

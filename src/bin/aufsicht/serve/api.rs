@@ -129,7 +129,7 @@ impl Desk {
     }
 
     /// The sheet verified again with the rules (and the list) of its night.
-    fn verified(
+    pub(super) fn verified(
         &self,
         night: &NightOf,
         sheet: SheetResult,
@@ -164,7 +164,7 @@ impl NightOf<'_> {
 #[derive(Deserialize)]
 pub struct NightQuery {
     #[serde(default)]
-    tournament: Option<String>,
+    pub(super) tournament: Option<String>,
 }
 
 /// `GET /api/nights`: the archive's nights, newest first, with how many
@@ -250,8 +250,13 @@ pub async fn trail(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply 
         let trail: Vec<Value> = rows
             .iter()
             .map(|c| {
-                json!({"at": c.at, "by": c.by, "kind": c.kind.as_str(), "path": c.path,
-                       "old": blank(&c.old), "new": blank(&c.new), "field": c.field})
+                let mut line = json!({"at": c.at, "by": c.by, "kind": c.kind.as_str(),
+                       "path": c.path, "old": blank(&c.old), "new": blank(&c.new),
+                       "field": c.field});
+                if let Some(why) = &c.why {
+                    line["why"] = json!(why);
+                }
+                line
             })
             .collect();
         Ok(Json(trail).into_response())

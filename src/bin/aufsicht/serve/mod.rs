@@ -7,6 +7,7 @@ mod api;
 mod capture;
 mod guard;
 mod pages;
+mod questions;
 mod scans;
 mod view;
 
@@ -71,6 +72,9 @@ pub struct Desk {
     writer_seat: usize,
     forms: Vec<FormTemplate>,
     images: view::Images,
+    /// The questions' shapes seen so far, and the readers an answer
+    /// reads the hand again with (made at the first answer).
+    asking: Mutex<questions::Asked>,
     /// The archive's folder: scans named relative to it are found there.
     archive_dir: PathBuf,
     /// The archive's file, for reading sent scans into it.
@@ -115,6 +119,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         writer_seat: club.writer_seat.unwrap_or(1),
         forms,
         images: view::Images::default(),
+        asking: Mutex::default(),
         archive_dir: o
             .archive
             .parent()
@@ -201,6 +206,8 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/copy", post(api::copy))
         .route("/api/sheets/{id}/reread", post(scans::reread))
         .route("/api/sheets/{id}/game", post(api::game))
+        .route("/api/questions", get(questions::list))
+        .route("/api/questions/{id}", post(questions::answer))
         .route("/api/login", post(api::login))
         .route("/api/standings", get(api::standings))
         .route("/api/checks", get(api::checks))

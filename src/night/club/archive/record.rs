@@ -13,7 +13,7 @@ use crate::record::trail::{
     Change, ChangeKind, Correction, lines_of, path_of_field, reading_lines,
 };
 use crate::record::{Decision, Record};
-use crate::sheet::{SheetResult, Status};
+use crate::sheet::{SheetResult, Status, ValuePath};
 
 /// Who the trail names for what the reader changed: the program, never a person.
 pub fn reader_name() -> String {
@@ -74,7 +74,7 @@ impl Archive {
             if own.is_empty() {
                 own.push(crate::record::trail::kept_line(decision, &after));
             }
-            lines.extend(own.into_iter().map(|line| (decision.kind(), line)));
+            lines.extend(own.into_iter().map(|line| (decision.kind(), line, None)));
         }
         finish(tx, (id, tournament), after, lines, (by, &at))
     }
@@ -89,6 +89,19 @@ impl Archive {
         reading: &SheetResult,
         check: &Check,
     ) -> Result<Decided, ArchiveError> {
+        self.add_reading_settled(id, reading, check, &[])
+    }
+
+    /// [`Archive::add_reading`] of a reading that settles doubts: each
+    /// of `settled` (a value's path and why it is now read surely) gets a
+    /// trail line saying why, its value changed or not.
+    pub fn add_reading_settled(
+        &mut self,
+        id: i64,
+        reading: &SheetResult,
+        check: &Check,
+        settled: &[(ValuePath, String)],
+    ) -> Result<Decided, ArchiveError> {
         let tx = self.write()?;
         let (before, _, tournament) = current(&tx, id)?;
         if reading.status == Status::Unreadable && before.status != Status::Unreadable {
@@ -101,7 +114,27 @@ impl Archive {
         let (at, by) = (now(), reader_name());
         keep_reading(&tx, id, &reading.to_json_pretty(), (&by, &at))?;
         let after = made(&tx, id, check)?;
-        let lines = reading_lines(&before, &after);
+        let mut lines: Vec<_> = reading_lines(&before, &after)
+            .into_iter()
+            .map(|(kind, line)| {
+                let why = settled
+                    .iter()
+                    .find(|(p, _)| p.archive_field() == line.field);
+                (kind, line, why.map(|(_, why)| why.clone()))
+            })
+            .collect();
+        for (path, why) in settled {
+            let field = path.archive_field();
+            if !lines.iter().any(|(_, line, _)| line.field == field) {
+                let value = path.number(&after).map(|v| v.to_string());
+                let line = Correction {
+                    field,
+                    old: value.clone(),
+                    new: value,
+                };
+                lines.push((ChangeKind::Reading, line, Some(why.clone())));
+            }
+        }
         finish(tx, (id, tournament), after, lines, (&by, &at))
     }
 
@@ -119,7 +152,7 @@ impl Archive {
     /// The trail of a sheet, oldest first: every line of its record.
     pub fn trail(&self, id: i64) -> Result<Vec<Change>, ArchiveError> {
         let mut stmt = self.conn.prepare(
-            "SELECT field, path, old_value, new_value, who, at, kind FROM corrections WHERE sheet_id = ?1 ORDER BY id",
+            "SELECT field, path, old_value, new_value, who, at, kind, why FROM corrections WHERE sheet_id = ?1 ORDER BY id",
         )?;
         let rows = stmt.query_map(params![id], |r| {
             let field: String = r.get(0)?;
@@ -137,6 +170,7 @@ impl Archive {
                 new: r.get(3)?,
                 by: r.get(4)?,
                 at: r.get(5)?,
+                why: r.get(7)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -180,12 +214,12 @@ fn finish(
     tx: Transaction,
     (id, night): (i64, i64),
     after: SheetResult,
-    lines: Vec<(ChangeKind, Correction)>,
+    lines: Vec<(ChangeKind, Correction, Option<String>)>,
     (by, at): (&str, &str),
 ) -> Result<Decided, ArchiveError> {
     let mut changes = Vec::new();
-    for (kind, line) in lines {
-        changes.push(trail_line(&tx, id, kind, line, by, at)?);
+    for line in lines {
+        changes.push(trail_line(&tx, id, line, by, at)?);
     }
     let version = keep_stand(&tx, id, night, &after)?;
     tx.commit()?;
@@ -299,15 +333,14 @@ fn keep_stand(
 fn trail_line(
     tx: &Transaction,
     id: i64,
-    kind: ChangeKind,
-    line: Correction,
+    (kind, line, why): (ChangeKind, Correction, Option<String>),
     by: &str,
     at: &str,
 ) -> Result<Change, ArchiveError> {
     let path = path_of_field(&line.field);
     tx.execute(
-        "INSERT INTO corrections (sheet_id, field, path, old_value, new_value, who, at, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![id, line.field, path, line.old, line.new, by, at, kind.as_str()],
+        "INSERT INTO corrections (sheet_id, field, path, old_value, new_value, who, at, kind, why) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![id, line.field, path, line.old, line.new, by, at, kind.as_str(), why],
     )?;
     Ok(Change {
         field: line.field,
@@ -317,6 +350,7 @@ fn trail_line(
         by: by.to_string(),
         at: at.to_string(),
         kind,
+        why,
     })
 }
 

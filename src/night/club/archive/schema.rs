@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 ";
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 8;
+pub const SCHEMA_VERSION: usize = 9;
 
 /// The archive's migrations, in order; the archive's `user_version` says
 /// how many ran. The first is the schema as it stood before versions:
@@ -169,6 +169,11 @@ pub(super) fn migrations() -> rusqlite_migration::Migrations<'static> {
                 super::migrate_record::split(tx)
             },
         ),
+        // Why the program changed or confirmed a value (a reading sure
+        // after a person's answer about the hand).
+        rusqlite_migration::M::up_with_hook("", |tx: &rusqlite::Transaction| {
+            add_column(tx, "corrections", "why", "TEXT")
+        }),
     ];
     debug_assert_eq!(ms.len(), SCHEMA_VERSION);
     rusqlite_migration::Migrations::new(ms)

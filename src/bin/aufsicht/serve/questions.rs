@@ -1,0 +1,180 @@
+//! `GET /api/questions` and `POST /api/questions/{id}`: the night's
+//! questions about reading, one a shape of one Schreiber's hand, and their
+//! answers (docs/contract.md, "Questions at the desk").
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use serde::Deserialize;
+use serde_json::Value;
+
+use aufsicht::catalogue::{Tell, say};
+use aufsicht::error::QuestionError;
+use aufsicht::night::club::archive::with_kept;
+use aufsicht::night::desk::questions::teach::{Asking, Given, Night};
+use aufsicht::night::ledger::WriterSeats;
+use aufsicht::read::{DigitReader, PrintReader};
+use aufsicht::sheet::ValuePath;
+
+use super::Desk;
+use super::api::{NightOf, NightQuery, Problem, Reply, blocking};
+
+/// The desk's questions' memory and its readers.
+#[derive(Default)]
+pub struct Asked {
+    asking: Asking,
+    readers: Option<Readers>,
+}
+
+type Readers = (Box<dyn DigitReader + Send>, Box<dyn PrintReader + Send>);
+
+/// `GET /api/questions?tournament=…`: the questions the desk still asks
+/// of the night, in the order it asks them.
+pub async fn list(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) -> Reply {
+    blocking(move || {
+        let night = desk.night(q.tournament.as_deref())?;
+        let questions = desk.with_night(&night, |asked, archive, n| {
+            asked
+                .asking
+                .questions(archive, n)
+                .map_err(QuestionError::from)
+        })?;
+        Ok(Json(questions).into_response())
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswerBody {
+    by: String,
+    #[serde(default)]
+    value: Option<Value>,
+    #[serde(default)]
+    cells: Option<Vec<CellAnswer>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CellAnswer {
+    sheet: i64,
+    path: String,
+    value: Value,
+}
+
+/// `POST /api/questions/{id}`: answers the question (every cell, or the
+/// cells named); the night's questions as they then stand.
+pub async fn answer(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<String>,
+    Query(q): Query<NightQuery>,
+    body: Bytes,
+) -> Reply {
+    blocking(move || {
+        let lang = desk.lang;
+        let body: AnswerBody = serde_json::from_slice(&body).map_err(|e| {
+            let said = say(lang, "edit-bad-body", &[("problem", &e)]);
+            Problem(StatusCode::BAD_REQUEST, said)
+        })?;
+        let by = body.by.trim().to_string();
+        if by.is_empty() {
+            return Err(Problem(
+                StatusCode::BAD_REQUEST,
+                say(lang, "desk-name-first", &[]),
+            ));
+        }
+        let given = given(body, &desk)?;
+        let night = desk.night(q.tournament.as_deref())?;
+        let questions = desk.with_night(&night, |asked, archive, n| {
+            if asked.readers.is_none() {
+                asked.readers = Some(readers()?);
+            }
+            let Asked { asking, readers } = asked;
+            let (digits, printed) = readers.as_mut().expect("made above");
+            asking.answer(
+                archive,
+                n,
+                (digits.as_mut(), printed.as_mut()),
+                (&id, &by),
+                given,
+            )
+        })?;
+        Ok(Json(questions).into_response())
+    })
+    .await
+}
+
+/// What the body answers: one value for every cell, or cells apart.
+fn given(body: AnswerBody, desk: &Desk) -> Result<Given, Problem> {
+    let bad = |text: String| Problem(StatusCode::BAD_REQUEST, text);
+    match (body.value, body.cells) {
+        (Some(value), None) => Ok(Given::All(value)),
+        (None, Some(cells)) => {
+            let mut out = Vec::new();
+            for c in cells {
+                let path: ValuePath = c
+                    .path
+                    .parse()
+                    .map_err(|e: aufsicht::error::EditError| bad(e.tell(desk.lang)))?;
+                out.push((c.sheet, path, c.value));
+            }
+            Ok(Given::Cells(out))
+        }
+        _ => Err(bad(QuestionError::ValueOrCells.tell(desk.lang))),
+    }
+}
+
+fn readers() -> Result<Readers, aufsicht::read::ReaderError> {
+    Ok((
+        Box::new(aufsicht::read::cnn::CnnReader::new()?),
+        aufsicht::read::print_reader()?,
+    ))
+}
+
+impl Desk {
+    /// Runs `work` on night `night` with the desk's questions, its
+    /// archive and what reads and checks the night; its refusal as the
+    /// desk's answer.
+    fn with_night<T>(
+        &self,
+        night: &NightOf,
+        work: impl FnOnce(
+            &mut Asked,
+            &mut aufsicht::night::club::archive::Archive,
+            &Night,
+        ) -> Result<T, QuestionError>,
+    ) -> Result<T, Problem> {
+        let mut archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let kept = archive.forms().map_err(|e| self.problem(e))?;
+        let forms = with_kept(&self.forms, kept);
+        let seats = WriterSeats::all_on(self.writer_seat);
+        let check = |sheet| self.verified(night, sheet);
+        let n = Night {
+            id: night.id,
+            seats: &seats,
+            forms: &forms,
+            rules: &night.rules,
+            check: &check,
+            lang: self.lang,
+        };
+        let mut asked = self.asking.lock().unwrap_or_else(|p| p.into_inner());
+        work(&mut asked, &mut archive, &n).map_err(|e| self.question_problem(e))
+    }
+
+    fn question_problem(&self, e: QuestionError) -> Problem {
+        match e {
+            QuestionError::Archive(e) => self.problem(e),
+            e @ (QuestionError::Stale(_) | QuestionError::NotAsked { .. }) => {
+                Problem(StatusCode::CONFLICT, e.tell(self.lang))
+            }
+            e @ QuestionError::ValueOrCells => Problem(StatusCode::BAD_REQUEST, e.tell(self.lang)),
+            e @ QuestionError::Reader(_) => {
+                Problem(StatusCode::INTERNAL_SERVER_ERROR, e.tell(self.lang))
+            }
+        }
+    }
+}

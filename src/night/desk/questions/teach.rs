@@ -1,0 +1,303 @@
+//! A question answered: each cell gets what the paper says (a person's
+//! answer, kept in the record), and the answer teaches the reader the hand
+//! it is about. The hand's other sheets with cells in doubt are read again
+//! by the reader tuned to every answer about that hand; a doubt the new
+//! reading settles is not asked again, and its trail line says why.
+
+use std::collections::{BTreeMap, HashMap};
+
+use image::GrayImage;
+use serde_json::Value;
+
+use super::{Doubt, HandOf, Question, Shape, ask, doubts_of};
+use crate::catalogue::say;
+use crate::check::messages::Lang;
+use crate::check::rules::RuleSet;
+use crate::error::{ArchiveError, QuestionError};
+use crate::night::club::archive::{Archive, StoredSheet};
+use crate::night::desk::review::stored_alignment;
+use crate::night::ledger::WriterSeats;
+use crate::page::form::FormTemplate;
+use crate::page::input::{Page, page_of_bytes};
+use crate::read::{DigitReader, PrintReader};
+use crate::record::Decision;
+use crate::record::stand::Check;
+use crate::sheet::{SheetResult, ValuePath};
+
+/// The night questions are asked about, and what reads and checks it.
+pub struct Night<'a> {
+    pub id: i64,
+    pub seats: &'a WriterSeats,
+    /// Every form the night's sheets may be read on.
+    pub forms: &'a [FormTemplate],
+    pub rules: &'a RuleSet,
+    pub check: &'a Check<'a>,
+    pub lang: Lang,
+}
+
+/// What a person answers to a question.
+#[derive(Debug, Clone)]
+pub enum Given {
+    /// Every cell of the question says this.
+    All(Value),
+    /// These cells (sheet, path) say these values; the rest stay asked.
+    Cells(Vec<(i64, ValuePath, Value)>),
+}
+
+/// The desk's questions of a night, with the shapes of the cells seen so
+/// far kept (a scan is decoded once for them, not on every answer).
+#[derive(Default)]
+pub struct Asking {
+    shapes: HashMap<ShapeKey, Option<Shape>>,
+}
+
+/// A cell's shape is its scan's ink at its place on the form it was read on.
+type ShapeKey = (String, u32, String, String);
+
+impl Asking {
+    /// The night's questions as they stand, in the order they are asked.
+    pub fn questions(
+        &mut self,
+        archive: &Archive,
+        night: &Night,
+    ) -> Result<Vec<Question>, ArchiveError> {
+        let mut doubts = Vec::new();
+        for stored in archive.sheets(night.id)? {
+            let hand = HandOf::of(stored.id, &stored.result, night.seats);
+            let mut own = doubts_of(stored.id, &stored.result, &hand);
+            if !own.is_empty() {
+                self.add_shapes(archive, night, &stored, &mut own)?;
+            }
+            doubts.extend(own);
+        }
+        Ok(ask(doubts))
+    }
+
+    fn add_shapes(
+        &mut self,
+        archive: &Archive,
+        night: &Night,
+        stored: &StoredSheet,
+        doubts: &mut [Doubt],
+    ) -> Result<(), ArchiveError> {
+        let sheet = &stored.result;
+        let key = |path: &ValuePath| -> ShapeKey {
+            let form = sheet.form.clone().unwrap_or_default();
+            let at = (stored.sha256.clone(), sheet.page.unwrap_or(1));
+            (at.0, at.1, form, path.to_string())
+        };
+        if doubts
+            .iter()
+            .any(|d| !self.shapes.contains_key(&key(&d.path)))
+        {
+            let page = page_image(archive, stored)?;
+            let found = form_of(night.forms, sheet).zip(stored_alignment(sheet));
+            for d in doubts.iter() {
+                let shape = page
+                    .as_ref()
+                    .zip(found.as_ref())
+                    .and_then(|(img, (form, a))| Shape::at(img, a, form, d.path));
+                self.shapes.insert(key(&d.path), shape);
+            }
+        }
+        for d in doubts.iter_mut() {
+            d.shape = self.shapes.get(&key(&d.path)).cloned().flatten();
+        }
+        Ok(())
+    }
+
+    /// Answers question `id` as `by` with `given`: a person's answer for
+    /// each cell, then the hand read again with every answer about it.
+    /// The night's questions as they then stand.
+    pub fn answer(
+        &mut self,
+        archive: &mut Archive,
+        night: &Night,
+        readers: (&mut dyn DigitReader, &mut dyn PrintReader),
+        (id, by): (&str, &str),
+        given: Given,
+    ) -> Result<Vec<Question>, QuestionError> {
+        let asked = self.questions(archive, night)?;
+        let question = (asked.into_iter())
+            .find(|q| q.id == id)
+            .ok_or_else(|| QuestionError::Stale(id.to_string()))?;
+        let answers = answered_cells(&question, given)?;
+        let mut by_sheet: BTreeMap<i64, Vec<Decision>> = BTreeMap::new();
+        for (sheet, path, value) in &answers {
+            by_sheet.entry(*sheet).or_default().push(Decision::Paper {
+                path: path.to_string(),
+                value: value.clone(),
+            });
+        }
+        for (sheet, decisions) in &by_sheet {
+            archive.decide(*sheet, by, decisions, None, night.check)?;
+        }
+        let said = answers
+            .first()
+            .map(|(_, _, v)| shown(v))
+            .unwrap_or_default();
+        let why = say(
+            night.lang,
+            "question-settled",
+            &[("by", &by), ("value", &said)],
+        );
+        teach(archive, night, readers.0, readers.1, &question.hand, &why)?;
+        Ok(self.questions(archive, night)?)
+    }
+}
+
+/// The cells an answer gives values to, each of them the question's.
+fn answered_cells(
+    question: &Question,
+    given: Given,
+) -> Result<Vec<(i64, ValuePath, Value)>, QuestionError> {
+    match given {
+        Given::All(value) => Ok((question.cells.iter())
+            .map(|c| (c.sheet, c.path, value.clone()))
+            .collect()),
+        Given::Cells(cells) if cells.is_empty() => Err(QuestionError::ValueOrCells),
+        Given::Cells(cells) => {
+            for (sheet, path, _) in &cells {
+                if !question
+                    .cells
+                    .iter()
+                    .any(|c| c.sheet == *sheet && c.path == *path)
+                {
+                    return Err(QuestionError::NotAsked {
+                        sheet: *sheet,
+                        path: path.to_string(),
+                    });
+                }
+            }
+            Ok(cells)
+        }
+    }
+}
+
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
+    }
+}
+
+/// Reads again every sheet of `hand` that has game cells in doubt, the
+/// reader tuned to every answer about the hand's game cells; each doubt
+/// the new reading settles gets `why` in the trail.
+fn teach(
+    archive: &mut Archive,
+    night: &Night,
+    digits: &mut dyn DigitReader,
+    printed: &mut dyn PrintReader,
+    hand: &HandOf,
+    why: &str,
+) -> Result<(), ArchiveError> {
+    let sheets: Vec<StoredSheet> = (archive.sheets(night.id)?.into_iter())
+        .filter(|s| HandOf::of(s.id, &s.result, night.seats) == *hand)
+        .collect();
+    let mut pages = HashMap::new();
+    let mut answers: Vec<(GrayImage, u32)> = Vec::new();
+    for stored in &sheets {
+        let Some(page) = page_of(archive, stored)? else {
+            continue;
+        };
+        answers.extend(answered_writings(archive, night, stored, &page)?);
+        pages.insert(stored.id, page);
+    }
+    if answers.is_empty() {
+        return Ok(());
+    }
+    for stored in &sheets {
+        let doubted: Vec<ValuePath> = doubts_of(stored.id, &stored.result, hand)
+            .into_iter()
+            .map(|d| d.path)
+            .filter(|p| matches!(p, ValuePath::Game { .. }))
+            .collect();
+        let (Some(page), Some(form)) =
+            (pages.get(&stored.id), form_of(night.forms, &stored.result))
+        else {
+            continue;
+        };
+        if doubted.is_empty() {
+            continue;
+        }
+        let forms = std::slice::from_ref(form);
+        let mut reading = crate::scan::scan_page_answered(
+            page,
+            forms,
+            night.rules,
+            (&mut *digits, &mut *printed),
+            night.lang,
+            &answers,
+        );
+        reading.notes.source_sha256 = Some(stored.sha256.clone());
+        let now_doubted: Vec<ValuePath> = (doubts_of(stored.id, &reading, hand).into_iter())
+            .map(|d| d.path)
+            .collect();
+        let settled: Vec<(ValuePath, String)> = (doubted.into_iter())
+            .filter(|p| !now_doubted.contains(p))
+            .map(|p| (p, why.to_string()))
+            .collect();
+        if settled.is_empty() {
+            continue;
+        }
+        archive.add_reading_settled(stored.id, &reading, night.check, &settled)?;
+    }
+    Ok(())
+}
+
+/// The writings of the game cells a person answered on `stored`, with
+/// the value the paper says there.
+fn answered_writings(
+    archive: &Archive,
+    night: &Night,
+    stored: &StoredSheet,
+    page: &Page,
+) -> Result<Vec<(GrayImage, u32)>, ArchiveError> {
+    let sheet = &stored.result;
+    let (Some(form), Some(alignment), Ok(img)) = (
+        form_of(night.forms, sheet),
+        stored_alignment(sheet),
+        page.image.as_ref(),
+    ) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for record in archive.record(stored.id)?.records {
+        let Decision::Paper { path, value } = &record.decision else {
+            continue;
+        };
+        let Ok(path @ ValuePath::Game { no, seat, .. }) = path.parse::<ValuePath>() else {
+            continue;
+        };
+        let (Some(value), Some(bx)) = (value.as_u64(), super::shape::box_of(form, path)) else {
+            continue;
+        };
+        let corrected = sheet.cell(no, seat - 1).is_some_and(|c| c.corrected);
+        let writing = crate::scan::game_writing(img, &alignment, bx, corrected);
+        if let (Some(w), Ok(v)) = (writing, u32::try_from(value)) {
+            out.push((w, v));
+        }
+    }
+    Ok(out)
+}
+
+/// The form a sheet was read on, among `forms`.
+fn form_of<'f>(forms: &'f [FormTemplate], sheet: &SheetResult) -> Option<&'f FormTemplate> {
+    let id = sheet.form.as_deref()?;
+    forms.iter().find(|f| f.id == id)
+}
+
+/// The page of its scan a sheet was read from, as the archive keeps it.
+fn page_of(archive: &Archive, stored: &StoredSheet) -> Result<Option<Page>, ArchiveError> {
+    let Some(bytes) = archive.scan_bytes(&stored.sha256)? else {
+        return Ok(None);
+    };
+    Ok(page_of_bytes(&bytes, stored.result.page.unwrap_or(1)))
+}
+
+/// [`page_of`]'s grey image alone.
+fn page_image(archive: &Archive, stored: &StoredSheet) -> Result<Option<GrayImage>, ArchiveError> {
+    Ok(page_of(archive, stored)?.and_then(|p| p.image.ok()))
+}
