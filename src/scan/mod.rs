@@ -34,7 +34,7 @@ pub use locate::*;
 pub use other_pen::{Apart, ValueInk, ink_differs, value_inks};
 use own_hand::*;
 use printed::*;
-pub use second_look::game_writing;
+pub use second_look::value_writing;
 use second_look::*;
 pub use stages::StageTimes;
 

@@ -30,12 +30,19 @@ pub(super) fn own_hand_where_uncertain(
         .iter()
         .flat_map(|f| std::iter::once(f).chain(&f.detail.consequences))
         .collect();
-    let doubted: Vec<Field> = flags
+    let mut doubted: Vec<Field> = flags
         .iter()
         .filter(|f| f.code == Code::CellUncertain)
         .filter_map(|f| game_field(f))
         .filter(|&field| doubt_is_a_glyph(readings, field))
         .collect();
+    if !hand.answers.is_empty() {
+        for field in answered_about(aligned, &flags, readings) {
+            if !doubted.contains(&field) {
+                doubted.push(field);
+            }
+        }
+    }
     if doubted.is_empty() {
         return false;
     }
@@ -60,12 +67,26 @@ pub(super) fn own_hand_where_uncertain(
     };
     let mut changed = false;
     for ((field, _), reading) in asked.iter().zip(own) {
+        // A footer value the tuned reading reads otherwise, but not surely
+        // by itself, might come to agree with the rows through the decode
+        // (a writer's mistake healed): it stays as first read, and asked.
+        let footer = !matches!(field, Field::Game(..));
+        let other = text_of(readings, *field).as_deref() != Some(reading.text.as_str());
+        if footer && other && reading.confidence < CONFIDENT {
+            continue;
+        }
         changed |= weigh_opinion(read, readings, *field, &reading, OWN_WEIGHT);
         if hand.answers.is_empty() {
             short_of_sure(readings, *field);
         }
     }
     changed
+}
+
+/// The text `field` is read as.
+fn text_of(readings: &CellReadings, field: Field) -> Option<String> {
+    let fr = readings.fields.iter().find(|fr| fr.field == field)?;
+    Some(fr.reading.text.clone())
 }
 
 /// The hand a sheet is read in: the reader, and what a person answered
@@ -147,7 +168,10 @@ fn writings(
 ) -> Vec<Option<GrayImage>> {
     fields
         .iter()
-        .map(|&field| writing_at(aligned, read, field, game_box(aligned, field)?, true))
+        .map(|&field| {
+            let game = matches!(field, Field::Game(..));
+            writing_at(aligned, read, field, field_box(aligned, field)?, game)
+        })
         .collect()
 }
 
@@ -178,16 +202,60 @@ fn column_of(f: &Flag) -> Option<bool> {
     }
 }
 
-/// A game cell's box on the form.
-fn game_box(aligned: &AlignedSheet, field: Field) -> Option<MmBox> {
-    let Field::Game(no, s, minus) = field else {
+/// What a person's answers about the hand make worth reading again:
+/// a footer value in doubt of a glyph, and every game value of a row the
+/// sums flag, read surely or not. The writer's glyph an answer showed may
+/// be misread there surely, all over the sheet; the reader tuned to the
+/// answer reads it as the person did. A footer value the sums flag is not
+/// read again: one that came to agree with the rows through the tuned
+/// reading would heal a writer's mistake in the footer without a word.
+fn answered_about(aligned: &AlignedSheet, flags: &[&Flag], readings: &CellReadings) -> Vec<Field> {
+    let mut out: Vec<Field> = (flags.iter())
+        .filter(|f| f.code == Code::CellUncertain)
+        .filter_map(|f| footer_field(f))
+        .filter(|&field| doubt_is_a_glyph(readings, field))
+        .collect();
+    for f in flags {
+        let (Code::RowNotZeroSum | Code::RowIllegalValues, Some(no)) = (f.code, f.row) else {
+            continue;
+        };
+        let row = (no as usize)
+            .checked_sub(1)
+            .and_then(|i| aligned.form.fields.game.get(i));
+        for s in 1..=row.map_or(0, Vec::len) {
+            out.extend([Field::Game(no, s, false), Field::Game(no, s, true)]);
+        }
+    }
+    out
+}
+
+/// The footer value a flag names (Gesamt, Abzug, Endergebnis).
+fn footer_field(f: &Flag) -> Option<Field> {
+    if f.row.is_some() {
         return None;
+    }
+    let seat = f.seat?;
+    match f.field.as_deref()? {
+        "abzug" => Some(Field::Abzug(seat)),
+        "endergebnis" => Some(Field::Endergebnis(seat)),
+        _ => Some(Field::Gesamt(seat, column_of(f)?)),
+    }
+}
+
+/// A game cell's or a footer value's box on the form.
+fn field_box(aligned: &AlignedSheet, field: Field) -> Option<MmBox> {
+    let f = &aligned.form.fields;
+    let pick = |pm: &crate::page::form::PlusMinus, minus: bool| {
+        if minus { pm.minus } else { pm.plus }
     };
-    let pm = aligned
-        .form
-        .fields
-        .game
-        .get((no as usize).checked_sub(1)?)?
-        .get(s.checked_sub(1)?)?;
-    Some(if minus { pm.minus } else { pm.plus })
+    match field {
+        Field::Game(no, s, minus) => {
+            let row = f.game.get((no as usize).checked_sub(1)?)?;
+            Some(pick(row.get(s.checked_sub(1)?)?, minus))
+        }
+        Field::Gesamt(s, minus) => Some(pick(f.gesamt.get(s.checked_sub(1)?)?, minus)),
+        Field::Abzug(s) => f.abzug.get(s.checked_sub(1)?).copied(),
+        Field::Endergebnis(s) => f.endergebnis.get(s.checked_sub(1)?).copied(),
+        Field::Round | Field::Table => None,
+    }
 }

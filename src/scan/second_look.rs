@@ -121,16 +121,19 @@ pub(super) fn writing_at(
     super::struck::writing_of(c.digits, corrected)
 }
 
-/// A game cell's writing as the reader reads it (`corrected`: the sheet
-/// marks the cell corrected), where the cell holds ink and no ring: what
-/// a person's answer about the cell teaches the reader.
-pub fn game_writing(
+/// A value's writing as the reader reads it (`game`: a game cell, which
+/// may be ringed; `sign`: an Endergebnis, whose sign is apart;
+/// `corrected`: the sheet marks the cell corrected), where the box holds
+/// ink and no ring: what a person's answer about the value teaches the
+/// reader.
+pub fn value_writing(
     page: &GrayImage,
     alignment: &Alignment,
     bx: MmBox,
+    (game, sign): (bool, bool),
     corrected: bool,
 ) -> Option<GrayImage> {
-    let c = cells::analyse(&cells::cut(page, alignment, bx), true, false);
+    let c = cells::analyse(&cells::cut(page, alignment, bx), game, sign);
     if c.mark != Mark::Ink || c.circled {
         return None;
     }

@@ -51,6 +51,7 @@ struct Tally {
     taken_out: usize,
     mixed: usize,
     flagged_after: usize,
+    misread_after: usize,
     answer_times: Vec<Duration>,
     silent_before: usize,
     differ_after: usize,
@@ -123,7 +124,15 @@ pub fn run(a: DeskArgs, lang: Lang) -> Result<()> {
         tally.answer_times.push(clock.elapsed());
     }
     for (id, paper) in &truth {
-        tally.flagged_after += review_flags(&mut archive, &night, *id, paper)?;
+        // Until no flag points at a value the paper says otherwise.
+        for _ in 0..4 {
+            let (looks, misread) = review_flags(&mut archive, &night, *id, paper)?;
+            tally.flagged_after += looks;
+            tally.misread_after += misread;
+            if misread == 0 {
+                break;
+            }
+        }
         let stored = sheet(&archive, *id)?;
         tally.differ_after += differing(&stored.result, paper).len();
     }
@@ -192,36 +201,63 @@ fn same_cells(a: &Question, b: &Question) -> bool {
     })
 }
 
-/// Every value a flag of sheet `id` still points at is looked at: where
-/// the paper says otherwise, a person's answer sets it. How many were.
+/// Every value a flag of sheet `id` still points at is looked at (a
+/// row's flag points at the row): where the paper says otherwise, a
+/// person's answer sets it. The looks, and those of them that found a
+/// reading wrong.
 fn review_flags(
     archive: &mut Archive,
     night: &Night,
     id: i64,
     paper: &SheetResult,
-) -> Result<usize> {
+) -> Result<(usize, usize)> {
     let stored = sheet(archive, id)?;
-    let mut paths: Vec<ValuePath> = Vec::new();
+    let mut looks: Vec<Vec<ValuePath>> = Vec::new();
     let flags =
         (stored.result.flags.iter()).flat_map(|f| std::iter::once(f).chain(&f.detail.consequences));
     for f in flags {
-        if let Some(p) = ValuePath::of_flag(f).filter(|p| !paths.contains(p)) {
-            paths.push(p);
+        let look = match (ValuePath::of_flag(f), f.row) {
+            (Some(p), _) => vec![p],
+            (None, Some(no)) => row_paths(paper, no),
+            (None, None) => continue,
+        };
+        if !looks.contains(&look) {
+            looks.push(look);
         }
     }
-    let decisions: Vec<Decision> = (paths.iter())
-        .filter(|p| get(&stored.result, **p) != get(paper, **p))
-        .map(|p| Decision::Paper {
+    let wrong = |p: &ValuePath| get(&stored.result, *p) != get(paper, *p);
+    let misread = looks.iter().filter(|l| l.iter().any(wrong)).count();
+    let mut decisions: Vec<Decision> = Vec::new();
+    for p in looks.iter().flatten().filter(|p| wrong(p)) {
+        let d = Decision::Paper {
             path: p.to_string(),
             value: get(paper, *p),
-        })
-        .collect();
+        };
+        if !decisions.contains(&d) {
+            decisions.push(d);
+        }
+    }
     if !decisions.is_empty() {
         archive
             .decide(id, "SV", &decisions, None, night.check)
             .map_err(|e| anyhow::anyhow!(e.tell(Lang::En)))?;
     }
-    Ok(paths.len())
+    Ok((looks.len(), misread))
+}
+
+/// Every cell of game row `no`.
+fn row_paths(paper: &SheetResult, no: u32) -> Vec<ValuePath> {
+    use aufsicht::sheet::Column;
+    let seats = paper
+        .games
+        .iter()
+        .find(|g| g.no == no)
+        .map_or(0, |g| g.cells.len());
+    (1..=seats)
+        .flat_map(|seat| {
+            [Column::Plus, Column::Minus].map(|column| ValuePath::Game { no, seat, column })
+        })
+        .collect()
 }
 
 /// The values where the sheet and the paper differ.
@@ -235,7 +271,7 @@ fn differing(sheet: &SheetResult, paper: &SheetResult) -> Vec<ValuePath> {
 }
 
 /// The values that differ from the paper with no flag naming them, their
-/// row or their seat's footer.
+/// row, or their seat's footer (as `evaluate` counts silent errors).
 fn silent(sheet: &SheetResult, paper: &SheetResult) -> usize {
     let flags: Vec<&aufsicht::Flag> = (sheet.flags.iter())
         .flat_map(|f| std::iter::once(f).chain(&f.detail.consequences))
@@ -243,7 +279,13 @@ fn silent(sheet: &SheetResult, paper: &SheetResult) -> usize {
     let named = |p: &ValuePath| {
         flags.iter().any(|f| {
             p.is_cell_of(f)
-                || matches!(p, ValuePath::Game { no, .. } if f.row == Some(*no) && f.seat.is_none())
+                || match *p {
+                    ValuePath::Game { no, .. } => f.row == Some(no) && f.seat.is_none(),
+                    ValuePath::Gesamt { seat, .. }
+                    | ValuePath::Abzug(seat)
+                    | ValuePath::Endergebnis(seat) => f.row.is_none() && f.seat == Some(seat),
+                    _ => false,
+                }
         })
     };
     differing(sheet, paper).iter().filter(|p| !named(p)).count()
@@ -257,14 +299,18 @@ impl Tally {
         let median = times
             .get(times.len() / 2)
             .map_or(0.0, Duration::as_secs_f64);
-        let decisions = self.questions + self.taken_out + self.flagged_after;
+        let decisions = self.questions + self.taken_out + self.misread_after;
         vec![
             format!(
-                "sheets {}  reading decisions per sheet {:.2} (questions {:.2}, cells taken out {:.2}, flagged values after them {:.2})",
+                "sheets {}  reading decisions per sheet {:.2} (questions {:.2}, cells taken out {:.2}, flags after them that found a misreading {:.2})",
                 self.sheets,
                 per(decisions),
                 per(self.questions),
                 per(self.taken_out),
+                per(self.misread_after)
+            ),
+            format!(
+                "looks at flags after the questions per sheet {:.2} (a value, or a row)",
                 per(self.flagged_after)
             ),
             format!(

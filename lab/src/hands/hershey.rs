@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use super::raster;
 
 /// A stroke: the pen's path, in font units (y down).
-type Stroke = Vec<(f64, f64)>;
+pub type Stroke = Vec<(f64, f64)>;
 
 /// One Hershey font's digits.
 pub struct HersheyFont {
@@ -42,6 +42,13 @@ impl HersheyFont {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         Ok(HersheyFont { name, digits })
+    }
+
+    /// This font with digit `d` written as `strokes`, named `name`.
+    pub fn with_digit(&self, d: u32, strokes: Vec<Stroke>, name: String) -> HersheyFont {
+        let mut digits = self.digits.clone();
+        digits[d as usize % 10] = strokes;
+        HersheyFont { name, digits }
     }
 
     /// Digit `d` drawn with a pen of `radius` canvas px, each point of its

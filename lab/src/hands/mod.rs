@@ -8,6 +8,7 @@
 pub mod families;
 mod font;
 mod hershey;
+pub mod kinds;
 pub mod pressure;
 pub mod raster;
 mod skeleton;
@@ -37,6 +38,9 @@ pub enum Source {
     Hershey,
     /// Hands synthesised from the digits' skeletons.
     Synth,
+    /// Hershey's hands with one digit in a shape the reader misreads
+    /// (a flat-topped 3, a 1 with a long up-stroke): [`kinds`].
+    Kinds,
 }
 
 impl Source {
@@ -46,6 +50,7 @@ impl Source {
             Source::Font => "font",
             Source::Hershey => "hershey",
             Source::Synth => "synth",
+            Source::Kinds => "kinds",
         }
     }
 }
@@ -55,6 +60,8 @@ pub struct Library {
     mnist: Option<Digits>,
     fonts: Vec<FontFamily>,
     hershey: Vec<HersheyFont>,
+    /// Hershey's hands each with one failure kind.
+    kinds: Vec<HersheyFont>,
     synth: bool,
     /// How the fonts' and stroke fonts' glyphs are put on paper.
     rendering: Rendering,
@@ -80,6 +87,7 @@ impl Library {
             mnist: mnist.filter(|_| sources.contains(&Source::Mnist)),
             fonts: Vec::new(),
             hershey: Vec::new(),
+            kinds: Vec::new(),
             synth: sources.contains(&Source::Synth),
             rendering: Rendering::Outline,
         };
@@ -99,10 +107,24 @@ impl Library {
                 }
             }
         }
+        if sources.contains(&Source::Kinds) {
+            for name in families::HERSHEY_HANDS {
+                if split.holds(name, families::HELD_OUT_HERSHEY) {
+                    let path = dir.join("hershey").join(format!("{name}.jhf"));
+                    let font = HersheyFont::load(&path)?;
+                    for kind in kinds::FailureKind::ALL {
+                        let named = format!("{name}-{}", kind.name());
+                        lib.kinds
+                            .push(font.with_digit(kind.digit(), kind.strokes(), named));
+                    }
+                }
+            }
+        }
         let empty = |s: &Source| match s {
             Source::Mnist => lib.mnist.is_none(),
             Source::Font => lib.fonts.is_empty(),
             Source::Hershey => lib.hershey.is_empty(),
+            Source::Kinds => lib.kinds.is_empty(),
             Source::Synth => !lib.synth,
         };
         if let Some(s) = sources.iter().find(|s| empty(s)) {
@@ -132,6 +154,7 @@ impl Library {
                 .iter()
                 .map(|f| (Source::Hershey, f.name.clone())),
         );
+        out.extend(self.kinds.iter().map(|f| (Source::Kinds, f.name.clone())));
         if self.synth {
             out.push((Source::Synth, "skeleton".into()));
         }
@@ -150,6 +173,9 @@ impl Library {
         if !self.hershey.is_empty() {
             sources.push(Source::Hershey);
         }
+        if !self.kinds.is_empty() {
+            sources.push(Source::Kinds);
+        }
         if self.synth {
             sources.push(Source::Synth);
         }
@@ -161,6 +187,7 @@ impl Library {
             Source::Hershey => {
                 Kind::Hershey(&self.hershey[rng.random_range(0..self.hershey.len())])
             }
+            Source::Kinds => Kind::Hershey(&self.kinds[rng.random_range(0..self.kinds.len())]),
             Source::Synth => Kind::Synth(Box::new(SkeletonHand::new(rng))),
         };
         let rendering = match self.rendering {

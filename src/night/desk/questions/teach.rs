@@ -22,7 +22,7 @@ use crate::page::input::{Page, page_of_bytes};
 use crate::read::{DigitReader, PrintReader};
 use crate::record::Decision;
 use crate::record::stand::Check;
-use crate::sheet::{SheetResult, ValuePath};
+use crate::sheet::{Column, SheetResult, ValuePath};
 
 /// The night questions are asked about, and what reads and checks it.
 pub struct Night<'a> {
@@ -212,32 +212,44 @@ fn teach(
         let doubted: Vec<ValuePath> = doubts_of(stored.id, &stored.result, hand)
             .into_iter()
             .map(|d| d.path)
-            .filter(|p| matches!(p, ValuePath::Game { .. }))
+            .filter(|p| {
+                !matches!(
+                    p,
+                    ValuePath::Player(_) | ValuePath::Round | ValuePath::Table
+                )
+            })
             .collect();
+        let flagged = flagged_by_sums(&stored.result);
         let (Some(page), Some(form)) =
             (pages.get(&stored.id), form_of(night.forms, &stored.result))
         else {
             continue;
         };
-        if doubted.is_empty() {
+        if doubted.is_empty() && flagged.is_empty() {
             continue;
         }
-        let forms = std::slice::from_ref(form);
         let mut reading = crate::scan::scan_page_answered(
             page,
-            forms,
+            std::slice::from_ref(form),
             night.rules,
             (&mut *digits, &mut *printed),
             night.lang,
             &answers,
         );
         reading.notes.source_sha256 = Some(stored.sha256.clone());
+        let before = archive.record(stored.id)?.readings.pop();
         let now_doubted: Vec<ValuePath> = (doubts_of(stored.id, &reading, hand).into_iter())
             .map(|d| d.path)
             .collect();
-        let settled: Vec<(ValuePath, String)> = (doubted.into_iter())
+        let changed = |p: &ValuePath| {
+            before
+                .as_ref()
+                .is_some_and(|b| p.number(b) != p.number(&reading))
+        };
+        let settled: Vec<(ValuePath, String)> = (doubted.iter())
             .filter(|p| !now_doubted.contains(p))
-            .map(|p| (p, why.to_string()))
+            .chain(flagged.iter().filter(|p| changed(p)))
+            .map(|p| (*p, why.to_string()))
             .collect();
         if settled.is_empty() {
             continue;
@@ -247,7 +259,30 @@ fn teach(
     Ok(())
 }
 
-/// The writings of the game cells a person answered on `stored`, with
+/// The game values of the rows the sheet's sums flag: what the reader
+/// tuned to a person's answer reads again besides the doubts.
+fn flagged_by_sums(sheet: &SheetResult) -> Vec<ValuePath> {
+    use crate::check::flags::Code;
+    let rows = (sheet.flags.iter())
+        .filter(|f| matches!(f.code, Code::RowNotZeroSum | Code::RowIllegalValues))
+        .filter_map(|f| f.row);
+    let mut out = Vec::new();
+    for no in rows {
+        let seats = sheet
+            .games
+            .iter()
+            .find(|g| g.no == no)
+            .map_or(0, |g| g.cells.len());
+        for seat in 1..=seats {
+            for column in [Column::Plus, Column::Minus] {
+                out.push(ValuePath::Game { no, seat, column });
+            }
+        }
+    }
+    out
+}
+
+/// The writings of the values a person answered on `stored`, with
 /// the value the paper says there.
 fn answered_writings(
     archive: &Archive,
@@ -268,15 +303,35 @@ fn answered_writings(
         let Decision::Paper { path, value } = &record.decision else {
             continue;
         };
-        let Ok(path @ ValuePath::Game { no, seat, .. }) = path.parse::<ValuePath>() else {
+        let Ok(path) = path.parse::<ValuePath>() else {
             continue;
         };
-        let (Some(value), Some(bx)) = (value.as_u64(), super::shape::box_of(form, path)) else {
+        let Some(bx) = super::shape::box_of(form, path) else {
             continue;
         };
-        let corrected = sheet.cell(no, seat - 1).is_some_and(|c| c.corrected);
-        let writing = crate::scan::game_writing(img, &alignment, bx, corrected);
-        if let (Some(w), Ok(v)) = (writing, u32::try_from(value)) {
+        // The digits as written: an Endergebnis's sign is read apart; a
+        // participant number with leading zeros teaches nothing (the
+        // tuning takes a value's digits from the number).
+        let digits = match value {
+            Value::Number(n) => n.as_i64().map(|v| v.unsigned_abs().to_string()),
+            Value::String(s) if s.bytes().all(|b| b.is_ascii_digit()) => Some(s.clone()),
+            _ => None,
+        };
+        let digits = digits.filter(|d| d.len() == 1 || !d.starts_with('0'));
+        let Some(v) = digits.and_then(|d| d.parse::<u32>().ok()) else {
+            continue;
+        };
+        let corrected = match path {
+            ValuePath::Game { no, seat, .. } => {
+                sheet.cell(no, seat - 1).is_some_and(|c| c.corrected)
+            }
+            _ => false,
+        };
+        let kind = (
+            matches!(path, ValuePath::Game { .. }),
+            matches!(path, ValuePath::Endergebnis(_)),
+        );
+        if let Some(w) = crate::scan::value_writing(img, &alignment, bx, kind, corrected) {
             out.push((w, v));
         }
     }
