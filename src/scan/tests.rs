@@ -744,10 +744,14 @@ fn the_writers_own_hand_should_be_taught_by_confirmed_cells_and_asked_of_doubted
     };
     let mut own = OwnHand(reading("18", 0.9, &[("13", 0.1)]), Vec::new(), 0);
     let aligned = aligned(&page, form);
+    let hand = Hand {
+        digits: &mut own,
+        answers: &[],
+    };
     assert!(own_hand_where_uncertain(
         &sheet,
         &aligned,
-        &mut own,
+        hand,
         &mut read,
         &mut readings
     ));
@@ -814,7 +818,11 @@ fn the_writers_own_hand_should_never_make_a_doubted_cell_sure_by_itself() {
     };
     let mut own = OwnHand(reading("18", 0.999, &[("13", 0.001)]), Vec::new(), 0);
     let aligned = aligned(&page, form);
-    own_hand_where_uncertain(&sheet, &aligned, &mut own, &mut read, &mut readings);
+    let hand = Hand {
+        digits: &mut own,
+        answers: &[],
+    };
+    own_hand_where_uncertain(&sheet, &aligned, hand, &mut read, &mut readings);
     assert!(own.1.is_empty(), "taught by {:?}", own.1);
     let after = &readings.fields[0].reading;
     assert_eq!(after.text, "18");
@@ -823,6 +831,72 @@ fn the_writers_own_hand_should_never_make_a_doubted_cell_sure_by_itself() {
         "lifted to {}",
         after.confidence
     );
+
+    // A person's answer about the hand is a witness from outside: taught
+    // beside the sheet's own glyphs, it may make the cell sure.
+    let mut readings = CellReadings {
+        fields: vec![cell_reading(19, 1, reading("18", 0.95, &[("13", 0.05)]))],
+        ..Default::default()
+    };
+    let answers = [(thirteen.clone(), 13)];
+    let hand = Hand {
+        digits: &mut own,
+        answers: &answers,
+    };
+    own_hand_where_uncertain(&sheet, &aligned, hand, &mut read, &mut readings);
+    assert_eq!(own.1, vec![13; 8], "taught by the answer, weighed");
+    assert!(readings.fields[0].reading.confidence >= CONFIDENT);
+}
+
+/// A footer value in doubt that the reader tuned to an answer reads
+/// otherwise, not surely by itself, stays as first read: taking it could
+/// make the footer agree with its rows through a doubtful glyph and heal a
+/// writer's mistake there without a word. Read so surely, it is taken.
+#[test]
+fn an_answer_should_not_change_a_footer_value_unless_the_tuned_reading_is_sure() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+    let (mut page, mut sheet) = page_with_plus_cells(form, &[(20, 1, 13, &thirteen)], &[]);
+    let bx = form.fields.gesamt[0].plus;
+    let px = cells::PX_PER_MM;
+    let (x0, y0) = (((bx[0] - 1.2) * px).round(), ((bx[1] - 1.2) * px).round());
+    image::imageops::replace(&mut page, &thirteen, x0 as i64, y0 as i64);
+    sheet.gesamt[0] = Some(crate::sheet::Gesamt {
+        plus: Some(13),
+        minus: None,
+    });
+    sheet.flags.push(Flag {
+        code: Code::CellUncertain,
+        severity: Code::CellUncertain.severity(),
+        row: None,
+        seat: Some(1),
+        field: Some("plus".into()),
+        message: String::new(),
+        detail: Default::default(),
+        extra: Map::new(),
+    });
+    let first = || CellReadings {
+        fields: vec![FieldReading {
+            field: Field::Gesamt(1, false),
+            reading: reading("13", 0.6, &[("18", 0.4)]),
+            what: String::new(),
+        }],
+        ..Default::default()
+    };
+    let aligned = aligned(&page, form);
+    let answers = [(thirteen.clone(), 13)];
+    for (tuned, read_as) in [(0.8, "13"), (0.999, "18")] {
+        let mut own = OwnHand(reading("18", tuned, &[("13", 1.0 - tuned)]), Vec::new(), 0);
+        let (mut read, mut readings) = (sheet.clone(), first());
+        let hand = Hand {
+            digits: &mut own,
+            answers: &answers,
+        };
+        own_hand_where_uncertain(&sheet, &aligned, hand, &mut read, &mut readings);
+        assert_eq!(own.2, 1, "the footer value was asked about");
+        assert_eq!(readings.fields[0].reading.text, read_as, "tuned at {tuned}");
+    }
 }
 
 /// `form` with its header (the texts, boxes and lines above its game

@@ -534,6 +534,39 @@ mod tests {
     }
 
     #[test]
+    fn a_reading_settled_by_an_answer_should_say_why_on_its_values_changed_or_not() {
+        let rules = merkur();
+        let check = |s| crate::check::verify::verify(s, &rules, Lang::En);
+        let (_dir, mut a, ids) = archive(&[sheet(1)]);
+        let id = ids[0];
+        let mut again = sheet(1);
+        again.games[1].cells[0] = Cell::plus(5);
+        let why = "read surely after AB's answer \"3\"".to_string();
+        let changed: ValuePath = "games/2/1/plus".parse().expect("path");
+        let kept: ValuePath = "games/1/1/plus".parse().expect("path");
+        let settled = [(changed, why.clone()), (kept, why.clone())];
+        a.add_reading_settled(id, &again, &check, &settled)
+            .expect("reread");
+        let trail = a.trail(id).expect("trail");
+        let line = |path: &str| trail.iter().find(|l| l.path == path).cloned();
+        let changed = line("games/2/1/plus").expect("the changed value's line");
+        assert_eq!(changed.why.as_deref(), Some(why.as_str()));
+        assert_ne!(changed.old, changed.new);
+        let kept = line("games/1/1/plus").expect("the settled value's line");
+        assert_eq!(
+            (kept.kind, kept.why.as_deref()),
+            (ChangeKind::Reading, Some(why.as_str()))
+        );
+        assert_eq!(kept.old, kept.new, "read the same, now surely");
+        assert!(
+            (trail.iter())
+                .filter(|l| l.path != "games/2/1/plus" && l.path != "games/1/1/plus")
+                .all(|l| l.why.is_none()),
+            "{trail:?}"
+        );
+    }
+
+    #[test]
     fn a_reread_that_cannot_read_the_page_should_change_nothing() {
         let (_dir, mut a, ids) = archive(&[sheet(1)]);
         a.decide(ids[0], "Anna", &[paper("games/1/1/plus", 3)], None, &Ok)
