@@ -28,7 +28,7 @@ pub(crate) struct Desk {
 }
 
 impl Desk {
-    fn start(archive: &Path) -> Desk {
+    pub(crate) fn start(archive: &Path) -> Desk {
         Desk::start_in("en", archive, &[])
     }
 

@@ -11,6 +11,7 @@ mod form;
 mod hostile;
 mod night;
 mod properties;
+mod questions;
 mod review;
 mod scan;
 mod standings;
