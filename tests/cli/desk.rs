@@ -903,7 +903,7 @@ impl Drop for Driver {
     }
 }
 
-const ENTER: &str = "\u{E007}";
+pub(crate) const ENTER: &str = "\u{E007}";
 
 /// Headless Chromium through WebDriver, quiet on this closed network.
 pub(crate) async fn browser(driver: &Driver, profile: &Path) -> fantoccini::Client {

@@ -312,3 +312,83 @@ fn an_answer_should_teach_the_reader_its_writers_glyph_and_settle_the_hands_othe
         assert_eq!(on_paper(&now, path), on_paper(&paper, path), "{path}");
     }
 }
+
+/// At the desk in Chromium: the largest question's crops side by side; one
+/// crop taken out with Alt and its number, Enter answers the others, and
+/// the one taken out is asked again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_supervisor_should_answer_a_shape_by_keyboard_and_take_one_crop_out_in_chromium() {
+    use crate::desk::{Driver, ENTER, browser, until};
+    use fantoccini::Locator::Css;
+    let dir = temp("desk-questions-browser");
+    let out = dir.join("out");
+    scan_flagged_samples(&out);
+    let desk = Desk::start(&out.join("aufsicht.sqlite"));
+    let questions = desk.json("/api/questions");
+    let first = questions[0].clone();
+    let cells = first["cells"].as_array().expect("cells").clone();
+    assert!(cells.len() >= 2, "{questions}");
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    client.goto(&desk.url).await.expect("open the desk");
+    until(&client, "return document.body.dataset.ready === '1'").await;
+    let shown = format!(
+        "return document.querySelectorAll('#question figure img').length === {}",
+        cells.len()
+    );
+    until(&client, &shown).await;
+    until(&client, "return [...document.querySelectorAll('#question img')].every(i => i.complete && i.naturalWidth > 0)").await;
+    client
+        .find(Css("#by"))
+        .await
+        .expect("name box")
+        .send_keys("Tester")
+        .await
+        .expect("type");
+    let input = client.find(Css("#answer")).await.expect("the answer box");
+    input.click().await.expect("focus");
+    // Alt+2 takes the second crop out; then the value and Enter.
+    let alt = "\u{E00A}";
+    input
+        .send_keys(&format!("{alt}2{alt}"))
+        .await
+        .expect("Alt+2");
+    until(
+        &client,
+        "return document.querySelectorAll('#question figure.apart').length === 1",
+    )
+    .await;
+    input
+        .send_keys(&format!("30{ENTER}"))
+        .await
+        .expect("answer");
+    let fewer = format!(
+        "return document.getElementById('questions').dataset.open !== '{}' || document.querySelector('#question')?.dataset.id !== '{}'",
+        questions.as_array().expect("list").len(),
+        first["id"].as_str().expect("id")
+    );
+    until(&client, &fewer).await;
+    until(
+        &client,
+        "return document.getElementById('status').textContent.length > 0",
+    )
+    .await;
+    let now = desk.json("/api/questions");
+    let left = cells_of(&now);
+    let (kept, apart) = (&cells[0], &cells[1]);
+    let cell = |c: &Value| {
+        (
+            c["sheet"].as_i64().expect("sheet"),
+            c["path"].as_str().expect("path").to_string(),
+        )
+    };
+    assert!(!left.contains(&cell(kept)), "answered: {now}");
+    assert!(left.contains(&cell(apart)), "taken out, still asked: {now}");
+    let trail = desk.json(&format!("/api/sheets/{}/trail", kept["sheet"]));
+    assert!(
+        (trail.as_array().expect("trail").iter())
+            .any(|l| l["path"] == kept["path"] && l["by"] == "Tester" && l["new"] == "30"),
+        "{trail}"
+    );
+    client.close().await.expect("close");
+}

@@ -198,6 +198,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets", get(api::sheets))
         .route("/api/sheets/{id}", get(api::sheet))
         .route("/api/sheets/{id}/view", get(api::view))
+        .route("/api/sheets/{id}/crop", get(questions::crop))
         .route("/api/sheets/{id}/trail", get(api::trail))
         .route("/api/sheets/{id}/values", post(api::values))
         .route("/api/sheets/{id}/counts", post(api::counts))

@@ -13,11 +13,16 @@ use aufsicht::html::{DOCTYPE, Markup, html};
 use super::Desk;
 
 /// The script and styles, by the name the pages ask for.
-const ASSETS: [(&str, &str, &str); 4] = [
+const ASSETS: [(&str, &str, &str); 5] = [
     (
         "desk.js",
         "text/javascript; charset=utf-8",
         include_str!("assets/desk.js"),
+    ),
+    (
+        "questions.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/questions.js"),
     ),
     (
         "board.js",
@@ -52,7 +57,7 @@ pub(super) fn shell(title: &str, body_class: Option<&str>, data: Markup, body: M
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 33] = [
+const DESK_WORDS: [(&str, &str); 36] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -86,6 +91,9 @@ const DESK_WORDS: [(&str, &str); 33] = [
     ("countsset", "desk-counts-set"),
     ("counted", "desk-counted"),
     ("settled", "desk-settled"),
+    ("noquestions", "desk-no-questions"),
+    ("read", "desk-question-read"),
+    ("answered", "desk-question-answered"),
 ];
 
 /// The board's words (standings and ranking).
@@ -127,6 +135,11 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
             div id="capture" hidden {}
         }
         section id="checks" hidden { h2 { (t("desk-checks")) } ul {} }
+        section id="questions" {
+            h2 { (t("desk-questions")) " (" span id="questions-count" { "0" } ")" }
+            p class="help" { (t("desk-question-help")) }
+            div id="question" {}
+        }
         div id="desk" {
             aside { h2 { (t("desk-queue")) } ol id="queue" {} }
             main {
@@ -137,6 +150,7 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
             }
         }
         script src="/assets/desk.js" {}
+        script src="/assets/questions.js" {}
     };
     shell(&title, None, words(lang, &DESK_WORDS), body).into_string()
 }

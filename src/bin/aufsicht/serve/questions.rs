@@ -108,6 +108,34 @@ pub async fn answer(
     .await
 }
 
+#[derive(Deserialize)]
+pub struct CropQuery {
+    path: String,
+}
+
+/// `GET /api/sheets/{id}/crop?path=P`: the cell at `path` as the desk
+/// shows it (PNG), for a question's crops side by side.
+pub async fn crop(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<i64>,
+    Query(q): Query<CropQuery>,
+) -> Reply {
+    blocking(move || {
+        let path: ValuePath = (q.path.parse()).map_err(|e: aufsicht::error::EditError| {
+            Problem(StatusCode::BAD_REQUEST, e.tell(desk.lang))
+        })?;
+        let stored = desk.stored(id)?;
+        let png = super::view::crop(&desk, &stored, path).map_err(|e| desk.problem(e))?;
+        let Some(png) = png else {
+            let said = say(desk.lang, "desk-no-crop", &[]);
+            return Err(Problem(StatusCode::NOT_FOUND, said));
+        };
+        let mime = [(axum::http::header::CONTENT_TYPE, "image/png")];
+        Ok((mime, png).into_response())
+    })
+    .await
+}
+
 /// What the body answers: one value for every cell, or cells apart.
 fn given(body: AnswerBody, desk: &Desk) -> Result<Given, Problem> {
     let bad = |text: String| Problem(StatusCode::BAD_REQUEST, text);

@@ -224,3 +224,30 @@ fn places(flag: &Flag, path: Option<ValuePath>, seats: usize) -> Vec<ValuePath> 
         })
         .collect()
 }
+
+/// The crop of the value at `path` on a stored sheet (PNG), as the desk
+/// shows a flag's cells; none where its scan or form is not at hand.
+pub fn crop(
+    desk: &Desk,
+    stored: &StoredSheet,
+    path: ValuePath,
+) -> Result<Option<Vec<u8>>, ArchiveError> {
+    let sheet = &stored.result;
+    let forms = desk.form_versions()?;
+    let form = find_for(
+        &forms,
+        sheet.form.as_deref(),
+        sheet.notes.form_sha256.as_deref(),
+    );
+    let evidence = desk.images.of(desk, stored)?;
+    let (Some(img), Some(a), Some(form)) = (evidence.image(), stored_alignment(sheet), form) else {
+        return Ok(None);
+    };
+    let Some(bx) = aufsicht::night::desk::questions::shape::box_of(form, path) else {
+        return Ok(None);
+    };
+    let cut = cut_at(img, &a, bx, 2.0, CROP_PX_PER_MM);
+    let mut png = Vec::new();
+    let written = cut.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png);
+    Ok(written.ok().map(|()| png))
+}

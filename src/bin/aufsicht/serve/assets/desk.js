@@ -444,6 +444,7 @@ async function loadChecks() {
   await loadQueue();
   const first = queue.find(s => s.status !== "ok") || queue[0];
   if (first) await open(first.id, 0);
+  await loadQuestions();
   window.deskReady = performance.now() - began;
   document.body.dataset.ready = "1";
   showCapture().catch(() => {});
