@@ -144,7 +144,7 @@ fn doubt(id: i64, flag: &Flag, path: ValuePath, hand: &HandOf) -> Doubt {
 /// question with the most cells first. A cell where nothing was read is
 /// asked alone. Every doubt is in exactly one question.
 pub fn ask(mut doubts: Vec<Doubt>) -> Vec<Question> {
-    doubts.sort_by(|a, b| (a.sheet, path_order(&a.path)).cmp(&(b.sheet, path_order(&b.path))));
+    doubts.sort_by_key(|a| (a.sheet, path_order(&a.path)));
     let mut groups: BTreeMap<(HandOf, String), Vec<Vec<Doubt>>> = BTreeMap::new();
     let mut alone = Vec::new();
     for d in doubts {
