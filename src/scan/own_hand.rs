@@ -57,36 +57,53 @@ pub(super) fn own_hand_where_uncertain(
         .zip(writings(aligned, read, &doubted))
         .filter_map(|(f, w)| Some((*f, w?)))
         .collect();
+    let answers = hand.answers;
     let mut taught: Vec<(&GrayImage, u32)> = taught.iter().map(|(w, v)| (w, *v)).collect();
     for _ in 0..ANSWER_WEIGHT {
-        taught.extend(hand.answers.iter().map(|(w, v)| (w, *v)));
+        taught.extend(answers.iter().map(|(w, v)| (w, *v)));
     }
     let images: Vec<&GrayImage> = asked.iter().map(|(_, w)| w).collect();
     let Some(own) = hand.digits.adapted_opinion(&taught, &images) else {
         return false;
     };
     let mut changed = false;
+    let taught_digits: Vec<char> = answers
+        .iter()
+        .flat_map(|(_, v)| v.to_string().chars().collect::<Vec<_>>())
+        .collect();
     for ((field, _), reading) in asked.iter().zip(own) {
-        // A footer value the tuned reading reads otherwise, but not surely
-        // by itself, might come to agree with the rows through the decode
-        // (a writer's mistake healed): it stays as first read, and asked.
-        let footer = !matches!(field, Field::Game(..));
-        let other = text_of(readings, *field).as_deref() != Some(reading.text.as_str());
-        if footer && other && reading.confidence < CONFIDENT {
+        // A footer value, or one read surely, that the tuned reading reads
+        // otherwise but not surely by itself might come to agree with the
+        // sums through the decode (a writer's mistake healed): it stays as
+        // first read. A game value read surely may move only to digits a
+        // person's answer showed in this hand.
+        let first = readings.fields.iter().find(|fr| fr.field == *field);
+        let game = matches!(field, Field::Game(..));
+        let guarded = !game || first.is_some_and(|fr| fr.reading.confidence >= CONFIDENT);
+        let other = first.is_none_or(|fr| fr.reading.text != reading.text);
+        let shown = game
+            && first.is_some_and(|fr| {
+                to_taught_digits(&fr.reading.text, &reading.text, &taught_digits)
+            });
+        if guarded && other && reading.confidence < CONFIDENT && !shown {
             continue;
         }
         changed |= weigh_opinion(read, readings, *field, &reading, OWN_WEIGHT);
-        if hand.answers.is_empty() {
+        if answers.is_empty() {
             short_of_sure(readings, *field);
         }
     }
     changed
 }
 
-/// The text `field` is read as.
-fn text_of(readings: &CellReadings, field: Field) -> Option<String> {
-    let fr = readings.fields.iter().find(|fr| fr.field == field)?;
-    Some(fr.reading.text.clone())
+/// Whether `now` differs from `first` only in digits at the same places,
+/// each of them one of `taught`.
+fn to_taught_digits(first: &str, now: &str, taught: &[char]) -> bool {
+    first.len() == now.len()
+        && first
+            .chars()
+            .zip(now.chars())
+            .all(|(a, b)| a == b || taught.contains(&b))
 }
 
 /// The hand a sheet is read in: the reader, and what a person answered

@@ -831,21 +831,77 @@ fn the_writers_own_hand_should_never_make_a_doubted_cell_sure_by_itself() {
         "lifted to {}",
         after.confidence
     );
+}
 
-    // A person's answer about the hand is a witness from outside: taught
-    // beside the sheet's own glyphs, it may make the cell sure.
-    let mut readings = CellReadings {
-        fields: vec![cell_reading(19, 1, reading("18", 0.95, &[("13", 0.05)]))],
+/// Sixteen game values of seat 2 a sheet's sums confirm (rows 1-16, each
+/// the fixture's 13, the seat's Gesamt written), beside `more` cells.
+fn page_with_a_confirmed_hand<'a>(
+    form: &FormTemplate,
+    thirteen: &'a GrayImage,
+    more: &[(u32, usize, u32, &'a GrayImage)],
+) -> (GrayImage, SheetResult) {
+    let mut at: Vec<(u32, usize, u32, &GrayImage)> =
+        (1..=16).map(|no| (no, 1, 13, thirteen)).collect();
+    at.extend_from_slice(more);
+    let (page, mut sheet) = page_with_plus_cells(form, &at, &[]);
+    let written = Some(crate::sheet::Gesamt {
+        plus: Some(16 * 13),
+        minus: Some(0),
+    });
+    sheet.gesamt = vec![written; 4];
+    (page, sheet)
+}
+
+/// A person's answer about the hand is a witness from outside: taught
+/// beside the sheet's confirmed glyphs, it may make a doubted cell sure.
+#[test]
+fn an_answer_about_the_hand_should_make_a_doubted_game_cell_sure() {
+    let forms = FormTemplate::builtins();
+    let form = merkur_form(&forms);
+    let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
+    let (page, mut sheet) = page_with_a_confirmed_hand(form, &thirteen, &[(19, 0, 18, &thirteen)]);
+    sheet.flags.push(Flag {
+        code: Code::CellUncertain,
+        severity: Code::CellUncertain.severity(),
+        row: Some(19),
+        seat: Some(1),
+        field: Some("plus".into()),
+        message: String::new(),
+        detail: Default::default(),
+        extra: Map::new(),
+    });
+    let first = || CellReadings {
+        fields: vec![FieldReading {
+            field: Field::Game(19, 1, false),
+            reading: reading("18", 0.95, &[("13", 0.05)]),
+            what: String::new(),
+        }],
         ..Default::default()
     };
+    let aligned = aligned(&page, form);
     let answers = [(thirteen.clone(), 13)];
-    let hand = Hand {
-        digits: &mut own,
-        answers: &answers,
-    };
-    own_hand_where_uncertain(&sheet, &aligned, hand, &mut read, &mut readings);
-    assert_eq!(own.1, vec![13; 8], "taught by the answer, weighed");
-    assert!(readings.fields[0].reading.confidence >= CONFIDENT);
+    for (given, sure) in [(&answers[..], true), (&[][..], false)] {
+        let mut own = OwnHand(reading("18", 0.999, &[("13", 0.001)]), Vec::new(), 0);
+        let (mut read, mut readings) = (sheet.clone(), first());
+        let hand = Hand {
+            digits: &mut own,
+            answers: given,
+        };
+        own_hand_where_uncertain(&sheet, &aligned, hand, &mut read, &mut readings);
+        let taught = 16 + 8 * given.len();
+        assert_eq!(
+            own.1,
+            vec![13; taught],
+            "taught by the hand and the answer, weighed"
+        );
+        let confidence = readings.fields[0].reading.confidence;
+        assert_eq!(
+            confidence >= CONFIDENT,
+            sure,
+            "answered {}: {confidence}",
+            given.len()
+        );
+    }
 }
 
 /// A footer value in doubt that the reader tuned to an answer reads
@@ -857,7 +913,7 @@ fn an_answer_should_not_change_a_footer_value_unless_the_tuned_reading_is_sure()
     let forms = FormTemplate::builtins();
     let form = merkur_form(&forms);
     let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
-    let (mut page, mut sheet) = page_with_plus_cells(form, &[(20, 1, 13, &thirteen)], &[]);
+    let (mut page, mut sheet) = page_with_a_confirmed_hand(form, &thirteen, &[]);
     let bx = form.fields.gesamt[0].plus;
     let px = cells::PX_PER_MM;
     let (x0, y0) = (((bx[0] - 1.2) * px).round(), ((bx[1] - 1.2) * px).round());

@@ -847,3 +847,9 @@ desk-no-questions = Keine Fragen offen.
 desk-question-read = gelesen
 desk-question-answered = beantwortet:
 desk-no-crop = Für diese Zelle liegt kein Bild vor
+question-blank = leer
+question-reread = neu gelesen nach der Antwort von { $by } zu „{ $value }“, weiter gefragt
+question-cell-at = Runde { $round }, Tisch { $table }
+desk-question-cells = Zellen
+desk-question-of = Frage
+desk-crop-no-path = Welche Zelle? Die Anfrage nennt sie mit ?path=

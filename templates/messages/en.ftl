@@ -837,3 +837,9 @@ desk-no-questions = No questions open.
 desk-question-read = read
 desk-question-answered = answered:
 desk-no-crop = No image of this cell is at hand
+question-blank = blank
+question-reread = read again after { $by }'s answer "{ $value }", still asked
+question-cell-at = round { $round }, table { $table }
+desk-question-cells = cells
+desk-question-of = question
+desk-crop-no-path = Which cell? The request names it with ?path=

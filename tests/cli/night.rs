@@ -635,31 +635,55 @@ fn archive_of_schema_2(path: &Path, sheets: usize) {
     .expect("back to schema 2");
 }
 
-/// Runs the binary with `args`, killed with SIGKILL after `after`.
-fn killed_after(args: &[&str], after: Duration) {
+/// When a kill lands: after a time, or as soon as a file appears.
+enum Kill<'a> {
+    After(Duration),
+    OnceThere(&'a Path),
+}
+
+/// Runs the binary with `args`, killed with SIGKILL when `kill` says.
+/// Gives the time it ran.
+fn killed(args: &[&str], kill: Kill) -> Duration {
+    let started = std::time::Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_aufsicht"))
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("start");
-    std::thread::sleep(after);
+    match kill {
+        Kill::After(after) => std::thread::sleep(after),
+        Kill::OnceThere(file) => {
+            while !file.exists()
+                && started.elapsed() < Duration::from_secs(20)
+                && matches!(child.try_wait(), Ok(None))
+            {
+                std::hint::spin_loop();
+            }
+        }
+    }
+    let ran = started.elapsed();
     let _ = child.kill();
     let _ = child.wait();
+    ran
 }
 
-/// `archive check` on a copy of `old` killed after `after`, then opened
+/// `archive check` on a copy of `old` killed when `kill` says, then opened
 /// again: every sheet whole. Gives the version the kill left and whether
 /// the backup before the migration was taken.
-fn migration_killed(dir: &Path, old: &Path, name: &str, after: Duration) -> (i64, bool) {
+fn migration_killed(dir: &Path, old: &Path, name: &str, kill: Kill) -> (i64, bool) {
     let work = dir.join(format!("work-{name}.sqlite"));
     std::fs::copy(old, &work).expect("copy");
     let w = work.to_str().expect("utf8");
-    killed_after(&["archive", "check", w], after);
+    let backup = dir.join(format!("work-{name}.sqlite.v2.bak"));
+    let kill = match kill {
+        Kill::OnceThere(_) => Kill::OnceThere(&backup),
+        after => after,
+    };
+    let ran = killed(&["archive", "check", w], kill);
     let version: i64 = rusqlite::Connection::open(&work)
         .and_then(|c| c.query_row("PRAGMA user_version", [], |r| r.get(0)))
         .expect("version");
-    let backup = dir.join(format!("work-{name}.sqlite.v2.bak"));
     let backup_taken = backup.exists();
     // Killed before, during or after the migration: opened again, it
     // holds every sheet, each result whole.
@@ -676,7 +700,7 @@ fn migration_killed(dir: &Path, old: &Path, name: &str, after: Duration) -> (i64
     // the archive untouched.
     let copy = dir.join(format!("copy-{name}.sqlite"));
     let c = copy.to_str().expect("utf8");
-    killed_after(&["archive", "backup", w, c], after);
+    killed(&["archive", "backup", w, c], Kill::After(ran));
     if copy.exists() {
         let (passed, said) = archive_check(&copy);
         assert!(
@@ -702,31 +726,20 @@ fn a_migration_or_a_backup_killed_at_any_point_should_lose_nothing() {
     let inside = |&(_, v, backup): &(u64, i64, bool)| v == 2 && backup;
     let mut landed = Vec::new();
     for ms in (0..=160).step_by(8) {
-        let (v, backup) = migration_killed(&dir, &old, &ms.to_string(), Duration::from_millis(ms));
+        let after = Kill::After(Duration::from_millis(ms));
+        let (v, backup) = migration_killed(&dir, &old, &ms.to_string(), after);
         landed.push((ms * 1000, v, backup));
     }
     // The migration's own window (the backup taken, the migration not yet
-    // committed) is a few milliseconds on a fast machine: where no kill
-    // fell inside it, kills every 250 µs between the last before and the
-    // first after.
-    if !landed.iter().any(inside) {
-        let before = landed
-            .iter()
-            .filter(|l| l.1 == 2)
-            .map(|l| l.0)
-            .max()
-            .unwrap_or(0);
-        let after = landed
-            .iter()
-            .filter(|l| l.1 != 2)
-            .map(|l| l.0)
-            .min()
-            .unwrap_or(before);
-        for us in (before..after).step_by(250) {
-            let (v, backup) =
-                migration_killed(&dir, &old, &format!("{us}us"), Duration::from_micros(us));
-            landed.push((us, v, backup));
+    // committed) is well under a millisecond on a fast machine, less than
+    // a process's start varies: kills the moment the backup appears.
+    for round in 0..10 {
+        if landed.iter().any(inside) {
+            break;
         }
+        let name = format!("on-backup-{round}");
+        let (v, backup) = migration_killed(&dir, &old, &name, Kill::OnceThere(&dir));
+        landed.push((0, v, backup));
     }
     assert!(
         landed.iter().any(inside),

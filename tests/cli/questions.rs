@@ -52,6 +52,18 @@ fn cells_of(questions: &Value) -> Vec<(i64, String)> {
         .collect()
 }
 
+/// The id of the question that asks `cell` (sheet, path).
+fn question_of(questions: &Value, cell: (i64, &str)) -> String {
+    let all = questions.as_array().expect("questions").iter();
+    let asks = |q: &&Value| {
+        (q["cells"].as_array().expect("cells").iter())
+            .any(|c| c["sheet"] == cell.0 && c["path"] == cell.1)
+    };
+    let found = all.clone().find(asks);
+    let q = found.unwrap_or_else(|| panic!("{cell:?} not asked: {questions}"));
+    q["id"].as_str().expect("id").to_string()
+}
+
 fn answer(desk: &Desk, id: &str, body: &Value) -> (u16, String) {
     let headers = [("Content-Type", "application/json")];
     let (status, _, text) = desk.call(
@@ -78,8 +90,22 @@ fn one_question_should_ask_one_hands_shape_and_one_answer_settle_all_its_cells()
         "each cell in one question: {questions}"
     );
     assert_eq!(unique, doubts(&desk), "every doubt asked");
-    // The table number, read alike on both scans of one Schreiber's sheet,
-    // is one question, and the largest is asked first.
+    // The second scan's Schreiber number is in doubt, so its doubts are
+    // its own hand until a person confirms it.
+    assert!(
+        !questions
+            .as_array()
+            .expect("questions")
+            .iter()
+            .any(|q| q["cells"].as_array().expect("cells").len() > 1),
+        "{questions}"
+    );
+    let writer = question_of(&questions, (2, "players/1"));
+    let (status, text) = answer(&desk, &writer, &json!({"by": "AB", "value": 27}));
+    assert_eq!(status, 200, "{text}");
+    // Now one Schreiber's: the table number, read alike on both scans of
+    // the sheet, is one question, and the largest is asked first.
+    let questions = desk.json("/api/questions");
     let first = &questions[0];
     assert!(
         first["cells"].as_array().expect("cells").len() >= 2,
@@ -311,6 +337,27 @@ fn an_answer_should_teach_the_reader_its_writers_glyph_and_settle_the_hands_othe
         let path = line["path"].as_str().expect("path");
         assert_eq!(on_paper(&now, path), on_paper(&paper, path), "{path}");
     }
+    // And no game value differs from the paper without a flag on its row.
+    let flagged: BTreeSet<i64> = (now["flags"].as_array().expect("flags").iter())
+        .flat_map(|f| {
+            let inner = f["consequences"].as_array().cloned().unwrap_or_default();
+            std::iter::once(f.clone()).chain(inner)
+        })
+        .filter_map(|f| f["row"].as_i64())
+        .collect();
+    for game in now["games"].as_array().expect("games") {
+        let no = game["no"].as_i64().expect("no");
+        for (seat, cell) in game["cells"].as_array().expect("cells").iter().enumerate() {
+            for col in ["plus", "minus"] {
+                let path = format!("games/{no}/{}/{col}", seat + 1);
+                let (read, written) = (&cell[col], on_paper(&paper, &path));
+                assert!(
+                    *read == written || flagged.contains(&no),
+                    "{path}: read {read}, paper {written}, no flag"
+                );
+            }
+        }
+    }
 }
 
 /// At the desk in Chromium: the largest question's crops side by side; one
@@ -324,6 +371,10 @@ async fn a_supervisor_should_answer_a_shape_by_keyboard_and_take_one_crop_out_in
     let out = dir.join("out");
     scan_flagged_samples(&out);
     let desk = Desk::start(&out.join("aufsicht.sqlite"));
+    // The second scan's Schreiber number confirmed: both scans one hand.
+    let writer = question_of(&desk.json("/api/questions"), (2, "players/1"));
+    let (status, text) = answer(&desk, &writer, &json!({"by": "AB", "value": 27}));
+    assert_eq!(status, 200, "{text}");
     let questions = desk.json("/api/questions");
     let first = questions[0].clone();
     let cells = first["cells"].as_array().expect("cells").clone();
@@ -370,7 +421,7 @@ async fn a_supervisor_should_answer_a_shape_by_keyboard_and_take_one_crop_out_in
     until(&client, &fewer).await;
     until(
         &client,
-        "return document.getElementById('status').textContent.length > 0",
+        "return document.getElementById('question-status').textContent.length > 0",
     )
     .await;
     let now = desk.json("/api/questions");

@@ -17,6 +17,7 @@ use aufsicht::night::desk::questions::Question;
 use aufsicht::night::desk::questions::teach::{Asking, Given, Night};
 use aufsicht::night::ledger::WriterSeats;
 use aufsicht::page::form::FormTemplate;
+use aufsicht::read::{DigitReader, PrintReader};
 use aufsicht::record::Decision;
 use aufsicht::record::answer::get;
 use aufsicht::sheet::{SheetResult, ValuePath};
@@ -60,7 +61,7 @@ struct Tally {
 pub fn run(a: DeskArgs, lang: Lang) -> Result<()> {
     let told = |e: &dyn Tell| anyhow::anyhow!(e.tell(lang));
     let rules = RuleSet::load(&a.rules).map_err(|e| told(&e))?;
-    let mut archive = Archive::open(&a.archive).map_err(|e| told(&e))?;
+    let archive = Archive::open(&a.archive).map_err(|e| told(&e))?;
     let night_id = (archive.pick_tournament(a.tournament.as_deref())).map_err(|e| told(&e))?;
     let kept = archive.forms().map_err(|e| told(&e))?;
     let forms = aufsicht::night::club::archive::with_kept(&FormTemplate::builtins(), kept);
@@ -80,49 +81,35 @@ pub fn run(a: DeskArgs, lang: Lang) -> Result<()> {
         ..Tally::default()
     };
     for (id, paper) in &truth {
-        let stored = sheet(&archive, *id)?;
-        tally.silent_before += silent(&stored.result, paper);
+        tally.silent_before += silent(&sheet(&archive, *id)?.result, paper);
     }
+    let archive = std::sync::Mutex::new(archive);
     let mut digits = aufsicht::read::cnn::CnnReader::new().map_err(|e| told(&e))?;
     let mut printed = aufsicht::read::print_reader().map_err(|e| told(&e))?;
-    let mut asking = Asking::default();
+    let asking = Asking::default();
     let mut questions = asking.questions(&archive, &night).map_err(|e| told(&e))?;
     while let Some(q) = questions.first().cloned() {
         tally.questions += 1;
         let (all, apart) = answers(&q, &truth);
         tally.mixed += usize::from(!apart.is_empty());
         tally.taken_out += apart.len();
-        for cell in apart {
-            let given = Given::Cells(vec![cell]);
-            let clock = Instant::now();
-            questions = (asking.answer(
-                &mut archive,
-                &night,
-                (&mut digits, &mut *printed),
-                (&q.id, "SV"),
-                given,
-            ))
-            .map_err(|e| told(&e))?;
-            tally.answer_times.push(clock.elapsed());
-            if !questions.iter().any(|x| x.id == q.id) {
-                break;
-            }
-        }
-        let Some(now) = questions.iter().find(|x| x.id == q.id || same_cells(x, &q)) else {
-            continue;
+        // The cells taken out are answered apart, together; the rest with one key.
+        let rest: Vec<_> = (q.cells.iter())
+            .filter(|c| !apart.iter().any(|(s, p, _)| *s == c.sheet && *p == c.path))
+            .map(|c| (c.sheet, c.path, all.clone()))
+            .collect();
+        let given = if apart.is_empty() {
+            Given::All(all)
+        } else {
+            Given::Cells(apart.into_iter().chain(rest).collect())
         };
-        let id = now.id.clone();
         let clock = Instant::now();
-        questions = (asking.answer(
-            &mut archive,
-            &night,
-            (&mut digits, &mut *printed),
-            (&id, "SV"),
-            Given::All(all),
-        ))
-        .map_err(|e| told(&e))?;
+        let readers: (&mut dyn DigitReader, &mut dyn PrintReader) = (&mut digits, &mut *printed);
+        questions = (asking.answer(&archive, &night, readers, (&q.id, "SV"), given))
+            .map_err(|e| told(&e))?;
         tally.answer_times.push(clock.elapsed());
     }
+    let mut archive = archive.into_inner().unwrap_or_else(|p| p.into_inner());
     for (id, paper) in &truth {
         // Until no flag points at a value the paper says otherwise.
         for _ in 0..4 {
@@ -133,8 +120,7 @@ pub fn run(a: DeskArgs, lang: Lang) -> Result<()> {
                 break;
             }
         }
-        let stored = sheet(&archive, *id)?;
-        tally.differ_after += differing(&stored.result, paper).len();
+        tally.differ_after += differing(&sheet(&archive, *id)?.result, paper).len();
     }
     for line in tally.lines() {
         stdout_line(&line);
@@ -191,14 +177,6 @@ fn answers(
         .map(|c| (c.sheet, c.path, paper(c)))
         .collect();
     (most, apart)
-}
-
-fn same_cells(a: &Question, b: &Question) -> bool {
-    a.cells.iter().all(|c| {
-        b.cells
-            .iter()
-            .any(|d| d.sheet == c.sheet && d.path == c.path)
-    })
 }
 
 /// Every value a flag of sheet `id` still points at is looked at (a

@@ -74,7 +74,7 @@ pub struct Desk {
     images: view::Images,
     /// The questions' shapes seen so far, and the readers an answer
     /// reads the hand again with (made at the first answer).
-    asking: Mutex<questions::Asked>,
+    asking: questions::Asked,
     /// The archive's folder: scans named relative to it are found there.
     archive_dir: PathBuf,
     /// The archive's file, for reading sent scans into it.
@@ -119,7 +119,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         writer_seat: club.writer_seat.unwrap_or(1),
         forms,
         images: view::Images::default(),
-        asking: Mutex::default(),
+        asking: questions::Asked::default(),
         archive_dir: o
             .archive
             .parent()

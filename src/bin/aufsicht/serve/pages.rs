@@ -57,7 +57,7 @@ pub(super) fn shell(title: &str, body_class: Option<&str>, data: Markup, body: M
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 36] = [
+const DESK_WORDS: [(&str, &str); 38] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -94,6 +94,8 @@ const DESK_WORDS: [(&str, &str); 36] = [
     ("noquestions", "desk-no-questions"),
     ("read", "desk-question-read"),
     ("answered", "desk-question-answered"),
+    ("cells", "desk-question-cells"),
+    ("questionof", "desk-question-of"),
 ];
 
 /// The board's words (standings and ranking).
@@ -139,6 +141,7 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
             h2 { (t("desk-questions")) " (" span id="questions-count" { "0" } ")" }
             p class="help" { (t("desk-question-help")) }
             div id="question" {}
+            p id="question-status" role="status" {}
         }
         div id="desk" {
             aside { h2 { (t("desk-queue")) } ol id="queue" {} }

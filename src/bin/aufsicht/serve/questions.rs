@@ -2,7 +2,7 @@
 //! questions about reading, one a shape of one Schreiber's hand, and their
 //! answers (docs/contract.md, "Questions at the desk").
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use axum::Json;
 use axum::body::Bytes;
@@ -23,11 +23,12 @@ use aufsicht::sheet::ValuePath;
 use super::Desk;
 use super::api::{NightOf, NightQuery, Problem, Reply, blocking};
 
-/// The desk's questions' memory and its readers.
+/// The desk's questions, their shapes seen so far, and the readers an
+/// answer reads the hand again with (made at the first answer).
 #[derive(Default)]
 pub struct Asked {
     asking: Asking,
-    readers: Option<Readers>,
+    readers: Mutex<Option<Readers>>,
 }
 
 type Readers = (Box<dyn DigitReader + Send>, Box<dyn PrintReader + Send>);
@@ -37,11 +38,9 @@ type Readers = (Box<dyn DigitReader + Send>, Box<dyn PrintReader + Send>);
 pub async fn list(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) -> Reply {
     blocking(move || {
         let night = desk.night(q.tournament.as_deref())?;
-        let questions = desk.with_night(&night, |asked, archive, n| {
-            asked
-                .asking
-                .questions(archive, n)
-                .map_err(QuestionError::from)
+        let questions = desk.with_night(&night, |asked, n| {
+            let questions = asked.asking.questions(&desk.archive, n);
+            questions.map_err(QuestionError::from)
         })?;
         Ok(Json(questions).into_response())
     })
@@ -52,10 +51,17 @@ pub async fn list(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) ->
 #[serde(deny_unknown_fields)]
 struct AnswerBody {
     by: String,
-    #[serde(default)]
+    /// Given (null too: blank on the paper) or not.
+    #[serde(default, deserialize_with = "given_or_null")]
     value: Option<Value>,
     #[serde(default)]
     cells: Option<Vec<CellAnswer>>,
+}
+
+/// A field that is there, null or not (`Option` alone takes null for
+/// missing).
+fn given_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
 }
 
 #[derive(Deserialize)]
@@ -82,26 +88,21 @@ pub async fn answer(
         })?;
         let by = body.by.trim().to_string();
         if by.is_empty() {
-            return Err(Problem(
-                StatusCode::BAD_REQUEST,
-                say(lang, "desk-name-first", &[]),
-            ));
+            let said = say(lang, "desk-name-first", &[]);
+            return Err(Problem(StatusCode::BAD_REQUEST, said));
         }
         let given = given(body, &desk)?;
         let night = desk.night(q.tournament.as_deref())?;
-        let questions = desk.with_night(&night, |asked, archive, n| {
-            if asked.readers.is_none() {
-                asked.readers = Some(readers()?);
+        let questions = desk.with_night(&night, |asked, n| {
+            // One answer reads at a time; the archive is free meanwhile.
+            let mut readers = asked.readers.lock().unwrap_or_else(|p| p.into_inner());
+            if readers.is_none() {
+                *readers = Some(make_readers()?);
             }
-            let Asked { asking, readers } = asked;
             let (digits, printed) = readers.as_mut().expect("made above");
-            asking.answer(
-                archive,
-                n,
-                (digits.as_mut(), printed.as_mut()),
-                (&id, &by),
-                given,
-            )
+            let readers: (&mut dyn DigitReader, &mut dyn PrintReader) =
+                (digits.as_mut(), printed.as_mut());
+            (asked.asking).answer(&desk.archive, n, readers, (&id, &by), given)
         })?;
         Ok(Json(questions).into_response())
     })
@@ -110,7 +111,8 @@ pub async fn answer(
 
 #[derive(Deserialize)]
 pub struct CropQuery {
-    path: String,
+    #[serde(default)]
+    path: Option<String>,
 }
 
 /// `GET /api/sheets/{id}/crop?path=P`: the cell at `path` as the desk
@@ -121,7 +123,11 @@ pub async fn crop(
     Query(q): Query<CropQuery>,
 ) -> Reply {
     blocking(move || {
-        let path: ValuePath = (q.path.parse()).map_err(|e: aufsicht::error::EditError| {
+        let Some(path) = q.path else {
+            let said = say(desk.lang, "desk-crop-no-path", &[]);
+            return Err(Problem(StatusCode::BAD_REQUEST, said));
+        };
+        let path: ValuePath = path.parse().map_err(|e: aufsicht::error::EditError| {
             Problem(StatusCode::BAD_REQUEST, e.tell(desk.lang))
         })?;
         let stored = desk.stored(id)?;
@@ -156,7 +162,7 @@ fn given(body: AnswerBody, desk: &Desk) -> Result<Given, Problem> {
     }
 }
 
-fn readers() -> Result<Readers, aufsicht::read::ReaderError> {
+fn make_readers() -> Result<Readers, aufsicht::read::ReaderError> {
     Ok((
         Box::new(aufsicht::read::cnn::CnnReader::new()?),
         aufsicht::read::print_reader()?,
@@ -164,20 +170,17 @@ fn readers() -> Result<Readers, aufsicht::read::ReaderError> {
 }
 
 impl Desk {
-    /// Runs `work` on night `night` with the desk's questions, its
-    /// archive and what reads and checks the night; its refusal as the
-    /// desk's answer.
+    /// Runs `work` with the desk's questions and what reads and checks
+    /// night `night`; its refusal as the desk's answer.
     fn with_night<T>(
         &self,
         night: &NightOf,
-        work: impl FnOnce(
-            &mut Asked,
-            &mut aufsicht::night::club::archive::Archive,
-            &Night,
-        ) -> Result<T, QuestionError>,
+        work: impl FnOnce(&Asked, &Night) -> Result<T, QuestionError>,
     ) -> Result<T, Problem> {
-        let mut archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
-        let kept = archive.forms().map_err(|e| self.problem(e))?;
+        let kept = {
+            let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+            archive.forms().map_err(|e| self.problem(e))?
+        };
         let forms = with_kept(&self.forms, kept);
         let seats = WriterSeats::all_on(self.writer_seat);
         let check = |sheet| self.verified(night, sheet);
@@ -189,8 +192,7 @@ impl Desk {
             check: &check,
             lang: self.lang,
         };
-        let mut asked = self.asking.lock().unwrap_or_else(|p| p.into_inner());
-        work(&mut asked, &mut archive, &n).map_err(|e| self.question_problem(e))
+        work(&self.asking, &n).map_err(|e| self.question_problem(e))
     }
 
     fn question_problem(&self, e: QuestionError) -> Problem {

@@ -89,18 +89,19 @@ impl Archive {
         reading: &SheetResult,
         check: &Check,
     ) -> Result<Decided, ArchiveError> {
-        self.add_reading_settled(id, reading, check, &[])
+        self.add_reading_settled(id, reading, check, (&[], None))
     }
 
     /// [`Archive::add_reading`] of a reading that settles doubts: each
     /// of `settled` (a value's path and why it is now read surely) gets a
-    /// trail line saying why, its value changed or not.
+    /// trail line saying why, its value changed or not; every other value
+    /// the reading changed says `otherwise`, where given.
     pub fn add_reading_settled(
         &mut self,
         id: i64,
         reading: &SheetResult,
         check: &Check,
-        settled: &[(ValuePath, String)],
+        (settled, otherwise): (&[(ValuePath, String)], Option<&str>),
     ) -> Result<Decided, ArchiveError> {
         let tx = self.write()?;
         let (before, _, tournament) = current(&tx, id)?;
@@ -120,7 +121,8 @@ impl Archive {
                 let why = settled
                     .iter()
                     .find(|(p, _)| p.archive_field() == line.field);
-                (kind, line, why.map(|(_, why)| why.clone()))
+                let why = why.map(|(_, why)| why.as_str()).or(otherwise);
+                (kind, line, why.map(str::to_string))
             })
             .collect();
         for (path, why) in settled {
@@ -545,7 +547,7 @@ mod tests {
         let changed: ValuePath = "games/2/1/plus".parse().expect("path");
         let kept: ValuePath = "games/1/1/plus".parse().expect("path");
         let settled = [(changed, why.clone()), (kept, why.clone())];
-        a.add_reading_settled(id, &again, &check, &settled)
+        a.add_reading_settled(id, &again, &check, (&settled, None))
             .expect("reread");
         let trail = a.trail(id).expect("trail");
         let line = |path: &str| trail.iter().find(|l| l.path == path).cloned();

@@ -31,11 +31,17 @@ pub enum HandOf {
 
 impl HandOf {
     /// The hand sheet `id` is written in, with `seats` saying where the
-    /// Schreiber sits.
+    /// Schreiber sits. A writer's number in doubt names no one: a misread
+    /// one would join two writers' hands.
     pub fn of(id: i64, sheet: &SheetResult, seats: &WriterSeats) -> HandOf {
         let seat = seats.of(sheet);
-        let writer = sheet.players.get(seat.wrapping_sub(1)).cloned().flatten();
-        match writer {
+        let path = ValuePath::Player(seat);
+        let doubted =
+            (sheet.flags.iter()).any(|f| f.code == Code::CellUncertain && path.is_cell_of(f));
+        let writer = (seat.checked_sub(1).and_then(|i| sheet.players.get(i)))
+            .cloned()
+            .flatten();
+        match writer.filter(|_| !doubted) {
             Some(no) => HandOf::Writer(crate::sheet::PlayerNo::new(&no).as_str().to_string()),
             None => HandOf::Sheet(id),
         }
@@ -54,6 +60,9 @@ pub struct Doubt {
     pub suggestion: Option<i64>,
     pub hand: HandOf,
     pub shape: Option<Shape>,
+    /// Where the cell is, as a person names it (its sheet's round and
+    /// table, its row and seat); empty where not said.
+    pub label: String,
 }
 
 /// One question: cells of one hand that read the same and look alike.
@@ -81,6 +90,8 @@ struct CellJson<'a> {
     path: String,
     reading: &'a str,
     confidence: f64,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    label: &'a str,
 }
 
 impl Serialize for Question {
@@ -94,6 +105,7 @@ impl Serialize for Question {
                     path: c.path.to_string(),
                     reading: &c.reading,
                     confidence: c.confidence,
+                    label: &c.label,
                 })
                 .collect(),
         }
@@ -104,9 +116,10 @@ impl Serialize for Question {
 /// The cells in doubt of sheet `id` (a `CELL_UNCERTAIN` flag naming a
 /// value of it, folded into another flag's look or not, each cell once),
 /// written in `hand`; their shapes are left for the caller to add. A void
-/// sheet asks nothing: it counts nowhere.
+/// sheet asks nothing (it counts nowhere), nor a copy (its paper is asked
+/// on the sheet it copies).
 pub fn doubts_of(id: i64, sheet: &SheetResult, hand: &HandOf) -> Vec<Doubt> {
-    if sheet.notes.void.is_some() {
+    if sheet.notes.void.is_some() || sheet.notes.copy_of.is_some() {
         return Vec::new();
     }
     let flags = sheet
@@ -121,20 +134,33 @@ pub fn doubts_of(id: i64, sheet: &SheetResult, hand: &HandOf) -> Vec<Doubt> {
         if out.iter().any(|d| d.path == path) {
             continue;
         }
-        out.push(doubt(id, flag, path, hand));
+        out.push(doubt(id, flag, path, hand, sheet));
     }
     out
 }
 
-fn doubt(id: i64, flag: &Flag, path: ValuePath, hand: &HandOf) -> Doubt {
+fn doubt(id: i64, flag: &Flag, path: ValuePath, hand: &HandOf, sheet: &SheetResult) -> Doubt {
+    let mut reading = flag.detail.reading.clone().unwrap_or_default();
+    let mut suggestion = flag.detail.suggestion;
+    // An Endergebnis's digits are read apart from its sign, which the
+    // sheet holds: the question asks the signed number.
+    if let ValuePath::Endergebnis(_) = path
+        && path.number(sheet).is_some_and(|v| v < 0)
+    {
+        if !reading.is_empty() && !reading.starts_with('-') {
+            reading.insert(0, '-');
+        }
+        suggestion = suggestion.map(|v| -v.abs());
+    }
     Doubt {
         sheet: id,
         path,
-        reading: flag.detail.reading.clone().unwrap_or_default(),
+        reading,
         confidence: flag.detail.confidence.unwrap_or(0.0),
-        suggestion: flag.detail.suggestion,
+        suggestion,
         hand: hand.clone(),
         shape: None,
+        label: String::new(),
     }
 }
 
@@ -145,15 +171,18 @@ fn doubt(id: i64, flag: &Flag, path: ValuePath, hand: &HandOf) -> Doubt {
 /// asked alone. Every doubt is in exactly one question.
 pub fn ask(mut doubts: Vec<Doubt>) -> Vec<Question> {
     doubts.sort_by_key(|a| (a.sheet, path_order(&a.path)));
-    let mut groups: BTreeMap<(HandOf, String), Vec<Vec<Doubt>>> = BTreeMap::new();
+    // One value answers a question: only values of one kind (game cells,
+    // a Gesamt, ...) read alike are asked together.
+    let mut groups: BTreeMap<(HandOf, u8, String), Vec<Vec<Doubt>>> = BTreeMap::new();
     let mut alone = Vec::new();
     for d in doubts {
         if d.reading.is_empty() {
             alone.push(vec![d]);
             continue;
         }
+        let kind = path_order(&d.path).0;
         let groups = groups
-            .entry((d.hand.clone(), d.reading.clone()))
+            .entry((d.hand.clone(), kind, d.reading.clone()))
             .or_default();
         match groups.iter_mut().find(|g| alike(&g[0], &d)) {
             Some(g) => g.push(d),
@@ -178,8 +207,9 @@ pub fn ask(mut doubts: Vec<Doubt>) -> Vec<Question> {
     questions
 }
 
-/// Whether `d` looks like `seed`: both show their ink and it agrees, or
-/// neither shows it (nothing to tell them apart by).
+/// Whether `d` looks like `seed`, a group's first cell (a group is what
+/// looks like its first, in the sheets' order): both show their ink and
+/// it agrees, or neither shows it (nothing to tell them apart by).
 fn alike(seed: &Doubt, d: &Doubt) -> bool {
     match (&seed.shape, &d.shape) {
         (Some(a), Some(b)) => a.agreement(b) >= SAME_SHAPE,

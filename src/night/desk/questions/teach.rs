@@ -1,10 +1,16 @@
 //! A question answered: each cell gets what the paper says (a person's
 //! answer, kept in the record), and the answer teaches the reader the hand
-//! it is about. The hand's other sheets with cells in doubt are read again
-//! by the reader tuned to every answer about that hand; a doubt the new
-//! reading settles is not asked again, and its trail line says why.
+//! it is about. The hand's sheets with cells in doubt, or rows the sums
+//! flag, are read again by the reader tuned to every answer about that
+//! hand; a doubt the new reading settles is not asked again, and its trail
+//! line says why.
+//!
+//! The archive is held only to read and to store: the scans are decoded
+//! and read with it free, and a reading is stored only where its sheet
+//! has not changed meanwhile.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, MutexGuard};
 
 use image::GrayImage;
 use serde_json::Value;
@@ -38,115 +44,183 @@ pub struct Night<'a> {
 /// What a person answers to a question.
 #[derive(Debug, Clone)]
 pub enum Given {
-    /// Every cell of the question says this.
+    /// Every cell of the question says this (null: blank on the paper).
     All(Value),
     /// These cells (sheet, path) say these values; the rest stay asked.
     Cells(Vec<(i64, ValuePath, Value)>),
 }
 
 /// The desk's questions of a night, with the shapes of the cells seen so
-/// far kept (a scan is decoded once for them, not on every answer).
+/// far kept (a scan is decoded once for them, not on every request).
 #[derive(Default)]
 pub struct Asking {
-    shapes: HashMap<ShapeKey, Option<Shape>>,
+    shapes: Mutex<HashMap<ShapeKey, Option<Shape>>>,
 }
 
-/// A cell's shape is its scan's ink at its place on the form it was read on.
-type ShapeKey = (String, u32, String, String);
+/// A cell's shape is its scan's ink at its place, as the sheet is aligned
+/// on the form it was read on.
+type ShapeKey = (String, u32, String, String, String);
+
+/// One sheet of a hand as an answer found it, to read again with the
+/// archive free.
+struct Snapshot {
+    stored: StoredSheet,
+    page: Option<Page>,
+    /// The people's decisions on it, in order.
+    records: Vec<crate::record::Record>,
+    /// A person's newest answer at each value.
+    answers: Vec<(ValuePath, Value)>,
+}
+
+fn hold(archive: &Mutex<Archive>) -> MutexGuard<'_, Archive> {
+    archive.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 impl Asking {
     /// The night's questions as they stand, in the order they are asked.
     pub fn questions(
-        &mut self,
-        archive: &Archive,
+        &self,
+        archive: &Mutex<Archive>,
         night: &Night,
     ) -> Result<Vec<Question>, ArchiveError> {
-        let mut doubts = Vec::new();
+        let (mut doubts, unseen) = {
+            let a = hold(archive);
+            self.doubts(&a, night)?
+        };
+        // The scans not seen yet are decoded with the archive free.
+        for (stored, bytes) in unseen {
+            let page = bytes.and_then(|b| page_of_bytes(&b, stored.result.page.unwrap_or(1)));
+            self.add_shapes(&stored, page.and_then(|p| p.image.ok()).as_ref(), night);
+        }
+        let shapes = self.shapes.lock().unwrap_or_else(|p| p.into_inner());
+        for d in &mut doubts {
+            d.doubt.shape = shapes.get(&d.shape_key).cloned().flatten();
+        }
+        Ok(ask(doubts.into_iter().map(|d| d.doubt).collect()))
+    }
+
+    /// Every doubt of the night with its shape's key, and the sheets (with
+    /// their scans' bytes) whose shapes are not known yet.
+    #[allow(clippy::type_complexity)]
+    fn doubts(
+        &self,
+        archive: &Archive,
+        night: &Night,
+    ) -> Result<(Vec<Keyed>, Vec<(StoredSheet, Option<Vec<u8>>)>), ArchiveError> {
+        let shapes = self.shapes.lock().unwrap_or_else(|p| p.into_inner());
+        let (mut doubts, mut unseen) = (Vec::new(), Vec::new());
         for stored in archive.sheets(night.id)? {
             let hand = HandOf::of(stored.id, &stored.result, night.seats);
-            let mut own = doubts_of(stored.id, &stored.result, &hand);
-            if !own.is_empty() {
-                self.add_shapes(archive, night, &stored, &mut own)?;
+            let sheet = &stored.result;
+            let at = say(
+                night.lang,
+                "question-cell-at",
+                &[
+                    ("round", &sheet.round.map_or("?".into(), |r| r.to_string())),
+                    ("table", &sheet.table.map_or("?".into(), |t| t.to_string())),
+                ],
+            );
+            let own: Vec<Keyed> = doubts_of(stored.id, sheet, &hand)
+                .into_iter()
+                .map(|mut doubt| {
+                    doubt.label = format!("{at}, {}", doubt.path.label(night.lang));
+                    Keyed {
+                        shape_key: shape_key(&stored, doubt.path),
+                        doubt,
+                    }
+                })
+                .collect();
+            if own.iter().any(|d| !shapes.contains_key(&d.shape_key)) {
+                let bytes = archive.scan_bytes(&stored.sha256)?;
+                unseen.push((stored, bytes));
             }
             doubts.extend(own);
         }
-        Ok(ask(doubts))
+        Ok((doubts, unseen))
     }
 
-    fn add_shapes(
-        &mut self,
-        archive: &Archive,
-        night: &Night,
-        stored: &StoredSheet,
-        doubts: &mut [Doubt],
-    ) -> Result<(), ArchiveError> {
+    /// The shapes of every cell in doubt of `stored`, kept.
+    fn add_shapes(&self, stored: &StoredSheet, page: Option<&GrayImage>, night: &Night) {
         let sheet = &stored.result;
-        let key = |path: &ValuePath| -> ShapeKey {
-            let form = sheet.form.clone().unwrap_or_default();
-            let at = (stored.sha256.clone(), sheet.page.unwrap_or(1));
-            (at.0, at.1, form, path.to_string())
-        };
-        if doubts
-            .iter()
-            .any(|d| !self.shapes.contains_key(&key(&d.path)))
-        {
-            let page = page_image(archive, stored)?;
-            let found = form_of(night.forms, sheet).zip(stored_alignment(sheet));
-            for d in doubts.iter() {
-                let shape = page
-                    .as_ref()
-                    .zip(found.as_ref())
-                    .and_then(|(img, (form, a))| Shape::at(img, a, form, d.path));
-                self.shapes.insert(key(&d.path), shape);
-            }
+        let found = form_of(night.forms, sheet).zip(stored_alignment(sheet));
+        let hand = HandOf::Sheet(stored.id);
+        let mut shapes = self.shapes.lock().unwrap_or_else(|p| p.into_inner());
+        for d in doubts_of(stored.id, sheet, &hand) {
+            let shape = page
+                .zip(found.as_ref())
+                .and_then(|(img, (form, a))| Shape::at(img, a, form, d.path));
+            shapes.insert(shape_key(stored, d.path), shape);
         }
-        for d in doubts.iter_mut() {
-            d.shape = self.shapes.get(&key(&d.path)).cloned().flatten();
-        }
-        Ok(())
     }
 
     /// Answers question `id` as `by` with `given`: a person's answer for
-    /// each cell, then the hand read again with every answer about it.
-    /// The night's questions as they then stand.
+    /// each cell (all or none), then the hand read again with every
+    /// answer about it. The night's questions as they then stand.
     pub fn answer(
-        &mut self,
-        archive: &mut Archive,
+        &self,
+        archive: &Mutex<Archive>,
         night: &Night,
         readers: (&mut dyn DigitReader, &mut dyn PrintReader),
         (id, by): (&str, &str),
         given: Given,
     ) -> Result<Vec<Question>, QuestionError> {
-        let asked = self.questions(archive, night)?;
-        let question = (asked.into_iter())
+        let question = (self.questions(archive, night)?.into_iter())
             .find(|q| q.id == id)
             .ok_or_else(|| QuestionError::Stale(id.to_string()))?;
         let answers = answered_cells(&question, given)?;
-        let mut by_sheet: BTreeMap<i64, Vec<Decision>> = BTreeMap::new();
-        for (sheet, path, value) in &answers {
-            by_sheet.entry(*sheet).or_default().push(Decision::Paper {
-                path: path.to_string(),
-                value: value.clone(),
-            });
-        }
-        for (sheet, decisions) in &by_sheet {
-            archive.decide(*sheet, by, decisions, None, night.check)?;
-        }
+        let hand = {
+            let mut a = hold(archive);
+            decide_all(&mut a, night, by, &answers)?;
+            snapshot(&a, night, &question.hand)?
+        };
         let said = answers
             .first()
-            .map(|(_, _, v)| shown(v))
+            .map(|(_, _, v)| shown(v, night.lang))
             .unwrap_or_default();
         let why = say(
             night.lang,
             "question-settled",
             &[("by", &by), ("value", &said)],
         );
-        teach(archive, night, readers.0, readers.1, &question.hand, &why)?;
+        let reread = say(
+            night.lang,
+            "question-reread",
+            &[("by", &by), ("value", &said)],
+        );
+        let read = teach(&hand, night, readers, &question.hand, &why);
+        {
+            let mut a = hold(archive);
+            for r in read {
+                store_if_unchanged(&mut a, night, r.snap, &r.reading, (&r.settled, &reread))?;
+            }
+        }
         Ok(self.questions(archive, night)?)
     }
 }
 
-/// The cells an answer gives values to, each of them the question's.
+/// A doubt with the key of its shape.
+struct Keyed {
+    doubt: Doubt,
+    shape_key: ShapeKey,
+}
+
+fn shape_key(stored: &StoredSheet, path: ValuePath) -> ShapeKey {
+    let sheet = &stored.result;
+    let aligned = sheet
+        .notes
+        .alignment
+        .as_ref()
+        .map(|a| format!("{:?}", a.to_image));
+    (
+        stored.sha256.clone(),
+        sheet.page.unwrap_or(1),
+        sheet.form.clone().unwrap_or_default(),
+        aligned.unwrap_or_default(),
+        path.to_string(),
+    )
+}
+
+/// The cells an answer gives values to, each of them the question's, once.
 fn answered_cells(
     question: &Question,
     given: Given,
@@ -157,12 +231,13 @@ fn answered_cells(
             .collect()),
         Given::Cells(cells) if cells.is_empty() => Err(QuestionError::ValueOrCells),
         Given::Cells(cells) => {
-            for (sheet, path, _) in &cells {
-                if !question
+            for (i, (sheet, path, _)) in cells.iter().enumerate() {
+                let asked = question
                     .cells
                     .iter()
-                    .any(|c| c.sheet == *sheet && c.path == *path)
-                {
+                    .any(|c| c.sheet == *sheet && c.path == *path);
+                let twice = cells[..i].iter().any(|(s, p, _)| s == sheet && p == path);
+                if !asked || twice {
                     return Err(QuestionError::NotAsked {
                         sheet: *sheet,
                         path: path.to_string(),
@@ -174,43 +249,107 @@ fn answered_cells(
     }
 }
 
-fn shown(v: &Value) -> String {
+/// Every answer kept, or none: each is checked against its sheet as it
+/// stands before any is stored.
+fn decide_all(
+    archive: &mut Archive,
+    night: &Night,
+    by: &str,
+    answers: &[(i64, ValuePath, Value)],
+) -> Result<(), QuestionError> {
+    let mut by_sheet: BTreeMap<i64, Vec<Decision>> = BTreeMap::new();
+    for (sheet, path, value) in answers {
+        by_sheet.entry(*sheet).or_default().push(Decision::Paper {
+            path: path.to_string(),
+            value: value.clone(),
+        });
+    }
+    for (sheet, decisions) in &by_sheet {
+        let stored = (archive.sheet_anywhere(*sheet)?.map(|(_, s)| s))
+            .ok_or(ArchiveError::NoSuchSheet(*sheet))?;
+        for d in decisions {
+            d.check(&stored.result).map_err(ArchiveError::Refused)?;
+        }
+    }
+    for (sheet, decisions) in &by_sheet {
+        archive.decide(*sheet, by, decisions, None, night.check)?;
+    }
+    Ok(())
+}
+
+/// A value as the trail's reason quotes it (a blank as the catalogue says).
+fn shown(v: &Value, lang: Lang) -> String {
     match v {
-        Value::Null => String::new(),
+        Value::Null => say(lang, "question-blank", &[]),
         Value::String(s) => s.clone(),
         v => v.to_string(),
     }
 }
 
-/// Reads again every sheet of `hand` that has game cells in doubt, the
-/// reader tuned to every answer about the hand's game cells; each doubt
-/// the new reading settles gets `why` in the trail.
-fn teach(
-    archive: &mut Archive,
+/// The sheets of `hand` with their scans, newest readings and answers.
+fn snapshot(
+    archive: &Archive,
     night: &Night,
-    digits: &mut dyn DigitReader,
-    printed: &mut dyn PrintReader,
     hand: &HandOf,
-    why: &str,
-) -> Result<(), ArchiveError> {
-    let sheets: Vec<StoredSheet> = (archive.sheets(night.id)?.into_iter())
-        .filter(|s| HandOf::of(s.id, &s.result, night.seats) == *hand)
-        .collect();
-    let mut pages = HashMap::new();
-    let mut answers: Vec<(GrayImage, u32)> = Vec::new();
-    for stored in &sheets {
-        let Some(page) = page_of(archive, stored)? else {
+) -> Result<Vec<Snapshot>, ArchiveError> {
+    let mut out = Vec::new();
+    for stored in archive.sheets(night.id)? {
+        if HandOf::of(stored.id, &stored.result, night.seats) != *hand {
             continue;
-        };
-        answers.extend(answered_writings(archive, night, stored, &page)?);
-        pages.insert(stored.id, page);
+        }
+        let record = archive.record(stored.id)?;
+        let mut answers: Vec<(ValuePath, Value)> = Vec::new();
+        for r in &record.records {
+            if let Decision::Paper { path, value } = &r.decision
+                && let Ok(path) = path.parse::<ValuePath>()
+            {
+                answers.retain(|(p, _)| *p != path);
+                answers.push((path, value.clone()));
+            }
+        }
+        let page = archive
+            .scan_bytes(&stored.sha256)?
+            .and_then(|b| page_of_bytes(&b, stored.result.page.unwrap_or(1)));
+        out.push(Snapshot {
+            records: record.records,
+            stored,
+            page,
+            answers,
+        });
     }
+    Ok(out)
+}
+
+/// A sheet of the hand read again: the new reading and the values it
+/// settles, each with why.
+struct Reread<'s> {
+    snap: &'s Snapshot,
+    reading: SheetResult,
+    settled: Vec<(ValuePath, String)>,
+}
+
+/// Each sheet of the hand with cells in doubt or rows the sums flag, read
+/// again by the reader tuned to every answer about the hand: the new
+/// reading and the values it settles, each with `why`. A sheet the new
+/// reading cannot read is left as it stands.
+fn teach<'s>(
+    hand: &'s [Snapshot],
+    night: &Night,
+    (digits, printed): (&mut dyn DigitReader, &mut dyn PrintReader),
+    of: &HandOf,
+    why: &str,
+) -> Vec<Reread<'s>> {
+    let answers: Vec<(GrayImage, u32)> = hand
+        .iter()
+        .flat_map(|s| answered_writings(s, night))
+        .collect();
     if answers.is_empty() {
-        return Ok(());
+        return Vec::new();
     }
-    for stored in &sheets {
-        let doubted: Vec<ValuePath> = doubts_of(stored.id, &stored.result, hand)
-            .into_iter()
+    let mut out = Vec::new();
+    for snap in hand {
+        let sheet = &snap.stored.result;
+        let doubted: Vec<ValuePath> = (doubts_of(snap.stored.id, sheet, of).into_iter())
             .map(|d| d.path)
             .filter(|p| {
                 !matches!(
@@ -219,10 +358,8 @@ fn teach(
                 )
             })
             .collect();
-        let flagged = flagged_by_sums(&stored.result);
-        let (Some(page), Some(form)) =
-            (pages.get(&stored.id), form_of(night.forms, &stored.result))
-        else {
+        let flagged = flagged_by_sums(sheet);
+        let (Some(page), Some(form)) = (&snap.page, form_of(night.forms, sheet)) else {
             continue;
         };
         if doubted.is_empty() && flagged.is_empty() {
@@ -236,27 +373,67 @@ fn teach(
             night.lang,
             &answers,
         );
-        reading.notes.source_sha256 = Some(stored.sha256.clone());
-        let before = archive.record(stored.id)?.readings.pop();
-        let now_doubted: Vec<ValuePath> = (doubts_of(stored.id, &reading, hand).into_iter())
-            .map(|d| d.path)
-            .collect();
-        let changed = |p: &ValuePath| {
-            before
-                .as_ref()
-                .is_some_and(|b| p.number(b) != p.number(&reading))
-        };
-        let settled: Vec<(ValuePath, String)> = (doubted.iter())
-            .filter(|p| !now_doubted.contains(p))
-            .chain(flagged.iter().filter(|p| changed(p)))
-            .map(|p| (*p, why.to_string()))
-            .collect();
-        if settled.is_empty() {
+        if reading.status == crate::sheet::Status::Unreadable {
             continue;
         }
-        archive.add_reading_settled(stored.id, &reading, night.check, &settled)?;
+        reading.notes.source_sha256 = Some(snap.stored.sha256.clone());
+        let made =
+            crate::record::stand::stand(&reading, &snap.records, snap.stored.id, night.check);
+        let Ok(made) = made else {
+            continue;
+        };
+        let settled = settled_by(snap, &made, (&doubted, &flagged), of, why);
+        if !settled.is_empty() {
+            out.push(Reread {
+                snap,
+                reading,
+                settled,
+            });
+        }
     }
-    Ok(())
+    out
+}
+
+/// The values a new reading settles, the sheet `made` from it with every
+/// decision: a doubt it no longer has, or a value of a flagged row it now
+/// holds otherwise and does not doubt.
+fn settled_by(
+    snap: &Snapshot,
+    made: &SheetResult,
+    (doubted, flagged): (&[ValuePath], &[ValuePath]),
+    of: &HandOf,
+    why: &str,
+) -> Vec<(ValuePath, String)> {
+    let now: Vec<ValuePath> = (doubts_of(snap.stored.id, made, of).into_iter())
+        .map(|d| d.path)
+        .collect();
+    let before = &snap.stored.result;
+    let changed = |p: &ValuePath| p.number(before) != p.number(made);
+    (doubted.iter())
+        .filter(|p| !now.contains(p))
+        .chain(flagged.iter().filter(|p| changed(p) && !now.contains(p)))
+        .map(|p| (*p, why.to_string()))
+        .collect()
+}
+
+/// Stores a new reading of a sheet that has not changed since it was read
+/// for it; a sheet another person changed meanwhile keeps its record.
+fn store_if_unchanged(
+    archive: &mut Archive,
+    night: &Night,
+    snap: &Snapshot,
+    reading: &SheetResult,
+    (settled, reread): (&[(ValuePath, String)], &str),
+) -> Result<(), ArchiveError> {
+    let id = snap.stored.id;
+    let now = archive.sheet_anywhere(id)?.map(|(_, s)| s.version);
+    if now != Some(snap.stored.version) {
+        return Ok(());
+    }
+    match archive.add_reading_settled(id, reading, night.check, (settled, Some(reread))) {
+        Ok(_) | Err(ArchiveError::RereadUnreadable(_)) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// The game values of the rows the sheet's sums flag: what the reader
@@ -282,46 +459,37 @@ fn flagged_by_sums(sheet: &SheetResult) -> Vec<ValuePath> {
     out
 }
 
-/// The writings of the values a person answered on `stored`, with
-/// the value the paper says there.
-fn answered_writings(
-    archive: &Archive,
-    night: &Night,
-    stored: &StoredSheet,
-    page: &Page,
-) -> Result<Vec<(GrayImage, u32)>, ArchiveError> {
-    let sheet = &stored.result;
-    let (Some(form), Some(alignment), Ok(img)) = (
+/// The writings of the game and footer values a person answered on a
+/// sheet (the newest answer at each), with the number the paper says.
+fn answered_writings(snap: &Snapshot, night: &Night) -> Vec<(GrayImage, u32)> {
+    let sheet = &snap.stored.result;
+    let found = (
         form_of(night.forms, sheet),
         stored_alignment(sheet),
-        page.image.as_ref(),
-    ) else {
-        return Ok(Vec::new());
+        snap.page.as_ref(),
+    );
+    let (Some(form), Some(alignment), Some(Ok(img))) =
+        (found.0, found.1, found.2.map(|p| p.image.as_ref()))
+    else {
+        return Vec::new();
     };
     let mut out = Vec::new();
-    for record in archive.record(stored.id)?.records {
-        let Decision::Paper { path, value } = &record.decision else {
+    for (path, value) in &snap.answers {
+        // Header values may be print or another's hand: not this writer's.
+        if matches!(
+            path,
+            ValuePath::Player(_) | ValuePath::Round | ValuePath::Table
+        ) {
+            continue;
+        }
+        let (Some(bx), Some(n)) = (super::shape::box_of(form, *path), value.as_i64()) else {
             continue;
         };
-        let Ok(path) = path.parse::<ValuePath>() else {
+        // An Endergebnis's sign is read apart: its digits are the writing.
+        let Ok(v) = u32::try_from(n.unsigned_abs()) else {
             continue;
         };
-        let Some(bx) = super::shape::box_of(form, path) else {
-            continue;
-        };
-        // The digits as written: an Endergebnis's sign is read apart; a
-        // participant number with leading zeros teaches nothing (the
-        // tuning takes a value's digits from the number).
-        let digits = match value {
-            Value::Number(n) => n.as_i64().map(|v| v.unsigned_abs().to_string()),
-            Value::String(s) if s.bytes().all(|b| b.is_ascii_digit()) => Some(s.clone()),
-            _ => None,
-        };
-        let digits = digits.filter(|d| d.len() == 1 || !d.starts_with('0'));
-        let Some(v) = digits.and_then(|d| d.parse::<u32>().ok()) else {
-            continue;
-        };
-        let corrected = match path {
+        let corrected = match *path {
             ValuePath::Game { no, seat, .. } => {
                 sheet.cell(no, seat - 1).is_some_and(|c| c.corrected)
             }
@@ -335,24 +503,11 @@ fn answered_writings(
             out.push((w, v));
         }
     }
-    Ok(out)
+    out
 }
 
 /// The form a sheet was read on, among `forms`.
 fn form_of<'f>(forms: &'f [FormTemplate], sheet: &SheetResult) -> Option<&'f FormTemplate> {
     let id = sheet.form.as_deref()?;
     forms.iter().find(|f| f.id == id)
-}
-
-/// The page of its scan a sheet was read from, as the archive keeps it.
-fn page_of(archive: &Archive, stored: &StoredSheet) -> Result<Option<Page>, ArchiveError> {
-    let Some(bytes) = archive.scan_bytes(&stored.sha256)? else {
-        return Ok(None);
-    };
-    Ok(page_of_bytes(&bytes, stored.result.page.unwrap_or(1)))
-}
-
-/// [`page_of`]'s grey image alone.
-fn page_image(archive: &Archive, stored: &StoredSheet) -> Result<Option<GrayImage>, ArchiveError> {
-    Ok(page_of(archive, stored)?.and_then(|p| p.image.ok()))
 }

@@ -24,6 +24,7 @@ fn doubt(sheet: i64, no: u32, reading: &str, hand: &str, shape: Option<Shape>) -
         suggestion: None,
         hand: HandOf::Writer(hand.into()),
         shape,
+        label: String::new(),
     }
 }
 
@@ -126,4 +127,53 @@ fn a_void_sheet_should_ask_nothing_and_a_folded_doubt_once() {
         reason: "x".into(),
     });
     assert!(doubts_of(1, &sheet, &hand).is_empty());
+}
+
+fn uncertain_at(seat: usize, field: &str, row: Option<u32>, reading: &str) -> Flag {
+    use crate::check::flags::{FlagDetail, Severity};
+    Flag {
+        code: Code::CellUncertain,
+        severity: Severity::Warning,
+        row,
+        seat: Some(seat),
+        field: Some(field.into()),
+        message: String::new(),
+        detail: FlagDetail {
+            reading: Some(reading.into()),
+            suggestion: reading.parse().ok(),
+            ..FlagDetail::default()
+        },
+        extra: serde_json::Map::new(),
+    }
+}
+
+#[test]
+fn an_endergebnis_should_be_asked_with_the_sign_the_sheet_holds() {
+    let mut sheet = crate::sheet::example::one_row_sheet(1);
+    sheet.endergebnis = vec![Some(-16), Some(16), None, None];
+    sheet.flags = vec![
+        uncertain_at(1, "endergebnis", None, "16"),
+        uncertain_at(2, "endergebnis", None, "16"),
+    ];
+    let doubts = doubts_of(1, &sheet, &HandOf::Sheet(1));
+    let asked: Vec<(&str, Option<i64>)> = doubts
+        .iter()
+        .map(|d| (d.reading.as_str(), d.suggestion))
+        .collect();
+    assert_eq!(asked, vec![("-16", Some(-16)), ("16", Some(16))]);
+    assert_eq!(ask(doubts).len(), 2, "-16 and 16 are two answers");
+}
+
+#[test]
+fn values_of_different_kinds_read_alike_should_be_asked_apart() {
+    let mut sheet = crate::sheet::example::one_row_sheet(1);
+    sheet.endergebnis = vec![Some(13), None, None, None];
+    sheet.abzug = vec![Some(13), None, None, None];
+    sheet.flags = vec![
+        uncertain_at(1, "plus", Some(1), "13"),
+        uncertain_at(1, "abzug", None, "13"),
+        uncertain_at(1, "endergebnis", None, "13"),
+    ];
+    let asked = ask(doubts_of(1, &sheet, &HandOf::Sheet(1)));
+    assert_eq!(asked.len(), 3, "{asked:?}");
 }

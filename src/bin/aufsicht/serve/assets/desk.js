@@ -444,7 +444,9 @@ async function loadChecks() {
   await loadQueue();
   const first = queue.find(s => s.status !== "ok") || queue[0];
   if (first) await open(first.id, 0);
-  await loadQuestions();
+  // The questions come first where there are any; the desk works without them.
+  await loadQuestions().catch(e => say(String(e), true));
+  if (asked.list.length) document.getElementById("answer")?.focus();
   window.deskReady = performance.now() - began;
   document.body.dataset.ready = "1";
   showCapture().catch(() => {});

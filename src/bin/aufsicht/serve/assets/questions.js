@@ -33,13 +33,15 @@ function renderQuestion(take) {
     img.src = `/api/sheets/${c.sheet}/crop?path=${encodeURIComponent(c.path)}`;
     img.alt = c.path;
     const cap = document.createElement("figcaption");
-    cap.textContent = `${i + 1} · ${c.path}`;
+    cap.textContent = `${i + 1}: ${c.label || c.path}`;
     fig.append(img, cap);
     fig.onclick = () => { toggle(i); };
     crops.appendChild(fig);
   });
   const about = document.createElement("div");
-  about.textContent = `${texts.read} „${q.cells[0].reading}“ · ${q.cells.length} · ${asked.at + 1}/${asked.list.length}`;
+  about.textContent = `${texts.questionof} ${asked.at + 1}/${asked.list.length}: ` +
+    `${q.cells.length} ${texts.cells}, ${texts.read} ${q.cells[0].reading || "–"}`;
+  const proposed = q.value != null ? line(texts.suggestion, q.value) : null;
   const label = document.createElement("label");
   label.textContent = texts.askpaper + " ";
   const input = document.createElement("input");
@@ -47,7 +49,9 @@ function renderQuestion(take) {
   input.placeholder = q.value != null ? String(q.value) : "";
   input.addEventListener("keydown", onQuestionKey);
   label.appendChild(input);
-  body.append(about, crops, label);
+  body.append(about, crops);
+  if (proposed) body.appendChild(proposed);
+  body.appendChild(label);
   if (take) input.focus();
 }
 
@@ -78,9 +82,16 @@ function onQuestionKey(e) {
   }
 }
 
+// Said beside the question, where the person looks.
+function tell(text, error) {
+  const s = document.getElementById("question-status");
+  s.textContent = text;
+  s.className = error ? "error" : "";
+}
+
 async function answerQuestion(q, value) {
   const name = by.value.trim();
-  if (!name) { say(texts.namefirst, true); by.focus(); return; }
+  if (!name) { tell(texts.namefirst, true); by.focus(); return; }
   localStorage.setItem("aufsicht-by", name);
   const kept = q.cells.filter((_, i) => !asked.apart.has(i));
   if (kept.length === 0) return;
@@ -92,12 +103,13 @@ async function answerQuestion(q, value) {
     headers: { ...auth, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  if (!r.ok) { say(await r.text(), true); await loadQuestions(); return; }
+  if (!r.ok) { tell(await r.text(), true); await loadQuestions(); return; }
   asked.list = await r.json();
   asked.apart.clear();
   asked.at = Math.min(asked.at, Math.max(0, asked.list.length - 1));
-  say(`${texts.answered} ${kept.length}`);
-  renderQuestion(true);
+  tell(`${texts.answered} ${kept.length}`);
   loadQueue();
-  if (sheet) open(sheet.id, current);
+  // The sheet below shows the answers too; the keyboard stays here.
+  if (sheet) await open(sheet.id, current);
+  renderQuestion(true);
 }
