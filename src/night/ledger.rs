@@ -229,6 +229,7 @@ fn counts(sheet: &SheetResult) -> bool {
     sheet.status != Status::Unreadable
         && sheet.notes.void.is_none()
         && sheet.notes.copy_of.is_none()
+        && sheet.notes.discarded.is_none()
         && !sheet
             .flags
             .iter()

@@ -65,6 +65,9 @@ pub enum Decision {
     Copy { of: Option<i64> },
     /// A sheet taken for another game's is the night's after all.
     Game { ours: bool },
+    /// Something sent by mistake (a photo of something else, a dark
+    /// retake) taken out of the night, or back in: kept, never counted.
+    Discard { discard: bool, reason: String },
 }
 
 impl Decision {
@@ -78,6 +81,7 @@ impl Decision {
             Decision::Void { .. } => ChangeKind::Void,
             Decision::Copy { .. } => ChangeKind::Copy,
             Decision::Game { .. } => ChangeKind::Game,
+            Decision::Discard { .. } => ChangeKind::Discard,
         }
     }
 
@@ -134,6 +138,7 @@ pub(crate) fn apply(
         Decision::Void { void, reason } => powers::verdict(sheet, *void, by, at, reason)?,
         Decision::Copy { of } => powers::copy_of(sheet, itself, *of, by, at)?,
         Decision::Game { ours } => powers::confirm_game(sheet, *ours, by, at),
+        Decision::Discard { discard, reason } => powers::discard(sheet, *discard, by, at, reason)?,
     }
     Ok(())
 }

@@ -126,6 +126,30 @@ pub fn copy_of(
     Ok(())
 }
 
+/// Takes a sheet sent by mistake out of the night (`discard`), with
+/// why, or back in.
+pub fn discard(
+    sheet: &mut SheetResult,
+    discard: bool,
+    by: &str,
+    at: &str,
+    reason: &str,
+) -> Result<(), PowerError> {
+    if !discard {
+        sheet.notes.discarded = None;
+        return Ok(());
+    }
+    if reason.trim().is_empty() {
+        return Err(PowerError::NoReason);
+    }
+    sheet.notes.discarded = Some(Void {
+        by: by.to_string(),
+        at: at.to_string(),
+        reason: reason.trim().to_string(),
+    });
+    Ok(())
+}
+
 /// Settles a sheet taken for another game's (`WRONG_GAME`) as the
 /// night's after all, or takes that back (`ours` false).
 pub fn confirm_game(sheet: &mut SheetResult, ours: bool, by: &str, at: &str) {

@@ -53,6 +53,8 @@ pub enum ChangeKind {
     Copy,
     /// A sheet of another game settled as the night's, or not.
     Game,
+    /// A sheet sent by mistake taken out of the night, or back in.
+    Discard,
     /// The scan read on another form (`old` and `new`: the forms).
     Form,
 }
@@ -67,6 +69,7 @@ impl ChangeKind {
             ChangeKind::Void => "void",
             ChangeKind::Copy => "copy",
             ChangeKind::Game => "game",
+            ChangeKind::Discard => "discard",
             ChangeKind::Form => "form",
         }
     }
@@ -80,6 +83,7 @@ impl ChangeKind {
             ChangeKind::Void,
             ChangeKind::Copy,
             ChangeKind::Game,
+            ChangeKind::Discard,
             ChangeKind::Form,
         ]
         .into_iter()
@@ -98,6 +102,8 @@ impl ChangeKind {
             ChangeKind::Copy
         } else if field == "game_confirmed" {
             ChangeKind::Game
+        } else if field == "discarded" {
+            ChangeKind::Discard
         } else {
             ChangeKind::Paper
         }
@@ -111,7 +117,9 @@ impl Change {
     pub fn audit_kind(&self) -> &'static str {
         match self.kind {
             ChangeKind::Initials => "initials",
-            ChangeKind::Void | ChangeKind::Copy | ChangeKind::Game => "verdict",
+            ChangeKind::Void | ChangeKind::Copy | ChangeKind::Game | ChangeKind::Discard => {
+                "verdict"
+            }
             _ if self.old == self.new => "kept",
             _ => "correction",
         }
@@ -159,7 +167,8 @@ pub fn lines_of(decision: &Decision, before: &SheetResult, after: &SheetResult) 
         Decision::Initials { .. }
         | Decision::Void { .. }
         | Decision::Copy { .. }
-        | Decision::Game { .. } => diff(before, after)
+        | Decision::Game { .. }
+        | Decision::Discard { .. } => diff(before, after)
             .into_iter()
             .filter(|c| ChangeKind::of_field(&c.field) == decision.kind())
             .collect(),
@@ -207,6 +216,7 @@ pub fn kept_line(decision: &Decision, sheet: &SheetResult) -> Correction {
         Decision::Void { .. } => "void".into(),
         Decision::Copy { .. } => "copy_of".into(),
         Decision::Game { .. } => "game_confirmed".into(),
+        Decision::Discard { .. } => "discarded".into(),
     };
     let now = fields_of(sheet).remove(&field).flatten();
     Correction {
@@ -285,6 +295,9 @@ fn fields_of(sheet: &SheetResult) -> std::collections::BTreeMap<String, Option<S
     }
     if let Some(copy) = &sheet.notes.copy_of {
         map.insert("copy_of".into(), Some(copy.of.to_string()));
+    }
+    if let Some(discarded) = &sheet.notes.discarded {
+        map.insert("discarded".into(), Some(discarded.reason.clone()));
     }
     if let Some(settled) = &sheet.notes.game_confirmed {
         map.insert("game_confirmed".into(), Some(settled.by.clone()));

@@ -184,6 +184,10 @@ pub struct SheetNotes {
     /// same paper scanned or photographed again): it leaves the count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub copy_of: Option<CopyOf>,
+    /// The supervisor took the sheet out of the night: sent by mistake
+    /// (a photo of something else, a retake). Kept, never counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discarded: Option<Void>,
     /// The supervisor settled that a sheet taken for another game's
     /// (`WRONG_GAME`) is the night's after all: the flag is accepted and
     /// the night's rules check it.
@@ -273,6 +277,7 @@ impl Lenient for SheetNotes {
         "accepted",
         "void",
         "copy_of",
+        "discarded",
         "game_confirmed",
         "counts",
         "form_sha256",
@@ -290,6 +295,7 @@ impl Lenient for SheetNotes {
             "accepted" => self.accepted = typed(value)?,
             "void" => self.void = typed(value)?,
             "copy_of" => self.copy_of = typed(value)?,
+            "discarded" => self.discarded = typed(value)?,
             "game_confirmed" => self.game_confirmed = typed(value)?,
             "counts" => self.counts = typed(value)?,
             "form_sha256" => self.form_sha256 = typed(value)?,

@@ -193,7 +193,7 @@ batch-hash = { $path } lässt sich nicht lesen, um seinen Inhalt festzuhalten: {
 batch-write = { $path } lässt sich nicht schreiben: { $problem } (Ausgabeordner und freien Platz prüfen)
 
 ## Abendprüfungen (standings)
-check-sheet-unreadable = Blatt { $sheet } ließ sich nicht lesen: seine Werte von Hand eintragen (ein berichtigtes JSON) und standings noch einmal ausführen
+check-sheet-unreadable = Blatt { $sheet } ließ sich nicht lesen: die Liste noch einmal scannen oder fotografieren; was versehentlich gesendet wurde, an der Prüfstelle verwerfen
 check-wrong-game = { $sheet } ist das Blatt eines anderen Spiels: seine Spieler zählen nicht, bis jemand entscheidet (für ungültig erklären, oder mit dem richtigen Regelwerk einlesen)
 check-round-or-table-missing = Blatt { $sheet } hat keine lesbare Runden- oder Tischnummer: sie in das JSON des Blatts schreiben; seine Punkte zählen in der Summe, aber in keiner Rundenspalte
 check-player-id-unreadable = Blatt { $sheet }, Platz { $seat }: keine lesbare Teilnehmer-Nr.; diese Punkte gehören niemandem, bis sie in das JSON des Blatts geschrieben ist
@@ -204,6 +204,7 @@ check-player-not-registered = Spieler { $player } ({ $sheets }) steht nicht auf 
 check-registered-without-sheet = der angemeldete Spieler { $player } steht auf keinem Blatt{ $hint }: ein fehlendes Blatt, eine falsch gelesene Nummer oder ein Spieler, der nicht kam
 check-table-without-sheet = Runde { $round }, Tisch { $table } (gelost: { $players }): keine Punkteliste; fehlt das Blatt, oder ist Runde oder Tisch falsch gelesen?
 check-seating-differs = { $sheet } (Runde { $round }, Tisch { $table }): auf dem Blatt { $read }, gelost { $drawn }; Platztausch, Ersatzspieler oder falsch gelesen: bitte prüfen
+check-sheet-discarded = { $sheet } ist von { $by } verworfen ({ $reason }): es gehört nicht zum Abend
 check-sheet-void = { $sheet } ist von { $by } für ungültig erklärt ({ $reason }): die Punkte seiner Spieler in dieser Runde zählen 0
 check-sheet-twice = { $first } und { $second } sind fast Zeile für Zeile gleich: dasselbe Blatt zweimal gescannt (unter anderem Namen oder mit anderer Runde oder anderem Tisch); das Doppel entfernen
 check-rows-copied = { $first } und { $second } haben { $rows } Spielzeilen hintereinander gleich: von einem anderen Tisch abgeschrieben? Beide Blätter prüfen
@@ -338,6 +339,16 @@ edit-bad-digits = { $path }: { $value } ist keine Teilnehmer-Nr. aus 1 bis 6 Zif
 edit-stale = Blatt { $id } wurde inzwischen geändert (jetzt Stand { $now }, bearbeitet wurde Stand { $yours }): neu laden und erneut korrigieren
 edit-no-values = keine Werte zu setzen: {"{"}"by": NAME, "values": [{"{"}"path": P, "value": V{"}"}]{"}"} senden
 edit-bad-body = die Anfrage ist nicht das erwartete JSON: { $problem }
+json-unknown-field = das Feld „{ $field }“ gibt es hier nicht
+json-missing-field = es fehlt das Feld „{ $field }“
+json-wrong-kind = ein Wert hat die falsche Art (Zeile { $line }, Spalte { $column })
+json-not-json = kein JSON (Zeile { $line }, Spalte { $column })
+http-not-found = diese Adresse gibt es bei der Prüfstelle nicht
+http-method = diese Adresse nimmt eine solche Anfrage nicht an
+http-too-large = die Sendung ist zu groß
+http-media-type = die Anfrage hat nicht die erwartete Art (JSON oder ein Formular mit Dateien)
+http-bad-request = die Anfrage ist nicht lesbar
+http-failed = die Prüfstelle konnte das nicht ausführen; bitte noch einmal versuchen
 serve-no-sheet = Blatt { $id } gibt es in diesem Archiv nicht
 serve-audit-whom = Wessen Prüfung? ?player=NUMMER oder ?sheet=ID angeben
 serve-no-image = der Scan von Blatt { $id } liegt nicht mehr dort, wo er gelesen wurde ({ $source })
@@ -726,20 +737,26 @@ scans-not-kept = die Datei konnte in { $folder } nicht gespeichert werden: nicht
 scans-too-many = höchstens { $count } Dateien auf einmal
 scans-too-large = größer als { $mb } MB: nicht angenommen
 scans-not-a-scan = kein Bild (JPEG, PNG, TIFF) und kein PDF: nicht angenommen
-scans-duplicate = schon da: { $count ->
-        [one] ein Blatt
-       *[other] { $count } Blätter
-    } dieses Fotos, nichts doppelt gespeichert
-scans-ok = gelesen, alles stimmt ({ $count ->
-        [one] ein Blatt
-       *[other] { $count } Blätter
-    })
-scans-flagged = gelesen, mit Meldungen zum Prüfen ({ $count ->
-        [one] ein Blatt
-       *[other] { $count } Blätter
-    })
-scans-unreadable = nicht lesbar: bitte noch einmal aufnehmen
+scans-no-receipt = nur wer ein Foto gesendet hat, kann es zurücknehmen
+scans-decided = die Prüfstelle hat über dieses Blatt schon entschieden: dort zurücknehmen
+scans-phone = Handy
+scans-taken-back = vom Handy zurückgenommen
+scans-taken-back-said = zurückgenommen: es zählt nicht
+sent-at = Runde { $round }, Tisch { $table }
+sent-unknown = ?
+sent-read = gelesen, alles stimmt
+sent-to-check = gelesen, { $count ->
+        [one] eine Stelle
+       *[other] { $count } Stellen
+    } zum Prüfen
+sent-other-game = eine Liste eines anderen Spiels: sie zählt nicht, bis die Prüfstelle entscheidet
+sent-table-there = diesen Tisch hat die Prüfstelle schon: zweimal fotografiert? Dann das zweite Foto zurücknehmen
+sent-unreadable = nicht lesbar: bitte noch einmal aufnehmen
+sent-unreadable-because = nicht lesbar ({ $why }): bitte noch einmal aufnehmen
+sent-duplicate = dieses Foto ist schon da, nichts doppelt gespeichert
+desk-discard-reason = versehentlich gesendet
 desk-capture = Mit dem Handy aufnehmen: diesen Code scannen
+desk-capture-loopback = Handys erreichen die Prüfstelle so nicht: mit --listen 0.0.0.0:8377 starten, dann steht hier ihr Code.
 desk-copy-of = ist eine Kopie von
 desk-uncopy = doch keine Kopie
 desk-our-game = gehört doch zu diesem Abend
@@ -760,6 +777,7 @@ capture-flagged = gelesen, mit Meldungen
 capture-unreadable = nicht lesbar
 capture-duplicate = schon da
 capture-refused = nicht angenommen
+capture-take-back = Zurücknehmen
 form-no-page = { $path }: keine Seite darin
 form-checked = { $path } geschrieben: { $boxes } Felder über dem Scan (Linien zu { $fit } % getroffen)
 form-checked-header = Kopf: Linien zu { $lines } % getroffen, { $found } von { $labels } Beschriftungen an ihrem Platz
@@ -814,7 +832,7 @@ desk-counts-reason = Grund
 desk-counts-set = so gilt es
 desk-counted = entschieden, was gilt
 desk-settled = entschieden
-action-sheet-unreadable = am Blatt „Noch einmal lesen“ auf dem richtigen Formular, sonst „Blatt für ungültig erklären“
+action-sheet-unreadable = am Blatt „Noch einmal lesen“ auf dem richtigen Formular; versehentlich gesendet: „Verwerfen“ (Entf)
 action-round-or-table-missing = am Blatt Runde und Tisch eintragen (Was steht auf dem Papier?)
 action-player-id-unreadable = am Blatt die Teilnehmer-Nr. des Platzes eintragen (Was steht auf dem Papier?)
 action-table-twice = ist es dasselbe Blatt: am späteren „ist eine Kopie von“; sonst am Blatt Runde oder Tisch eintragen (Was steht auf dem Papier?)
@@ -824,6 +842,7 @@ action-player-not-registered = die Teilnehmer-Nr. am Blatt berichtigen (Was steh
 action-registered-without-sheet = das fehlende Blatt einscannen oder mit dem Handy aufnehmen; ein Spieler, der nicht kam, bleibt ohne Blatt
 action-table-without-sheet = das Blatt des Tisches einscannen oder mit dem Handy aufnehmen, oder Runde und Tisch am gelesenen Blatt berichtigen
 action-seating-differs = am Blatt die Teilnehmer-Nr. prüfen; ein Platztausch braucht nichts weiter
+action-sheet-discarded = am Blatt „doch behalten“, wenn es zum Abend gehört
 action-sheet-void = am Blatt „wieder gültig“, wenn es doch zählt
 action-sheet-twice = am späteren Blatt „ist eine Kopie von“
 action-rows-copied = beide Blätter ansehen; ist eines falsch, „Blatt für ungültig erklären“

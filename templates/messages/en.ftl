@@ -192,7 +192,7 @@ batch-hash = cannot read { $path } to note its content: { $problem }
 batch-write = cannot write { $path }: { $problem } (check the output folder and free space)
 
 ## Night checks (standings)
-check-sheet-unreadable = sheet { $sheet } could not be read: enter its values by hand (a corrected JSON) and run standings again
+check-sheet-unreadable = sheet { $sheet } could not be read: scan or photograph the sheet again; discard at the desk what was sent by mistake
 check-wrong-game = { $sheet } is another game's sheet: its players do not count until someone decides (declare it invalid, or read it with the right rule set)
 check-round-or-table-missing = sheet { $sheet } has no readable round or table number: write it into the sheet's JSON; its points count in the total but in no round column
 check-player-id-unreadable = sheet { $sheet }, seat { $seat }: no readable participant number; these points belong to nobody until it is written into the sheet's JSON
@@ -203,6 +203,7 @@ check-player-not-registered = player { $player } ({ $sheets }) is not on the par
 check-registered-without-sheet = registered player { $player } is on no sheet{ $hint }: a missing sheet, a misread number or a player who did not come
 check-table-without-sheet = round { $round }, table { $table } (drawn: { $players }): no sheet; is it missing, or its round or table misread?
 check-seating-differs = { $sheet } (round { $round }, table { $table }): on the sheet { $read }, drawn { $drawn }; a seat swap, a substitute or a misreading: please check
+check-sheet-discarded = { $sheet } was discarded by { $by } ({ $reason }): it is not part of the night
 check-sheet-void = { $sheet } was declared invalid by { $by } ({ $reason }): its players' points in this round count 0
 check-sheet-twice = { $first } and { $second } are alike nearly row for row: one sheet scanned twice (under another name, or with another round or table); remove the duplicate
 check-rows-copied = { $first } and { $second } have { $rows } game rows in a row alike: copied from another table? Check both sheets
@@ -328,6 +329,16 @@ edit-bad-digits = { $path }: { $value } is not a participant number of 1 to 6 di
 edit-stale = sheet { $id } was changed meanwhile (now version { $now }, you edited version { $yours }): reload it and correct again
 edit-no-values = no values to set: send {"{"}"by": NAME, "values": [{"{"}"path": P, "value": V{"}"}]{"}"}
 edit-bad-body = the request is not the expected JSON: { $problem }
+json-unknown-field = there is no field “{ $field }” here
+json-missing-field = the field “{ $field }” is missing
+json-wrong-kind = a value is of the wrong kind (line { $line }, column { $column })
+json-not-json = not JSON (line { $line }, column { $column })
+http-not-found = the desk has no such address
+http-method = this address does not take such a request
+http-too-large = the request is too large
+http-media-type = the request is not of the kind expected (JSON or a form with files)
+http-bad-request = the request cannot be read
+http-failed = the desk could not do that; please try again
 serve-no-sheet = there is no sheet { $id } in this archive
 serve-audit-whom = whose audit? give ?player=NUMBER or ?sheet=ID
 serve-no-image = the scan of sheet { $id } is not where it was read ({ $source })
@@ -716,20 +727,26 @@ scans-not-kept = the file could not be stored in { $folder }: nothing of it is s
 scans-too-many = at most { $count } files at once
 scans-too-large = larger than { $mb } MB: not taken
 scans-not-a-scan = no image (JPEG, PNG, TIFF) and no PDF: not taken
-scans-duplicate = already there: { $count ->
-        [one] one sheet
-       *[other] { $count } sheets
-    } of this photo, nothing stored twice
-scans-ok = read, all adds up ({ $count ->
-        [one] one sheet
-       *[other] { $count } sheets
-    })
-scans-flagged = read, with flags to check ({ $count ->
-        [one] one sheet
-       *[other] { $count } sheets
-    })
-scans-unreadable = not readable: please take it again
+scans-no-receipt = only who sent a photo can take it back
+scans-decided = the desk has decided on this sheet already: take it back there
+scans-phone = phone
+scans-taken-back = taken back from the phone
+scans-taken-back-said = taken back: it does not count
+sent-at = Round { $round }, table { $table }
+sent-unknown = ?
+sent-read = read, all correct
+sent-to-check = read, { $count ->
+        [one] one place
+       *[other] { $count } places
+    } to check
+sent-other-game = a sheet of another game: it does not count until the desk decides
+sent-table-there = the desk has this table already: photographed twice? Then take the second photo back
+sent-unreadable = not readable: please take it again
+sent-unreadable-because = not readable ({ $why }): please take it again
+sent-duplicate = this photo is here already, nothing stored twice
+desk-discard-reason = sent by mistake
 desk-capture = Take photos with a phone: scan this code
+desk-capture-loopback = Phones cannot reach the desk like this: start it with --listen 0.0.0.0:8377, and their code shows here.
 desk-copy-of = is a copy of
 desk-uncopy = no copy after all
 desk-our-game = this night's game after all
@@ -750,6 +767,7 @@ capture-flagged = read, with flags
 capture-unreadable = not readable
 capture-duplicate = already there
 capture-refused = not taken
+capture-take-back = Take back
 form-no-page = { $path }: no page in it
 form-checked = { $path } written: { $boxes } fields over the scan (its lines met at { $fit } %)
 form-checked-header = Header: its lines met at { $lines } %, { $found } of { $labels } labels in their place
@@ -804,7 +822,7 @@ desk-counts-reason = Reason
 desk-counts-set = this counts
 desk-counted = decided what counts
 desk-settled = settled
-action-sheet-unreadable = on the sheet, “Read again” on the right form, else “declare the sheet invalid”
+action-sheet-unreadable = on the sheet, “Read again” on the right form; sent by mistake: “Discard” (Del)
 action-round-or-table-missing = on the sheet, type round and table (What does the paper say?)
 action-player-id-unreadable = on the sheet, type the seat's participant number (What does the paper say?)
 action-table-twice = if it is the same paper: on the later one, “is a copy of”; else correct round or table on the sheet
@@ -814,6 +832,7 @@ action-player-not-registered = correct the participant number on the sheet (What
 action-registered-without-sheet = scan the missing sheet or take it with the phone; a player who did not come has no sheet
 action-table-without-sheet = scan the table's sheet or take it with the phone, or correct round and table on the sheet read
 action-seating-differs = check the participant numbers on the sheet; a change of seats needs nothing more
+action-sheet-discarded = on the sheet, “keep after all” if it belongs to the night
 action-sheet-void = on the sheet, “valid again” if it counts after all
 action-sheet-twice = on the later sheet, “is a copy of”
 action-rows-copied = look at both sheets; if one is false, “declare the sheet invalid”

@@ -1122,7 +1122,7 @@ fn a_page_of_another_site_should_reach_nothing_and_behind_a_proxy_nobody_without
 
 /// The capture address the desk shows, split: (address and port, path
 /// and query, the night's capture token).
-fn capture_address(code: &Value) -> (String, String, String) {
+pub(crate) fn capture_address(code: &Value) -> (String, String, String) {
     let url = code["url"].as_str().expect("an address");
     let rest = url.strip_prefix("http://").expect("http");
     let (at, path) = rest.split_once('/').expect("a path");
@@ -1192,6 +1192,18 @@ fn a_phones_key_should_send_scans_to_its_night_and_open_nothing_else() {
     let forwarded = [("X-Forwarded-For", "203.0.113.9")];
     let (status, _, _) = desk.call("GET", "/api/sheets", &forwarded, "");
     assert_eq!(status, 401);
+    // The desk restarted: the phone's link still sends, a wrong key not.
+    let kept = capture_address(&renewed).2;
+    drop(desk);
+    let desk = Desk::listening("0.0.0.0:0", "de", &archive, &[]);
+    let (at, _, key) = capture_address(&desk.json("/api/capture"));
+    assert_eq!(key, kept, "the same key after a restart");
+    let other = [("Content-Type", kind.as_str()), ("x-aufsicht-token", &key)];
+    let (status, _, said) = call_at(&at, &at, "POST", "/api/scans", &other, &body);
+    assert_eq!(status, 200, "{said}");
+    assert!(said.contains("Runde 1, Tisch 30"), "{said}");
+    let (status, _, _) = call_at(&at, &at, "POST", "/api/scans", &with_key, &body);
+    assert_eq!(status, 401, "the old key still refused");
 }
 
 /// A club with phones only: the desk makes the archive and the night, a
@@ -1210,7 +1222,7 @@ fn a_night_from_the_desk_alone_should_take_phone_photos_and_settle_a_copy() {
     let code = desk.json("/api/capture");
     assert_eq!(code["night"], "Heute", "{code}");
     let (at, _, key) = capture_address(&code);
-    let send = |sample: &str| -> i64 {
+    let send = |sample: &str| -> (i64, String) {
         let photo = as_png(sample, &dir);
         let (kind, body) = multipart(&[("foto.png", std::fs::read(&photo).expect("photo"))]);
         let headers = [
@@ -1220,10 +1232,19 @@ fn a_night_from_the_desk_alone_should_take_phone_photos_and_settle_a_copy() {
         let (status, _, said) = call_at(&at, &at, "POST", "/api/scans", &headers, &body);
         assert_eq!(status, 200, "{said}");
         let sent: Value = serde_json::from_str(&said).expect("json");
-        sent[0]["sheets"][0].as_i64().expect("a sheet")
+        let message = sent[0]["message"].as_str().expect("a message").to_string();
+        (sent[0]["sheets"][0].as_i64().expect("a sheet"), message)
     };
-    let first = send("merkur-scanner.jpg");
-    let second = send("merkur-fax.tif");
+    // Each answer one sentence naming the round and table read.
+    let (first, said) = send("merkur-scanner.jpg");
+    assert!(said.starts_with("Runde 1, Tisch 30: gelesen"), "{said}");
+    let (second, said) = send("merkur-fax.tif");
+    assert!(
+        said.starts_with("Runde 1, Tisch 30: ") && said.contains("zweimal fotografiert?"),
+        "the table there already: {said}"
+    );
+    let (_, said) = send("doppelkopf-scanner.jpg");
+    assert!(said.contains("eines anderen Spiels"), "{said}");
     let twice = |checks: &Value| -> Vec<Value> {
         (checks.as_array().expect("checks").iter())
             .filter(|c| c["code"] == "TABLE_TWICE" || c["code"] == "SHEET_TWICE")
@@ -1323,7 +1344,7 @@ fn a_hostile_name_and_a_huge_file_should_each_get_one_german_line() {
 }
 
 /// A multipart body of `files` (name, bytes) in the field `file`.
-fn multipart(files: &[(&str, Vec<u8>)]) -> (String, Vec<u8>) {
+pub(crate) fn multipart(files: &[(&str, Vec<u8>)]) -> (String, Vec<u8>) {
     let boundary = "aufsicht-test-boundary";
     let mut body = Vec::new();
     for (name, bytes) in files {
@@ -1444,7 +1465,7 @@ fn photos_sent_to_the_desk_should_be_read_as_scan_reads_them_and_nothing_stored_
 }
 
 /// A sample scan written again as PNG: the same sheet, other bytes.
-fn as_png(sample: &str, to: &Path) -> PathBuf {
+pub(crate) fn as_png(sample: &str, to: &Path) -> PathBuf {
     let image = image::open(root().join("samples/scans").join(sample)).expect(sample);
     let path = to.join(format!("{sample}.png"));
     image.save(&path).expect("png");
@@ -1499,12 +1520,34 @@ async fn a_phone_should_send_photos_from_its_page_and_the_desk_should_show_them_
         .text()
         .await
         .expect("text");
+    // One sentence naming the table, and that it is there already.
     assert!(
-        shown.starts_with("merkur-scanner.jpg.png: gelesen"),
+        shown.starts_with("Runde 1, Tisch 30: ") && shown.contains("zweimal fotografiert?"),
         "{shown}"
     );
     let sheets = desk.json("/api/sheets");
     assert_eq!(sheets.as_array().map(Vec::len), Some(before as usize + 2));
+    // Taken back from the phone: it stays in the archive, out of the night.
+    client
+        .find(Css("#sent li button"))
+        .await
+        .expect("take back")
+        .click()
+        .await
+        .expect("click");
+    until(
+        &client,
+        "return document.querySelector('#sent li').className === 'taken-back'",
+    )
+    .await;
+    let newest = sheets
+        .as_array()
+        .expect("sheets")
+        .iter()
+        .map(|s| s["id"].as_i64().expect("id"))
+        .max();
+    let sheet = desk.json(&format!("/api/sheets/{}", newest.expect("a sheet")));
+    assert_eq!(sheet["discarded"]["by"], "Handy", "{sheet}");
     client.close().await.expect("close");
 }
 

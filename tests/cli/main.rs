@@ -6,6 +6,7 @@ mod common;
 mod club;
 
 mod desk;
+mod desk_night;
 mod draw;
 mod form;
 mod hostile;

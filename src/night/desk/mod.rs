@@ -3,3 +3,4 @@
 
 pub mod questions;
 pub mod review;
+pub mod sent;

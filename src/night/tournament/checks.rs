@@ -31,6 +31,8 @@ pub enum NightCheckKind {
     /// The supervisor declared the sheet invalid: its players' points of
     /// its round count 0.
     SheetVoid,
+    /// A sheet sent by mistake that a person took out of the night.
+    SheetDiscarded,
     /// Two sheets with nearly all game rows alike: one paper scanned twice.
     SheetTwice,
     /// A run of game rows written alike on another table's sheet.
@@ -54,6 +56,7 @@ impl NightCheckKind {
             Self::TableWithoutSheet => "TABLE_WITHOUT_SHEET",
             Self::SeatingDiffers => "SEATING_DIFFERS",
             Self::SheetVoid => "SHEET_VOID",
+            Self::SheetDiscarded => "SHEET_DISCARDED",
             Self::SheetTwice => "SHEET_TWICE",
             Self::RowsCopied => "ROWS_COPIED",
             Self::WrongGame => "WRONG_GAME",
@@ -77,6 +80,7 @@ impl NightCheckKind {
             Self::TableWithoutSheet => "action-table-without-sheet",
             Self::SeatingDiffers => "action-seating-differs",
             Self::SheetVoid => "action-sheet-void",
+            Self::SheetDiscarded => "action-sheet-discarded",
             Self::SheetTwice => "action-sheet-twice",
             Self::RowsCopied => "action-rows-copied",
             Self::WrongGame => "action-wrong-game",

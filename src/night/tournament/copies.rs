@@ -37,6 +37,7 @@ fn compared(s: &SheetResult) -> bool {
     s.status != Status::Unreadable
         && s.games.len() >= ROWS_TO_COMPARE
         && s.notes.copy_of.is_none()
+        && s.notes.discarded.is_none()
         && s.notes.void.is_none()
 }
 

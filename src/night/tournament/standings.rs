@@ -132,6 +132,10 @@ pub fn standings(
     };
     let twins = crate::night::tournament::copies::later_twins(sheets);
     for ((fallback, sheet), twin) in sheets.iter().zip(twins) {
+        if let Some(discarded) = &sheet.notes.discarded {
+            night.discarded_sheet(sheet, fallback, discarded);
+            continue;
+        }
         if let Some(void) = &sheet.notes.void {
             night.void_sheet(sheet, fallback, void);
             continue;
@@ -182,6 +186,27 @@ impl Night<'_> {
             let name = sheet_name(sheet, fallback);
             self.tables.entry((r, t)).or_default().push(name);
         }
+    }
+
+    /// A sheet sent by mistake and taken out of the night: no points, no
+    /// table, no player; its taking out is listed as settled.
+    fn discarded_sheet(&mut self, sheet: &SheetResult, fallback: &str, discarded: &Void) {
+        let name = sheet_name(sheet, fallback);
+        let args: [(&str, &dyn std::fmt::Display); 3] = [
+            ("sheet", &name),
+            ("by", &discarded.by),
+            ("reason", &discarded.reason),
+        ];
+        let check = NightCheck {
+            kind: NightCheckKind::SheetDiscarded,
+            sheets: vec![name.clone()],
+            message: say(self.lang, "check-sheet-discarded", &args),
+        };
+        let settled = Settled {
+            by: discarded.by.clone(),
+            at: discarded.at.clone(),
+        };
+        self.settled.push((check, settled));
     }
 
     /// A sheet declared invalid: no points, no player, no open check; its

@@ -32,7 +32,9 @@ pub struct Problem(pub(super) StatusCode, pub(super) String);
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
         let mime = [(header::CONTENT_TYPE, "text/plain; charset=utf-8")];
-        (self.0, mime, self.1).into_response()
+        let mut response = (self.0, mime, self.1).into_response();
+        response.extensions_mut().insert(super::refusals::OwnWords);
+        response
     }
 }
 
@@ -355,7 +357,13 @@ pub async fn counts(
 impl Desk {
     /// A person's decisions on sheet `id`, kept in its record; the sheet
     /// as it now stands goes back, its version as the ETag.
-    fn decide(&self, id: i64, by: &str, decisions: &[Decision], version: Option<i64>) -> Reply {
+    pub(super) fn decide(
+        &self,
+        id: i64,
+        by: &str,
+        decisions: &[Decision],
+        version: Option<i64>,
+    ) -> Reply {
         let by = by.trim();
         if by.is_empty() {
             let said = say(self.lang, "desk-name-first", &[]);
@@ -389,11 +397,12 @@ fn required_nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i6
 }
 
 /// A request body as JSON, or the one line that says what is wrong with it.
-fn body_of<T: serde::de::DeserializeOwned>(desk: &Desk, body: &Bytes) -> Result<T, Problem> {
-    serde_json::from_slice(body).map_err(|e| {
-        let said = say(desk.lang, "edit-bad-body", &[("problem", &e)]);
-        Problem(StatusCode::BAD_REQUEST, said)
-    })
+pub(super) fn body_of<T: serde::de::DeserializeOwned>(
+    desk: &Desk,
+    body: &Bytes,
+) -> Result<T, Problem> {
+    super::refusals::json_body(desk.lang, body)
+        .map_err(|said| Problem(StatusCode::BAD_REQUEST, said))
 }
 
 #[derive(Deserialize)]
@@ -464,6 +473,49 @@ pub async fn verdict(
             reason: body.reason.trim().to_string(),
         };
         desk.decide(id, &body.by, &[verdict], version)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DiscardBody {
+    by: String,
+    /// Taken out of the night; false brings it back.
+    #[serde(default = "yes")]
+    discard: bool,
+    /// Why; the desk's own words where none is given.
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `POST /api/sheets/{id}/discard`: a sheet sent by mistake (a photo of
+/// something else, a retake) taken out of the night: kept with who and
+/// why, never counted; its check settled.
+pub async fn discard(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Reply {
+    blocking(move || {
+        let body: DiscardBody = body_of(&desk, &body)?;
+        let version = named_version(body.version, &headers);
+        let reason = match body.reason.trim() {
+            "" => say(desk.lang, "desk-discard-reason", &[]),
+            given => given.to_string(),
+        };
+        let discard = Decision::Discard {
+            discard: body.discard,
+            reason,
+        };
+        desk.decide(id, &body.by, &[discard], version)
     })
     .await
 }

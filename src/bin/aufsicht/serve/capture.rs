@@ -23,7 +23,7 @@ use super::guard::Access;
 use super::pages::{shell, words};
 
 /// The capture page's words, by the key its script asks for.
-const CAPTURE_WORDS: [(&str, &str); 9] = [
+const CAPTURE_WORDS: [(&str, &str); 10] = [
     ("sending", "capture-sending"),
     ("dark", "capture-dark"),
     ("blurred", "capture-blurred"),
@@ -33,6 +33,7 @@ const CAPTURE_WORDS: [(&str, &str); 9] = [
     ("unreadable", "capture-unreadable"),
     ("duplicate", "capture-duplicate"),
     ("refused", "capture-refused"),
+    ("takeback", "capture-take-back"),
 ];
 
 pub fn capture_page(lang: Lang, night: &str) -> String {
@@ -41,15 +42,20 @@ pub fn capture_page(lang: Lang, night: &str) -> String {
     let body = html! {
         h1 { (title) }
         p { (t("capture-help")) }
+        // The page's own button in German: the browser's file button speaks
+        // the browser's language. No `capture`: a photo already taken is
+        // chosen from the gallery as well.
         label class="take" {
             (t("capture-take"))
-            input id="photos" type="file" accept="image/*" capture="environment" multiple;
+            input id="photos" class="hidden-input" type="file" accept="image/*,application/pdf" multiple;
         }
-        ol id="sent" {}
+        // The newest on top, numbered as sent.
+        ol id="sent" reversed {}
         script src="/assets/capture.js" {}
     };
     let head = html! { meta name="viewport" content="width=device-width, initial-scale=1"; };
     shell(
+        lang,
         &title,
         Some("capture"),
         html! { (head) (words(lang, &CAPTURE_WORDS)) },
@@ -93,7 +99,7 @@ pub async fn page(
 pub async fn code(State(desk): State<Arc<Desk>>, Query(q): Query<CaptureQuery>) -> Reply {
     blocking(move || {
         let night = desk.night(q.tournament.as_deref())?.id;
-        let token = desk.door.phone_token(night);
+        let token = desk.phone_token(night, false)?;
         desk.capture_code(night, &token)
     })
     .await
@@ -104,13 +110,30 @@ pub async fn code(State(desk): State<Arc<Desk>>, Query(q): Query<CaptureQuery>) 
 pub async fn renew(State(desk): State<Arc<Desk>>, Query(q): Query<CaptureQuery>) -> Reply {
     blocking(move || {
         let night = desk.night(q.tournament.as_deref())?.id;
-        let token = desk.door.renew_phone_token(night);
+        let token = desk.phone_token(night, true)?;
         desk.capture_code(night, &token)
     })
     .await
 }
 
 impl Desk {
+    /// Night `night`'s capture token, a new one where it has none or
+    /// `renew` asks: kept in the archive first, so a phone's link outlives
+    /// a restart, and the old one opens nothing more.
+    fn phone_token(&self, night: i64, renew: bool) -> Result<String, Problem> {
+        // Under the archive's lock: two desks' pages asking at once get one key.
+        let mut archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(token) = self.door.phone_token(night).filter(|_| !renew) {
+            return Ok(token);
+        }
+        let token = super::guard::new_token();
+        archive
+            .keep_capture_key(night, &token)
+            .map_err(|e| self.problem(e))?;
+        self.door.set_phone_token(night, &token);
+        Ok(token)
+    }
+
     fn capture_code(&self, night: i64, token: &str) -> Reply {
         let (name, date) = self.night_name(night)?;
         let at = self.reached.get().copied();
@@ -201,14 +224,16 @@ mod tests {
     fn the_page_should_take_photos_in_german_on_a_phone() {
         let page = capture_page(Lang::De, "Herbst");
         for part in [
-            r#"accept="image/*""#,
-            r#"capture="environment""#,
+            r#"accept="image/*"#,
             "multiple",
             r#"name="viewport""#,
             "Fotos",
+            r#"<ol id="sent" reversed"#,
         ] {
             assert!(page.contains(part), "{part} in {page}");
         }
+        // The gallery too: `capture` would offer the camera alone.
+        assert!(!page.contains("capture=\""), "{page}");
         assert!(!page.contains("capture-"), "every message id known: {page}");
     }
 }

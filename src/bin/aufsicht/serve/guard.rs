@@ -53,18 +53,17 @@ impl Door {
         }
     }
 
-    /// Night `night`'s capture token, made where it has none yet.
-    pub fn phone_token(&self, night: i64) -> String {
-        let mut phones = self.phones.lock().unwrap_or_else(|p| p.into_inner());
-        phones.entry(night).or_insert_with(new_token).clone()
+    /// Night `night`'s capture token, if it has one.
+    pub fn phone_token(&self, night: i64) -> Option<String> {
+        let phones = self.phones.lock().unwrap_or_else(|p| p.into_inner());
+        phones.get(&night).cloned()
     }
 
-    /// A new capture token for `night`: the old one opens nothing more.
-    pub fn renew_phone_token(&self, night: i64) -> String {
+    /// Makes `token` night `night`'s capture token: the old one opens
+    /// nothing more.
+    pub fn set_phone_token(&self, night: i64, token: &str) {
         let mut phones = self.phones.lock().unwrap_or_else(|p| p.into_inner());
-        let token = new_token();
-        phones.insert(night, token.clone());
-        token
+        phones.insert(night, token.to_string());
     }
 
     /// The night whose capture token `given` is.
@@ -122,7 +121,7 @@ pub enum Access {
 
 /// What a phone's capture token opens: its page, and sending scans (and
 /// reading their statuses).
-const PHONE: &[&str] = &["/capture", "/api/scans"];
+const PHONE: &[&str] = &["/capture", "/api/scans", "/api/scans/take-back"];
 
 /// The headers a proxy adds: a request with one came through a proxy,
 /// whatever its peer, and is no request of this computer's.
@@ -251,7 +250,7 @@ pub async fn guard(
     let response = match verdict {
         Ok(access) => {
             request.extensions_mut().insert(access);
-            next.run(request).await
+            super::refusals::in_own_words(desk.lang, request, next).await
         }
         Err(Refusal::TokenNeeded) => (
             StatusCode::UNAUTHORIZED,
@@ -330,8 +329,10 @@ mod tests {
     fn a_phones_token_should_open_its_page_and_scans_and_nothing_else() {
         let there: SocketAddr = "192.168.1.20:5000".parse().expect("addr");
         let door = Door::new("t0k");
-        let key = door.phone_token(7);
-        assert_eq!(door.phone_token(7), key, "one token a night until renewed");
+        assert_eq!(door.phone_token(7), None, "none until made");
+        let key = new_token();
+        door.set_phone_token(7, &key);
+        assert_eq!(door.phone_token(7), Some(key.clone()), "one a night");
         let with = headers(&[("x-aufsicht-token", key.as_str())]);
         let asked = |path: &str, method: &Method, door: &Door| {
             judge(there, path, method, &with, None, door)
@@ -376,7 +377,8 @@ mod tests {
             Ok(Access::Phone(7))
         );
         // Renewed from the desk: the old token opens nothing more.
-        let new = door.renew_phone_token(7);
+        let new = new_token();
+        door.set_phone_token(7, &new);
         assert_ne!(new, key);
         assert_eq!(
             asked("/api/scans", &Method::POST, &door),

@@ -8,6 +8,7 @@ mod capture;
 mod guard;
 mod pages;
 mod questions;
+mod refusals;
 mod scans;
 mod view;
 
@@ -108,6 +109,8 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
     }
     // The club's own forms its nights keep: their sheets cut, their photos read.
     let forms = with_kept(&FormTemplate::builtins(), archive.forms().told(lang)?);
+    // The phones' links of every night outlive a restart.
+    let keys = archive.capture_keys().told(lang)?;
     let desk = Arc::new(Desk {
         archive: Mutex::new(archive),
         opened,
@@ -131,6 +134,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         door: guard::Door {
             names: o.hosts,
             behind_proxy: o.behind_proxy,
+            phones: Arc::new(Mutex::new(keys.into_iter().collect())),
             ..guard::Door::new(&guard::new_token())
         },
         uploads: tokio::sync::Semaphore::new(scans::MAX_AT_ONCE),
@@ -205,6 +209,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/initials", post(api::initials))
         .route("/api/sheets/{id}/verdict", post(api::verdict))
         .route("/api/sheets/{id}/copy", post(api::copy))
+        .route("/api/sheets/{id}/discard", post(api::discard))
         .route("/api/sheets/{id}/reread", post(scans::reread))
         .route("/api/sheets/{id}/game", post(api::game))
         .route("/api/questions", get(questions::list))
@@ -219,6 +224,7 @@ fn router(desk: Arc<Desk>) -> Router {
             "/api/scans",
             post(scans::upload).layer(DefaultBodyLimit::max(scans::MAX_REQUEST)),
         )
+        .route("/api/scans/take-back", post(scans::take_back))
         .route("/api/audit", get(api::audit))
         .layer(axum::middleware::from_fn_with_state(
             desk.clone(),

@@ -42,10 +42,16 @@ const ASSETS: [(&str, &str, &str); 5] = [
 ];
 
 /// A page of the desk: its head, and `body` under its heading.
-pub(super) fn shell(title: &str, body_class: Option<&str>, data: Markup, body: Markup) -> Markup {
+pub(super) fn shell(
+    lang: Lang,
+    title: &str,
+    body_class: Option<&str>,
+    data: Markup,
+    body: Markup,
+) -> Markup {
     html! {
         (DOCTYPE)
-        html {
+        html lang=(lang.code()) {
             head {
                 meta charset="utf-8";
                 title { (title) }
@@ -57,7 +63,7 @@ pub(super) fn shell(title: &str, body_class: Option<&str>, data: Markup, body: M
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 38] = [
+const DESK_WORDS: [(&str, &str); 39] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -77,6 +83,7 @@ const DESK_WORDS: [(&str, &str); 38] = [
     ("unvoid", "desk-unvoid"),
     ("scanchanged", "scan-changed"),
     ("capture", "desk-capture"),
+    ("captureloopback", "desk-capture-loopback"),
     ("copyof", "desk-copy-of"),
     ("uncopy", "desk-uncopy"),
     ("reread", "desk-reread"),
@@ -155,7 +162,7 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
         script src="/assets/desk.js" {}
         script src="/assets/questions.js" {}
     };
-    shell(&title, None, words(lang, &DESK_WORDS), body).into_string()
+    shell(lang, &title, None, words(lang, &DESK_WORDS), body).into_string()
 }
 
 /// The standings on the projector (`refresh` every 2 s) or the ranking to
@@ -178,7 +185,7 @@ fn board_page(lang: Lang, night: &str, heading: &str, class: &str, refresh: u32)
         script src="/assets/board.js" {}
         script { "board(" (refresh) ");" }
     };
-    shell(&title, Some(class), words(lang, &BOARD_WORDS), body).into_string()
+    shell(lang, &title, Some(class), words(lang, &BOARD_WORDS), body).into_string()
 }
 
 pub async fn desk(State(desk): State<Arc<Desk>>) -> Html<String> {

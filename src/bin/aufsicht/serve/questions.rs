@@ -82,10 +82,7 @@ pub async fn answer(
 ) -> Reply {
     blocking(move || {
         let lang = desk.lang;
-        let body: AnswerBody = serde_json::from_slice(&body).map_err(|e| {
-            let said = say(lang, "edit-bad-body", &[("problem", &e)]);
-            Problem(StatusCode::BAD_REQUEST, said)
-        })?;
+        let body: AnswerBody = super::api::body_of(&desk, &body)?;
         let by = body.by.trim().to_string();
         if by.is_empty() {
             let said = say(lang, "desk-name-first", &[]);

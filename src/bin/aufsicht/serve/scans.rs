@@ -19,7 +19,9 @@ use aufsicht::night::batch::result_names::name_beside;
 use aufsicht::night::batch::{Batch, ReaderKind};
 use aufsicht::night::club::archive::StoredSheet;
 use aufsicht::night::club::archive::{Archive, sha256_file};
-use aufsicht::sheet::Status;
+use aufsicht::night::desk::sent::{Place, Told, at, sentences};
+use aufsicht::record::Decision;
+use aufsicht::sheet::{SheetResult, Status};
 
 use super::Desk;
 use super::api::{Problem, Reply, blocking};
@@ -46,6 +48,10 @@ pub struct Sent {
     sheets: Vec<i64>,
     status: &'static str,
     message: String,
+    /// What lets the sender alone take its sheets back
+    /// (`POST /api/scans/take-back`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    receipt: Option<String>,
 }
 
 /// One file of the request: its name and where its bytes wait (a
@@ -63,8 +69,13 @@ pub async fn upload(
     State(desk): State<Arc<Desk>>,
     Extension(access): Extension<Access>,
     Query(q): Query<ScansQuery>,
-    multipart: Multipart,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Reply {
+    // No form with files at all (no boundary, another content type).
+    let Ok(multipart) = multipart else {
+        let said = say(desk.lang, "scans-bad-request", &[]);
+        return Err(Problem(StatusCode::BAD_REQUEST, said));
+    };
     let Ok(_turn) = desk.uploads.try_acquire() else {
         let busy = say(desk.lang, "scans-busy", &[]);
         return Err(Problem(StatusCode::SERVICE_UNAVAILABLE, busy));
@@ -209,7 +220,56 @@ fn refused(name: &str, why: String) -> Sent {
         sheets: Vec::new(),
         status: "refused",
         message: why,
+        receipt: None,
     }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakeBackBody {
+    sheets: Vec<i64>,
+    receipt: String,
+}
+
+/// `POST /api/scans/take-back`: the phone takes back what it just sent
+/// (a photo of something else, the same table twice), with the receipt
+/// its answer carried: the sheets leave the night, kept, and the desk
+/// can bring them back. A sheet a person has decided on stays.
+pub async fn take_back(
+    State(desk): State<Arc<Desk>>,
+    Extension(access): Extension<Access>,
+    body: axum::body::Bytes,
+) -> Reply {
+    blocking(move || {
+        let body: TakeBackBody = super::api::body_of(&desk, &body)?;
+        let night = desk.night_sent_to(access, None)?;
+        let given = body.receipt.as_bytes();
+        let kept = desk.receipt(&body.sheets);
+        let known = bool::from(subtle::ConstantTimeEq::ct_eq(given, kept.as_bytes()));
+        if body.sheets.is_empty() || !known {
+            let said = say(desk.lang, "scans-no-receipt", &[]);
+            return Err(Problem(StatusCode::FORBIDDEN, said));
+        }
+        for &id in &body.sheets {
+            desk.may_take_back(night, id)?;
+        }
+        let by = say(desk.lang, "scans-phone", &[]);
+        let reason = say(desk.lang, "scans-taken-back", &[]);
+        for &id in &body.sheets {
+            let discard = Decision::Discard {
+                discard: true,
+                reason: reason.clone(),
+            };
+            desk.decide(id, &by, &[discard], None)?;
+        }
+        let said = say(
+            desk.lang,
+            "scans-taken-back-said",
+            &[("count", &body.sheets.len())],
+        );
+        Ok(Json(serde_json::json!({ "message": said })).into_response())
+    })
+    .await
 }
 
 impl Desk {
@@ -225,37 +285,96 @@ impl Desk {
         let sha = sha256_file(file.path()).map_err(|e| self.not_kept(&e))?;
         let held = self.held(night.id, &sha)?;
         if !held.is_empty() {
-            let message = say(self.lang, "scans-duplicate", &[("count", &held.len())]);
+            let again = say(self.lang, "sent-duplicate", &[]);
+            let said: Vec<String> = (held.iter())
+                .map(|s| format!("{}: {again}", at(self.lang, &s.result)))
+                .collect();
+            let message = said.join("; ");
             return Ok(Sent {
                 file: name.to_string(),
                 sheets: held.iter().map(|s| s.id).collect(),
                 status: "duplicate",
                 message,
+                receipt: None,
             });
         }
         // Its content's hash first, so two phones' `IMG_0001.jpg` never meet.
         let kept = folder.join(format!("{}-{name}", &sha[..12]));
         aufsicht::night::files::persist_synced(file, &kept).map_err(|e| self.not_kept(&e))?;
-        let statuses = self.read_kept(night, &kept, folder, &self.forms, false)?;
+        self.read_kept(night, &kept, folder, &self.forms, false)?;
         let held = self.held(night.id, &sha)?;
-        let status = match statuses.as_slice() {
-            s if s.iter().all(|s| *s == Status::Ok) && !s.is_empty() => "ok",
-            s if s.iter().all(|s| *s == Status::Unreadable) => "unreadable",
+        let places = self.tables_of(night.id)?;
+        let told: Vec<(SheetResult, Told)> = held
+            .iter()
+            .map(|s| (s.result.clone(), Told::of(&s.result, s.id, &places)))
+            .collect();
+        let status = match told.iter().map(|(_, t)| t.status()).collect::<Vec<_>>() {
+            s if !s.is_empty() && s.iter().all(|s| *s == "ok") => "ok",
+            s if s.iter().all(|s| *s == "unreadable") => "unreadable",
             _ => "flagged",
         };
-        let args: [(&str, &dyn std::fmt::Display); 1] = [("count", &held.len())];
-        let mut message = say(self.lang, &format!("scans-{status}"), &args);
-        // Why a photo cannot be read: what to do better on the next one.
-        let mut flags = held.iter().flat_map(|s| &s.result.flags);
-        if let Some(f) = flags.find(|f| f.code == Code::SheetUnreadable) {
-            message = format!("{message} ({})", f.message);
-        }
+        let message = match told.is_empty() {
+            true => say(self.lang, "sent-unreadable", &[]),
+            false => sentences(self.lang, &told),
+        };
+        let sheets: Vec<i64> = held.iter().map(|s| s.id).collect();
         Ok(Sent {
             file: name.to_string(),
-            sheets: held.iter().map(|s| s.id).collect(),
+            receipt: (!sheets.is_empty()).then(|| self.receipt(&sheets)),
+            sheets,
             status,
             message,
         })
+    }
+
+    /// The receipt of sheets sent: a keyed hash only this desk makes, so
+    /// that a phone takes back what it sent and nothing else.
+    fn receipt(&self, sheets: &[i64]) -> String {
+        use sha2::{Digest, Sha256};
+        let mut hash = Sha256::new();
+        hash.update(self.door.token.as_bytes());
+        for id in sheets {
+            hash.update(id.to_le_bytes());
+        }
+        hash.finalize()[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// Whether sheet `id` of night `night` may be taken back by the phone:
+    /// the night's, and no person has decided on it yet.
+    fn may_take_back(&self, night: i64, id: i64) -> Result<(), Problem> {
+        let (of, _) = self.stored_in(id)?;
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let decided = archive.record(id).map_err(|e| self.problem(e))?.records;
+        if of != night || !decided.is_empty() {
+            let said = say(self.lang, "scans-decided", &[]);
+            return Err(Problem(StatusCode::CONFLICT, said));
+        }
+        Ok(())
+    }
+
+    /// Round, table and id of every sheet of the night that holds its
+    /// table: not a copy a person settled, not another game's.
+    fn tables_of(&self, night: i64) -> Result<Vec<Place>, Problem> {
+        let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        let all = archive.sheets(night).map_err(|e| self.problem(e))?;
+        let other_game = |s: &SheetResult| {
+            s.notes.game_confirmed.is_none() && s.flags.iter().any(|f| f.code == Code::WrongGame)
+        };
+        Ok(all
+            .into_iter()
+            .filter(|s| {
+                let notes = &s.result.notes;
+                notes.copy_of.is_none() && notes.discarded.is_none() && !other_game(&s.result)
+            })
+            .map(|s| Place {
+                round: s.result.round,
+                table: s.result.table,
+                sheet: s.id,
+            })
+            .collect())
     }
 
     /// The night a request sends scans to: a phone's token's own night
@@ -353,10 +472,7 @@ pub async fn reread(
     body: axum::body::Bytes,
 ) -> Reply {
     blocking(move || {
-        let body: RereadBody = serde_json::from_slice(&body).map_err(|e| {
-            let said = say(desk.lang, "edit-bad-body", &[("problem", &e)]);
-            Problem(StatusCode::BAD_REQUEST, said)
-        })?;
+        let body: RereadBody = super::api::body_of(&desk, &body)?;
         let by = body.by.trim();
         if by.is_empty() {
             let said = say(desk.lang, "desk-name-first", &[]);

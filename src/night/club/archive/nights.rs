@@ -178,6 +178,26 @@ impl Archive {
         Ok(tx.commit()?)
     }
 
+    /// Every night's capture key, by the night's id.
+    pub fn capture_keys(&self) -> Result<Vec<(i64, String)>, ArchiveError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT tournament_id, key FROM capture_keys ORDER BY tournament_id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Keeps `key` as night `tournament`'s capture key, in place of the
+    /// one it had.
+    pub fn keep_capture_key(&mut self, tournament: i64, key: &str) -> Result<(), ArchiveError> {
+        self.conn.execute(
+            "INSERT INTO capture_keys (tournament_id, key) VALUES (?1, ?2)
+             ON CONFLICT (tournament_id) DO UPDATE SET key = excluded.key",
+            params![tournament, key],
+        )?;
+        Ok(())
+    }
+
     /// The names every night's list gives, the newest night's first.
     pub fn names(&self) -> Result<Names, ArchiveError> {
         let mut stmt = self.conn.prepare(

@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 ";
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 9;
+pub const SCHEMA_VERSION: usize = 10;
 
 /// The archive's migrations, in order; the archive's `user_version` says
 /// how many ran. The first is the schema as it stood before versions:
@@ -174,6 +174,14 @@ pub(super) fn migrations() -> rusqlite_migration::Migrations<'static> {
         rusqlite_migration::M::up_with_hook("", |tx: &rusqlite::Transaction| {
             add_column(tx, "corrections", "why", "TEXT")
         }),
+        // Each night's capture key: a phone's link outlives a restart of
+        // the desk until the desk renews it.
+        rusqlite_migration::M::up(
+            "CREATE TABLE IF NOT EXISTS capture_keys (
+                tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),
+                key TEXT NOT NULL
+            );",
+        ),
     ];
     debug_assert_eq!(ms.len(), SCHEMA_VERSION);
     rusqlite_migration::Migrations::new(ms)

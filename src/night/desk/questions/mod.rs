@@ -119,7 +119,8 @@ impl Serialize for Question {
 /// sheet asks nothing (it counts nowhere), nor a copy (its paper is asked
 /// on the sheet it copies).
 pub fn doubts_of(id: i64, sheet: &SheetResult, hand: &HandOf) -> Vec<Doubt> {
-    if sheet.notes.void.is_some() || sheet.notes.copy_of.is_some() {
+    let notes = &sheet.notes;
+    if notes.void.is_some() || notes.copy_of.is_some() || notes.discarded.is_some() {
         return Vec::new();
     }
     let flags = sheet

@@ -44,6 +44,25 @@
     });
   }
 
+  // What was just sent by mistake: taken back with the answer's receipt.
+  function takeBack(answer, li) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = words.takeback;
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      const r = await fetch("/api/scans/take-back", {
+        method: "POST",
+        headers: Object.assign({ "Content-Type": "application/json" }, headers),
+        body: JSON.stringify({ sheets: answer.sheets, receipt: answer.receipt }),
+      });
+      const said = r.ok ? (await r.json()).message : await r.text();
+      li.className = r.ok ? "taken-back" : li.className;
+      li.replaceChildren(document.createTextNode(said));
+    });
+    return b;
+  }
+
   async function send(file) {
     const li = document.createElement("li");
     li.textContent = file.name + ": " + words.sending;
@@ -60,7 +79,9 @@
       if (!r.ok) throw new Error(await r.text());
       const [answer] = await r.json();
       li.className = answer.status;
-      li.textContent = file.name + ": " + (words[answer.status] || answer.status) + " – " + answer.message;
+      li.title = file.name;
+      li.textContent = answer.message;
+      if (answer.receipt) li.appendChild(takeBack(answer, li));
     } catch (e) {
       li.className = "failed";
       li.textContent = file.name + ": " + words.failed + " (" + e.message + ")";

@@ -379,7 +379,15 @@ async function store(f, value, kept, pressed) {
 async function showCapture() {
   const c = await get("/api/capture");
   const box = document.getElementById("capture");
-  if (!c.reachable || !c.svg) return;
+  if (!c.reachable || !c.svg) {
+    // On loopback no phone reaches the desk: say how one would.
+    const line = document.createElement("p");
+    line.className = "hint";
+    line.textContent = texts.captureloopback;
+    box.replaceChildren(line);
+    box.hidden = false;
+    return;
+  }
   const img = document.createElement("img");
   img.src = "data:image/svg+xml," + encodeURIComponent(c.svg);
   img.alt = c.url;

@@ -1,0 +1,203 @@
+//! The night at the desk as a club runs it, from the HTTP side: what the
+//! phone is told, what was sent by mistake taken out again, the phone's
+//! key kept, and every refusal in German.
+
+use serde_json::{Value, json};
+
+use crate::common::temp;
+use crate::desk::{Desk, as_png, call_at, capture_address, multipart};
+
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+
+/// A desk alone on a new archive (a night of phones), and its phone's
+/// address and key.
+fn phone_night(dir: &std::path::Path) -> (Desk, String, String) {
+    let archive = dir.join("neu.sqlite");
+    let more = ["--tournament", "Heute", "--date", "3.10.2026"];
+    let desk = Desk::listening("0.0.0.0:0", "de", &archive, &more);
+    let (at, _, key) = capture_address(&desk.json("/api/capture"));
+    (desk, at, key)
+}
+
+/// Sends `bytes` as `name` from the phone: the answer's one entry.
+fn send(at: &str, key: &str, name: &str, bytes: Vec<u8>) -> Value {
+    let (kind, body) = multipart(&[(name, bytes)]);
+    let headers = [("Content-Type", kind.as_str()), ("x-aufsicht-token", key)];
+    let (status, _, said) = call_at(at, at, "POST", "/api/scans", &headers, &body);
+    assert_eq!(status, 200, "{said}");
+    let sent: Value = serde_json::from_str(&said).expect("json");
+    sent[0].clone()
+}
+
+fn open_checks(desk: &Desk) -> Vec<String> {
+    let checks = desk.json("/api/checks");
+    (checks.as_array().expect("checks").iter())
+        .filter(|c| c["settled"].is_null() || c["settled"] == false)
+        .map(|c| c["code"].as_str().expect("code").to_string())
+        .collect()
+}
+
+/// A photo of a table top (no sheet) and the same table sent twice: the
+/// phone takes the second back with its receipt, the desk discards the
+/// other with one request; both stay in the archive, neither counts, and
+/// their checks are settled.
+#[test]
+fn what_was_sent_by_mistake_should_leave_the_night_and_stay_in_the_archive() {
+    let dir = temp("desk-night-mistakes");
+    let (desk, at, key) = phone_night(&dir);
+    let png = |sample: &str| std::fs::read(as_png(sample, &dir)).expect("photo");
+    let first = send(&at, &key, "IMG_0001.jpg", png("merkur-scanner.jpg"));
+    let twice = send(&at, &key, "IMG_0002.jpg", png("merkur-fax.tif"));
+    let blank = dir.join("leer.png");
+    image::GrayImage::from_pixel(1240, 1754, image::Luma([235]))
+        .save(&blank)
+        .expect("png");
+    let table_top = send(
+        &at,
+        &key,
+        "IMG_0003.jpg",
+        std::fs::read(&blank).expect("png"),
+    );
+    assert_eq!(table_top["status"], "unreadable", "{table_top}");
+    let checks = open_checks(&desk);
+    for code in ["TABLE_TWICE", "SHEET_UNREADABLE"] {
+        assert!(checks.iter().any(|c| c == code), "{code}: {checks:?}");
+    }
+
+    // Another phone's receipt, or none, takes nothing back.
+    let id = twice["sheets"][0].as_i64().expect("a sheet");
+    let phone = [JSON, ("x-aufsicht-token", key.as_str())];
+    let forged = json!({"sheets": [id], "receipt": first["receipt"]}).to_string();
+    let (status, _, said) = call_at(
+        &at,
+        &at,
+        "POST",
+        "/api/scans/take-back",
+        &phone,
+        forged.as_bytes(),
+    );
+    assert_eq!(status, 403, "{said}");
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    assert!(said.contains("zurücknehmen"), "German: {said}");
+    // With its own receipt the phone takes it back.
+    let own = json!({"sheets": twice["sheets"], "receipt": twice["receipt"]}).to_string();
+    let (status, _, said) = call_at(
+        &at,
+        &at,
+        "POST",
+        "/api/scans/take-back",
+        &phone,
+        own.as_bytes(),
+    );
+    assert_eq!(status, 200, "{said}");
+    assert!(!open_checks(&desk).iter().any(|c| c == "TABLE_TWICE"));
+
+    // The desk discards the table top with one request.
+    let blank_id = table_top["sheets"][0].as_i64().expect("a sheet");
+    let (status, _, said) = desk.call(
+        "POST",
+        &format!("/api/sheets/{blank_id}/discard"),
+        &[JSON],
+        &json!({"by": "AB"}).to_string(),
+    );
+    assert_eq!(status, 200, "{said}");
+    assert!(open_checks(&desk).is_empty(), "{:?}", open_checks(&desk));
+    let settled = desk.json("/api/checks");
+    let discarded = (settled.as_array().expect("checks").iter())
+        .filter(|c| c["code"] == "SHEET_DISCARDED")
+        .count();
+    assert_eq!(discarded, 2, "both listed as settled: {settled}");
+
+    // Nothing lost: both still in the archive, with who and why.
+    let sheets = desk.json("/api/sheets");
+    let ids: Vec<i64> = (sheets.as_array().expect("sheets").iter())
+        .map(|s| s["id"].as_i64().expect("id"))
+        .collect();
+    assert!(ids.contains(&id) && ids.contains(&blank_id), "{sheets}");
+    let trail = desk.json(&format!("/api/sheets/{id}/trail"));
+    let line = (trail.as_array().expect("trail").iter())
+        .find(|l| l["kind"] == "discard")
+        .unwrap_or_else(|| panic!("{trail}"));
+    assert_eq!(line["by"], "Handy", "{trail}");
+    // The ranking holds the first sheet's players alone.
+    let first_id = first["sheets"][0].as_i64().expect("a sheet");
+    let players = |v: &Value, of: fn(&Value) -> Option<&str>| {
+        (v.as_array().expect("list").iter())
+            .filter_map(|p| of(p).map(str::to_string))
+            .collect::<std::collections::BTreeSet<String>>()
+    };
+    let ranked = players(&desk.json("/api/standings?format=json"), |p| {
+        p["player"].as_str()
+    });
+    let sheet = desk.json(&format!("/api/sheets/{first_id}"));
+    assert_eq!(ranked, players(&sheet["players"], Value::as_str), "{sheet}");
+
+    // A sheet a person decided on stays: the phone cannot take it back.
+    let (status, _, said) = desk.call(
+        "POST",
+        &format!("/api/sheets/{first_id}/game"),
+        &[JSON],
+        &json!({"by": "AB", "ours": true}).to_string(),
+    );
+    assert_eq!(status, 200, "{said}");
+    let own = json!({"sheets": first["sheets"], "receipt": first["receipt"]}).to_string();
+    let (status, _, said) = call_at(
+        &at,
+        &at,
+        "POST",
+        "/api/scans/take-back",
+        &phone,
+        own.as_bytes(),
+    );
+    assert_eq!(status, 409, "{said}");
+    // And the desk brings a discarded one back.
+    let (status, _, said) = desk.call(
+        "POST",
+        &format!("/api/sheets/{id}/discard"),
+        &[JSON],
+        &json!({"by": "AB", "discard": false}).to_string(),
+    );
+    assert_eq!(status, 200, "{said}");
+    assert!(open_checks(&desk).iter().any(|c| c == "TABLE_TWICE"));
+}
+
+/// What the web framework refuses, and a body that is not the JSON
+/// asked for: each one German line, whatever the client sent.
+#[test]
+fn every_refusal_should_be_one_german_line() {
+    let dir = temp("desk-night-refusals");
+    let (desk, at, key) = phone_night(&dir);
+    let german = |status: u16, said: &str, wanted: u16, words: &str| {
+        assert_eq!(status, wanted, "{said}");
+        assert_eq!(said.trim().lines().count(), 1, "{said}");
+        assert!(said.contains(words), "{words}: {said}");
+        for english in [
+            "Invalid",
+            "boundary",
+            "expected",
+            "field `",
+            "Not Found",
+            "Method",
+        ] {
+            assert!(!said.contains(english), "{english}: {said}");
+        }
+    };
+    // An upload whose multipart header has no boundary.
+    let headers = [
+        ("Content-Type", "multipart/form-data"),
+        ("x-aufsicht-token", key.as_str()),
+    ];
+    let (status, _, said) = call_at(&at, &at, "POST", "/api/scans", &headers, b"--x--");
+    german(status, &said, 400, "die Sendung ist nicht lesbar");
+    let (status, _, said) = desk.call("GET", "/api/gibtsnicht", &[], "");
+    german(status, &said, 404, "Adresse");
+    let (status, _, said) = desk.call("GET", "/api/questions/abc", &[], "");
+    german(status, &said, 405, "Anfrage");
+    let (status, _, said) = desk.call("POST", "/api/sheets/x/values", &[JSON], "{}");
+    german(status, &said, 400, "nicht lesbar");
+    let unknown = json!({"by": "AB", "discard": true, "wert": 3}).to_string();
+    let (status, _, said) = desk.call("POST", "/api/sheets/1/discard", &[JSON], &unknown);
+    german(status, &said, 400, "„wert“");
+    let (status, _, said) = desk.call("POST", "/api/sheets/1/discard", &[JSON], "{by");
+    german(status, &said, 400, "kein JSON");
+}
