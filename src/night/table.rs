@@ -79,6 +79,39 @@ impl Table {
             .filter_map(|i| self.json_row(i))
             .collect()
     }
+
+    /// The table as a spreadsheet of `lang` opens it by a double click: a
+    /// byte-order mark (else Excel takes UTF-8 for the old code page),
+    /// fields split by `;` (a German spreadsheet takes `,` for the
+    /// decimal comma), the heads in the language.
+    pub fn write_spreadsheet<W: std::io::Write>(
+        &self,
+        mut out: W,
+        lang: crate::catalogue::Lang,
+    ) -> Result<(), csv::Error> {
+        out.write_all("\u{FEFF}".as_bytes())?;
+        let mut w = csv::WriterBuilder::new().delimiter(b';').from_writer(out);
+        let heads = self
+            .header
+            .iter()
+            .map(|h| crate::catalogue::column_head(lang, h));
+        w.write_record(heads)?;
+        for row in &self.rows {
+            w.write_record(row.iter().map(Entry::text))?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+
+    /// Column `name` with `entries` (one a row) put after column `after`
+    /// (at the end where there is none).
+    pub fn insert_after(&mut self, after: &str, name: &str, entries: Vec<Entry>) {
+        let at = (self.header.iter().position(|h| h == after)).map_or(self.header.len(), |i| i + 1);
+        self.header.insert(at, name.to_string());
+        for (row, entry) in self.rows.iter_mut().zip(entries) {
+            row.insert(at.min(row.len()), entry);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -110,5 +143,18 @@ mod tests {
         assert_eq!(row["round_1"], Value::Null);
         assert_eq!(table().json_rows().len(), 1);
         assert!(table().json_row(1).is_none());
+    }
+
+    #[test]
+    fn a_spreadsheets_csv_should_split_by_semicolons_under_german_heads() {
+        let mut t = table();
+        t.insert_after("player", "name", vec![Entry::Text("Huber; Sepp".into())]);
+        let mut csv = Vec::new();
+        t.write_spreadsheet(&mut csv, crate::catalogue::Lang::De)
+            .expect("csv");
+        assert_eq!(
+            String::from_utf8(csv).expect("utf-8"),
+            "\u{FEFF}Platz;Teilnehmer;Name;Runde 1\n1;0107, a;\"Huber; Sepp\";\n"
+        );
     }
 }

@@ -396,6 +396,13 @@ desk-player = Spieler
 desk-total = Punkte
 desk-provisional = (vorläufig)
 desk-checks = Prüfungen des Abends
+desk-round-column = Runde
+desk-checks-open = vorläufig: { $count ->
+        [one] eine Prüfung offen
+       *[other] { $count } Prüfungen offen
+    }
+desk-spreadsheet-file = Rangliste
+desk-export-csv-de = Tabelle für Excel/LibreOffice (CSV)
 
 ## scan --watch
 watch-start = beobachte { $path }: jeder Scan wird gelesen, sobald er ankommt; Strg-C beendet

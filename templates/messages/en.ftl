@@ -386,6 +386,13 @@ desk-player = player
 desk-total = total
 desk-provisional = (provisional)
 desk-checks = The night's checks
+desk-round-column = Round
+desk-checks-open = provisional: { $count ->
+        [one] one check open
+       *[other] { $count } checks open
+    }
+desk-spreadsheet-file = ranking
+desk-export-csv-de = table for spreadsheets (CSV, German)
 
 ## scan --watch
 watch-start = watching { $path }: each scan is read as it arrives; Ctrl-C stops

@@ -201,3 +201,72 @@ fn every_refusal_should_be_one_german_line() {
     let (status, _, said) = desk.call("POST", "/api/sheets/1/discard", &[JSON], "{by");
     german(status, &said, 400, "kein JSON");
 }
+
+/// The ranking for the wall, printed to PDF from Chromium: the night's
+/// name and date, a column a round, names left-aligned, the open checks
+/// as one line, and no file name anywhere.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ranking_printed_from_chromium_should_name_the_night_and_no_file() {
+    use crate::desk::{Driver, browser, until};
+    let dir = temp("desk-night-ranking");
+    let (desk, at, key) = phone_night(&dir);
+    let png = |sample: &str| std::fs::read(as_png(sample, &dir)).expect("photo");
+    send(&at, &key, "IMG_0001.jpg", png("merkur-scanner.jpg"));
+    send(&at, &key, "IMG_0002.jpg", png("merkur-fax.tif"));
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    client
+        .goto(&format!("{}ranking", desk.url))
+        .await
+        .expect("the ranking");
+    until(
+        &client,
+        "return document.querySelectorAll('#board tr').length > 1 && !document.getElementById('provisional').hidden",
+    )
+    .await;
+    let left = client
+        .execute(
+            "return getComputedStyle(document.querySelector('#board td.player')).textAlign",
+            vec![],
+        )
+        .await
+        .expect("style");
+    assert_eq!(left, json!("right"), "numbers right");
+    let shot = client.screenshot().await.expect("screenshot");
+    std::fs::write(dir.join("ranking.png"), &shot).expect("png");
+    let pdf = client
+        .print(fantoccini::wd::PrintConfiguration::default())
+        .await
+        .expect("printed");
+    std::fs::write(dir.join("ranking.pdf"), &pdf).expect("pdf");
+    client.close().await.expect("close");
+    let doc = lopdf::Document::load_mem(&pdf).expect("a PDF");
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    assert_eq!(pages.len(), 1, "one A4 page");
+    let text = (doc.extract_text(&pages).expect("its text"))
+        .replace('\u{FB01}', "fi")
+        .replace('\u{FB00}', "ff")
+        .replace('\u{FB02}', "fl");
+    for wanted in [
+        "Heute",
+        "03.10.2026",
+        "Runde 1",
+        "vorläufig: ",
+        " Prüfungen offen",
+    ] {
+        assert!(text.contains(wanted), "{wanted}: {text}");
+    }
+    for file in ["IMG_", ".png", ".jpg", "fotos-", "sqlite", "Tisch 30 "] {
+        assert!(!text.contains(file), "{file}: {text}");
+    }
+    // Beside the contract's CSV, one a German spreadsheet splits.
+    let (status, head, csv) = desk.call("GET", "/api/standings?format=csv-de", &[], "");
+    assert_eq!(status, 200, "{csv}");
+    assert!(head.to_lowercase().contains("rangliste.csv"), "{head}");
+    assert!(
+        csv.starts_with("\u{FEFF}Platz;Teilnehmer;Punkte;Runde 1;"),
+        "{csv}"
+    );
+    let (_, _, contract) = desk.call("GET", "/api/standings", &[], "");
+    assert!(contract.starts_with("rank,player,total"), "{contract}");
+}

@@ -634,6 +634,8 @@ mod tests {
         }
         assert_eq!(a.pick_tournament(Some("Januar")).expect("by name"), jan);
         assert_eq!(a.pick_tournament(Some("2026-01-10")).expect("by date"), jan);
+        assert_eq!(a.pick_tournament(Some("10.1.2026")).expect("German"), jan);
+        assert_eq!(a.pick_tournament(Some("10.01.2026")).expect("German"), jan);
         match a.pick_tournament(Some("2026-02-14")) {
             Err(ArchiveError::SeveralTournaments(names)) => {
                 assert_eq!(names, "Doppelt 1 (2026-02-14), Doppelt 2 (2026-02-14)")

@@ -628,6 +628,9 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
             }
             return Ok(Json(rows).into_response());
         }
+        if q.format.as_deref() == Some("csv-de") {
+            return desk.spreadsheet(&standings);
+        }
         let mut csv = Vec::new();
         standings
             .write_csv(&mut csv)
@@ -644,6 +647,40 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
         Ok(response)
     })
     .await
+}
+
+impl Desk {
+    /// The standings as a spreadsheet of the desk's language opens them
+    /// (`;`, a BOM, the heads in the language), with the list's names.
+    fn spreadsheet(&self, standings: &aufsicht::night::tournament::standings::Standings) -> Reply {
+        use aufsicht::night::table::Entry;
+        let names = self.names()?;
+        let mut table = standings.table();
+        let named: Vec<Entry> = (standings.players.iter())
+            .map(|l| {
+                names
+                    .get(l.player.as_str())
+                    .map_or(Entry::Blank, |n| Entry::Text(n.to_string()))
+            })
+            .collect();
+        if named.iter().any(|e| *e != Entry::Blank) {
+            table.insert_after("player", "name", named);
+        }
+        let mut csv = Vec::new();
+        table
+            .write_spreadsheet(&mut csv, self.lang)
+            .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        let file = say(self.lang, "desk-spreadsheet-file", &[]);
+        let disposition = format!("attachment; filename=\"{file}.csv\"");
+        Ok((
+            [
+                (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            csv,
+        )
+            .into_response())
+    }
 }
 
 /// `GET /api/checks`: the night checks `standings` makes over the

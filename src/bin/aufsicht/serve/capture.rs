@@ -164,7 +164,7 @@ impl Desk {
 
     /// How the phone's page names night `id`: its name and date, the
     /// language's way.
-    fn night_label(&self, id: i64) -> Result<String, Problem> {
+    pub(super) fn night_label(&self, id: i64) -> Result<String, Problem> {
         let (name, date) = self.night_name(id)?;
         Ok(match date {
             Some(d) => format!("{name}, {}", aufsicht::catalogue::date(self.lang, d)),

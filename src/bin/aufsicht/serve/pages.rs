@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 
@@ -106,22 +106,29 @@ const DESK_WORDS: [(&str, &str); 39] = [
 ];
 
 /// The board's words (standings and ranking).
-const BOARD_WORDS: [(&str, &str); 6] = [
+const BOARD_WORDS: [(&str, &str); 7] = [
     ("rank", "desk-rank"),
     ("player", "desk-player"),
     ("name", "column-name"),
     ("total", "desk-total"),
     ("provisional", "desk-provisional"),
     ("checks", "desk-checks"),
+    ("round", "desk-round-column"),
 ];
 
 /// The words a page's script shows, as a JSON object in the page
 /// (`#words`), in the page's language.
 pub(super) fn words(lang: Lang, words: &[(&str, &str)]) -> Markup {
-    let map: serde_json::Map<String, serde_json::Value> = words
+    words_and(lang, words, Vec::new())
+}
+
+/// [`words`] and `more`, words made with arguments.
+fn words_and(lang: Lang, words: &[(&str, &str)], more: Vec<(&str, String)>) -> Markup {
+    let mut map: serde_json::Map<String, serde_json::Value> = words
         .iter()
         .map(|(key, id)| (key.to_string(), say(lang, id, &[]).into()))
         .collect();
+    map.extend(more.into_iter().map(|(k, v)| (k.to_string(), v.into())));
     aufsicht::html::json_script("words", &serde_json::Value::Object(map).to_string())
 }
 
@@ -166,50 +173,71 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
 }
 
 /// The standings on the projector (`refresh` every 2 s) or the ranking to
-/// print (`refresh` 0).
+/// print (`refresh` 0), named by the night and its date. While checks
+/// are open one line says how many; their details are for the screen.
 fn board_page(lang: Lang, night: &str, heading: &str, class: &str, refresh: u32) -> String {
     let t = |id: &str| say(lang, id, &[]);
     let title = format!("{}: {night}", t(heading));
     let print = refresh == 0;
     let body = html! {
-        h1 { (title) " " span id="provisional" hidden { (t("desk-provisional")) } }
+        h1 { (title) }
+        p id="provisional" hidden {}
         @if print {
             p class="noprint" {
                 a id="csv" href="/api/standings?download=1" { (t("desk-export-csv")) }
                 " "
+                a id="csv-de" href="/api/standings?download=1&format=csv-de" { (t("desk-export-csv-de")) }
+                " "
                 button onclick="window.print()" { (t("desk-print")) }
             }
         }
-        section id="checks" hidden { h2 { (t("desk-checks")) } ul {} }
+        section id="checks" class="noprint" hidden { h2 { (t("desk-checks")) } ul {} }
         table id="board" {}
         script src="/assets/board.js" {}
         script { "board(" (refresh) ");" }
     };
-    shell(lang, &title, Some(class), words(lang, &BOARD_WORDS), body).into_string()
+    // The open checks' line, one and many (`#` the count the script puts in).
+    let open = |count: &dyn std::fmt::Display| say(lang, "desk-checks-open", &[("count", count)]);
+    let more = vec![("open_one", open(&1)), ("open_many", open(&"#"))];
+    let data = words_and(lang, &BOARD_WORDS, more);
+    shell(lang, &title, Some(class), data, body).into_string()
 }
 
 pub async fn desk(State(desk): State<Arc<Desk>>) -> Html<String> {
     Html(desk_page(desk.lang, &desk.title))
 }
 
-pub async fn standings(State(desk): State<Arc<Desk>>) -> Html<String> {
-    Html(board_page(
-        desk.lang,
-        &desk.title,
-        "desk-standings",
-        "board",
-        2000,
-    ))
+pub async fn standings(
+    State(desk): State<Arc<Desk>>,
+    Query(q): Query<super::api::NightQuery>,
+) -> Result<Html<String>, super::api::Problem> {
+    board(desk, q, "desk-standings", "board", 2000).await
 }
 
-pub async fn ranking(State(desk): State<Arc<Desk>>) -> Html<String> {
-    Html(board_page(
-        desk.lang,
-        &desk.title,
-        "desk-ranking",
-        "ranking",
-        0,
-    ))
+pub async fn ranking(
+    State(desk): State<Arc<Desk>>,
+    Query(q): Query<super::api::NightQuery>,
+) -> Result<Html<String>, super::api::Problem> {
+    board(desk, q, "desk-ranking", "ranking", 0).await
+}
+
+/// A board of the night asked for (else the desk's), named by the
+/// night and its date.
+async fn board(
+    desk: Arc<Desk>,
+    q: super::api::NightQuery,
+    heading: &'static str,
+    class: &'static str,
+    refresh: u32,
+) -> Result<Html<String>, super::api::Problem> {
+    let work = move || {
+        let night = desk.night(q.tournament.as_deref())?.id;
+        let label = desk.night_label(night)?;
+        Ok(Html(board_page(desk.lang, &label, heading, class, refresh)))
+    };
+    tokio::task::spawn_blocking(work)
+        .await
+        .expect("a desk task panicked")
 }
 
 pub async fn asset(Path(name): Path<String>) -> Response {

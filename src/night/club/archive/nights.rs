@@ -263,7 +263,10 @@ impl Archive {
         if let Some(n) = all.iter().find(|n| n.name == wanted) {
             return Ok(n.id);
         }
-        let wanted_date = NaiveDate::parse_from_str(wanted, "%Y-%m-%d").ok();
+        // As the contract writes a date, or as Germans do (3.12.2026).
+        let wanted_date = ["%Y-%m-%d", "%d.%m.%Y"]
+            .iter()
+            .find_map(|f| NaiveDate::parse_from_str(wanted.trim(), f).ok());
         let dated: Vec<&Night> = all
             .iter()
             .filter(|n| wanted_date.is_some() && n.date == wanted_date)

@@ -15,9 +15,10 @@ function takeKey() {
 function board(every) {
   const token = takeKey();
   const headers = token ? { "x-aufsicht-token": token } : {};
-  const csv = document.getElementById("csv");
   const shown = new URLSearchParams(location.search).get("tournament");
-  if (csv && shown) csv.href += "&tournament=" + encodeURIComponent(shown);
+  for (const csv of [document.getElementById("csv"), document.getElementById("csv-de")]) {
+    if (csv && shown) csv.href += "&tournament=" + encodeURIComponent(shown);
+  }
   const names = JSON.parse(document.getElementById("words").textContent);
   async function load() {
     const night = new URLSearchParams(location.search).get("tournament");
@@ -27,23 +28,36 @@ function board(every) {
     const rows = await r.json();
     const table = document.getElementById("board");
     table.replaceChildren();
-    const tr = table.insertRow();
+    // Columns: rank, number, name where the list gives names, one a
+    // round the night played, the total. Each cell knows its column.
     const named = rows.some(l => l.name);
-    const heads = named ? [names.rank, names.player, names.name, names.total] : [names.rank, names.player, names.total];
-    for (const h of heads) {
-      const th = document.createElement("th"); th.textContent = h; tr.appendChild(th);
+    const rounds = [...new Set(rows.flatMap(l => Object.keys(l)))]
+      .filter(k => /^round_\d+$/.test(k) && rows.some(l => l[k] !== null && l[k] !== undefined))
+      .sort((a, b) => Number(a.slice(6)) - Number(b.slice(6)));
+    const columns = [["rank", names.rank, l => l.rank], ["player", names.player, l => l.player]];
+    if (named) columns.push(["name", names.name, l => l.name ?? ""]);
+    for (const k of rounds) columns.push(["round", names.round + " " + k.slice(6), l => l[k] ?? ""]);
+    columns.push(["total", names.total, l => l.total]);
+    const tr = table.insertRow();
+    for (const [kind, head] of columns) {
+      const th = document.createElement("th"); th.textContent = head; th.className = kind; tr.appendChild(th);
     }
     for (const l of rows) {
       const row = table.insertRow();
       row.dataset.player = l.player;
-      const cells = named ? [l.rank, l.player, l.name ?? "", l.total] : [l.rank, l.player, l.total];
-      for (const v of cells) row.insertCell().textContent = v;
+      for (const [kind, , value] of columns) {
+        const td = row.insertCell(); td.textContent = value(l); td.className = kind;
+      }
     }
     await showChecks(headers, of);
     document.body.dataset.loaded = String(Date.now());
   }
   load();
   if (every > 0) setInterval(load, every);
+}
+
+function names() {
+  return JSON.parse(document.getElementById("words").textContent);
 }
 
 // The night's checks above the table; while any stands, the ranking is
@@ -64,6 +78,9 @@ async function showChecks(headers, of) {
     list.appendChild(li);
   }
   box.hidden = checks.length === 0;
-  document.getElementById("provisional").hidden = checks.length === 0;
+  // One line on paper too: how many checks are open, not which.
+  const line = document.getElementById("provisional");
+  line.textContent = checks.length === 1 ? names().open_one : names().open_many.replace("#", checks.length);
+  line.hidden = checks.length === 0;
   document.body.dataset.checks = String(checks.length);
 }
