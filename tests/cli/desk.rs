@@ -256,7 +256,7 @@ fn text_of(v: &Value) -> String {
 }
 
 /// The value at a contract path of a sheet result.
-fn value_at(sheet: &Value, path: &str) -> Value {
+pub(crate) fn value_at(sheet: &Value, path: &str) -> Value {
     let p: Vec<&str> = path.split('/').collect();
     let seat = |s: &str| s.parse::<usize>().expect("seat") - 1;
     match p.as_slice() {

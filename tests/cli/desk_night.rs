@@ -270,3 +270,182 @@ async fn the_ranking_printed_from_chromium_should_name_the_night_and_no_file() {
     let (_, _, contract) = desk.call("GET", "/api/standings", &[], "");
     assert!(contract.starts_with("rank,player,total"), "{contract}");
 }
+
+/// At the desk in Chromium, at a phone's width and a laptop's: sheets
+/// named by round and table, the checks folded to one line, a photo of
+/// nothing shown and discarded with Entf, a cell made blank with "-" and
+/// the change taken back with Strg-Z, and the sheet's history in German.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_desk_should_blank_undo_discard_and_show_the_history_in_german() {
+    use crate::desk::{Driver, ENTER, browser, until, value_at};
+    use fantoccini::Locator::Css;
+    let dir = temp("desk-night-keys");
+    let (desk, at, key) = phone_night(&dir);
+    let png = |sample: &str| std::fs::read(as_png(sample, &dir)).expect("photo");
+    let read = send(&at, &key, "IMG_0001.jpg", png("merkur-scanner.jpg"));
+    let blank = dir.join("leer.png");
+    image::GrayImage::from_pixel(1240, 1754, image::Luma([235]))
+        .save(&blank)
+        .expect("png");
+    let nothing = send(
+        &at,
+        &key,
+        "IMG_0002.jpg",
+        std::fs::read(&blank).expect("png"),
+    );
+    let (read, nothing) = (
+        read["sheets"][0].as_i64().expect("a sheet"),
+        nothing["sheets"][0].as_i64().expect("a sheet"),
+    );
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    client
+        .set_window_size(1280, 900)
+        .await
+        .expect("a laptop's size");
+    client.goto(&desk.url).await.expect("the desk");
+    until(&client, "return document.body.dataset.ready === '1'").await;
+    client
+        .find(Css("#by"))
+        .await
+        .expect("name box")
+        .send_keys("AB")
+        .await
+        .expect("type");
+    // Named by round and table, the file on hover; the checks one line.
+    let named = client
+        .execute(
+            "return [...document.querySelectorAll('#queue li')].map(li => [li.textContent, li.title])",
+            vec![],
+        )
+        .await
+        .expect("queue");
+    assert!(
+        named
+            .as_array()
+            .expect("names")
+            .iter()
+            .any(|n| n[0].as_str().is_some_and(|t| t.starts_with("R1 T30"))
+                && n[1] == "IMG_0001.jpg"),
+        "{named}"
+    );
+    until(
+        &client,
+        "return !document.getElementById('checks').hidden && !document.getElementById('checks').open && Number(document.getElementById('checks-count').textContent) > 0",
+    )
+    .await;
+
+    // The photo of nothing: its picture shown, Entf discards it.
+    client
+        .execute(
+            &format!("document.querySelector('#queue li[data-id=\"{nothing}\"]').click()"),
+            vec![],
+        )
+        .await
+        .expect("open");
+    until(&client, &format!("return document.querySelector('#queue li.current')?.dataset.id === '{nothing}' && document.getElementById('page').src.startsWith('data:image')")).await;
+    client
+        .execute("document.activeElement.blur()", vec![])
+        .await
+        .expect("blur");
+    client
+        .find(Css("body"))
+        .await
+        .expect("body")
+        .send_keys("\u{E017}")
+        .await
+        .expect("Entf");
+    until(
+        &client,
+        &format!(
+            "return document.querySelector('#queue li[data-id=\"{nothing}\"]')?.classList.contains('out')"
+        ),
+    )
+    .await;
+    let sheet = desk.json(&format!("/api/sheets/{nothing}"));
+    assert_eq!(sheet["discarded"]["by"], "AB", "{sheet}");
+
+    // A cell blanked with "-", then Strg-Z: the old value back.
+    let view = desk.json(&format!("/api/sheets/{read}/view"));
+    let (i, flag) = (view["flags"].as_array().expect("flags").iter())
+        .enumerate()
+        .find(|(_, f)| f["path"].as_str().is_some_and(|p| p.starts_with("games/")))
+        .expect("a game cell asked");
+    let path = flag["path"].as_str().expect("path").to_string();
+    let before = value_at(&desk.json(&format!("/api/sheets/{read}")), &path);
+    assert!(!before.is_null(), "{path}: {before}");
+    client
+        .execute(
+            &format!("document.querySelector('#queue li[data-id=\"{read}\"]').click()"),
+            vec![],
+        )
+        .await
+        .expect("open");
+    let input = format!("#value-{i}");
+    until(&client, &format!("return !!document.querySelector('{input}') && document.querySelector('#queue li.current')?.dataset.id === '{read}'")).await;
+    let typed = client.find(Css(&input)).await.expect("the box");
+    typed.click().await.expect("focus");
+    typed.send_keys(&format!("-{ENTER}")).await.expect("blank");
+    let blanked = || value_at(&desk.json(&format!("/api/sheets/{read}")), &path);
+    for _ in 0..100 {
+        if blanked().is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(blanked().is_null(), "{path} blank");
+    client
+        .execute(
+            "document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: 'z', ctrlKey: true, bubbles: true}))",
+            vec![],
+        )
+        .await
+        .expect("Strg-Z");
+    for _ in 0..100 {
+        if blanked() == before {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(blanked(), before, "{path} back");
+    // The history says it in German: who, the kind in words, a German date.
+    until(
+        &client,
+        "return document.querySelectorAll('#history tr').length >= 3",
+    )
+    .await;
+    let history = client
+        .find(Css("#history table"))
+        .await
+        .expect("history")
+        .html(false)
+        .await
+        .expect("html");
+    assert!(
+        history.contains("Wert vom Papier") && history.contains("AB"),
+        "{history}"
+    );
+    assert!(
+        !history.contains("T0") && !history.contains("Z<"),
+        "German times: {history}"
+    );
+    client
+        .execute("document.getElementById('history').open = true", vec![])
+        .await
+        .expect("open the history");
+    std::fs::write(
+        dir.join("desk-1280.png"),
+        client.screenshot().await.expect("shot"),
+    )
+    .expect("png");
+    client
+        .set_window_size(390, 844)
+        .await
+        .expect("a phone's size");
+    std::fs::write(
+        dir.join("desk-390.png"),
+        client.screenshot().await.expect("shot"),
+    )
+    .expect("png");
+    client.close().await.expect("close");
+}

@@ -102,6 +102,9 @@ pub struct QueueEntry {
     pub status: String,
     pub flags: i64,
     pub version: i64,
+    /// Why the sheet no longer counts, where a person decided so:
+    /// `discarded`, `copy` or `void`.
+    pub out: Option<String>,
 }
 
 /// A stored sheet: its archive id, image hash and result.
@@ -419,7 +422,10 @@ impl Archive {
     pub fn queue(&self, tournament: i64) -> Result<Vec<QueueEntry>, ArchiveError> {
         let mut stmt = self.conn.prepare(
             "SELECT s.id, s.source, r.number, s.table_no, s.status, s.version,
-                    (SELECT count(*) FROM flags f WHERE f.sheet_id = s.id)
+                    (SELECT count(*) FROM flags f WHERE f.sheet_id = s.id),
+                    CASE WHEN json_extract(s.result_json, '$.discarded') IS NOT NULL THEN 'discarded'
+                         WHEN json_extract(s.result_json, '$.copy_of') IS NOT NULL THEN 'copy'
+                         WHEN json_extract(s.result_json, '$.void') IS NOT NULL THEN 'void' END AS out
              FROM sheets s LEFT JOIN rounds r ON r.id = s.round_id
              WHERE s.tournament_id = ?1
              ORDER BY CASE s.status WHEN 'flagged' THEN 0 WHEN 'unreadable' THEN 1 ELSE 2 END, s.id",
@@ -433,6 +439,7 @@ impl Archive {
                 status: r.get(4)?,
                 version: r.get(5)?,
                 flags: r.get(6)?,
+                out: r.get(7)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

@@ -63,7 +63,7 @@ pub(super) fn shell(
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 39] = [
+const DESK_WORDS: [(&str, &str); 46] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -84,6 +84,13 @@ const DESK_WORDS: [(&str, &str); 39] = [
     ("scanchanged", "scan-changed"),
     ("capture", "desk-capture"),
     ("captureloopback", "desk-capture-loopback"),
+    ("discard", "desk-discard"),
+    ("discarded", "desk-discarded"),
+    ("undiscard", "desk-undiscard"),
+    ("undone", "desk-undone"),
+    ("nothingtoundo", "desk-nothing-to-undo"),
+    ("historyheads", "desk-history-heads"),
+    ("kinds", "desk-history-kinds"),
     ("copyof", "desk-copy-of"),
     ("uncopy", "desk-uncopy"),
     ("reread", "desk-reread"),
@@ -150,7 +157,8 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
             p class="help" { (t("desk-help")) }
             div id="capture" hidden {}
         }
-        section id="checks" hidden { h2 { (t("desk-checks")) } ul {} }
+        // Folded to one line with its count: the queue stays in sight.
+        details id="checks" hidden { summary { (t("desk-checks")) " (" span id="checks-count" { "0" } ")" } ul {} }
         section id="questions" {
             h2 { (t("desk-questions")) " (" span id="questions-count" { "0" } ")" }
             p class="help" { (t("desk-question-help")) }
@@ -164,6 +172,7 @@ pub fn desk_page(lang: Lang, night: &str) -> String {
                 div id="powers" {}
                 div id="flags" {}
                 div id="whole" { img id="page" alt=""; }
+                details id="history" { summary { (t("desk-history")) } table {} }
             }
         }
         script src="/assets/desk.js" {}

@@ -96,7 +96,12 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         .iter()
         .map(|flag| flag_view(stored, flag, page, &mut boxes, desk.lang))
         .collect();
-    let whole = page.and_then(|(img, a, f)| data_uri_jpeg(&overview(img, a, f, &boxes)));
+    // A page no form fits (a photo of something else, a dark retake) is
+    // shown as it came, so that a person sees what was sent.
+    let whole = match page {
+        Some((img, a, f)) => data_uri_jpeg(&overview(img, a, f, &boxes)),
+        None => evidence.image().and_then(as_sent),
+    };
     // Each seat's number (written one way) and name, where a list gives one.
     let known = desk
         .archive
@@ -122,6 +127,7 @@ pub fn view(desk: &Desk, stored: &StoredSheet) -> Result<Value, ArchiveError> {
         "page": whole,
         "void": sheet.notes.void,
         "copy_of": sheet.notes.copy_of,
+        "discarded": sheet.notes.discarded,
         "game_confirmed": sheet.notes.game_confirmed,
         "supervisor_initials": sheet.notes.supervisor_initials,
         "names": names,
@@ -250,4 +256,15 @@ pub fn crop(
     let mut png = Vec::new();
     let written = cut.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png);
     Ok(written.ok().map(|()| png))
+}
+
+/// A scan as it came, at a size a screen shows whole.
+fn as_sent(img: &GrayImage) -> Option<String> {
+    let scale = (1200.0 / img.width().max(img.height()) as f32).min(1.0);
+    let (w, h) = (
+        ((img.width() as f32 * scale) as u32).max(1),
+        ((img.height() as f32 * scale) as u32).max(1),
+    );
+    let small = image::imageops::resize(img, w, h, image::imageops::FilterType::Triangle);
+    data_uri_jpeg(&image::DynamicImage::ImageLuma8(small).to_rgb8())
 }

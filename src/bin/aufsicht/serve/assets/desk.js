@@ -101,11 +101,13 @@ async function loadQueue() {
   list.replaceChildren();
   for (const s of queue) {
     const li = document.createElement("li");
-    // A photo is kept under its hash's first 12 digits: the name sent is the rest.
+    // Named by round and table; the file (a photo is kept under its
+    // hash's first 12 digits, the name sent is the rest) on hover.
     const name = (s.source || "").split("/").pop().replace(/^[0-9a-f]{12}-/, "");
-    li.textContent = `R${s.round ?? "?"} T${s.table ?? "?"} · ${name} · ${s.flags}`;
+    li.textContent = `R${s.round ?? "?"} T${s.table ?? "?"} · ${s.flags}`;
+    li.title = name;
     li.dataset.id = s.id;
-    li.className = s.status === "ok" ? "" : "flagged";
+    li.className = s.out ? "out" : s.status === "ok" ? "" : "flagged";
     if (sheet && sheet.id === s.id) li.classList.add("current");
     li.onclick = () => open(s.id, 0);
     list.appendChild(li);
@@ -136,9 +138,17 @@ function button(id, text, onclick) {
 function renderPowers() {
   const box = document.getElementById("powers");
   box.replaceChildren();
+  // Sent by mistake: out of the night with one key, and back.
+  if (sheet.discarded) {
+    const d = sheet.discarded;
+    box.append(line(texts.discarded, `${d.reason} (${d.by}, ${when(d.at)})`),
+      button("undiscard", texts.undiscard, () => power("discard", { discard: false })));
+  } else if (sheet.status === "unreadable") {
+    box.append(button("discard", texts.discard, () => power("discard", {})));
+  }
   if (sheet.void) {
     const v = sheet.void;
-    box.append(line(texts.voided, `${v.reason} (${v.by}, ${v.at})`),
+    box.append(line(texts.voided, `${v.reason} (${v.by}, ${when(v.at)})`),
       button("unvoid", texts.unvoid, () => power("verdict", { void: false })));
   } else {
     const reason = document.createElement("input");
@@ -148,13 +158,13 @@ function renderPowers() {
   }
   if (sheet.copy_of) {
     const c = sheet.copy_of;
-    box.append(line(texts.copyof, `#${c.of} (${c.by}, ${c.at})`),
+    box.append(line(texts.copyof, `#${c.of} (${c.by}, ${when(c.at)})`),
       button("uncopy", texts.uncopy, async () => { await power("copy", { of: null }); await loadChecks(); }));
   }
   // Another game's sheet: the night's after all, or back.
   if (sheet.game_confirmed) {
     const g = sheet.game_confirmed;
-    box.append(line(texts.gameconfirmed, `${g.by}, ${g.at}`),
+    box.append(line(texts.gameconfirmed, `${g.by}, ${when(g.at)}`),
       button("not-our-game", texts.notourgame, () => power("game", { ours: false })));
   } else if (sheet.flags.some((f) => f.code === "WRONG_GAME")) {
     box.append(button("our-game", texts.ourgame, () => power("game", { ours: true })));
@@ -173,7 +183,7 @@ function renderPowers() {
     `${s + 1}: ${p.number ?? "?"}${p.name ? " " + p.name : ""}`);
   if (seated.length) box.append(line(texts.players, seated.join(" · ")));
   for (const i of sheet.supervisor_initials || [])
-    box.append(line(`${texts.initialled} ${i.row}`, `${i.by}, ${i.at}`),
+    box.append(line(`${texts.initialled} ${i.row}`, `${i.by}, ${when(i.at)}`),
       button(`uninitial-${i.row}`, texts.takeback, () => power("initials", { row: i.row, undo: true })));
   // What the Leitung decided counts where the writer erred; the written
   // value takes it back.
@@ -182,7 +192,7 @@ function renderPowers() {
       button(`uncount-${c.path}`, texts.takeback,
         () => power("counts", { reason: c.reason, values: [{ path: c.path, value: c.written }] })));
   for (const i of sheet.footer_initials || [])
-    box.append(line(`${texts.initialled} ${i.seat} ${i.field}`, `${i.by}, ${i.at}`),
+    box.append(line(`${texts.initialled} ${i.seat} ${i.field}`, `${i.by}, ${when(i.at)}`),
       button(`uninitial-${i.seat}-${i.field}`, texts.takeback,
         () => power("initials", { seat: i.seat, field: i.field, undo: true })));
 }
@@ -206,6 +216,7 @@ function render() {
   const box = document.getElementById("flags");
   box.replaceChildren();
   renderPowers();
+  loadHistory().catch(() => {});
   document.getElementById("page").src = sheet.page || "";
   if (sheet.scan_changed) say(texts.scanchanged, true);
   if (sheet.flags.length === 0) { say(texts.noflags); return; }
@@ -240,7 +251,7 @@ function render() {
     else if (f.code === "INK_DIFFERS" && f.seat != null && f.field)
       div.appendChild(button(`initial-${i}`, `${texts.initial} ${f.seat} ${f.field}`,
         () => power("initials", { seat: f.seat, field: f.field })));
-    if (f.settled) div.appendChild(line(texts.settled, `${f.settled.by}, ${f.settled.at}`));
+    if (f.settled) div.appendChild(line(texts.settled, `${f.settled.by}, ${when(f.settled.at)}`));
     // A doubt asks what the paper says; a writer's mistake also what counts.
     const ask = document.createElement("label");
     ask.className = "ask";
@@ -311,7 +322,14 @@ function onKey(e) {
   if (["Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
   window.deskStats.keys += 1;
   const f = sheet.flags[current];
-  if (e.key === "Tab" || e.key === "ArrowDown") {
+  if ((e.ctrlKey || e.metaKey) && (e.key === "z" || e.key === "Z")) {
+    e.preventDefault(); undo();
+  } else if (e.key === "Delete" && sheet.status === "unreadable" && !sheet.discarded) {
+    e.preventDefault(); power("discard", {});
+  } else if (e.key === "Delete" && e.target.value === "") {
+    // An empty box: the cell is blank on the paper.
+    e.preventDefault(); store(f, null, false, performance.now());
+  } else if (e.key === "Tab" || e.key === "ArrowDown") {
     e.preventDefault();
     if (e.shiftKey) focus(Math.max(0, current - 1)); else next();
   } else if (e.key === "ArrowUp") {
@@ -334,6 +352,7 @@ function onKey(e) {
 }
 
 function parse(typed, path) {
+  if (typed === "-" || typed === "–") return null;
   if (path && path.startsWith("players/")) return typed;
   const n = Number(typed);
   return Number.isInteger(n) ? n : typed;
@@ -344,6 +363,62 @@ function zoom() {
   page.style.transform = page.style.transform ? "" : "scale(2)";
 }
 document.getElementById("page").addEventListener("click", zoom);
+
+// What this desk changed, newest last: Strg-Z sends the old value back,
+// one more record in the trail (nothing is overwritten).
+const done = [];
+
+async function undo() {
+  const last = done.pop();
+  if (!last) { say(texts.nothingtoundo, true); return; }
+  const name = by.value.trim();
+  if (!name) { say(texts.namefirst, true); by.focus(); done.push(last); return; }
+  const r = await fetch(`/api/sheets/${last.id}/values`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ by: name, values: [{ path: last.path, value: last.old }] }),
+  });
+  if (!r.ok) { say(await r.text(), true); return; }
+  await open(last.id, current);
+  say(texts.undone);
+  loadQueue();
+}
+
+// A time of the trail as the desk's language writes it.
+function when(at) {
+  const t = new Date(at);
+  if (Number.isNaN(t.getTime())) return at;
+  return t.toLocaleString(document.documentElement.lang || "de", { dateStyle: "medium", timeStyle: "short" });
+}
+
+// The sheet's history: who changed what, when, from what to what.
+async function loadHistory() {
+  const trail = await get(`/api/sheets/${sheet.id}/trail`);
+  const table = document.querySelector("#history table");
+  table.replaceChildren();
+  const kinds = Object.fromEntries(texts.kinds.split("|").map(k => k.split("=")));
+  const head = table.insertRow();
+  for (const h of texts.historyheads.split("|")) {
+    const th = document.createElement("th"); th.textContent = h; head.appendChild(th);
+  }
+  for (const t of trail.slice().reverse()) {
+    const row = table.insertRow();
+    for (const v of [when(t.at), t.by, kinds[t.kind] || t.kind, t.path || t.field, t.old ?? "–", t.new ?? "–"])
+      row.insertCell().textContent = v;
+    if (t.why) row.title = t.why;
+  }
+  document.getElementById("history").hidden = trail.length === 0;
+}
+
+// Keys where no box has the focus: Strg-Z takes back, Entf discards an
+// unreadable sheet.
+document.addEventListener("keydown", e => {
+  if (e.target.closest && e.target.closest("input, select, textarea")) return;
+  if ((e.ctrlKey || e.metaKey) && (e.key === "z" || e.key === "Z")) { e.preventDefault(); undo(); }
+  else if (e.key === "Delete" && sheet && sheet.status === "unreadable" && !sheet.discarded) {
+    e.preventDefault(); power("discard", {});
+  }
+});
 
 async function store(f, value, kept, pressed) {
   if (!f.path) { handled.add(key(f)); next(); return; }
@@ -361,6 +436,7 @@ async function store(f, value, kept, pressed) {
     return;
   }
   handled.add(key(f));
+  done.push({ id: sheet.id, path: f.path, old: f.value ?? null });
   const was = current;
   const mine = key(f);
   await open(sheet.id, was);
@@ -443,6 +519,7 @@ async function loadChecks() {
     list.appendChild(li);
   }
   box.hidden = checks.length === 0;
+  document.getElementById("checks-count").textContent = String(open.length);
   document.body.dataset.checks = String(open.length);
 }
 
