@@ -135,6 +135,38 @@ pub fn date(lang: Lang, date: chrono::NaiveDate) -> String {
     }
 }
 
+/// A whole number with the language's thousands separator: 5.000 in
+/// German, 5,000 in English.
+pub fn thousands(lang: Lang, n: u64) -> String {
+    let sep = match lang {
+        Lang::De => '.',
+        Lang::En => ',',
+    };
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(sep);
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// A stored time (RFC 3339, UTC) as people of `lang` read it, in this
+/// computer's time zone: 03.12.2026, 15:23 in German. Text that is no
+/// such time is given as it is.
+pub fn time(lang: Lang, at: &str) -> String {
+    let Ok(t) = chrono::DateTime::parse_from_rfc3339(at) else {
+        return at.to_string();
+    };
+    let local = t.with_timezone(&chrono::Local);
+    match lang {
+        Lang::De => local.format("%d.%m.%Y, %H:%M").to_string(),
+        Lang::En => local.format("%Y-%m-%d %H:%M").to_string(),
+    }
+}
+
 /// A percentage as the messages show it (an argument to [`say`]): whole,
 /// rounded.
 pub fn percent<T: std::fmt::Display>(hundredths: T) -> String {
@@ -269,6 +301,17 @@ mod tests {
         let day = chrono::NaiveDate::from_ymd_opt(2026, 1, 9).expect("a date");
         assert_eq!(date(Lang::De, day), "09.01.2026");
         assert_eq!(date(Lang::En, day), "2026-01-09");
+    }
+
+    #[test]
+    fn a_stored_time_should_read_as_the_language_writes_it() {
+        // Noon UTC is the same day in every zone a club sits in.
+        let said = time(Lang::De, "2026-12-03T12:23:20Z");
+        let (day, clock) = said.split_once(", ").expect("day, time");
+        assert_eq!(day, "03.12.2026", "{said}");
+        assert!(clock.len() == 5 && clock.ends_with(":23"), "{said}");
+        assert!(time(Lang::En, "2026-12-03T12:23:20Z").starts_with("2026-12-03 "));
+        assert_eq!(time(Lang::De, "gestern"), "gestern");
     }
 
     #[test]

@@ -145,7 +145,13 @@ fn writers(db: &aufsicht::night::club::archive::Archive, a: &AuditArgs, lang: La
                 None => say(lang, "writers-page-season", &[]),
             };
             let title = say(lang, "writers-page-title", &[("what", &what)]);
-            writers_page::page(&writers, &title, &|_| None, lang)
+            let names = db.names().told(lang)?;
+            let ledger = writers_page::Ledger {
+                title: &title,
+                names: &names,
+                writer_seat: seats.otherwise.unwrap_or(1),
+            };
+            writers_page::page(&writers, &ledger, &|_| None, lang)
         }
     };
     aufsicht::night::files::write_whole(&a.out, text.as_bytes())

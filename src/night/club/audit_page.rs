@@ -163,8 +163,9 @@ fn section(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup
         ("id", &s.id),
     ];
     let void = s.result.notes.void.as_ref().map(|void| {
+        let at = catalogue::time(lang, &void.at);
         let args: [(&str, &dyn std::fmt::Display); 3] =
-            [("by", &void.by), ("at", &void.at), ("reason", &void.reason)];
+            [("by", &void.by), ("at", &at), ("reason", &void.reason)];
         say(lang, "audit-void", &args)
     });
     let changed = matches!(scans.evidence.get(&s.id), Some(Evidence::Changed));
@@ -236,7 +237,7 @@ fn rows(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup {
                     td { (readings(row, &mine, Part::Sure)) }
                     td { (row.cells.iter().filter_map(Cell::value).sum::<i64>()) }
                     td { (row.class.as_ref().map_or("–", |c| c.name.as_str())) }
-                    td { (initials(sheet, row)) }
+                    td { (initials(sheet, row, lang)) }
                 }
             }
         }
@@ -323,7 +324,7 @@ fn readings(row: &GameRow, seats: &[usize], part: Part) -> String {
 }
 
 /// The row's initials: on the paper, and the supervisor's at the desk.
-fn initials(sheet: &SheetResult, row: &GameRow) -> String {
+fn initials(sheet: &SheetResult, row: &GameRow, lang: Lang) -> String {
     let mut out = Vec::new();
     if row.initials {
         out.push("✓".to_string());
@@ -333,7 +334,7 @@ fn initials(sheet: &SheetResult, row: &GameRow) -> String {
         .supervisor_initials
         .iter()
         .filter(|i| i.row == row.no);
-    out.extend(desk.map(|i| format!("{} ({})", i.by, i.at)));
+    out.extend(desk.map(|i| format!("{} ({})", i.by, catalogue::time(lang, &i.at))));
     out.join(" ")
 }
 
@@ -387,7 +388,8 @@ fn column_sums(sheet: &SheetResult, seat: usize) -> (i64, i64) {
 
 fn flags(sheet: &SheetResult, lang: Lang) -> Markup {
     let accepted = |by: &String, at: &String| {
-        let args: [(&str, &dyn std::fmt::Display); 2] = [("by", by), ("at", at)];
+        let at = catalogue::time(lang, at);
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("by", by), ("at", &at)];
         say(lang, "audit-accepted", &args)
     };
     html! {
@@ -414,11 +416,7 @@ fn changes(s: &AuditedSheet, lang: Lang) -> Markup {
     ];
     let blank = |v: &Option<String>| v.clone().unwrap_or_else(|| "–".into());
     let kind = |c: &crate::night::club::archive::Change| {
-        let kind = serde_json::to_value(c.kind).ok();
-        kind.as_ref()
-            .and_then(|k| k.as_str())
-            .unwrap_or("")
-            .to_string()
+        say(lang, &format!("change-kind-{}", c.kind.as_str()), &[])
     };
     html! {
         h3 { (say(lang, "audit-changes", &[])) }
@@ -435,7 +433,7 @@ fn changes(s: &AuditedSheet, lang: Lang) -> Markup {
                         td { (blank(&c.old)) }
                         td { (blank(&c.new)) }
                         td { (c.by) }
-                        td { (c.at) }
+                        td { (catalogue::time(lang, &c.at)) }
                         td { @if let Some(m) = audited.moved { (format!("{m:+}")) } }
                     }
                 }

@@ -8,6 +8,16 @@ use crate::catalogue::say;
 use crate::check::messages::Lang;
 use crate::html::{DOCTYPE, Markup, compiled_in, html};
 use crate::night::ledger::{Evidence, Writer};
+use crate::night::tournament::names::Names;
+
+/// What the page says around the ledger: its title, the players' names
+/// where a list gives them, and the seat taken as the Schreiber's
+/// (where tables name no other).
+pub struct Ledger<'a> {
+    pub title: &'a str,
+    pub names: &'a Names,
+    pub writer_seat: usize,
+}
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:.5em 0}\
 td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}\
@@ -19,22 +29,25 @@ section{page-break-inside:avoid;border-top:2px solid #444;margin-top:1.5em}\
 /// `link` gives the address of an error's sheet, where there is one.
 pub fn page(
     writers: &[Writer],
-    title: &str,
+    ledger: &Ledger,
     link: &dyn Fn(&Evidence) -> Option<String>,
     lang: Lang,
 ) -> String {
     let t = |id: &str| say(lang, id, &[]);
+    let title = ledger.title;
+    let seat = say(lang, "writers-page-seat", &[("seat", &ledger.writer_seat)]);
     html! {
         (DOCTYPE)
         html lang=(lang.code()) {
             head { meta charset="utf-8"; title { (title) } style { (compiled_in(STYLE)) } }
             body {
                 h1 { (title) }
+                p { (seat) }
                 p { (t("writers-page-help")) }
-                (summary(writers, lang))
+                (summary(writers, ledger.names, lang))
                 @for w in writers.iter().filter(|w| w.errors > 0) {
                     section id={ "writer-" (w.player) } {
-                        h2 { (say(lang, "writers-page-writer", &[("player", &w.player)])) }
+                        h2 { (say(lang, "writers-page-writer", &[("player", &named(&w.player, ledger.names))])) }
                         p { (verdict(w, lang)) }
                         (evidence(&w.evidence, link, lang))
                     }
@@ -45,8 +58,16 @@ pub fn page(
     .into_string()
 }
 
+/// The number, the list's name after it where it gives one.
+fn named(player: &str, names: &Names) -> String {
+    match names.get(player) {
+        Some(name) => format!("{player} {name}"),
+        None => player.to_string(),
+    }
+}
+
 /// One line a Schreiber, flagged ones first (the ledger's order).
-fn summary(writers: &[Writer], lang: Lang) -> Markup {
+fn summary(writers: &[Writer], names: &Names, lang: Lang) -> Markup {
     let t = |id: &str| say(lang, id, &[]);
     html! {
         table id="writers" {
@@ -63,7 +84,7 @@ fn summary(writers: &[Writer], lang: Lang) -> Markup {
             }
             @for w in writers {
                 tr class=[w.flagged.then_some("flagged")] data-player=(w.player) {
-                    td class="text" { (w.player) }
+                    td class="text" { (named(&w.player, names)) }
                     td { (w.sheets) }
                     td { (w.errors) }
                     td { (w.favouring_self) }
@@ -71,14 +92,16 @@ fn summary(writers: &[Writer], lang: Lang) -> Markup {
                     td { (format!("{:+}", w.to_partners)) }
                     td { (format!("{:+}", w.against_others)) }
                     td { (decimal(w.p, lang)) }
-                    td class="text" { @if w.flagged { (t("writers-flagged-word")) } }
+                    td class="text" {
+                        @if w.flagged { (t("writers-flagged-word")) } @else { (t("writers-unflagged-word")) }
+                    }
                 }
             }
         }
     }
 }
 
-/// What the numbers say of one Schreiber.
+/// What the numbers say of one Schreiber, the chance in words.
 pub fn verdict(w: &Writer, lang: Lang) -> String {
     let points = format!("{:+}", w.to_self);
     let p = decimal(w.p, lang);
@@ -94,7 +117,21 @@ pub fn verdict(w: &Writer, lang: Lang) -> String {
     } else {
         "writers-not-flagged"
     };
-    say(lang, id, &args)
+    format!("{} {}", say(lang, id, &args), chance(w.p, lang))
+}
+
+/// A chance said as a person grasps it: "so einseitig nur etwa 1 von
+/// 5.000 Mal durch Zufall", the count rounded to two digits.
+pub fn chance(p: f64, lang: Lang) -> String {
+    // A chance of 0 (or none at all) gives no count to say.
+    if p.is_nan() || p <= 0.0 || p > 0.2 {
+        return say(lang, "writers-chance-often", &[]);
+    }
+    let once_in = 1.0 / p;
+    let magnitude = 10f64.powi((once_in.log10().floor() as i32 - 1).max(0));
+    let rounded = ((once_in / magnitude).round() * magnitude) as u64;
+    let n = crate::catalogue::thousands(lang, rounded);
+    say(lang, "writers-chance", &[("n", &n)])
 }
 
 fn evidence(list: &[Evidence], link: &dyn Fn(&Evidence) -> Option<String>, lang: Lang) -> Markup {
@@ -158,12 +195,27 @@ mod tests {
 
     #[test]
     fn the_page_should_say_what_the_numbers_say_and_never_more() {
+        let mut names = Names::default();
+        names.name_if_unnamed("7", "Huber Sepp");
+        let ledger = Ledger {
+            title: "Saison",
+            names: &names,
+            writer_seat: 1,
+        };
         let page = page(
             &[writer("7", 6, 6, 0.000244), writer("21", 1, 0, 1.0)],
-            "Saison",
+            &ledger,
             &|_| None,
             Lang::De,
         );
+        for said in [
+            "7 Huber Sepp",
+            "nur etwa 1 von 4.100 Mal durch Zufall",
+            "unauffällig",
+            "Platz 1",
+        ] {
+            assert!(page.contains(said), "{said} in {page}");
+        }
         assert!(
             page.contains("auffällig: 6 von 6 Fehlern zu eigenen Gunsten, +32 Punkte (p = 0,0002)"),
             "{page}"

@@ -291,7 +291,13 @@ pub async fn writers(
         let link =
             |e: &aufsicht::night::ledger::Evidence| Some(format!("/audit?sheet={}", e.sheet));
         let title = desk.writers_title(&q);
-        let page = aufsicht::night::club::writers_page::page(&writers, &title, &link, desk.lang);
+        let names = desk.names()?;
+        let ledger = aufsicht::night::club::writers_page::Ledger {
+            title: &title,
+            names: &names,
+            writer_seat: desk.writer_seat,
+        };
+        let page = aufsicht::night::club::writers_page::page(&writers, &ledger, &link, desk.lang);
         Ok(Html(page).into_response())
     };
     tokio::task::spawn_blocking(work)
