@@ -162,12 +162,17 @@ fn section(s: &AuditedSheet, scans: &Scans, names: &Names, lang: Lang) -> Markup
         ),
         ("id", &s.id),
     ];
-    let void = s.result.notes.void.as_ref().map(|void| {
+    // Declared invalid, or taken out of the night: said above the sheet.
+    let notes = &s.result.notes;
+    let said = |(id, void): (&str, &crate::sheet::notes::Void)| {
         let at = catalogue::time(lang, &void.at);
         let args: [(&str, &dyn std::fmt::Display); 3] =
             [("by", &void.by), ("at", &at), ("reason", &void.reason)];
-        say(lang, "audit-void", &args)
-    });
+        say(lang, id, &args)
+    };
+    let void = (notes.void.as_ref().map(|v| ("audit-void", v)))
+        .or(notes.discarded.as_ref().map(|v| ("audit-discarded", v)))
+        .map(said);
     let changed = matches!(scans.evidence.get(&s.id), Some(Evidence::Changed));
     let counts: Vec<String> = (s.result.notes.counts.iter())
         .map(|c| {

@@ -123,9 +123,13 @@ pub fn verdict(w: &Writer, lang: Lang) -> String {
 /// A chance said as a person grasps it: "so einseitig nur etwa 1 von
 /// 5.000 Mal durch Zufall", the count rounded to two digits.
 pub fn chance(p: f64, lang: Lang) -> String {
-    // A chance of 0 (or none at all) gives no count to say.
-    if p.is_nan() || p <= 0.0 || p > 0.2 {
+    if p.is_nan() || p > 0.2 {
         return say(lang, "writers-chance-often", &[]);
+    }
+    // Beyond a million the count says nothing more (and p may be 0).
+    if p < 1e-6 {
+        let n = crate::catalogue::thousands(lang, 1_000_000);
+        return say(lang, "writers-chance-rarer", &[("n", &n)]);
     }
     let once_in = 1.0 / p;
     let magnitude = 10f64.powi((once_in.log10().floor() as i32 - 1).max(0));

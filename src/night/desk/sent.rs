@@ -65,7 +65,8 @@ impl Told {
     }
 }
 
-/// The places a person looks at: each flag once, its consequences with it.
+/// The places a person looks at: each flag of the sheet once (the
+/// consequences folded into one are not counted again).
 fn to_check(flags: &[Flag]) -> usize {
     flags.len()
 }

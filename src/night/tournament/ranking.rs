@@ -71,7 +71,13 @@ pub fn rank(sheets: Vec<(String, SheetResult)>, night: NightRules, lang: Lang) -
             .filter(|(_, s)| s.notes.void.is_some())
             .map(|(name, s)| sheet_name(s, name))
             .collect();
-        let checks = seating_checks(seating, &sheets, lang);
+        // A sheet taken out of the night (sent by mistake, a copy) holds
+        // no table: the draw's table is still waiting for its sheet.
+        let counted: Vec<(String, SheetResult)> = (sheets.iter())
+            .filter(|(_, s)| s.notes.discarded.is_none() && s.notes.copy_of.is_none())
+            .cloned()
+            .collect();
+        let checks = seating_checks(seating, &counted, lang);
         table.checks.extend(
             checks
                 .into_iter()

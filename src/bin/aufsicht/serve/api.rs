@@ -632,9 +632,12 @@ pub async fn standings(State(desk): State<Arc<Desk>>, Query(q): Query<StandingsQ
             return desk.spreadsheet(&standings);
         }
         let mut csv = Vec::new();
-        standings
-            .write_csv(&mut csv)
-            .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        standings.write_csv(&mut csv).map_err(|_| {
+            Problem(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                say(desk.lang, "http-failed", &[]),
+            )
+        })?;
         let mut response =
             ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response();
         if q.download == Some(1) {
@@ -667,9 +670,12 @@ impl Desk {
             table.insert_after("player", "name", named);
         }
         let mut csv = Vec::new();
-        table
-            .write_spreadsheet(&mut csv, self.lang)
-            .map_err(|e| Problem(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        table.write_spreadsheet(&mut csv, self.lang).map_err(|_| {
+            Problem(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                say(self.lang, "http-failed", &[]),
+            )
+        })?;
         let file = say(self.lang, "desk-spreadsheet-file", &[]);
         let disposition = format!("attachment; filename=\"{file}.csv\"");
         Ok((

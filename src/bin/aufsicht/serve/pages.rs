@@ -11,6 +11,8 @@ use aufsicht::catalogue::say;
 use aufsicht::html::{DOCTYPE, Markup, html};
 
 use super::Desk;
+use super::guard::Access;
+use axum::Extension;
 
 /// The script and styles, by the name the pages ask for.
 const ASSETS: [(&str, &str, &str); 5] = [
@@ -218,30 +220,45 @@ pub async fn desk(State(desk): State<Arc<Desk>>) -> Html<String> {
 
 pub async fn standings(
     State(desk): State<Arc<Desk>>,
+    Extension(access): Extension<Access>,
     Query(q): Query<super::api::NightQuery>,
 ) -> Result<Html<String>, super::api::Problem> {
-    board(desk, q, "desk-standings", "board", 2000).await
+    board(desk, access, q, ("desk-standings", "board", 2000)).await
 }
 
 pub async fn ranking(
     State(desk): State<Arc<Desk>>,
+    Extension(access): Extension<Access>,
     Query(q): Query<super::api::NightQuery>,
 ) -> Result<Html<String>, super::api::Problem> {
-    board(desk, q, "desk-ranking", "ranking", 0).await
+    board(desk, access, q, ("desk-ranking", "ranking", 0)).await
 }
 
 /// A board of the night asked for (else the desk's), named by the
 /// night and its date.
 async fn board(
     desk: Arc<Desk>,
+    access: Access,
     q: super::api::NightQuery,
-    heading: &'static str,
-    class: &'static str,
-    refresh: u32,
+    (heading, class, refresh): (&'static str, &'static str, u32),
 ) -> Result<Html<String>, super::api::Problem> {
     let work = move || {
-        let night = desk.night(q.tournament.as_deref())?.id;
-        let label = desk.night_label(night)?;
+        // The page is public; the archive's list of nights is not.
+        let night = desk
+            .night(q.tournament.as_deref())
+            .map_err(|e| match access {
+                Access::Desk => e,
+                _ => super::api::Problem(
+                    StatusCode::NOT_FOUND,
+                    say(desk.lang, "http-not-found", &[]),
+                ),
+            })?;
+        let night = night.id;
+        // A title the club gave (`--title`) stands before the night's name.
+        let label = match desk.title.as_str() {
+            t if t == say(desk.lang, "review-default-title", &[]) => desk.night_label(night)?,
+            t => format!("{t} – {}", desk.night_label(night)?),
+        };
         Ok(Html(board_page(desk.lang, &label, heading, class, refresh)))
     };
     tokio::task::spawn_blocking(work)

@@ -62,6 +62,46 @@ struct Upload {
     file: Result<tempfile::NamedTempFile, String>,
 }
 
+/// How long a phone may take back what it sent (seconds): while the
+/// sheet is likely still on the table.
+const TAKE_BACK_FOR: u64 = 30 * 60;
+
+/// Seconds since 1970.
+fn now() -> u64 {
+    (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)).map_or(0, |d| d.as_secs())
+}
+
+/// The receipt of sheets sent at `issued` (seconds since 1970): the
+/// time, then a hash keyed with the desk's secret `key` over it and the
+/// sheets, so that a phone takes back what it sent, and only for a while.
+fn receipt(key: &str, sheets: &[i64], issued: u64) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(key.as_bytes());
+    hash.update(issued.to_le_bytes());
+    for id in sheets {
+        hash.update(id.to_le_bytes());
+    }
+    let hex: String = (hash.finalize()[..16].iter())
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{issued}.{hex}")
+}
+
+/// Whether `given` is the receipt of `sheets` under `key`, given less than
+/// [`TAKE_BACK_FOR`] before `now`.
+fn receipt_holds(key: &str, given: &str, sheets: &[i64], now: u64) -> bool {
+    let Some(issued) = given.split('.').next().and_then(|t| t.parse::<u64>().ok()) else {
+        return false;
+    };
+    let kept = receipt(key, sheets, issued);
+    let same = bool::from(subtle::ConstantTimeEq::ct_eq(
+        given.as_bytes(),
+        kept.as_bytes(),
+    ));
+    same && now.saturating_sub(issued) <= TAKE_BACK_FOR
+}
+
 /// The most requests with scans read at once; another gets a busy answer.
 pub const MAX_AT_ONCE: usize = 4;
 
@@ -243,24 +283,23 @@ pub async fn take_back(
     blocking(move || {
         let body: TakeBackBody = super::api::body_of(&desk, &body)?;
         let night = desk.night_sent_to(access, None)?;
-        let given = body.receipt.as_bytes();
-        let kept = desk.receipt(&body.sheets);
-        let known = bool::from(subtle::ConstantTimeEq::ct_eq(given, kept.as_bytes()));
-        if body.sheets.is_empty() || !known {
+        let key = desk.door.token.as_str();
+        if body.sheets.is_empty() || !receipt_holds(key, &body.receipt, &body.sheets, now()) {
             let said = say(desk.lang, "scans-no-receipt", &[]);
             return Err(Problem(StatusCode::FORBIDDEN, said));
         }
-        for &id in &body.sheets {
-            desk.may_take_back(night, id)?;
-        }
+        let versions: Vec<i64> = (body.sheets.iter())
+            .map(|&id| desk.may_take_back(night, id))
+            .collect::<Result<_, _>>()?;
         let by = say(desk.lang, "scans-phone", &[]);
         let reason = say(desk.lang, "scans-taken-back", &[]);
-        for &id in &body.sheets {
+        for (&id, version) in body.sheets.iter().zip(versions) {
             let discard = Decision::Discard {
                 discard: true,
                 reason: reason.clone(),
             };
-            desk.decide(id, &by, &[discard], None)?;
+            // The version checked: a person's decision in between stands.
+            desk.decide(id, &by, &[discard], Some(version))?;
         }
         let said = say(
             desk.lang,
@@ -320,39 +359,24 @@ impl Desk {
         let sheets: Vec<i64> = held.iter().map(|s| s.id).collect();
         Ok(Sent {
             file: name.to_string(),
-            receipt: (!sheets.is_empty()).then(|| self.receipt(&sheets)),
+            receipt: (!sheets.is_empty()).then(|| receipt(&self.door.token, &sheets, now())),
             sheets,
             status,
             message,
         })
     }
 
-    /// The receipt of sheets sent: a keyed hash only this desk makes, so
-    /// that a phone takes back what it sent and nothing else.
-    fn receipt(&self, sheets: &[i64]) -> String {
-        use sha2::{Digest, Sha256};
-        let mut hash = Sha256::new();
-        hash.update(self.door.token.as_bytes());
-        for id in sheets {
-            hash.update(id.to_le_bytes());
-        }
-        hash.finalize()[..16]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    }
-
-    /// Whether sheet `id` of night `night` may be taken back by the phone:
-    /// the night's, and no person has decided on it yet.
-    fn may_take_back(&self, night: i64, id: i64) -> Result<(), Problem> {
-        let (of, _) = self.stored_in(id)?;
+    /// Whether sheet `id` of night `night` may be taken back by the phone
+    /// (the night's, and no person has decided on it yet): its version.
+    fn may_take_back(&self, night: i64, id: i64) -> Result<i64, Problem> {
+        let (of, stored) = self.stored_in(id)?;
         let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
         let decided = archive.record(id).map_err(|e| self.problem(e))?.records;
         if of != night || !decided.is_empty() {
             let said = say(self.lang, "scans-decided", &[]);
             return Err(Problem(StatusCode::CONFLICT, said));
         }
-        Ok(())
+        Ok(stored.version)
     }
 
     /// Round, table and id of every sheet of the night that holds its
@@ -555,6 +579,26 @@ impl Desk {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_receipt_should_take_back_its_own_sheets_for_half_an_hour_only() {
+        let given = receipt("k3y", &[4, 5], 1_000);
+        assert!(receipt_holds("k3y", &given, &[4, 5], 1_000 + 29 * 60));
+        assert!(
+            !receipt_holds("k3y", &given, &[4, 5], 1_000 + 31 * 60),
+            "too late"
+        );
+        assert!(!receipt_holds("k3y", &given, &[4], 1_100), "other sheets");
+        assert!(
+            !receipt_holds("other", &given, &[4, 5], 1_100),
+            "another desk"
+        );
+        let later = given.replacen("1000.", "1900.", 1);
+        assert!(
+            !receipt_holds("k3y", &later, &[4, 5], 2_000),
+            "its time changed"
+        );
+    }
 
     #[test]
     fn a_file_should_be_known_by_its_first_bytes() {

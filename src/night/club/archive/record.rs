@@ -381,7 +381,7 @@ fn copy_allowed(tx: &Transaction, tournament: i64, id: i64, of: i64) -> Result<(
     if other.status == Status::Unreadable {
         return refused(CopyRefusal::Unreadable);
     }
-    if other.notes.void.is_some() {
+    if other.notes.void.is_some() || other.notes.discarded.is_some() {
         return refused(CopyRefusal::Void);
     }
     if other.notes.copy_of.is_some() {

@@ -51,14 +51,20 @@
     b.textContent = words.takeback;
     b.addEventListener("click", async () => {
       b.disabled = true;
-      const r = await fetch("/api/scans/take-back", {
-        method: "POST",
-        headers: Object.assign({ "Content-Type": "application/json" }, headers),
-        body: JSON.stringify({ sheets: answer.sheets, receipt: answer.receipt }),
-      });
-      const said = r.ok ? (await r.json()).message : await r.text();
-      li.className = r.ok ? "taken-back" : li.className;
-      li.replaceChildren(document.createTextNode(said));
+      try {
+        const r = await fetch("/api/scans/take-back", {
+          method: "POST",
+          headers: Object.assign({ "Content-Type": "application/json" }, headers),
+          body: JSON.stringify({ sheets: answer.sheets, receipt: answer.receipt }),
+        });
+        const said = r.ok ? (await r.json()).message : await r.text();
+        li.className = r.ok ? "taken-back" : li.className;
+        li.replaceChildren(document.createTextNode(said));
+      } catch (e) {
+        // Not sent (no network): the button stays to try again.
+        b.disabled = false;
+        b.title = words.failed + " (" + e.message + ")";
+      }
     });
     return b;
   }

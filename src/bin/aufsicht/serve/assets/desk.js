@@ -89,7 +89,7 @@ async function loadNights() {
     sheet = null;
     document.getElementById("flags").replaceChildren();
     await loadQueue();
-    const first = queue.find(s => s.status !== "ok") || queue[0];
+    const first = queue.find(s => s.status !== "ok" && !s.out) || queue[0];
     if (first) await open(first.id, 0);
     document.body.dataset.night = night;
   };
@@ -314,7 +314,7 @@ function focus(i) {
 function next() {
   if (current + 1 < sheet.flags.length) { focus(current + 1); return; }
   const at = queue.findIndex(s => s.id === sheet.id);
-  const after = queue.slice(at + 1).find(s => s.status !== "ok");
+  const after = queue.slice(at + 1).find(s => s.status !== "ok" && !s.out);
   if (after) open(after.id, 0); else say(texts.alldone);
 }
 
@@ -322,9 +322,9 @@ function onKey(e) {
   if (["Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
   window.deskStats.keys += 1;
   const f = sheet.flags[current];
-  if ((e.ctrlKey || e.metaKey) && (e.key === "z" || e.key === "Z")) {
+  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && (e.key === "z" || e.key === "Z")) {
     e.preventDefault(); undo();
-  } else if (e.key === "Delete" && sheet.status === "unreadable" && !sheet.discarded) {
+  } else if (e.key === "Delete" && e.target.value === "" && sheet.status === "unreadable" && !sheet.discarded) {
     e.preventDefault(); power("discard", {});
   } else if (e.key === "Delete" && e.target.value === "") {
     // An empty box: the cell is blank on the paper.
@@ -373,11 +373,14 @@ async function undo() {
   if (!last) { say(texts.nothingtoundo, true); return; }
   const name = by.value.trim();
   if (!name) { say(texts.namefirst, true); by.focus(); done.push(last); return; }
-  const r = await fetch(`/api/sheets/${last.id}/values`, {
-    method: "POST",
-    headers: { ...auth, "content-type": "application/json" },
-    body: JSON.stringify({ by: name, values: [{ path: last.path, value: last.old }] }),
-  });
+  let r;
+  try {
+    r = await fetch(`/api/sheets/${last.id}/values`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json", "if-match": `"${last.version}"` },
+      body: JSON.stringify({ by: name, values: [{ path: last.path, value: last.old }] }),
+    });
+  } catch (e) { done.push(last); say(String(e), true); return; }
   if (!r.ok) { say(await r.text(), true); return; }
   await open(last.id, current);
   say(texts.undone);
@@ -414,7 +417,7 @@ async function loadHistory() {
 // unreadable sheet.
 document.addEventListener("keydown", e => {
   if (e.target.closest && e.target.closest("input, select, textarea")) return;
-  if ((e.ctrlKey || e.metaKey) && (e.key === "z" || e.key === "Z")) { e.preventDefault(); undo(); }
+  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && (e.key === "z" || e.key === "Z")) { e.preventDefault(); undo(); }
   else if (e.key === "Delete" && sheet && sheet.status === "unreadable" && !sheet.discarded) {
     e.preventDefault(); power("discard", {});
   }
@@ -436,10 +439,11 @@ async function store(f, value, kept, pressed) {
     return;
   }
   handled.add(key(f));
-  done.push({ id: sheet.id, path: f.path, old: f.value ?? null });
   const was = current;
   const mine = key(f);
   await open(sheet.id, was);
+  // The version after this change: Strg-Z undoes it only if nobody changed the sheet since.
+  done.push({ id: sheet.id, path: f.path, old: f.value ?? null, version: sheet.version });
   window.deskStats.cells += 1;
   window.deskStats.latencies.push(performance.now() - pressed);
   say(kept ? texts.kept : texts.saved);
@@ -480,7 +484,7 @@ async function loadChecks() {
   const box = document.getElementById("checks");
   const list = box.querySelector("ul");
   list.replaceChildren();
-  const open = checks.filter((c) => !c.settled);
+  const pending = checks.filter((c) => !c.settled);
   for (const c of checks) {
     const li = document.createElement("li");
     li.dataset.code = c.code;
@@ -519,15 +523,15 @@ async function loadChecks() {
     list.appendChild(li);
   }
   box.hidden = checks.length === 0;
-  document.getElementById("checks-count").textContent = String(open.length);
-  document.body.dataset.checks = String(open.length);
+  document.getElementById("checks-count").textContent = String(pending.length);
+  document.body.dataset.checks = String(pending.length);
 }
 
 (async function start() {
   const began = performance.now();
   await loadNights();
   await loadQueue();
-  const first = queue.find(s => s.status !== "ok") || queue[0];
+  const first = queue.find(s => s.status !== "ok" && !s.out) || queue[0];
   if (first) await open(first.id, 0);
   // The questions come first where there are any; the desk works without them.
   await loadQuestions().catch(e => say(String(e), true));
