@@ -148,4 +148,33 @@ mod tests {
         assert_eq!((line("1").rank, line("2").rank), (1, 2));
         assert!(ranked.unverified.is_empty());
     }
+
+    #[test]
+    fn a_discarded_sheet_should_hold_no_table_of_the_draw() {
+        use crate::night::tournament::checks::NightCheckKind;
+        use crate::night::tournament::seating::Seating;
+        let rules = RuleSet::load("merkur").expect("merkur");
+        let players = ["1", "2", "3", "4"].map(|p| Some(p.to_string())).to_vec();
+        let mut sheet = finished_sheet("merkur", vec![solo_row(1, 0, 4, true)], players);
+        (sheet.round, sheet.table) = (Some(1), Some(1));
+        let seating = Seating {
+            rounds: vec![vec![["1", "2", "3", "4"].map(String::from).to_vec()]],
+        };
+        let kinds = |sheet: &SheetResult| -> Vec<NightCheckKind> {
+            let night = NightRules {
+                rules: &rules,
+                participants: None,
+                seating: Some(&seating),
+            };
+            let ranked = rank(vec![("t1.json".into(), sheet.clone())], night, Lang::En);
+            ranked.standings.checks.iter().map(|c| c.kind).collect()
+        };
+        assert!(!kinds(&sheet).contains(&NightCheckKind::TableWithoutSheet));
+        sheet.notes.discarded = Some(crate::sheet::notes::Void {
+            by: "AB".into(),
+            at: "now".into(),
+            reason: "sent by mistake".into(),
+        });
+        assert!(kinds(&sheet).contains(&NightCheckKind::TableWithoutSheet));
+    }
 }
