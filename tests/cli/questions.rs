@@ -383,6 +383,12 @@ async fn a_supervisor_should_answer_a_shape_by_keyboard_and_take_one_crop_out_in
     let client = browser(&driver, &dir.join("profile")).await;
     client.goto(&desk.url).await.expect("open the desk");
     until(&client, "return document.body.dataset.ready === '1'").await;
+    // On loopback no phone reaches the desk: it says how one would.
+    until(
+        &client,
+        "return (document.getElementById('capture')?.textContent || '').includes('--listen 0.0.0.0:8377')",
+    )
+    .await;
     let shown = format!(
         "return document.querySelectorAll('#question figure img').length === {}",
         cells.len()
