@@ -68,6 +68,10 @@ pub enum Decision {
     /// Something sent by mistake (a photo of something else, a dark
     /// retake) taken out of the night, or back in: kept, never counted.
     Discard { discard: bool, reason: String },
+    /// The newest answer about `path` still standing is taken back: the
+    /// value stands as it did before it (the reading, or an earlier
+    /// answer), its doubt asked again.
+    Withdraw { path: String },
 }
 
 impl Decision {
@@ -82,6 +86,7 @@ impl Decision {
             Decision::Copy { .. } => ChangeKind::Copy,
             Decision::Game { .. } => ChangeKind::Game,
             Decision::Discard { .. } => ChangeKind::Discard,
+            Decision::Withdraw { .. } => ChangeKind::Withdraw,
         }
     }
 
@@ -139,6 +144,12 @@ pub(crate) fn apply(
         Decision::Copy { of } => powers::copy_of(sheet, itself, *of, by, at)?,
         Decision::Game { ours } => powers::confirm_game(sheet, *ours, by, at),
         Decision::Discard { discard, reason } => powers::discard(sheet, *discard, by, at, reason)?,
+        // What it takes back is left out by [`stand::stand`]; here its path
+        // is checked.
+        Decision::Withdraw { path } => {
+            let path: ValuePath = path.parse()?;
+            answer::get(sheet, path);
+        }
     }
     Ok(())
 }

@@ -13,6 +13,25 @@ use crate::sheet::{SheetResult, ValuePath};
 /// values untouched.
 pub type Check<'a> = dyn Fn(SheetResult) -> Result<SheetResult, SheetError> + 'a;
 
+/// Which records stand withdrawn: each `Withdraw` takes back the newest
+/// answer about its path before it that still stands (and is itself no
+/// change to the sheet).
+pub(crate) fn withdrawn(records: &[Record]) -> Vec<bool> {
+    let mut out = vec![false; records.len()];
+    for (i, record) in records.iter().enumerate() {
+        let Decision::Withdraw { path } = &record.decision else {
+            continue;
+        };
+        out[i] = true;
+        let answered =
+            |r: &Record| matches!(&r.decision, Decision::Paper { path: p, .. } if p == path);
+        if let Some(j) = (0..i).rev().find(|&j| !out[j] && answered(&records[j])) {
+            out[j] = true;
+        }
+    }
+    out
+}
+
 /// The sheet as it stands: the newest `reading` with every record of
 /// sheet `itself` taken in order, checked again; each count that differs
 /// from what is written listed, and the flags it settles marked.
@@ -28,7 +47,11 @@ pub fn stand(
 ) -> Result<SheetResult, SheetError> {
     let mut sheet = as_read(reading);
     let mut counts: Vec<(ValuePath, &Record, &Value, &str)> = Vec::new();
-    for record in records {
+    let taken_back = withdrawn(records);
+    for (i, record) in records.iter().enumerate() {
+        if taken_back[i] {
+            continue;
+        }
         if let Decision::Counts {
             path,
             value,

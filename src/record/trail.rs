@@ -55,6 +55,8 @@ pub enum ChangeKind {
     Game,
     /// A sheet sent by mistake taken out of the night, or back in.
     Discard,
+    /// A person's answer taken back.
+    Withdraw,
     /// The scan read on another form (`old` and `new`: the forms).
     Form,
 }
@@ -70,6 +72,7 @@ impl ChangeKind {
             ChangeKind::Copy => "copy",
             ChangeKind::Game => "game",
             ChangeKind::Discard => "discard",
+            ChangeKind::Withdraw => "withdraw",
             ChangeKind::Form => "form",
         }
     }
@@ -84,6 +87,7 @@ impl ChangeKind {
             ChangeKind::Copy,
             ChangeKind::Game,
             ChangeKind::Discard,
+            ChangeKind::Withdraw,
             ChangeKind::Form,
         ]
         .into_iter()
@@ -136,14 +140,16 @@ pub fn lines_of(decision: &Decision, before: &SheetResult, after: &SheetResult) 
     let line =
         |field: String, old: Option<String>, new: Option<String>| Correction { field, old, new };
     match decision {
-        Decision::Paper { path, .. } => match path.parse::<ValuePath>() {
-            Ok(p) => vec![line(
-                p.archive_field(),
-                text(answer::get(before, p)),
-                text(answer::get(after, p)),
-            )],
-            Err(_) => vec![],
-        },
+        Decision::Paper { path, .. } | Decision::Withdraw { path } => {
+            match path.parse::<ValuePath>() {
+                Ok(p) => vec![line(
+                    p.archive_field(),
+                    text(answer::get(before, p)),
+                    text(answer::get(after, p)),
+                )],
+                Err(_) => vec![],
+            }
+        }
         Decision::Counts { path, value, .. } => {
             // What counted before: an earlier count, else what is written.
             let counted = |s: &SheetResult| {
@@ -199,7 +205,9 @@ impl serde::Serialize for Change {
 /// The line of a decision that changed nothing: its field, as it stands.
 pub fn kept_line(decision: &Decision, sheet: &SheetResult) -> Correction {
     let field = match decision {
-        Decision::Paper { path, .. } | Decision::Counts { path, .. } => path
+        Decision::Paper { path, .. }
+        | Decision::Counts { path, .. }
+        | Decision::Withdraw { path } => path
             .parse::<ValuePath>()
             .map(|p| p.archive_field())
             .unwrap_or_else(|_| path.clone()),

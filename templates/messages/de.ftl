@@ -455,6 +455,7 @@ change-kind-void = ungültig erklärt
 change-kind-copy = Kopie
 change-kind-game = Spiel
 change-kind-discard = verworfen
+change-kind-withdraw = Antwort zurückgenommen
 change-kind-form = Formular
 audit-moved = Gesamtpunkte
 season-club = Die Vereinsdatei { $path } ist nicht lesbar ([season] best = N, min_nights = M)
@@ -784,7 +785,7 @@ desk-undone = zurückgenommen
 desk-nothing-to-undo = nichts zurückzunehmen
 desk-history = Verlauf des Blatts
 desk-history-heads = Wann|Wer|Was|Feld|Vorher|Nachher
-desk-history-kinds = reading=gelesen|paper=Wert vom Papier|counts=gilt stattdessen|initials=Kürzel|void=ungültig|copy=Kopie|game=Spiel|discard=verworfen|form=Formular
+desk-history-kinds = reading=gelesen|paper=Wert vom Papier|counts=gilt stattdessen|initials=Kürzel|void=ungültig|copy=Kopie|game=Spiel|discard=verworfen|withdraw=Antwort zurückgenommen|form=Formular
 desk-capture = Mit dem Handy aufnehmen: diesen Code scannen
 desk-capture-loopback = Handys erreichen die Prüfstelle so nicht: mit --listen 0.0.0.0:8377 starten, dann steht hier ihr Code.
 desk-copy-of = ist eine Kopie von

@@ -445,6 +445,7 @@ change-kind-void = declared invalid
 change-kind-copy = copy
 change-kind-game = game
 change-kind-discard = discarded
+change-kind-withdraw = answer taken back
 change-kind-form = form
 audit-moved = total moved
 season-club = cannot use the club file { $path } ([season] best = N, min_nights = M)
@@ -774,7 +775,7 @@ desk-undone = taken back
 desk-nothing-to-undo = nothing to take back
 desk-history = The sheet's history
 desk-history-heads = When|Who|What|Field|Before|After
-desk-history-kinds = reading=read|paper=value on paper|counts=counts instead|initials=initials|void=invalid|copy=copy|game=game|discard=discarded|form=form
+desk-history-kinds = reading=read|paper=value on paper|counts=counts instead|initials=initials|void=invalid|copy=copy|game=game|discard=discarded|withdraw=answer taken back|form=form
 desk-capture = Take photos with a phone: scan this code
 desk-capture-loopback = Phones cannot reach the desk like this: start it with --listen 0.0.0.0:8377, and their code shows here.
 desk-copy-of = is a copy of

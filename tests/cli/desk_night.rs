@@ -394,6 +394,8 @@ async fn the_desk_should_blank_undo_discard_and_show_the_history_in_german() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert!(blanked().is_null(), "{path} blank");
+    // The desk holds both changes to take back: the discard and the blank.
+    until(&client, "return document.body.dataset.undoable === '2'").await;
     client
         .execute(
             "document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: 'z', ctrlKey: true, bubbles: true}))",
@@ -408,6 +410,11 @@ async fn the_desk_should_blank_undo_discard_and_show_the_history_in_german() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert_eq!(blanked(), before, "{path} back");
+    // Taken back, not answered again: the doubt is asked again.
+    let again = desk.json(&format!("/api/sheets/{read}/view"));
+    let asked = (again["flags"].as_array().expect("flags").iter())
+        .any(|f| f["path"] == path.as_str() && f["code"] == flag["code"]);
+    assert!(asked, "{path} asked again: {again}");
     // The history says it in German: who, the kind in words, a German date.
     until(
         &client,
@@ -422,7 +429,9 @@ async fn the_desk_should_blank_undo_discard_and_show_the_history_in_german() {
         .await
         .expect("html");
     assert!(
-        history.contains("Wert vom Papier") && history.contains("AB"),
+        history.contains("Wert vom Papier")
+            && history.contains("Antwort zurückgenommen")
+            && history.contains("AB"),
         "{history}"
     );
     assert!(

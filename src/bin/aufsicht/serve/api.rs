@@ -479,6 +479,34 @@ pub async fn verdict(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct WithdrawBody {
+    by: String,
+    /// The value whose newest answer is taken back.
+    path: String,
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+/// `POST /api/sheets/{id}/withdraw`: the newest answer about `path` taken
+/// back (the desk's Strg-Z): the value stands as before it, its doubt
+/// asked again; one more record in the trail.
+pub async fn withdraw(
+    State(desk): State<Arc<Desk>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Reply {
+    blocking(move || {
+        let body: WithdrawBody = body_of(&desk, &body)?;
+        let version = named_version(body.version, &headers);
+        let withdraw = Decision::Withdraw { path: body.path };
+        desk.decide(id, &body.by, &[withdraw], version)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DiscardBody {
     by: String,
     /// Taken out of the night; false brings it back.

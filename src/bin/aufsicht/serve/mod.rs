@@ -210,6 +210,7 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/verdict", post(api::verdict))
         .route("/api/sheets/{id}/copy", post(api::copy))
         .route("/api/sheets/{id}/discard", post(api::discard))
+        .route("/api/sheets/{id}/withdraw", post(api::withdraw))
         .route("/api/sheets/{id}/reread", post(scans::reread))
         .route("/api/sheets/{id}/game", post(api::game))
         .route("/api/questions", get(questions::list))

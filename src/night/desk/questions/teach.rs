@@ -299,7 +299,8 @@ fn snapshot(
         }
         let record = archive.record(stored.id)?;
         let mut answers: Vec<(ValuePath, Value)> = Vec::new();
-        for r in &record.records {
+        let taken_back = crate::record::stand::withdrawn(&record.records);
+        for (r, _) in (record.records.iter().zip(taken_back)).filter(|(_, gone)| !gone) {
             if let Decision::Paper { path, value } = &r.decision
                 && let Ok(path) = path.parse::<ValuePath>()
             {

@@ -208,6 +208,10 @@ async function power(what, body) {
   });
   if (!r.ok) { say(await r.text(), true); if (r.status === 409) await open(sheet.id, current); return; }
   await open(sheet.id, current);
+  if (what === "discard" && body.discard !== false) {
+    done.push({ id: sheet.id, what: "discard", body: { discard: false }, version: sheet.version });
+    document.body.dataset.undoable = String(done.length);
+  }
   say(texts.saved);
   loadQueue();
 }
@@ -364,21 +368,23 @@ function zoom() {
 }
 document.getElementById("page").addEventListener("click", zoom);
 
-// What this desk changed, newest last: Strg-Z sends the old value back,
-// one more record in the trail (nothing is overwritten).
+// What this desk changed, newest last: Strg-Z takes the newest back, an
+// answer withdrawn or a discard undone, one more record in the trail
+// (nothing is overwritten).
 const done = [];
 
 async function undo() {
   const last = done.pop();
+  document.body.dataset.undoable = String(done.length);
   if (!last) { say(texts.nothingtoundo, true); return; }
   const name = by.value.trim();
   if (!name) { say(texts.namefirst, true); by.focus(); done.push(last); return; }
   let r;
   try {
-    r = await fetch(`/api/sheets/${last.id}/values`, {
+    r = await fetch(`/api/sheets/${last.id}/${last.what}`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json", "if-match": `"${last.version}"` },
-      body: JSON.stringify({ by: name, values: [{ path: last.path, value: last.old }] }),
+      body: JSON.stringify({ by: name, ...last.body }),
     });
   } catch (e) { done.push(last); say(String(e), true); return; }
   if (!r.ok) { say(await r.text(), true); return; }
@@ -443,7 +449,8 @@ async function store(f, value, kept, pressed) {
   const mine = key(f);
   await open(sheet.id, was);
   // The version after this change: Strg-Z undoes it only if nobody changed the sheet since.
-  done.push({ id: sheet.id, path: f.path, old: f.value ?? null, version: sheet.version });
+  done.push({ id: sheet.id, what: "withdraw", body: { path: f.path }, version: sheet.version });
+  document.body.dataset.undoable = String(done.length);
   window.deskStats.cells += 1;
   window.deskStats.latencies.push(performance.now() - pressed);
   say(kept ? texts.kept : texts.saved);
