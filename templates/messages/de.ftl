@@ -204,7 +204,7 @@ check-player-not-registered = Spieler { $player } ({ $sheets }) steht nicht auf 
 check-registered-without-sheet = der angemeldete Spieler { $player } steht auf keinem Blatt{ $hint }: ein fehlendes Blatt, eine falsch gelesene Nummer oder ein Spieler, der nicht kam
 check-table-without-sheet = Runde { $round }, Tisch { $table } (gelost: { $players }): keine Punkteliste; fehlt das Blatt, oder ist Runde oder Tisch falsch gelesen?
 check-seating-differs = { $sheet } (Runde { $round }, Tisch { $table }): auf dem Blatt { $read }, gelost { $drawn }; Platztausch, Ersatzspieler oder falsch gelesen: bitte prüfen
-check-sheet-discarded = { $sheet } ist von { $by } verworfen ({ $reason }): es gehört nicht zum Abend
+check-sheet-discarded = { $sheet } ist verworfen ({ $by }: { $reason }): es gehört nicht zum Abend
 check-sheet-void = { $sheet } ist von { $by } für ungültig erklärt ({ $reason }): die Punkte seiner Spieler in dieser Runde zählen 0
 check-sheet-twice = { $first } und { $second } sind fast Zeile für Zeile gleich: dasselbe Blatt zweimal gescannt (unter anderem Namen oder mit anderer Runde oder anderem Tisch); das Doppel entfernen
 check-rows-copied = { $first } und { $second } haben { $rows } Spielzeilen hintereinander gleich: von einem anderen Tisch abgeschrieben? Beide Blätter prüfen
@@ -783,6 +783,7 @@ desk-discarded = verworfen
 desk-undiscard = doch behalten
 desk-undone = zurückgenommen
 desk-nothing-to-undo = nichts zurückzunehmen
+desk-blank = leer
 desk-history = Verlauf des Blatts
 desk-history-heads = Wann|Wer|Was|Feld|Vorher|Nachher
 desk-history-kinds = reading=gelesen|paper=Wert vom Papier|counts=gilt stattdessen|initials=Kürzel|void=ungültig|copy=Kopie|game=Spiel|discard=verworfen|withdraw=Antwort zurückgenommen|form=Formular

@@ -203,7 +203,7 @@ check-player-not-registered = player { $player } ({ $sheets }) is not on the par
 check-registered-without-sheet = registered player { $player } is on no sheet{ $hint }: a missing sheet, a misread number or a player who did not come
 check-table-without-sheet = round { $round }, table { $table } (drawn: { $players }): no sheet; is it missing, or its round or table misread?
 check-seating-differs = { $sheet } (round { $round }, table { $table }): on the sheet { $read }, drawn { $drawn }; a seat swap, a substitute or a misreading: please check
-check-sheet-discarded = { $sheet } was discarded by { $by } ({ $reason }): it is not part of the night
+check-sheet-discarded = { $sheet } is discarded ({ $by }: { $reason }): it is not part of the night
 check-sheet-void = { $sheet } was declared invalid by { $by } ({ $reason }): its players' points in this round count 0
 check-sheet-twice = { $first } and { $second } are alike nearly row for row: one sheet scanned twice (under another name, or with another round or table); remove the duplicate
 check-rows-copied = { $first } and { $second } have { $rows } game rows in a row alike: copied from another table? Check both sheets
@@ -773,6 +773,7 @@ desk-discarded = discarded
 desk-undiscard = keep after all
 desk-undone = taken back
 desk-nothing-to-undo = nothing to take back
+desk-blank = blank
 desk-history = The sheet's history
 desk-history-heads = When|Who|What|Field|Before|After
 desk-history-kinds = reading=read|paper=value on paper|counts=counts instead|initials=initials|void=invalid|copy=copy|game=game|discard=discarded|withdraw=answer taken back|form=form

@@ -258,6 +258,10 @@ pub async fn trail(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply 
                 if let Some(why) = &c.why {
                     line["why"] = json!(why);
                 }
+                // The value's place in words, where the path names one.
+                if let Ok(p) = c.path.parse::<aufsicht::sheet::ValuePath>() {
+                    line["label"] = json!(p.label(desk.lang));
+                }
                 line
             })
             .collect();

@@ -65,7 +65,7 @@ pub(super) fn shell(
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 46] = [
+const DESK_WORDS: [(&str, &str); 47] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -93,6 +93,7 @@ const DESK_WORDS: [(&str, &str); 46] = [
     ("nothingtoundo", "desk-nothing-to-undo"),
     ("historyheads", "desk-history-heads"),
     ("kinds", "desk-history-kinds"),
+    ("blank", "desk-blank"),
     ("copyof", "desk-copy-of"),
     ("uncopy", "desk-uncopy"),
     ("reread", "desk-reread"),

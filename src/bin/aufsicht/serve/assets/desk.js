@@ -412,7 +412,8 @@ async function loadHistory() {
   }
   for (const t of trail.slice().reverse()) {
     const row = table.insertRow();
-    for (const v of [when(t.at), t.by, kinds[t.kind] || t.kind, t.path || t.field, t.old ?? "–", t.new ?? "–"])
+    const value = v => (v === "" || v == null ? texts.blank : v);
+    for (const v of [when(t.at), t.by, kinds[t.kind] || t.kind, t.label || t.path || t.field, value(t.old), value(t.new)])
       row.insertCell().textContent = v;
     if (t.why) row.title = t.why;
   }
@@ -506,7 +507,10 @@ async function loadChecks() {
     for (const id of c.sheets) {
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = "#" + id;
+      // Named as the queue names it, by round and table.
+      const s = queue.find(q => q.id === id);
+      b.textContent = s ? `R${s.round ?? "?"} T${s.table ?? "?"}` : "#" + id;
+      b.title = "#" + id;
       b.addEventListener("click", () => open(id, 0));
       li.append(" ", b);
     }
