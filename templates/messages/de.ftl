@@ -798,6 +798,7 @@ desk-reread = Noch einmal lesen
 desk-form = Formular
 desk-header-off = der Kopf liegt nicht, wo das Formular ihn hat
 capture-title = Listen fotografieren
+capture-dead-link = Dieser Link gilt nicht mehr: bitte den Code an der Prüfstelle neu scannen.
 capture-help = Jede Liste flach und ganz ins Bild, bei gutem Licht. Jedes Foto geht sofort an die Prüfstelle; was nicht lesbar ist, bitte gleich noch einmal aufnehmen, solange die Liste auf dem Tisch liegt.
 capture-take = Fotos aufnehmen
 capture-sending = wird gesendet …

@@ -788,6 +788,7 @@ desk-reread = Read again
 desk-form = Form
 desk-header-off = the header does not lie where the form has it
 capture-title = Photograph the sheets
+capture-dead-link = This link is no longer valid: please scan the code at the desk again.
 capture-help = Each sheet flat and whole in the picture, in good light. Every photo goes to the desk at once; take again whatever cannot be read while the sheet is still on the table.
 capture-take = Take photos
 capture-sending = sending …

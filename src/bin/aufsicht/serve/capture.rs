@@ -36,22 +36,19 @@ const CAPTURE_WORDS: [(&str, &str); 10] = [
     ("takeback", "capture-take-back"),
 ];
 
-pub fn capture_page(lang: Lang, night: &str) -> String {
+/// The phone's page for `night`; `dead` where the key it came with opens
+/// nothing any more (the desk renewed it): then it says so, and takes
+/// no photo.
+pub fn capture_page(lang: Lang, night: &str, dead: bool) -> String {
     let t = |id: &str| say(lang, id, &[]);
     let title = format!("{}: {night}", t("capture-title"));
     let body = html! {
         h1 { (title) }
-        p { (t("capture-help")) }
-        // The page's own button in German: the browser's file button speaks
-        // the browser's language. No `capture`: a photo already taken is
-        // chosen from the gallery as well.
-        label class="take" {
-            (t("capture-take"))
-            input id="photos" class="hidden-input" type="file" accept="image/*,application/pdf" multiple;
+        @if dead {
+            p class="dead" { (t("capture-dead-link")) }
+        } @else {
+            (take(lang))
         }
-        // The newest on top, numbered as sent.
-        ol id="sent" reversed {}
-        script src="/assets/capture.js" {}
     };
     let head = html! { meta name="viewport" content="width=device-width, initial-scale=1"; };
     shell(
@@ -64,10 +61,31 @@ pub fn capture_page(lang: Lang, night: &str) -> String {
     .into_string()
 }
 
+/// The page's camera: help, the button, the answers.
+fn take(lang: Lang) -> aufsicht::html::Markup {
+    let t = |id: &str| say(lang, id, &[]);
+    html! {
+        p { (t("capture-help")) }
+        // The page's own button in German: the browser's file button speaks
+        // the browser's language. No `capture`: a photo already taken is
+        // chosen from the gallery as well.
+        label class="take" {
+            (t("capture-take"))
+            input id="photos" class="hidden-input" type="file" accept="image/*,application/pdf" multiple;
+        }
+        // The newest on top, numbered as sent.
+        ol id="sent" reversed {}
+        script src="/assets/capture.js" {}
+    }
+}
+
 #[derive(Deserialize)]
 pub struct CaptureQuery {
     #[serde(default)]
     tournament: Option<String>,
+    /// A phone's key in the address (the page reads it; the door too).
+    #[serde(default)]
+    token: Option<String>,
 }
 
 /// `GET /capture`: the page, named by the night its token belongs to (or,
@@ -87,7 +105,9 @@ pub async fn page(
             Some(night) => desk.night_label(night)?,
             None => desk.title.clone(),
         };
-        Ok(Html(capture_page(desk.lang, &title)).into_response())
+        // A key that opens nothing: the link of a renewed code.
+        let dead = night.is_none() && q.token.is_some();
+        Ok(Html(capture_page(desk.lang, &title, dead)).into_response())
     })
     .await
 }
@@ -222,7 +242,7 @@ mod tests {
 
     #[test]
     fn the_page_should_take_photos_in_german_on_a_phone() {
-        let page = capture_page(Lang::De, "Herbst");
+        let page = capture_page(Lang::De, "Herbst", false);
         for part in [
             r#"accept="image/*"#,
             "multiple",
@@ -235,5 +255,10 @@ mod tests {
         // The gallery too: `capture` would offer the camera alone.
         assert!(!page.contains("capture=\""), "{page}");
         assert!(!page.contains("capture-"), "every message id known: {page}");
+        let dead = capture_page(Lang::De, "Herbst", true);
+        assert!(
+            dead.contains("neu scannen") && !dead.contains(r#"id="photos""#),
+            "{dead}"
+        );
     }
 }
