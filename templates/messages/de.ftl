@@ -903,5 +903,6 @@ question-blank = leer
 question-reread = neu gelesen nach der Antwort von { $by } zu „{ $value }“, weiter gefragt
 question-cell-at = Runde { $round }, Tisch { $table }
 desk-question-cells = Zellen
+desk-question-cell = Zelle
 desk-question-of = Frage
 desk-crop-no-path = Welche Zelle? Die Anfrage nennt sie mit ?path=

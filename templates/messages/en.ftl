@@ -893,5 +893,6 @@ question-blank = blank
 question-reread = read again after { $by }'s answer "{ $value }", still asked
 question-cell-at = round { $round }, table { $table }
 desk-question-cells = cells
+desk-question-cell = cell
 desk-question-of = question
 desk-crop-no-path = Which cell? The request names it with ?path=

@@ -65,7 +65,7 @@ pub(super) fn shell(
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 47] = [
+const DESK_WORDS: [(&str, &str); 48] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -112,6 +112,7 @@ const DESK_WORDS: [(&str, &str); 47] = [
     ("read", "desk-question-read"),
     ("answered", "desk-question-answered"),
     ("cells", "desk-question-cells"),
+    ("cell", "desk-question-cell"),
     ("questionof", "desk-question-of"),
 ];
 

@@ -221,6 +221,12 @@ function render() {
   box.replaceChildren();
   renderPowers();
   loadHistory().catch(() => {});
+  // Out of the night: nothing on it is asked; "doch behalten" brings it back.
+  if (sheet.discarded) {
+    document.getElementById("page").src = sheet.page || "";
+    say(texts.discarded);
+    return;
+  }
   document.getElementById("page").src = sheet.page || "";
   if (sheet.scan_changed) say(texts.scanchanged, true);
   if (sheet.flags.length === 0) { say(texts.noflags); return; }

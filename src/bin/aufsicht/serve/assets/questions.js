@@ -40,7 +40,7 @@ function renderQuestion(take) {
   });
   const about = document.createElement("div");
   about.textContent = `${texts.questionof} ${asked.at + 1}/${asked.list.length}: ` +
-    `${q.cells.length} ${texts.cells}, ${texts.read} ${q.cells[0].reading || "–"}`;
+    `${q.cells.length} ${q.cells.length === 1 ? texts.cell : texts.cells}, ${texts.read} ${q.cells[0].reading || "–"}`;
   const proposed = q.value != null ? line(texts.suggestion, q.value) : null;
   const label = document.createElement("label");
   label.textContent = texts.askpaper + " ";
