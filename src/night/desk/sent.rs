@@ -81,13 +81,24 @@ pub fn sentence(lang: Lang, sheet: &SheetResult, told: &Told) -> String {
         Told::TableThere => say(lang, "sent-table-there", &[]),
         Told::Unreadable(None) => say(lang, "sent-unreadable", &[]),
         Told::Unreadable(Some(why)) => {
-            say(lang, "sent-unreadable-because", &[("why", &why.as_str())])
+            let why = reason_of(lang, why);
+            say(lang, "sent-unreadable-because", &[("why", &why)])
         }
     };
     if matches!(told, Told::Unreadable(_)) {
         return what;
     }
     format!("{}: {what}", at(lang, sheet))
+}
+
+/// The reason alone of an unreadable sheet's flag message: the flag's
+/// own words around it ("Blatt nicht lesbar: ….") left out, so that the
+/// phone's answer stays one sentence.
+fn reason_of(lang: Lang, message: &str) -> String {
+    let frame = say(lang, "flag-sheet-unreadable", &[("why", &"\u{0}")]);
+    let (before, after) = frame.split_once('\u{0}').unwrap_or((&frame, ""));
+    let inner = message.strip_prefix(before).unwrap_or(message);
+    inner.strip_suffix(after).unwrap_or(inner).to_string()
 }
 
 /// Where the sheet lies: "Runde 1, Tisch 3", with what is not read said so.
@@ -162,6 +173,19 @@ mod tests {
         let unread = sheet(Some(2), None);
         let others = [place(Some(2), None, 3)];
         assert_eq!(Told::of(&unread, 9, &others), Told::Read);
+    }
+
+    #[test]
+    fn an_unreadable_photo_should_say_why_in_one_sentence() {
+        let flag = say(
+            Lang::De,
+            "flag-sheet-unreadable",
+            &[("why", &"keine Tabelle")],
+        );
+        let told = Told::Unreadable(Some(flag));
+        let said = sentence(Lang::De, &sheet(None, None), &told);
+        assert!(said.contains("(keine Tabelle)"), "{said}");
+        assert_eq!(said.matches("nicht lesbar").count(), 1, "{said}");
     }
 
     #[test]
