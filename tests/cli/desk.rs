@@ -1537,7 +1537,7 @@ async fn a_phone_should_send_photos_from_its_page_and_the_desk_should_show_them_
         .expect("click");
     until(
         &client,
-        "return document.querySelector('#sent li').className === 'taken-back'",
+        "const li = document.querySelector('#sent li'); return li.className === 'taken-back' && li.textContent.startsWith('Runde 1, Tisch 30: zurückgenommen')",
     )
     .await;
     let newest = sheets

@@ -59,7 +59,9 @@
         });
         const said = r.ok ? (await r.json()).message : await r.text();
         li.className = r.ok ? "taken-back" : li.className;
-        li.replaceChildren(document.createTextNode(said));
+        // Where it lay ("Runde 1, Tisch 3"), then what became of it.
+        const at = r.ok ? answer.message.split(":")[0] + ": " : "";
+        li.replaceChildren(document.createTextNode(at + said));
       } catch (e) {
         // Not sent (no network): the button stays to try again.
         b.disabled = false;
