@@ -90,19 +90,24 @@ pub fn verdict(
     at: &str,
     reason: &str,
 ) -> Result<(), PowerError> {
-    if !void {
-        sheet.notes.void = None;
-        return Ok(());
+    sheet.notes.void = reasoned(void, by, at, reason)?;
+    Ok(())
+}
+
+/// A verdict that needs a reason (invalid, discarded), or none where it
+/// is taken back (`given` false).
+fn reasoned(given: bool, by: &str, at: &str, reason: &str) -> Result<Option<Void>, PowerError> {
+    if !given {
+        return Ok(None);
     }
     if reason.trim().is_empty() {
         return Err(PowerError::NoReason);
     }
-    sheet.notes.void = Some(Void {
+    Ok(Some(Void {
         by: by.to_string(),
         at: at.to_string(),
         reason: reason.trim().to_string(),
-    });
-    Ok(())
+    }))
 }
 
 /// Settles sheet `itself` as a copy of sheet `of` (the same paper read
@@ -135,18 +140,7 @@ pub fn discard(
     at: &str,
     reason: &str,
 ) -> Result<(), PowerError> {
-    if !discard {
-        sheet.notes.discarded = None;
-        return Ok(());
-    }
-    if reason.trim().is_empty() {
-        return Err(PowerError::NoReason);
-    }
-    sheet.notes.discarded = Some(Void {
-        by: by.to_string(),
-        at: at.to_string(),
-        reason: reason.trim().to_string(),
-    });
+    sheet.notes.discarded = reasoned(discard, by, at, reason)?;
     Ok(())
 }
 

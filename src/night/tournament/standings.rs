@@ -191,43 +191,35 @@ impl Night<'_> {
     /// A sheet sent by mistake and taken out of the night: no points, no
     /// table, no player; its taking out is listed as settled.
     fn discarded_sheet(&mut self, sheet: &SheetResult, fallback: &str, discarded: &Void) {
-        let name = sheet_name(sheet, fallback);
-        let args: [(&str, &dyn std::fmt::Display); 3] = [
-            ("sheet", &name),
-            ("by", &discarded.by),
-            ("reason", &discarded.reason),
-        ];
-        let check = NightCheck {
-            kind: NightCheckKind::SheetDiscarded,
-            sheets: vec![name.clone()],
-            message: say(self.lang, "check-sheet-discarded", &args),
-        };
-        let settled = Settled {
-            by: discarded.by.clone(),
-            at: discarded.at.clone(),
-        };
-        self.settled.push((check, settled));
+        let verdict = (NightCheckKind::SheetDiscarded, "check-sheet-discarded");
+        self.settled_verdict(sheet_name(sheet, fallback), verdict, discarded);
     }
 
     /// A sheet declared invalid: no points, no player, no open check; its
     /// verdict is listed as settled.
     fn void_sheet(&mut self, sheet: &SheetResult, fallback: &str, void: &Void) {
-        let name = sheet_name(sheet, fallback);
         if let Some(round) = sheet.round {
             for player in sheet.players.iter().flatten() {
                 self.excused.insert((PlayerNo::new(player), round));
             }
         }
+        let verdict = (NightCheckKind::SheetVoid, "check-sheet-void");
+        self.settled_verdict(sheet_name(sheet, fallback), verdict, void);
+    }
+
+    /// A person's verdict on sheet `name` (its kind and message), listed
+    /// as a settled check with who and when.
+    fn settled_verdict(&mut self, name: String, (kind, id): (NightCheckKind, &str), by: &Void) {
         let args: [(&str, &dyn std::fmt::Display); 3] =
-            [("sheet", &name), ("by", &void.by), ("reason", &void.reason)];
+            [("sheet", &name), ("by", &by.by), ("reason", &by.reason)];
         let check = NightCheck {
-            kind: NightCheckKind::SheetVoid,
-            sheets: vec![name.clone()],
-            message: say(self.lang, "check-sheet-void", &args),
+            kind,
+            message: say(self.lang, id, &args),
+            sheets: vec![name],
         };
         let settled = Settled {
-            by: void.by.clone(),
-            at: void.at.clone(),
+            by: by.by.clone(),
+            at: by.at.clone(),
         };
         self.settled.push((check, settled));
     }
