@@ -790,16 +790,6 @@ fn the_writers_own_hand_should_never_make_a_doubted_cell_sure_by_itself() {
         gesamt(None),
         gesamt(Some(0)),
     ];
-    let doubt = |row: Option<u32>, seat: usize| Flag {
-        code: Code::CellUncertain,
-        severity: Code::CellUncertain.severity(),
-        row,
-        seat: Some(seat),
-        field: Some("plus".into()),
-        message: String::new(),
-        detail: Default::default(),
-        extra: Map::new(),
-    };
     sheet.flags.push(doubt(Some(19), 1));
     sheet.flags.push(doubt(None, 2));
     let mut read = sheet.clone();
@@ -860,16 +850,7 @@ fn an_answer_about_the_hand_should_make_a_doubted_game_cell_sure() {
     let form = merkur_form(&forms);
     let thirteen = cells::fixture("thirteen_should_be_no_ring_at_the_second_look.png");
     let (page, mut sheet) = page_with_a_confirmed_hand(form, &thirteen, &[(19, 0, 18, &thirteen)]);
-    sheet.flags.push(Flag {
-        code: Code::CellUncertain,
-        severity: Code::CellUncertain.severity(),
-        row: Some(19),
-        seat: Some(1),
-        field: Some("plus".into()),
-        message: String::new(),
-        detail: Default::default(),
-        extra: Map::new(),
-    });
+    sheet.flags.push(doubt(Some(19), 1));
     let first = || CellReadings {
         fields: vec![FieldReading {
             field: Field::Game(19, 1, false),
@@ -922,16 +903,7 @@ fn an_answer_should_not_change_a_footer_value_unless_the_tuned_reading_is_sure()
         plus: Some(13),
         minus: None,
     });
-    sheet.flags.push(Flag {
-        code: Code::CellUncertain,
-        severity: Code::CellUncertain.severity(),
-        row: None,
-        seat: Some(1),
-        field: Some("plus".into()),
-        message: String::new(),
-        detail: Default::default(),
-        extra: Map::new(),
-    });
+    sheet.flags.push(doubt(None, 1));
     let first = || CellReadings {
         fields: vec![FieldReading {
             field: Field::Gesamt(1, false),
@@ -1123,4 +1095,18 @@ fn tesseract_should_read_a_title_only_where_its_ink_is_not_the_forms() {
     assert!(!read.title_matches);
     let text = read.title_read.expect("a title not the form's is read");
     assert!(text.contains("Vereinsheim"), "{text}");
+}
+
+/// A plus value of `seat` in doubt (`row`: a game row, none: the Gesamt).
+fn doubt(row: Option<u32>, seat: usize) -> Flag {
+    Flag {
+        code: Code::CellUncertain,
+        severity: Code::CellUncertain.severity(),
+        row,
+        seat: Some(seat),
+        field: Some("plus".into()),
+        message: String::new(),
+        detail: Default::default(),
+        extra: Map::new(),
+    }
 }

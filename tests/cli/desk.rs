@@ -1369,17 +1369,12 @@ fn photos_sent_to_the_desk_should_be_read_as_scan_reads_them_and_nothing_stored_
     let sample = |name: &str| std::fs::read(root().join("samples/scans").join(name)).expect(name);
     let mut huge = b"\xFF\xD8\xFF".to_vec();
     huge.resize((40 << 20) + 1, 0);
-    // A photo of the table top: an image, but no sheet on it.
-    let blank = dir.join("leer.png");
-    image::GrayImage::from_pixel(1240, 1754, image::Luma([235]))
-        .save(&blank)
-        .expect("png");
     let (kind, body) = multipart(&[
         ("merkur-faxpdf.pdf", sample("merkur-faxpdf.pdf")),
         ("IMG_0001.jpg", sample("merkur-scanner.jpg")),
         ("notiz.txt", b"Tisch 7 fehlt".to_vec()),
         ("riesig.jpg", huge),
-        ("leer.png", std::fs::read(&blank).expect("blank")),
+        ("leer.png", table_top()),
     ]);
     let headers = [("Content-Type", kind.as_str())];
     let (status, _, answer) = desk.call_as(
@@ -1465,6 +1460,15 @@ fn photos_sent_to_the_desk_should_be_read_as_scan_reads_them_and_nothing_stored_
 }
 
 /// A sample scan written again as PNG: the same sheet, other bytes.
+/// A photo of the table top: an image, but no sheet on it (PNG bytes).
+pub(crate) fn table_top() -> Vec<u8> {
+    let mut png = Vec::new();
+    image::GrayImage::from_pixel(1240, 1754, image::Luma([235]))
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .expect("png");
+    png
+}
+
 pub(crate) fn as_png(sample: &str, to: &Path) -> PathBuf {
     let image = image::open(root().join("samples/scans").join(sample)).expect(sample);
     let path = to.join(format!("{sample}.png"));

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::common::temp;
-use crate::desk::{Desk, as_png, call_at, capture_address, multipart};
+use crate::desk::{Desk, as_png, call_at, capture_address, multipart, table_top};
 
 const JSON: (&str, &str) = ("Content-Type", "application/json");
 
@@ -29,6 +29,20 @@ fn send(at: &str, key: &str, name: &str, bytes: Vec<u8>) -> Value {
     sent[0].clone()
 }
 
+/// The phone takes back sheets with a receipt (`body`): status and answer.
+fn take_back(at: &str, key: &str, body: &str) -> (u16, String) {
+    let phone = [JSON, ("x-aufsicht-token", key)];
+    let (status, _, said) = call_at(
+        at,
+        at,
+        "POST",
+        "/api/scans/take-back",
+        &phone,
+        body.as_bytes(),
+    );
+    (status, said)
+}
+
 fn open_checks(desk: &Desk) -> Vec<String> {
     let checks = desk.json("/api/checks");
     (checks.as_array().expect("checks").iter())
@@ -48,16 +62,7 @@ fn what_was_sent_by_mistake_should_leave_the_night_and_stay_in_the_archive() {
     let png = |sample: &str| std::fs::read(as_png(sample, &dir)).expect("photo");
     let first = send(&at, &key, "IMG_0001.jpg", png("merkur-scanner.jpg"));
     let twice = send(&at, &key, "IMG_0002.jpg", png("merkur-fax.tif"));
-    let blank = dir.join("leer.png");
-    image::GrayImage::from_pixel(1240, 1754, image::Luma([235]))
-        .save(&blank)
-        .expect("png");
-    let table_top = send(
-        &at,
-        &key,
-        "IMG_0003.jpg",
-        std::fs::read(&blank).expect("png"),
-    );
+    let table_top = send(&at, &key, "IMG_0003.jpg", table_top());
     assert_eq!(table_top["status"], "unreadable", "{table_top}");
     let checks = open_checks(&desk);
     for code in ["TABLE_TWICE", "SHEET_UNREADABLE"] {
@@ -66,29 +71,14 @@ fn what_was_sent_by_mistake_should_leave_the_night_and_stay_in_the_archive() {
 
     // Another phone's receipt, or none, takes nothing back.
     let id = twice["sheets"][0].as_i64().expect("a sheet");
-    let phone = [JSON, ("x-aufsicht-token", key.as_str())];
     let forged = json!({"sheets": [id], "receipt": first["receipt"]}).to_string();
-    let (status, _, said) = call_at(
-        &at,
-        &at,
-        "POST",
-        "/api/scans/take-back",
-        &phone,
-        forged.as_bytes(),
-    );
+    let (status, said) = take_back(&at, &key, &forged);
     assert_eq!(status, 403, "{said}");
     assert_eq!(said.trim().lines().count(), 1, "{said}");
     assert!(said.contains("zurücknehmen"), "German: {said}");
     // With its own receipt the phone takes it back.
     let own = json!({"sheets": twice["sheets"], "receipt": twice["receipt"]}).to_string();
-    let (status, _, said) = call_at(
-        &at,
-        &at,
-        "POST",
-        "/api/scans/take-back",
-        &phone,
-        own.as_bytes(),
-    );
+    let (status, said) = take_back(&at, &key, &own);
     assert_eq!(status, 200, "{said}");
     assert!(!open_checks(&desk).iter().any(|c| c == "TABLE_TWICE"));
 
@@ -141,14 +131,7 @@ fn what_was_sent_by_mistake_should_leave_the_night_and_stay_in_the_archive() {
     );
     assert_eq!(status, 200, "{said}");
     let own = json!({"sheets": first["sheets"], "receipt": first["receipt"]}).to_string();
-    let (status, _, said) = call_at(
-        &at,
-        &at,
-        "POST",
-        "/api/scans/take-back",
-        &phone,
-        own.as_bytes(),
-    );
+    let (status, said) = take_back(&at, &key, &own);
     assert_eq!(status, 409, "{said}");
     // And the desk brings a discarded one back.
     let (status, _, said) = desk.call(
@@ -283,16 +266,7 @@ async fn the_desk_should_blank_undo_discard_and_show_the_history_in_german() {
     let (desk, at, key) = phone_night(&dir);
     let png = |sample: &str| std::fs::read(as_png(sample, &dir)).expect("photo");
     let read = send(&at, &key, "IMG_0001.jpg", png("merkur-scanner.jpg"));
-    let blank = dir.join("leer.png");
-    image::GrayImage::from_pixel(1240, 1754, image::Luma([235]))
-        .save(&blank)
-        .expect("png");
-    let nothing = send(
-        &at,
-        &key,
-        "IMG_0002.jpg",
-        std::fs::read(&blank).expect("png"),
-    );
+    let nothing = send(&at, &key, "IMG_0002.jpg", table_top());
     let (read, nothing) = (
         read["sheets"][0].as_i64().expect("a sheet"),
         nothing["sheets"][0].as_i64().expect("a sheet"),
