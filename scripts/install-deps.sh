@@ -2,13 +2,14 @@
 # Installs what a fresh Debian machine lacks for building and running
 # aufsicht; with --tests also what only the tests use (Chromium for the
 # desk, Wine, NSIS and mingw-w64 for the Windows build, cargo-deb for the
-# package). Idempotent: does nothing when everything is there.
+# package, PostgreSQL's server for the series' central archive).
+# Idempotent: does nothing when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=""
 [ "${1:-}" = "--tests" ] && tests=1
 pkgs=(libtesseract-dev libleptonica-dev libsqlite3-dev libclang-dev clang pkg-config tesseract-ocr tesseract-ocr-eng python3 curl unzip zip)
-[ -n "$tests" ] && pkgs+=(chromium chromium-driver wine wine64 nsis mingw-w64)
+[ -n "$tests" ] && pkgs+=(chromium chromium-driver wine wine64 nsis mingw-w64 postgresql)
 need=()
 for p in "${pkgs[@]}"; do
   # Installed, not only known: a removed package keeps its status entry.

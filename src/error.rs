@@ -196,8 +196,24 @@ pub enum ArchiveError {
     Sql(rusqlite::Error),
     /// A stored result that is no result.
     StoredResult(#[source] Box<SheetError>),
-    /// A migration that failed for another cause than SQLite's.
-    Migration(#[source] rusqlite_migration::Error),
+    /// What a PostgreSQL server answered to a statement.
+    Postgres(postgres::Error),
+    /// A PostgreSQL server that cannot be reached or refuses the login.
+    Server {
+        address: String,
+        #[source]
+        source: postgres::Error,
+    },
+    /// An archive to be read only, of another version than this release's.
+    OtherVersion {
+        path: String,
+        version: i64,
+        known: i64,
+    },
+    /// A server's archive, which the program does not copy.
+    ServerBackup(String),
+    /// A column that does not hold what the archive wrote there.
+    Column(usize),
     /// A night's stored date that is no date.
     BadDate(String),
     /// A night's kept form that is no form template.
@@ -313,6 +329,12 @@ impl From<rusqlite::Error> for ArchiveError {
     }
 }
 
+impl From<postgres::Error> for ArchiveError {
+    fn from(e: postgres::Error) -> Self {
+        ArchiveError::Postgres(e)
+    }
+}
+
 impl From<csv::Error> for ArchiveError {
     fn from(e: csv::Error) -> Self {
         ArchiveError::Csv(e)
@@ -329,7 +351,21 @@ impl Tell for ArchiveError {
             ArchiveError::StoredResult(e) => {
                 say(lang, "archive-corrupt", &[("message", &e.tell(lang))])
             }
-            ArchiveError::Migration(e) => say(lang, "archive-migration", &[("message", e)]),
+            ArchiveError::Postgres(e) => server_cause(e, lang),
+            ArchiveError::Server { address, source } => server_refused(address, source, lang),
+            ArchiveError::OtherVersion {
+                path,
+                version,
+                known,
+            } => say(
+                lang,
+                "archive-other-version",
+                &[("path", path), ("version", version), ("known", known)],
+            ),
+            ArchiveError::ServerBackup(address) => {
+                say(lang, "archive-server-backup", &[("address", address)])
+            }
+            ArchiveError::Column(i) => say(lang, "archive-column", &[("column", &(i + 1))]),
             ArchiveError::BadDate(text) => say(lang, "archive-bad-date", &[("date", text)]),
             ArchiveError::StoredForm { id, source } => say(
                 lang,
@@ -420,6 +456,45 @@ fn sql_cause(e: &rusqlite::Error, lang: Lang) -> String {
         _ => return say(lang, "archive-sql", &[("message", e)]),
     };
     say(lang, id, &[])
+}
+
+/// What a PostgreSQL server's refusal of a statement means.
+fn server_cause(e: &postgres::Error, lang: Lang) -> String {
+    if e.is_closed() || e.as_db_error().is_none() {
+        return say(lang, "archive-server-gone", &[]);
+    }
+    let message = e
+        .as_db_error()
+        .map(|d| d.message().to_string())
+        .unwrap_or_default();
+    say(lang, "archive-sql", &[("message", &message)])
+}
+
+/// Why a PostgreSQL server could not be used at all.
+fn server_refused(address: &str, e: &postgres::Error, lang: Lang) -> String {
+    use postgres::error::SqlState;
+    let id = match e.code() {
+        Some(c)
+            if *c == SqlState::INVALID_PASSWORD
+                || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
+        {
+            "archive-server-login"
+        }
+        Some(c) if *c == SqlState::INVALID_CATALOG_NAME => "archive-server-no-database",
+        Some(_) => {
+            let message = e
+                .as_db_error()
+                .map(|d| d.message().to_string())
+                .unwrap_or_default();
+            return say(
+                lang,
+                "archive-server-refused",
+                &[("address", &address), ("message", &message)],
+            );
+        }
+        None => "archive-server-unreachable",
+    };
+    say(lang, id, &[("address", &address)])
 }
 
 /// A participant list that cannot be used.

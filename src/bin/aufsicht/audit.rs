@@ -1,7 +1,7 @@
 //! `audit`: a player's night, or one sheet, from the archive alone: a
 //! self-contained page to print or mail, or the contract's JSON.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::ValueEnum;
@@ -96,7 +96,7 @@ pub fn run(a: AuditArgs, lang: Lang) -> Result<()> {
     let text = match a.format {
         Format::Json => serde_json::to_string_pretty(&found)? + "\n",
         Format::Html => {
-            let dir = a.archive.parent().unwrap_or(Path::new("."));
+            let dir = crate::common::beside_archive(&a.archive);
             let kept = |sha: &str| db.scan_bytes(sha);
             let evidence =
                 aufsicht::night::club::evidence::of_audit(&found, &kept, dir).told(lang)?;

@@ -143,10 +143,19 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 pub fn open_archive(path: &Path, lang: Lang) -> Result<aufsicht::night::club::archive::Archive> {
-    if !path.is_file() {
+    if !aufsicht::night::club::archive::is_server(path) && !path.is_file() {
         bail!(say(lang, "archive-missing", &[("path", &path.display())]));
     }
     aufsicht::night::club::archive::Archive::open(path).told(lang)
+}
+
+/// The folder files written beside the archive go to: the archive
+/// file's, or the working folder for a server's archive.
+pub fn beside_archive(path: &Path) -> &Path {
+    match aufsicht::night::club::archive::is_server(path) {
+        true => Path::new("."),
+        false => path.parent().unwrap_or(Path::new(".")),
+    }
 }
 
 /// The seating `draw` wrote, checked.

@@ -13,6 +13,7 @@ mod form;
 mod generate;
 mod install_path;
 mod print;
+mod push;
 mod render;
 mod review;
 mod scan;
@@ -65,6 +66,9 @@ enum Command {
     Season(season::SeasonArgs),
     /// Write an archived night back out: one contract JSON per sheet and values.csv.
     Export(archive::ExportArgs),
+    /// Send a venue's nights into a series' central archive (PostgreSQL):
+    /// only what it lacks, again and again as the venue decides more.
+    Push(push::PushArgs),
     /// Take a person's corrected sheet result into the archive: re-verified,
     /// every changed value recorded with who and when. Prints the new result.
     Correct(archive::CorrectArgs),
@@ -145,6 +149,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Season(a) => season::run(a, lang),
         Command::Writers(a) => writers::run(a, lang),
         Command::Export(a) => archive::export_run(a, lang),
+        Command::Push(a) => push::run(a, lang),
         Command::Correct(a) => archive::correct_run(a, lang),
         Command::Archive(a) => archive::archive_run(a, lang),
         Command::Audit(a) => audit::run(a, lang),

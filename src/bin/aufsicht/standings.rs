@@ -1,6 +1,6 @@
 //! `standings`: the night's ranking as CSV, night checks to stderr and a file.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
@@ -74,7 +74,7 @@ fn standings(a: &StandingsArgs, lang: Lang) -> Result<()> {
     table.write_csv(&mut out)?;
     crate::common::write_stdout(&out, lang)?;
     let beside = match (&a.archive, dirs.first()) {
-        (Some(archive), _) => archive.parent().unwrap_or(Path::new(".")).to_path_buf(),
+        (Some(archive), _) => crate::common::beside_archive(archive).to_path_buf(),
         (None, Some(dir)) => dir.clone(),
         (None, None) => PathBuf::from("."),
     };

@@ -1,6 +1,6 @@
-//! The archive: every sheet of every night in one SQLite file, so that a
-//! complaint weeks later can be answered from what was read, what was
-//! flagged and who corrected what.
+//! The archive: every sheet of every night in one SQLite file, or in a
+//! series' PostgreSQL server, so that a complaint weeks later can be
+//! answered from what was read, what was flagged and who corrected what.
 //!
 //! `SheetResult`s (with the image's SHA-256) → [`Archive`] → the contract's
 //! JSON and CSV again ([`Archive::sheets`], [`Archive::write_values_csv`]).
@@ -11,16 +11,17 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use crate::error::ArchiveError;
 use crate::sheet::SheetResult;
 
 mod check;
+pub(crate) mod engine;
 mod forms;
 mod migrate_record;
 mod nights;
+pub mod push;
 mod record;
 mod scans;
 mod schema;
@@ -32,8 +33,8 @@ pub use nights::Night;
 pub use record::{Decided, SheetRecord, reader_name};
 pub use schema::SCHEMA_VERSION;
 
+use engine::{Conn, Engine, Sql, Tx, args};
 pub use scans::MAX_KEPT_SCAN;
-use schema::{migration_error, migrations};
 
 /// How long a write waits for another process's write to finish.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
@@ -134,13 +135,46 @@ impl StoredSheet {
 }
 
 pub struct Archive {
-    conn: Connection,
+    conn: Conn,
+    /// Where it is, as a person reads it: the file, or the server's
+    /// address without its password.
+    place: String,
+}
+
+/// Whether `place` names a PostgreSQL server (`postgres://…`) rather
+/// than an archive file.
+pub fn is_server(place: &Path) -> bool {
+    place
+        .to_str()
+        .is_some_and(|s| s.starts_with("postgres://") || s.starts_with("postgresql://"))
+}
+
+/// A server's address as a person may read it: without its password.
+pub fn shown_address(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    match rest.split_once('@') {
+        Some((user, host)) => {
+            let user = user.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}@{host}")
+        }
+        None => url.to_string(),
+    }
 }
 
 impl Archive {
-    /// Opens (or creates) the archive file.
-    pub fn open(path: &Path) -> Result<Self, ArchiveError> {
-        let conn = Connection::open(path).map_err(|e| ArchiveError::Open {
+    /// Opens (or creates) the archive: the file at `place`, or the
+    /// PostgreSQL database a `postgres://` address names.
+    pub fn open(place: &Path) -> Result<Self, ArchiveError> {
+        match place.to_str().filter(|_| is_server(place)) {
+            Some(url) => Self::open_server(url),
+            None => Self::open_file(place),
+        }
+    }
+
+    fn open_file(path: &Path) -> Result<Self, ArchiveError> {
+        let conn = rusqlite::Connection::open(path).map_err(|e| ArchiveError::Open {
             path: path.display().to_string(),
             source: e.into(),
         })?;
@@ -153,57 +187,84 @@ impl Archive {
         while_busy(|| conn.pragma_update(None, "journal_mode", "WAL"))?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        let mut archive = Archive { conn };
-        archive.create_schema(path)?;
+        let mut archive = Archive {
+            conn: Conn::Sqlite(conn),
+            place: path.display().to_string(),
+        };
+        archive.create_schema(Some(path))?;
         Ok(archive)
     }
 
-    /// Brings the schema to this release's version (SQLite's
-    /// `user_version`, kept by `rusqlite_migration`), all migrations in
-    /// one transaction, after a backup of an archive that holds data. An
-    /// archive of a newer release is refused, untouched.
-    fn create_schema(&mut self, path: &Path) -> Result<(), ArchiveError> {
-        let migrations = migrations();
-        let pending = migrations
-            .pending_migrations(&self.conn)
-            .map_err(migration_error)?;
-        if pending < 0 {
-            return Err(ArchiveError::Newer {
+    /// Opens an archive file to read it only (what a push sends from):
+    /// nothing in it changes, and one of another version is refused.
+    pub fn open_to_read(path: &Path) -> Result<Self, ArchiveError> {
+        let flags =
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn =
+            rusqlite::Connection::open_with_flags(path, flags).map_err(|e| ArchiveError::Open {
                 path: path.display().to_string(),
-                version: SCHEMA_VERSION as i64 - i64::from(pending),
+                source: e.into(),
+            })?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let archive = Archive {
+            conn: Conn::Sqlite(conn),
+            place: path.display().to_string(),
+        };
+        let version = schema::version(&mut archive.conn.db())?;
+        if version != SCHEMA_VERSION as i64 {
+            return Err(ArchiveError::OtherVersion {
+                path: archive.place,
+                version,
                 known: SCHEMA_VERSION as i64,
             });
         }
-        if pending > 0 && self.holds_data()? {
-            self.back_up_before_migrating(path)?;
-        }
-        // Takes the write lock at once: two processes opening an older
-        // archive migrate one after the other.
-        self.conn
-            .set_transaction_behavior(rusqlite::TransactionBehavior::Immediate);
-        migrations
-            .to_latest(&mut self.conn)
-            .map_err(migration_error)?;
-        self.conn
-            .set_transaction_behavior(rusqlite::TransactionBehavior::Deferred);
-        Ok(())
+        Ok(archive)
     }
 
-    /// Whether the file already holds an archive's tables.
-    fn holds_data(&self) -> Result<bool, ArchiveError> {
-        Ok(self.conn.query_row(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'sheets'",
-            [],
-            |r| r.get::<_, i64>(0).map(|n| n > 0),
-        )?)
+    fn open_server(url: &str) -> Result<Self, ArchiveError> {
+        let place = shown_address(url);
+        let client =
+            postgres::Client::connect(url, postgres::NoTls).map_err(|e| ArchiveError::Server {
+                address: place.clone(),
+                source: e,
+            })?;
+        let mut archive = Archive {
+            conn: Conn::Postgres(std::cell::RefCell::new(client)),
+            place,
+        };
+        archive.create_schema(None)?;
+        Ok(archive)
+    }
+
+    /// Which engine the archive runs on.
+    pub fn engine(&self) -> Engine {
+        self.conn.engine()
+    }
+
+    /// Brings the schema to this release's version, all migrations in one
+    /// transaction, after a backup of an archive file that holds data. An
+    /// archive of a newer release is refused, untouched.
+    fn create_schema(&mut self, file: Option<&Path>) -> Result<(), ArchiveError> {
+        let version = schema::version(&mut self.conn.db())?;
+        if version > SCHEMA_VERSION as i64 {
+            return Err(ArchiveError::Newer {
+                path: self.place.clone(),
+                version,
+                known: SCHEMA_VERSION as i64,
+            });
+        }
+        if version < SCHEMA_VERSION as i64
+            && let Some(path) = file
+            && schema::has_table(&mut self.conn.db(), "sheets")?
+        {
+            self.back_up_before_migrating(path, version)?;
+        }
+        schema::migrate(&mut self.conn)
     }
 
     /// A copy of the archive as it is, beside it (`NAME.vN.bak`, N its
     /// schema version).
-    fn back_up_before_migrating(&self, path: &Path) -> Result<(), ArchiveError> {
-        let version: i64 = self
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    fn back_up_before_migrating(&self, path: &Path, version: i64) -> Result<(), ArchiveError> {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
@@ -214,15 +275,19 @@ impl Archive {
     /// SQLite's online backup of the archive into `to` (replaced), made in
     /// a temporary file beside it and renamed when whole: a kill leaves
     /// `to` as it was. The temporary file is the process's own, so two
-    /// processes backing up at once each write their own copy.
+    /// processes backing up at once each write their own copy. A server's
+    /// archive is backed up by the server's own tools.
     pub fn backup_to(&self, to: &Path) -> Result<(), ArchiveError> {
+        let Conn::Sqlite(conn) = &self.conn else {
+            return Err(ArchiveError::ServerBackup(self.place.clone()));
+        };
         let failed = |e: Box<dyn std::error::Error + Send + Sync>| ArchiveError::Open {
             path: to.display().to_string(),
             source: e,
         };
         let part = crate::night::files::temp_beside(to).map_err(|e| failed(e.into()))?;
-        let mut copy = Connection::open(part.path()).map_err(|e| failed(e.into()))?;
-        let backup = rusqlite::backup::Backup::new(&self.conn, &mut copy)?;
+        let mut copy = rusqlite::Connection::open(part.path()).map_err(|e| failed(e.into()))?;
+        let backup = rusqlite::backup::Backup::new(conn, &mut copy)?;
         backup.run_to_completion(256, std::time::Duration::from_millis(5), None)?;
         drop(backup);
         copy.pragma_update(None, "journal_mode", "DELETE")?;
@@ -232,23 +297,17 @@ impl Archive {
 
     /// A transaction that takes the write lock at once: one that read first
     /// and then wrote would fail where another process wrote in between.
-    fn write(&mut self) -> Result<rusqlite::Transaction<'_>, ArchiveError> {
-        Ok(self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
+    fn write(&mut self) -> Result<Tx<'_>, ArchiveError> {
+        self.conn.write()
     }
 
     /// The stored results of an image (all its pages, in page order), if any.
     pub fn find(&self, tournament: i64, sha256: &str) -> Result<Vec<SheetResult>, ArchiveError> {
-        let mut stmt = self.conn.prepare(
+        let rows = self.conn.db().query(
             "SELECT result_json FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 ORDER BY page",
+            args![tournament, sha256],
         )?;
-        let rows = stmt.query_map(params![tournament, sha256], |r| r.get::<_, String>(0))?;
-        let mut out = Vec::new();
-        for json in rows {
-            out.push(parse(&json?)?);
-        }
-        Ok(out)
+        rows.iter().map(|r| parse(&r.get::<String>(0)?)).collect()
     }
 
     /// Stores all pages of one input file at once (one transaction), each
@@ -262,51 +321,25 @@ impl Archive {
         scan: Option<&Path>,
         pages: &[(String, SheetResult)],
     ) -> Result<(), ArchiveError> {
-        let tx = self.write()?;
+        let mut tx = self.write()?;
         if let Some(path) = scan {
-            scans::keep(&tx, sha256, path)?;
+            scans::keep(&mut tx, sha256, path)?;
         }
         for (result_file, sheet) in pages {
-            let round_id = round_id(&tx, tournament, sheet.round)?;
-            let fit = sheet.notes.alignment.as_ref().map(|a| a.fit);
-            let old: Option<i64> = tx
-                .query_row(
-                    "SELECT id FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 AND page = ?3",
-                    params![tournament, sha256, sheet.page.unwrap_or(1)],
-                    |r| r.get(0),
-                )
-                .optional()?;
+            let old: Option<i64> = tx.optional(
+                "SELECT id FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 AND page = ?3",
+                args![tournament, sha256, sheet.page.unwrap_or(1)],
+            )?;
             // The same image again: the archived sheet (and its corrections) stays.
             if old.is_some() {
                 continue;
             }
             let json = sheet.to_json_pretty();
-            tx.execute(
-                "INSERT INTO sheets (tournament_id, round_id, source, page, sha256, form, rules, status, fit, table_no, result_json, result_file, result_sha256, scanned)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-                params![
-                    tournament,
-                    round_id,
-                    sheet.source.clone().unwrap_or_default(),
-                    sheet.page.unwrap_or(1),
-                    sha256,
-                    sheet.form,
-                    sheet.rules,
-                    status_str(sheet),
-                    fit,
-                    sheet.table,
-                    json,
-                    result_file,
-                    text_sha256(&json),
-                    now(),
-                ],
-            )?;
-            let id = tx.last_insert_rowid();
-            record::keep_reading(&tx, id, &json, (&record::reader_name(), &now()))?;
-            write_details(&tx, id, sheet)?;
+            let id = insert_sheet(&mut tx, tournament, sha256, (result_file, sheet), &json)?;
+            record::keep_reading(&mut tx, id, &json, (&record::reader_name(), &now()), None)?;
+            write_details(&mut tx, id, sheet)?;
         }
-        tx.commit()?;
-        Ok(())
+        tx.commit()
     }
 
     /// The pages of one input file read again (on another form, by a
@@ -348,7 +381,11 @@ impl Archive {
 
     /// Every stored sheet of the tournament, in the order they were stored.
     pub fn sheets(&self, tournament: i64) -> Result<Vec<StoredSheet>, ArchiveError> {
-        self.stored("tournament_id = ?1 AND ?2 IS NULL", tournament, None)
+        self.stored(
+            "tournament_id = ?1 AND CAST(?2 AS TEXT) IS NULL",
+            tournament,
+            None,
+        )
     }
 
     /// The tournament's sheets read from the scan whose content hashes to
@@ -373,30 +410,23 @@ impl Archive {
         tournament: i64,
         sha256: Option<&str>,
     ) -> Result<Vec<StoredSheet>, ArchiveError> {
-        let mut stmt = self.conn.prepare(&format!(
-            "SELECT id, sha256, result_json, result_file, version FROM sheets WHERE {condition} ORDER BY id"
-        ))?;
-        let rows = stmt.query_map(params![tournament, sha256], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, i64>(4)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, sha256, json, result_file, version) = row?;
-            out.push(StoredSheet {
-                id,
-                sha256,
-                result: parse(&json)?,
-                result_file,
-                version,
-            });
-        }
-        Ok(out)
+        let rows = self.conn.db().query(
+            &format!(
+                "SELECT id, sha256, result_json, result_file, version FROM sheets WHERE {condition} ORDER BY id"
+            ),
+            args![tournament, sha256],
+        )?;
+        rows.iter()
+            .map(|r| {
+                Ok(StoredSheet {
+                    id: r.get(0)?,
+                    sha256: r.get(1)?,
+                    result: parse(&r.get::<String>(2)?)?,
+                    result_file: r.get(3)?,
+                    version: r.get(4)?,
+                })
+            })
+            .collect()
     }
 
     /// The archive id of the sheet with this source (and page).
@@ -406,43 +436,45 @@ impl Archive {
         source: &str,
         page: u32,
     ) -> Result<Option<i64>, ArchiveError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id FROM sheets WHERE tournament_id = ?1 AND source = ?2 AND page = ?3",
-                params![tournament, source, page],
-                |r| r.get(0),
-            )
-            .optional()?)
+        self.conn.db().optional(
+            "SELECT id FROM sheets WHERE tournament_id = ?1 AND source = ?2 AND page = ?3",
+            args![tournament, source, page],
+        )
     }
 
     /// The tournament's sheets as a review queue lists them, read from
     /// the archive's columns (no result is parsed): flagged first, then
     /// unreadable, then ok, each in the order stored.
     pub fn queue(&self, tournament: i64) -> Result<Vec<QueueEntry>, ArchiveError> {
-        let mut stmt = self.conn.prepare(
+        let e = self.engine();
+        let sql = format!(
             "SELECT s.id, s.source, r.number, s.table_no, s.status, s.version,
                     (SELECT count(*) FROM flags f WHERE f.sheet_id = s.id),
-                    CASE WHEN json_extract(s.result_json, '$.discarded') IS NOT NULL THEN 'discarded'
-                         WHEN json_extract(s.result_json, '$.copy_of') IS NOT NULL THEN 'copy'
-                         WHEN json_extract(s.result_json, '$.void') IS NOT NULL THEN 'void' END AS out
+                    CASE WHEN {} IS NOT NULL THEN 'discarded'
+                         WHEN {} IS NOT NULL THEN 'copy'
+                         WHEN {} IS NOT NULL THEN 'void' END AS out
              FROM sheets s LEFT JOIN rounds r ON r.id = s.round_id
              WHERE s.tournament_id = ?1
              ORDER BY CASE s.status WHEN 'flagged' THEN 0 WHEN 'unreadable' THEN 1 ELSE 2 END, s.id",
-        )?;
-        let rows = stmt.query_map(params![tournament], |r| {
-            Ok(QueueEntry {
-                id: r.get(0)?,
-                source: r.get(1)?,
-                round: r.get(2)?,
-                table: r.get(3)?,
-                status: r.get(4)?,
-                version: r.get(5)?,
-                flags: r.get(6)?,
-                out: r.get(7)?,
+            e.json_text("s.result_json", "discarded"),
+            e.json_text("s.result_json", "copy_of"),
+            e.json_text("s.result_json", "void"),
+        );
+        let rows = self.conn.db().query(&sql, args![tournament])?;
+        rows.iter()
+            .map(|r| {
+                Ok(QueueEntry {
+                    id: r.get(0)?,
+                    source: r.get(1)?,
+                    round: r.get(2)?,
+                    table: r.get(3)?,
+                    status: r.get(4)?,
+                    version: r.get(5)?,
+                    flags: r.get(6)?,
+                    out: r.get(7)?,
+                })
             })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            .collect()
     }
 
     /// A stored sheet of the tournament, by its archive id.
@@ -451,28 +483,17 @@ impl Archive {
         tournament: i64,
         sheet_id: i64,
     ) -> Result<Option<StoredSheet>, ArchiveError> {
-        let row = self
-            .conn
-            .query_row(
-                "SELECT sha256, result_json, result_file, version FROM sheets WHERE id = ?1 AND tournament_id = ?2",
-                params![sheet_id, tournament],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, Option<String>>(2)?,
-                        r.get::<_, i64>(3)?,
-                    ))
-                },
-            )
-            .optional()?;
-        row.map(|(sha256, json, result_file, version)| {
+        let row = self.conn.db().row(
+            "SELECT sha256, result_json, result_file, version FROM sheets WHERE id = ?1 AND tournament_id = ?2",
+            args![sheet_id, tournament],
+        )?;
+        row.map(|r| {
             Ok(StoredSheet {
                 id: sheet_id,
-                sha256,
-                result: parse(&json)?,
-                result_file,
-                version,
+                sha256: r.get(0)?,
+                result: parse(&r.get::<String>(1)?)?,
+                result_file: r.get(2)?,
+                version: r.get(3)?,
             })
         })
         .transpose()
@@ -491,24 +512,22 @@ impl Archive {
     ) -> Result<(), ArchiveError> {
         let mut w = csv::Writer::from_writer(out);
         w.write_record(["source", "page", "round", "table", "field", "value"])?;
-        let mut stmt = self.conn.prepare(
+        let rows = self.conn.db().query(
             "SELECT s.source, s.page, r.number, s.table_no, v.field, v.value
              FROM sheet_values v JOIN sheets s ON s.id = v.sheet_id
              LEFT JOIN rounds r ON r.id = s.round_id
-             WHERE s.tournament_id = ?1 ORDER BY s.id, v.rowid",
+             WHERE s.tournament_id = ?1 ORDER BY s.id, v.seq",
+            args![tournament],
         )?;
-        let rows = stmt.query_map(params![tournament], |r| {
-            Ok([
-                r.get::<_, String>(0)?,
-                r.get::<_, i64>(1)?.to_string(),
-                opt(r.get::<_, Option<i64>>(2)?),
-                opt(r.get::<_, Option<i64>>(3)?),
-                r.get::<_, String>(4)?,
-                opt(r.get::<_, Option<i64>>(5)?),
-            ])
-        })?;
-        for row in rows {
-            w.write_record(row?)?;
+        for r in rows {
+            w.write_record([
+                r.get::<String>(0)?,
+                r.get::<i64>(1)?.to_string(),
+                opt(r.get(2)?),
+                opt(r.get(3)?),
+                r.get::<String>(4)?,
+                opt(r.get(5)?),
+            ])?;
         }
         w.flush().map_err(csv::Error::from)?;
         Ok(())
@@ -523,9 +542,41 @@ fn parse(json: &str) -> Result<SheetResult, ArchiveError> {
     SheetResult::from_json("archive", json).map_err(|e| ArchiveError::StoredResult(Box::new(e)))
 }
 
+/// Stores a new sheet of the night as its first reading read it; its id.
+fn insert_sheet(
+    tx: &mut Tx,
+    tournament: i64,
+    sha256: &str,
+    (result_file, sheet): (&str, &SheetResult),
+    json: &str,
+) -> Result<i64, ArchiveError> {
+    let round_id = round_id(tx, tournament, sheet.round)?;
+    let fit = sheet.notes.alignment.as_ref().map(|a| a.fit);
+    tx.value(
+        "INSERT INTO sheets (tournament_id, round_id, source, page, sha256, form, rules, status, fit, table_no, result_json, result_file, result_sha256, scanned)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id",
+        args![
+            tournament,
+            round_id,
+            sheet.source.clone().unwrap_or_default(),
+            sheet.page.unwrap_or(1),
+            sha256,
+            sheet.form.as_deref(),
+            sheet.rules.as_deref(),
+            status_str(sheet),
+            fit,
+            sheet.table,
+            json,
+            result_file,
+            text_sha256(json),
+            now(),
+        ],
+    )
+}
+
 /// The id of the tournament's round `number`, made on first use.
 fn round_id(
-    tx: &rusqlite::Transaction,
+    tx: &mut impl Sql,
     tournament: i64,
     number: Option<u32>,
 ) -> Result<Option<i64>, ArchiveError> {
@@ -533,13 +584,12 @@ fn round_id(
         return Ok(None);
     };
     tx.execute(
-        "INSERT OR IGNORE INTO rounds (tournament_id, number) VALUES (?1, ?2)",
-        params![tournament, n],
+        "INSERT INTO rounds (tournament_id, number) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+        args![tournament, n],
     )?;
-    Ok(Some(tx.query_row(
+    Ok(Some(tx.value(
         "SELECT id FROM rounds WHERE tournament_id = ?1 AND number = ?2",
-        params![tournament, n],
-        |r| r.get::<_, i64>(0),
+        args![tournament, n],
     )?))
 }
 
@@ -550,34 +600,30 @@ fn status_str(sheet: &SheetResult) -> String {
         .unwrap_or_default()
 }
 
-fn write_details(
-    tx: &rusqlite::Transaction,
-    id: i64,
-    sheet: &SheetResult,
-) -> Result<(), ArchiveError> {
+fn write_details(tx: &mut impl Sql, id: i64, sheet: &SheetResult) -> Result<(), ArchiveError> {
     for (seat, p) in sheet.players.iter().enumerate() {
         tx.execute(
             "INSERT INTO players (sheet_id, seat, participant) VALUES (?1, ?2, ?3)",
-            params![id, seat as i64 + 1, p],
+            args![id, seat as i64 + 1, p.as_deref()],
         )?;
     }
-    for (field, value) in values(sheet) {
+    for (seq, (field, value)) in values(sheet).into_iter().enumerate() {
         tx.execute(
-            "INSERT INTO sheet_values (sheet_id, field, value) VALUES (?1, ?2, ?3)",
-            params![id, field, value],
+            "INSERT INTO sheet_values (sheet_id, field, value, seq) VALUES (?1, ?2, ?3, ?4)",
+            args![id, field, value, seq as i64],
         )?;
     }
     for f in &sheet.flags {
         tx.execute(
             "INSERT INTO flags (sheet_id, code, severity, row_no, seat, field, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
+            args![
                 id,
                 f.code.as_str(),
                 if f.severity == crate::check::flags::Severity::Error { "error" } else { "warning" },
                 f.row,
                 f.seat.map(|s| s as i64),
-                f.field,
-                f.message
+                f.field.as_deref(),
+                f.message.as_str()
             ],
         )?;
     }
@@ -620,7 +666,7 @@ mod tests {
     }
 
     fn user_version(path: &Path) -> i64 {
-        let conn = Connection::open(path).expect("open");
+        let conn = rusqlite::Connection::open(path).expect("open");
         conn.query_row("PRAGMA user_version", [], |r| r.get(0))
             .expect("version")
     }
@@ -711,7 +757,7 @@ mod tests {
     fn an_archive_of_a_newer_release_should_be_refused_untouched() {
         let (_dir, path) = temp("newer");
         drop(Archive::open(&path).expect("fresh"));
-        let conn = Connection::open(&path).expect("open");
+        let conn = rusqlite::Connection::open(&path).expect("open");
         let known = SCHEMA_VERSION as i64;
         let newer_version = known + 1;
         conn.pragma_update(None, "user_version", newer_version)

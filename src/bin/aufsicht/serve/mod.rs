@@ -164,6 +164,7 @@ fn open_night(o: &ServeOptions, lang: Lang) -> Result<(Archive, i64)> {
     };
     let wanted = o.rules.as_deref().zip(o.tournament.as_deref());
     if !o.archive.is_file()
+        && !aufsicht::night::club::archive::is_server(&o.archive)
         && let Some((rules, name)) = wanted
     {
         let rules = load_rules(rules, lang)?.id;

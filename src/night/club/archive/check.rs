@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 use std::io::Read;
 
-use rusqlite::params;
 use sha2::{Digest, Sha256};
 
+use super::engine::{Conn, Sql, args};
 use super::{Archive, hex, parse, text_sha256, values};
 use crate::error::ArchiveError;
 
@@ -42,55 +42,69 @@ impl Archive {
         let mut checked = Checked::default();
         self.check_scans(&mut checked)?;
         self.check_results(&mut checked)?;
-        checked.without_scan = self.conn.query_row(
+        checked.without_scan = self.conn.db().value::<i64>(
             "SELECT count(*) FROM sheets WHERE sha256 NOT IN (SELECT sha256 FROM scans)",
-            [],
-            |r| r.get::<_, i64>(0),
+            args![],
         )? as u64;
         Ok(checked)
     }
 
-    /// Each kept scan's bytes hashed, read in pieces (a night's PDF is
-    /// hundreds of megabytes).
+    /// Each kept scan's bytes hashed.
     fn check_scans(&self, checked: &mut Checked) -> Result<(), ArchiveError> {
-        let kept: Vec<(i64, String)> = self
+        let kept = self
             .conn
-            .prepare("SELECT rowid, sha256 FROM scans ORDER BY rowid")?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
-        for (row, sha256) in kept {
+            .db()
+            .query("SELECT sha256 FROM scans ORDER BY sha256", args![])?;
+        for row in kept {
+            let sha256: String = row.get(0)?;
             checked.scans += 1;
-            let mut blob = self.conn.blob_open("main", "scans", "bytes", row, true)?;
-            let mut hasher = Sha256::new();
-            let mut buffer = vec![0u8; 1 << 16];
-            loop {
-                let n = blob.read(&mut buffer).map_err(ArchiveError::ScanRead)?;
-                if n == 0 {
-                    break;
-                }
-                hasher.update(&buffer[..n]);
-            }
-            if hex(&hasher.finalize()) != sha256 {
+            if self.hash_of_kept(&sha256)? != sha256 {
                 checked.damage.push(Damage::Scan { sha256 });
             }
         }
         Ok(())
     }
 
+    /// The SHA-256 of a kept scan's bytes; SQLite's read in pieces (a
+    /// night's PDF is hundreds of megabytes).
+    fn hash_of_kept(&self, sha256: &str) -> Result<String, ArchiveError> {
+        let mut hasher = Sha256::new();
+        match &self.conn {
+            Conn::Sqlite(conn) => {
+                let row: i64 =
+                    conn.query_row("SELECT rowid FROM scans WHERE sha256 = ?1", [sha256], |r| {
+                        r.get(0)
+                    })?;
+                let mut blob = conn.blob_open("main", "scans", "bytes", row, true)?;
+                let mut buffer = vec![0u8; 1 << 16];
+                loop {
+                    let n = blob.read(&mut buffer).map_err(ArchiveError::ScanRead)?;
+                    if n == 0 {
+                        break;
+                    }
+                    hasher.update(&buffer[..n]);
+                }
+            }
+            Conn::Postgres(_) => {
+                let bytes: Vec<u8> = self
+                    .conn
+                    .db()
+                    .value("SELECT bytes FROM scans WHERE sha256 = ?1", args![sha256])?;
+                hasher.update(&bytes);
+            }
+        }
+        Ok(hex(&hasher.finalize()))
+    }
+
     /// Each stored result against its hash and the values table.
     fn check_results(&self, checked: &mut Checked) -> Result<(), ArchiveError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, result_json, result_sha256 FROM sheets ORDER BY id")?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<String>>(2)?,
-            ))
-        })?;
+        let rows = self.conn.db().query(
+            "SELECT id, result_json, result_sha256 FROM sheets ORDER BY id",
+            args![],
+        )?;
         for row in rows {
-            let (sheet, json, hash) = row?;
+            let (sheet, json, hash): (i64, String, Option<String>) =
+                (row.get(0)?, row.get(1)?, row.get(2)?);
             checked.sheets += 1;
             if hash.as_deref() != Some(text_sha256(&json).as_str()) {
                 checked.damage.push(Damage::Result { sheet });
@@ -118,10 +132,10 @@ impl Archive {
 
     /// The values table's rows of a sheet.
     fn stored_values(&self, sheet: i64) -> Result<BTreeMap<String, Option<i64>>, ArchiveError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT field, value FROM sheet_values WHERE sheet_id = ?1")?;
-        let rows = stmt.query_map(params![sheet], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = self.conn.db().query(
+            "SELECT field, value FROM sheet_values WHERE sheet_id = ?1",
+            args![sheet],
+        )?;
+        rows.iter().map(|r| Ok((r.get(0)?, r.get(1)?))).collect()
     }
 }

@@ -2,9 +2,8 @@
 //! kept with the night so that its photos, the desk and the audit read
 //! and cut its sheets without the template files.
 
-use rusqlite::params;
-
 use super::Archive;
+use super::engine::{Sql, Value, args};
 use crate::error::ArchiveError;
 use crate::page::form::{FormTemplate, KnownForm, builtin_ids};
 
@@ -19,37 +18,33 @@ impl Archive {
         if own.is_empty() {
             return Ok(());
         }
-        let tx = self.conn.transaction()?;
+        let mut tx = self.write()?;
         for form in own {
             let json = serde_json::to_string(form).map_err(|e| ArchiveError::StoredForm {
                 id: form.id.clone(),
                 source: Box::new(e),
             })?;
             tx.execute(
-                "INSERT OR REPLACE INTO forms (tournament_id, id, template) VALUES (?1, ?2, ?3)",
-                params![night, form.id, json],
+                "INSERT INTO forms (tournament_id, id, template) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (tournament_id, id) DO UPDATE SET template = excluded.template",
+                args![night, &form.id, json],
             )?;
-            keep_version(&tx, form)?;
+            keep_version(&mut tx, form)?;
         }
-        Ok(tx.commit()?)
+        tx.commit()
     }
 
     /// Every form kept by its content, however many share an id (sheets
     /// name theirs by [`FormTemplate::content_sha256`]).
     pub fn form_versions(&self) -> Result<Vec<KnownForm>, ArchiveError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT sha256, id, template FROM form_versions ORDER BY rowid DESC")?;
-        let rows = stmt.query_map(params![], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-            ))
-        })?;
+        let rows = self.conn.db().query(
+            "SELECT sha256, id, template FROM form_versions ORDER BY seq DESC",
+            args![],
+        )?;
         let mut forms = Vec::new();
         for row in rows {
-            let (sha256, id, json) = row?;
+            let (sha256, id, json): (String, String, String) =
+                (row.get(0)?, row.get(1)?, row.get(2)?);
             let form = stored_form(id, &json)?;
             forms.push(KnownForm {
                 sha256,
@@ -62,12 +57,12 @@ impl Archive {
 
     /// The forms the night keeps, by id.
     pub fn forms_of(&self, night: i64) -> Result<Vec<FormTemplate>, ArchiveError> {
-        self.kept_forms("WHERE tournament_id = ?1", params![night])
+        self.kept_forms("WHERE tournament_id = ?1", args![night])
     }
 
     /// Every night's own forms, the newest night's where two share an id.
     pub fn forms(&self) -> Result<Vec<FormTemplate>, ArchiveError> {
-        let mut all = self.kept_forms("", params![])?;
+        let mut all = self.kept_forms("", args![])?;
         let mut seen = std::collections::HashSet::new();
         all.retain(|f| seen.insert(f.id.clone()));
         Ok(all)
@@ -77,33 +72,18 @@ impl Archive {
     fn kept_forms(
         &self,
         filter: &str,
-        values: impl rusqlite::Params,
+        values: &[Value],
     ) -> Result<Vec<FormTemplate>, ArchiveError> {
-        self.templates(
+        let rows = self.conn.db().query(
             &format!(
                 "SELECT f.id, f.template FROM forms f JOIN tournaments t ON t.id = f.tournament_id {filter}
              ORDER BY t.date IS NULL, t.date DESC, t.id DESC, f.id"
             ),
             values,
-        )
-    }
-
-    /// The templates a query of (id, template JSON) rows gives, in its order.
-    fn templates(
-        &self,
-        query: &str,
-        values: impl rusqlite::Params,
-    ) -> Result<Vec<FormTemplate>, ArchiveError> {
-        let mut stmt = self.conn.prepare(query)?;
-        let rows = stmt.query_map(values, |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-        })?;
-        let mut forms = Vec::new();
-        for row in rows {
-            let (id, json) = row?;
-            forms.push(stored_form(id, &json)?);
-        }
-        Ok(forms)
+        )?;
+        rows.iter()
+            .map(|r| stored_form(r.get(0)?, &r.get::<String>(1)?))
+            .collect()
     }
 }
 
@@ -116,14 +96,24 @@ fn stored_form(id: String, json: &str) -> Result<FormTemplate, ArchiveError> {
 }
 
 /// Keeps `form` by its content hash, once.
-pub(super) fn keep_version(
-    tx: &rusqlite::Transaction,
-    form: &FormTemplate,
-) -> rusqlite::Result<()> {
+pub(super) fn keep_version(tx: &mut impl Sql, form: &FormTemplate) -> Result<(), ArchiveError> {
     let json = serde_json::to_string(form).unwrap_or_default();
+    keep_version_json(tx, &form.content_sha256(), &form.id, &json)
+}
+
+/// Keeps a form's template under its content hash, once, after every
+/// form kept before it.
+pub(super) fn keep_version_json(
+    tx: &mut impl Sql,
+    sha256: &str,
+    id: &str,
+    json: &str,
+) -> Result<(), ArchiveError> {
     tx.execute(
-        "INSERT OR IGNORE INTO form_versions (sha256, id, template) VALUES (?1, ?2, ?3)",
-        params![form.content_sha256(), form.id, json],
+        "INSERT INTO form_versions (sha256, id, template, seq)
+         VALUES (?1, ?2, ?3, (SELECT coalesce(max(seq), 0) + 1 FROM form_versions))
+         ON CONFLICT DO NOTHING",
+        args![sha256, id, json],
     )?;
     Ok(())
 }
@@ -238,7 +228,8 @@ mod tests {
         archive.keep_forms(night, &[club_form()]).expect("kept");
         archive
             .conn
-            .execute_batch("DELETE FROM form_versions; PRAGMA user_version = 6;")
+            .db()
+            .batch("DELETE FROM form_versions; PRAGMA user_version = 6;")
             .expect("as the release before wrote it");
         drop(archive);
         let archive = Archive::open(&path).expect("migrated");

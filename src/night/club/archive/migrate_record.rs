@@ -9,10 +9,11 @@
 //! value undone (the trail keeps each old value). The stored result stays
 //! as it was: the sheet made from the record holds the same values.
 
-use rusqlite::{Transaction, params};
 use serde_json::Value;
 
+use super::engine::{Sql, Tx, args};
 use super::parse;
+use crate::error::ArchiveError;
 use crate::record::stand::as_read;
 use crate::record::trail::ChangeKind;
 use crate::record::{Decision, answer};
@@ -66,15 +67,14 @@ fn roles(lines: &[Line]) -> Vec<Role> {
 }
 
 /// Makes every sheet's record and names each trail line's kind and path.
-pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
-    let sheets: Vec<(i64, String, String)> = tx
-        .prepare(
-            "SELECT id, result_json, scanned FROM sheets
-             WHERE id NOT IN (SELECT sheet_id FROM readings) ORDER BY id",
-        )?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<Result<_, _>>()?;
-    for (id, json, scanned) in sheets {
+pub(super) fn split(tx: &mut Tx) -> Result<(), ArchiveError> {
+    let sheets = tx.query(
+        "SELECT id, result_json, scanned FROM sheets
+         WHERE id NOT IN (SELECT sheet_id FROM readings) ORDER BY id",
+        args![],
+    )?;
+    for row in sheets {
+        let (id, json, scanned): (i64, String, String) = (row.get(0)?, row.get(1)?, row.get(2)?);
         let lines = trail_of(tx, id)?;
         let roles = roles(&lines);
         // A result this release cannot read keeps its trail as it is.
@@ -87,13 +87,17 @@ pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
             .clone()
             .unwrap_or_else(|| "aufsicht".to_string());
         let reading = reading_of(&stored, &lines, &roles).to_json_pretty();
-        super::record::keep_reading(tx, id, &reading, (&reader, &scanned))?;
+        // The tables as this step made them: no origins yet.
+        tx.execute(
+            "INSERT INTO readings (sheet_id, result_json, reader, at) VALUES (?1, ?2, ?3, ?4)",
+            args![id, reading, reader, scanned],
+        )?;
         for (line, role) in lines.iter().zip(&roles) {
             // What a reread read is the program's, whoever asked for it.
             if *role == Role::Reading && line.field != "form" {
                 tx.execute(
                     "UPDATE corrections SET kind = 'reading', path = ?2, who = ?3 WHERE id = ?1",
-                    params![
+                    args![
                         line.id,
                         crate::record::trail::path_of_field(&line.field),
                         super::reader_name()
@@ -104,32 +108,35 @@ pub(super) fn split(tx: &Transaction) -> rusqlite_migration::HookResult {
                 continue;
             }
             if let Some(decision) = decision_of(line) {
-                super::record::keep_decision(tx, id, &line.by, &line.at, &decision)?;
+                tx.execute(
+                    "INSERT INTO records (sheet_id, who, at, decision) VALUES (?1, ?2, ?3, ?4)",
+                    args![id, &line.by, &line.at, serde_json::to_string(&decision)?],
+                )?;
             }
         }
     }
     name_trail_lines(tx)
 }
 
-fn trail_of(tx: &Transaction, id: i64) -> rusqlite::Result<Vec<Line>> {
-    tx.prepare(
+fn trail_of(tx: &mut Tx, id: i64) -> Result<Vec<Line>, ArchiveError> {
+    let rows = tx.query(
         "SELECT id, field, old_value, new_value, who, at FROM corrections WHERE sheet_id = ?1 ORDER BY id",
-    )?
-    .query_map(params![id], |r| {
-        Ok(Line {
-            id: r.get(0)?,
-            field: r.get(1)?,
-            old: r.get(2)?,
-            new: r.get(3)?,
-            by: r.get(4)?,
-            at: r.get(5)?,
+        args![id],
+    )?;
+    rows.iter()
+        .map(|r| {
+            Ok(Line {
+                id: r.get(0)?,
+                field: r.get(1)?,
+                old: r.get(2)?,
+                new: r.get(3)?,
+                by: r.get(4)?,
+                at: r.get(5)?,
+            })
         })
-    })?
-    .collect()
+        .collect()
 }
 
-/// The stored result with every value a person decided set back to what
-/// it was before, newest change first (the values a reread read stand).
 fn reading_of(stored: &SheetResult, lines: &[Line], roles: &[Role]) -> SheetResult {
     let mut reading = as_read(stored);
     let decided = lines
@@ -209,15 +216,16 @@ fn initials_of(line: &Line) -> Option<Decision> {
 }
 
 /// Each older trail line's kind and path, by its field.
-fn name_trail_lines(tx: &Transaction) -> rusqlite_migration::HookResult {
-    let lines: Vec<(i64, String)> = tx
-        .prepare("SELECT id, field FROM corrections WHERE kind IS NULL")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
-    for (id, field) in lines {
+fn name_trail_lines(tx: &mut Tx) -> Result<(), ArchiveError> {
+    let lines = tx.query(
+        "SELECT id, field FROM corrections WHERE kind IS NULL",
+        args![],
+    )?;
+    for row in lines {
+        let (id, field): (i64, String) = (row.get(0)?, row.get(1)?);
         tx.execute(
             "UPDATE corrections SET kind = ?2, path = ?3 WHERE id = ?1",
-            params![
+            args![
                 id,
                 ChangeKind::of_field(&field).as_str(),
                 crate::record::trail::path_of_field(&field)

@@ -1,18 +1,20 @@
 //! The archive's nights: named, dated, picked by name or date, the newest
 //! found, and each night's participants list (its names).
 
-use chrono::NaiveDate;
-use rusqlite::{OptionalExtension, params};
-
+use super::engine::{Sql, args};
 use super::{Archive, StoredSheet, now};
 use crate::error::ArchiveError;
 use crate::night::tournament::names::Names;
+use chrono::NaiveDate;
 
 /// A night (tournament) of the archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Night {
     pub id: i64,
+    /// Its name, as its venue named it.
     pub name: String,
+    /// The venue it was pushed from, in a series' central archive.
+    pub venue: Option<String>,
     /// Its date, where the scan gave one (stored as `YYYY-MM-DD`).
     pub date: Option<NaiveDate>,
     /// The rule set it was scanned with.
@@ -31,13 +33,33 @@ impl Night {
         }
     }
 
-    /// Its name, with its date where it has one: how a person picks it.
-    pub fn label(&self) -> String {
-        match &self.date {
-            Some(date) => format!("{} ({date})", self.name),
+    /// How a person names it: its venue's name and its own (`VENUE/NAME`)
+    /// in a series' archive, else its own name.
+    pub fn key(&self) -> String {
+        match &self.venue {
+            Some(venue) => format!("{venue}/{}", self.name),
             None => self.name.clone(),
         }
     }
+
+    /// Its [`Night::key`], with its date where it has one: how a person
+    /// picks it.
+    pub fn label(&self) -> String {
+        match &self.date {
+            Some(date) => format!("{} ({date})", self.key()),
+            None => self.key(),
+        }
+    }
+}
+
+/// A night's own name, where the archive keeps it under its venue's
+/// (`VENUE/NAME`).
+fn own_name(stored: &str, venue: Option<&str>) -> String {
+    venue
+        .and_then(|v| stored.strip_prefix(v))
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(stored)
+        .to_string()
 }
 
 /// A date as the archive stores it (`YYYY-MM-DD`), read back.
@@ -48,23 +70,19 @@ fn stored_date(text: &str) -> Result<NaiveDate, ArchiveError> {
 impl Archive {
     /// The tournament's id, created on first use.
     pub fn tournament(&self, name: &str, rules: &str) -> Result<i64, ArchiveError> {
-        self.conn.execute(
-            "INSERT OR IGNORE INTO tournaments (name, rules, created) VALUES (?1, ?2, ?3)",
-            params![name, rules, now()],
+        let mut db = self.conn.db();
+        db.execute(
+            "INSERT INTO tournaments (name, rules, created) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+            args![name, rules, now()],
         )?;
-        Ok(self.conn.query_row(
-            "SELECT id FROM tournaments WHERE name = ?1",
-            params![name],
-            |r| r.get(0),
-        )?)
+        db.value("SELECT id FROM tournaments WHERE name = ?1", args![name])
     }
 
     /// The tournament's date, where one was given.
     pub fn date_of(&self, tournament: i64) -> Result<Option<NaiveDate>, ArchiveError> {
-        let text: Option<String> = self.conn.query_row(
+        let text: Option<String> = self.conn.db().value(
             "SELECT date FROM tournaments WHERE id = ?1",
-            params![tournament],
-            |r| r.get(0),
+            args![tournament],
         )?;
         text.as_deref().map(stored_date).transpose()
     }
@@ -74,11 +92,7 @@ impl Archive {
     pub fn date(&self, tournament: i64, date: NaiveDate) -> Result<(), ArchiveError> {
         match self.date_of(tournament)? {
             Some(had) if had != date => {
-                let name: String = self.conn.query_row(
-                    "SELECT name FROM tournaments WHERE id = ?1",
-                    params![tournament],
-                    |r| r.get(0),
-                )?;
+                let name = self.name_of(tournament)?;
                 Err(ArchiveError::DateDiffers {
                     name,
                     had: had.to_string(),
@@ -87,9 +101,9 @@ impl Archive {
             }
             Some(_) => Ok(()),
             None => {
-                self.conn.execute(
+                self.conn.db().execute(
                     "UPDATE tournaments SET date = ?2 WHERE id = ?1",
-                    params![tournament, date.to_string()],
+                    args![tournament, date.to_string()],
                 )?;
                 Ok(())
             }
@@ -99,29 +113,24 @@ impl Archive {
     /// The archive's nights, dated ones in date order, then undated ones,
     /// each by name.
     pub fn nights(&self) -> Result<Vec<Night>, ArchiveError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, name, date, rules FROM tournaments ORDER BY date IS NULL, date, name",
+        let rows = self.conn.db().query(
+            "SELECT id, name, date, rules, venue FROM tournaments ORDER BY date IS NULL, date, name",
+            args![],
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get::<_, Option<String>>(2)?,
-                r.get(3)?,
-            ))
-        })?;
-        let mut nights = Vec::new();
-        for row in rows {
-            let (id, name, date, rules) = row?;
-            let date = date.as_deref().map(stored_date).transpose()?;
-            nights.push(Night {
-                id,
-                name,
-                date,
-                rules,
-            });
-        }
-        Ok(nights)
+        rows.iter()
+            .map(|r| {
+                let name: String = r.get(1)?;
+                let venue: Option<String> = r.get(4)?;
+                let date: Option<String> = r.get(2)?;
+                Ok(Night {
+                    id: r.get(0)?,
+                    name: own_name(&name, venue.as_deref()),
+                    venue,
+                    date: date.as_deref().map(stored_date).transpose()?,
+                    rules: r.get(3)?,
+                })
+            })
+            .collect()
     }
 
     /// The night a desk opens on without being told: the latest dated
@@ -138,16 +147,13 @@ impl Archive {
 
     /// How many sheets each night holds, by the night's id.
     pub fn sheet_counts(&self) -> Result<std::collections::HashMap<i64, usize>, ArchiveError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT tournament_id, COUNT(*) FROM sheets GROUP BY tournament_id")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
-        let mut counts = std::collections::HashMap::new();
-        for row in rows {
-            let (night, n) = row?;
-            counts.insert(night, usize::try_from(n).unwrap_or(0));
-        }
-        Ok(counts)
+        let rows = self.conn.db().query(
+            "SELECT tournament_id, COUNT(*) FROM sheets GROUP BY tournament_id",
+            args![],
+        )?;
+        rows.iter()
+            .map(|r| Ok((r.get(0)?, usize::try_from(r.get::<i64>(1)?).unwrap_or(0))))
+            .collect()
     }
 
     /// A stored sheet by its archive id, in whichever night holds it.
@@ -164,81 +170,76 @@ impl Archive {
     /// Keeps `names` as the night's participants list, in place of the
     /// one it had.
     pub fn keep_names(&mut self, tournament: i64, names: &Names) -> Result<(), ArchiveError> {
-        let tx = self.conn.transaction()?;
+        let mut tx = self.write()?;
         tx.execute(
             "DELETE FROM names WHERE tournament_id = ?1",
-            params![tournament],
+            args![tournament],
         )?;
         for (number, name) in names.iter() {
             tx.execute(
                 "INSERT INTO names (tournament_id, number, name) VALUES (?1, ?2, ?3)",
-                params![tournament, number.as_str(), name],
+                args![tournament, number.as_str(), name],
             )?;
         }
-        Ok(tx.commit()?)
+        tx.commit()
     }
 
     /// Every night's capture key, by the night's id.
     pub fn capture_keys(&self) -> Result<Vec<(i64, String)>, ArchiveError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT tournament_id, key FROM capture_keys ORDER BY tournament_id")?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = self.conn.db().query(
+            "SELECT tournament_id, key FROM capture_keys ORDER BY tournament_id",
+            args![],
+        )?;
+        rows.iter().map(|r| Ok((r.get(0)?, r.get(1)?))).collect()
     }
 
     /// Keeps `key` as night `tournament`'s capture key, in place of the
     /// one it had.
     pub fn keep_capture_key(&mut self, tournament: i64, key: &str) -> Result<(), ArchiveError> {
-        self.conn.execute(
+        self.conn.db().execute(
             "INSERT INTO capture_keys (tournament_id, key) VALUES (?1, ?2)
              ON CONFLICT (tournament_id) DO UPDATE SET key = excluded.key",
-            params![tournament, key],
+            args![tournament, key],
         )?;
         Ok(())
     }
 
     /// The names every night's list gives, the newest night's first.
     pub fn names(&self) -> Result<Names, ArchiveError> {
-        let mut stmt = self.conn.prepare(
+        let rows = self.conn.db().query(
             "SELECT n.number, n.name FROM names n JOIN tournaments t ON t.id = n.tournament_id
              ORDER BY t.date IS NULL, t.date DESC, t.id DESC",
+            args![],
         )?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
         let mut names = Names::default();
-        for row in rows {
-            let (number, name) = row?;
-            names.name_if_unnamed(&number, &name);
+        for r in rows {
+            names.name_if_unnamed(&r.get::<String>(0)?, &r.get::<String>(1)?);
         }
         Ok(names)
     }
 
-    /// The tournament's name.
+    /// The tournament's name (in a series' archive, `VENUE/NAME`).
     pub fn name_of(&self, tournament: i64) -> Result<String, ArchiveError> {
-        Ok(self.conn.query_row(
+        self.conn.db().value(
             "SELECT name FROM tournaments WHERE id = ?1",
-            params![tournament],
-            |r| r.get(0),
-        )?)
+            args![tournament],
+        )
     }
 
     /// The night that holds the sheet of this archive id, if any.
     pub fn night_of_sheet(&self, sheet_id: i64) -> Result<Option<i64>, ArchiveError> {
-        let night = self.conn.query_row(
+        self.conn.db().optional(
             "SELECT tournament_id FROM sheets WHERE id = ?1",
-            params![sheet_id],
-            |r| r.get(0),
-        );
-        Ok(night.optional()?)
+            args![sheet_id],
+        )
     }
 
     /// The rule set the tournament was scanned with.
     pub fn rules_of(&self, tournament: i64) -> Result<String, ArchiveError> {
-        Ok(self.conn.query_row(
+        self.conn.db().value(
             "SELECT rules FROM tournaments WHERE id = ?1",
-            params![tournament],
-            |r| r.get(0),
-        )?)
+            args![tournament],
+        )
     }
 
     /// The night named by its name or its date (YYYY-MM-DD, where one
@@ -260,7 +261,7 @@ impl Archive {
                 _ => Err(ArchiveError::SeveralTournaments(labels(&every))),
             };
         };
-        if let Some(n) = all.iter().find(|n| n.name == wanted) {
+        if let Some(n) = all.iter().find(|n| n.key() == wanted) {
             return Ok(n.id);
         }
         // As the contract writes a date, or as Germans do (3.12.2026).

@@ -4,8 +4,7 @@
 //! again with every new row, so that every view reads it without
 //! recomputing; the trail says what each row changed.
 
-use rusqlite::{OptionalExtension, Transaction, params};
-
+use super::engine::{Sql, Tx, args};
 use super::{Archive, now, parse, round_id, status_str, text_sha256, write_details};
 use crate::error::{ArchiveError, CopyRefusal};
 use crate::record::stand::{Check, stand};
@@ -47,8 +46,8 @@ impl Archive {
         version: Option<i64>,
         check: &Check,
     ) -> Result<Decided, ArchiveError> {
-        let tx = self.write()?;
-        let (before, stored_version, tournament) = current(&tx, id)?;
+        let mut tx = self.write()?;
+        let (before, stored_version, tournament) = current(&mut tx, id)?;
         if let Some(yours) = version.filter(|&v| v != stored_version) {
             return Err(ArchiveError::Stale {
                 id,
@@ -60,13 +59,13 @@ impl Archive {
         for decision in decisions {
             decision.check(&before).map_err(ArchiveError::Refused)?;
             if let Decision::Copy { of: Some(of) } = decision {
-                copy_allowed(&tx, tournament, id, *of)?;
+                copy_allowed(&mut tx, tournament, id, *of)?;
             }
         }
         for decision in decisions {
-            keep_decision(&tx, id, by, &at, decision)?;
+            keep_decision(&mut tx, id, (by, &at), decision, None)?;
         }
-        let after = made(&tx, id, check)?;
+        let after = made(&mut tx, id, check)?;
         let mut lines = Vec::new();
         for decision in decisions {
             let mut own = lines_of(decision, &before, &after);
@@ -103,8 +102,8 @@ impl Archive {
         check: &Check,
         (settled, otherwise): (&[(ValuePath, String)], Option<&str>),
     ) -> Result<Decided, ArchiveError> {
-        let tx = self.write()?;
-        let (before, _, tournament) = current(&tx, id)?;
+        let mut tx = self.write()?;
+        let (before, _, tournament) = current(&mut tx, id)?;
         if reading.status == Status::Unreadable && before.status != Status::Unreadable {
             return Err(ArchiveError::RereadUnreadable(id));
         }
@@ -113,8 +112,8 @@ impl Archive {
         reading.source.clone_from(&before.source);
         reading.page = before.page;
         let (at, by) = (now(), reader_name());
-        keep_reading(&tx, id, &reading.to_json_pretty(), (&by, &at))?;
-        let after = made(&tx, id, check)?;
+        keep_reading(&mut tx, id, &reading.to_json_pretty(), (&by, &at), None)?;
+        let after = made(&mut tx, id, check)?;
         let mut lines: Vec<_> = reading_lines(&before, &after)
             .into_iter()
             .map(|(kind, line)| {
@@ -142,70 +141,74 @@ impl Archive {
 
     /// The record of sheet `id`.
     pub fn record(&self, id: i64) -> Result<SheetRecord, ArchiveError> {
-        record_of(&self.conn, id)
+        record_of(&mut self.conn.db(), id)
     }
 
     /// Sheet `id` made from its record alone (what the archive keeps as it
     /// stands must equal it).
     pub fn stand_of(&self, id: i64, check: &Check) -> Result<SheetResult, ArchiveError> {
-        made(&self.conn, id, check)
+        made(&mut self.conn.db(), id, check)
     }
 
     /// The trail of a sheet, oldest first: every line of its record.
     pub fn trail(&self, id: i64) -> Result<Vec<Change>, ArchiveError> {
-        let mut stmt = self.conn.prepare(
+        let rows = self.conn.db().query(
             "SELECT field, path, old_value, new_value, who, at, kind, why FROM corrections WHERE sheet_id = ?1 ORDER BY id",
+            args![id],
         )?;
-        let rows = stmt.query_map(params![id], |r| {
-            let field: String = r.get(0)?;
-            let kind: Option<String> = r.get(6)?;
-            Ok(Change {
-                kind: kind
-                    .as_deref()
-                    .and_then(ChangeKind::parse)
-                    .unwrap_or_else(|| ChangeKind::of_field(&field)),
-                path: r
-                    .get::<_, Option<String>>(1)?
-                    .unwrap_or_else(|| path_of_field(&field)),
-                field,
-                old: r.get(2)?,
-                new: r.get(3)?,
-                by: r.get(4)?,
-                at: r.get(5)?,
-                why: r.get(7)?,
+        rows.iter()
+            .map(|r| {
+                let field: String = r.get(0)?;
+                let kind: Option<String> = r.get(6)?;
+                Ok(Change {
+                    kind: kind
+                        .as_deref()
+                        .and_then(ChangeKind::parse)
+                        .unwrap_or_else(|| ChangeKind::of_field(&field)),
+                    path: r
+                        .get::<Option<String>>(1)?
+                        .unwrap_or_else(|| path_of_field(&field)),
+                    field,
+                    old: r.get(2)?,
+                    new: r.get(3)?,
+                    by: r.get(4)?,
+                    at: r.get(5)?,
+                    why: r.get(7)?,
+                })
             })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            .collect()
     }
 }
 
-/// Keeps a reading of sheet `id` (its result's JSON), by `reader`, at `at`.
+/// Keeps a reading of sheet `id` (its result's JSON), by `reader`, at
+/// `at`; `origin` is its id in the venue's archive it was pushed from.
 pub(super) fn keep_reading(
-    tx: &Transaction,
+    tx: &mut impl Sql,
     id: i64,
     json: &str,
     (reader, at): (&str, &str),
-) -> rusqlite::Result<()> {
+    origin: Option<i64>,
+) -> Result<(), ArchiveError> {
     tx.execute(
-        "INSERT INTO readings (sheet_id, result_json, reader, at) VALUES (?1, ?2, ?3, ?4)",
-        params![id, json, reader, at],
+        "INSERT INTO readings (sheet_id, result_json, reader, at, origin) VALUES (?1, ?2, ?3, ?4, ?5)",
+        args![id, json, reader, at, origin],
     )?;
     Ok(())
 }
 
-/// Keeps one decision of `by` on sheet `id`.
+/// Keeps one decision of `by` on sheet `id` at `at`; `origin` as for
+/// [`keep_reading`].
 pub(super) fn keep_decision(
-    tx: &Transaction,
+    tx: &mut impl Sql,
     id: i64,
-    by: &str,
-    at: &str,
+    (by, at): (&str, &str),
     decision: &Decision,
-) -> rusqlite::Result<()> {
-    let text = serde_json::to_string(decision)
-        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    origin: Option<i64>,
+) -> Result<(), ArchiveError> {
+    let text = serde_json::to_string(decision)?;
     tx.execute(
-        "INSERT INTO records (sheet_id, who, at, decision) VALUES (?1, ?2, ?3, ?4)",
-        params![id, by, at, text],
+        "INSERT INTO records (sheet_id, who, at, decision, origin) VALUES (?1, ?2, ?3, ?4, ?5)",
+        args![id, by, at, text, origin],
     )?;
     Ok(())
 }
@@ -213,7 +216,7 @@ pub(super) fn keep_decision(
 /// Ends a change of sheet `id` of `night`: its trail lines by `by` at
 /// `at`, the sheet as it now stands kept a version on, all committed.
 fn finish(
-    tx: Transaction,
+    mut tx: Tx,
     (id, night): (i64, i64),
     after: SheetResult,
     lines: Vec<(ChangeKind, Correction, Option<String>)>,
@@ -221,9 +224,9 @@ fn finish(
 ) -> Result<Decided, ArchiveError> {
     let mut changes = Vec::new();
     for line in lines {
-        changes.push(trail_line(&tx, id, line, by, at)?);
+        changes.push(trail_line(&mut tx, id, line, by, at)?);
     }
-    let version = keep_stand(&tx, id, night, &after)?;
+    let version = keep_stand(&mut tx, id, night, &after)?;
     tx.commit()?;
     Ok(Decided {
         sheet: after,
@@ -233,72 +236,64 @@ fn finish(
 }
 
 /// The sheet as stored now, its version and its night.
-fn current(tx: &Transaction, id: i64) -> Result<(SheetResult, i64, i64), ArchiveError> {
-    let (json, version, tournament): (String, i64, i64) = tx
-        .query_row(
+fn current(tx: &mut impl Sql, id: i64) -> Result<(SheetResult, i64, i64), ArchiveError> {
+    let row = tx
+        .row(
             "SELECT result_json, version, tournament_id FROM sheets WHERE id = ?1",
-            params![id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()?
+            args![id],
+        )?
         .ok_or(ArchiveError::NoSuchSheet(id))?;
-    Ok((parse(&json)?, version, tournament))
+    Ok((parse(&row.get::<String>(0)?)?, row.get(1)?, row.get(2)?))
 }
 
-fn record_of(conn: &rusqlite::Connection, id: i64) -> Result<SheetRecord, ArchiveError> {
-    let mut stmt =
-        conn.prepare("SELECT result_json FROM readings WHERE sheet_id = ?1 ORDER BY id")?;
-    let readings = stmt
-        .query_map(params![id], |r| r.get::<_, String>(0))?
-        .map(|json| parse(&json?))
+fn record_of(db: &mut impl Sql, id: i64) -> Result<SheetRecord, ArchiveError> {
+    let rows = db.query(
+        "SELECT result_json FROM readings WHERE sheet_id = ?1 ORDER BY id",
+        args![id],
+    )?;
+    let readings = rows
+        .iter()
+        .map(|r| parse(&r.get::<String>(0)?))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(SheetRecord {
         readings,
-        records: decisions_of(conn, id)?,
+        records: decisions_of(db, id)?,
     })
 }
 
 /// The decisions on sheet `id`, in order.
-fn decisions_of(conn: &rusqlite::Connection, id: i64) -> Result<Vec<Record>, ArchiveError> {
-    let mut stmt =
-        conn.prepare("SELECT who, at, decision FROM records WHERE sheet_id = ?1 ORDER BY id")?;
-    let rows = stmt.query_map(params![id], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, String>(2)?,
-        ))
-    })?;
-    let mut records = Vec::new();
-    for row in rows {
-        let (by, at, decision) = row?;
-        records.push(Record {
-            by,
-            at,
-            decision: serde_json::from_str(&decision)?,
-        });
-    }
-    Ok(records)
+fn decisions_of(db: &mut impl Sql, id: i64) -> Result<Vec<Record>, ArchiveError> {
+    let rows = db.query(
+        "SELECT who, at, decision FROM records WHERE sheet_id = ?1 ORDER BY id",
+        args![id],
+    )?;
+    rows.iter()
+        .map(|r| {
+            Ok(Record {
+                by: r.get(0)?,
+                at: r.get(1)?,
+                decision: serde_json::from_str(&r.get::<String>(2)?)?,
+            })
+        })
+        .collect()
 }
 
 /// Sheet `id` made from its record: its newest reading (the older ones
 /// are not read) and every decision.
-fn made(conn: &rusqlite::Connection, id: i64, check: &Check) -> Result<SheetResult, ArchiveError> {
-    let newest: String = conn
-        .query_row(
+pub(super) fn made(db: &mut impl Sql, id: i64, check: &Check) -> Result<SheetResult, ArchiveError> {
+    let newest: String = db
+        .optional(
             "SELECT result_json FROM readings WHERE sheet_id = ?1 ORDER BY id DESC LIMIT 1",
-            params![id],
-            |r| r.get(0),
-        )
-        .optional()?
+            args![id],
+        )?
         .ok_or(ArchiveError::NoSuchSheet(id))?;
-    let records = decisions_of(conn, id)?;
+    let records = decisions_of(db, id)?;
     stand(&parse(&newest)?, &records, id, check).map_err(|e| ArchiveError::Check(Box::new(e)))
 }
 
 /// Keeps the sheet as it now stands, a version on; returns the version.
-fn keep_stand(
-    tx: &Transaction,
+pub(super) fn keep_stand(
+    tx: &mut impl Sql,
     id: i64,
     tournament: i64,
     sheet: &SheetResult,
@@ -306,34 +301,30 @@ fn keep_stand(
     // A corrected round moves the sheet to that round.
     let round_id = round_id(tx, tournament, sheet.round)?;
     let json = sheet.to_json_pretty();
-    tx.execute(
-        "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4, round_id = ?5, result_sha256 = ?6, form = ?7, version = version + 1 WHERE id = ?1",
-        params![
+    let version = tx.value(
+        "UPDATE sheets SET status = ?2, table_no = ?3, result_json = ?4, round_id = ?5, result_sha256 = ?6, form = ?7, version = version + 1 WHERE id = ?1 RETURNING version",
+        args![
             id,
             status_str(sheet),
             sheet.table,
-            json,
+            json.as_str(),
             round_id,
             text_sha256(&json),
-            sheet.form,
+            sheet.form.as_deref(),
         ],
     )?;
     for table in ["players", "sheet_values", "flags"] {
         tx.execute(
             &format!("DELETE FROM {table} WHERE sheet_id = ?1"),
-            params![id],
+            args![id],
         )?;
     }
     write_details(tx, id, sheet)?;
-    Ok(tx.query_row(
-        "SELECT version FROM sheets WHERE id = ?1",
-        params![id],
-        |r| r.get(0),
-    )?)
+    Ok(version)
 }
 
 fn trail_line(
-    tx: &Transaction,
+    tx: &mut impl Sql,
     id: i64,
     (kind, line, why): (ChangeKind, Correction, Option<String>),
     by: &str,
@@ -342,7 +333,17 @@ fn trail_line(
     let path = path_of_field(&line.field);
     tx.execute(
         "INSERT INTO corrections (sheet_id, field, path, old_value, new_value, who, at, kind, why) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![id, line.field, path, line.old, line.new, by, at, kind.as_str(), why],
+        args![
+            id,
+            &line.field,
+            &path,
+            line.old.as_deref(),
+            line.new.as_deref(),
+            by,
+            at,
+            kind.as_str(),
+            why.as_deref()
+        ],
     )?;
     Ok(Change {
         field: line.field,
@@ -359,21 +360,19 @@ fn trail_line(
 /// A copy names a readable sheet of the same night that is not void and
 /// not itself a copy, and no sheet is a copy of the one that becomes one:
 /// no chain or circle of copies can stand.
-fn copy_allowed(tx: &Transaction, tournament: i64, id: i64, of: i64) -> Result<(), ArchiveError> {
+fn copy_allowed(tx: &mut impl Sql, tournament: i64, id: i64, of: i64) -> Result<(), ArchiveError> {
     let refused = |why| Err(ArchiveError::CopyRefused { of, why });
     if of == id {
         return refused(CopyRefusal::Itself);
     }
-    let other: Option<(String, i64)> = tx
-        .query_row(
-            "SELECT result_json, tournament_id FROM sheets WHERE id = ?1",
-            params![of],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    let Some((json, night)) = other else {
+    let other = tx.row(
+        "SELECT result_json, tournament_id FROM sheets WHERE id = ?1",
+        args![of],
+    )?;
+    let Some(other) = other else {
         return refused(CopyRefusal::Missing);
     };
+    let (json, night): (String, i64) = (other.get(0)?, other.get(1)?);
     if night != tournament {
         return refused(CopyRefusal::OtherNight);
     }
@@ -387,11 +386,11 @@ fn copy_allowed(tx: &Transaction, tournament: i64, id: i64, of: i64) -> Result<(
     if other.notes.copy_of.is_some() {
         return refused(CopyRefusal::IsCopy);
     }
-    let copied: i64 = tx.query_row(
-        "SELECT count(*) FROM sheets WHERE tournament_id = ?1 AND id != ?2 AND json_extract(result_json, '$.copy_of.of') = ?2",
-        params![tournament, id],
-        |r| r.get(0),
-    )?;
+    let sql = format!(
+        "SELECT count(*) FROM sheets WHERE tournament_id = ?1 AND id != ?2 AND {} = ?2",
+        tx.engine().json_int("result_json", "copy_of.of")
+    );
+    let copied: i64 = tx.value(&sql, args![tournament, id])?;
     if copied > 0 {
         return refused(CopyRefusal::HasCopies);
     }

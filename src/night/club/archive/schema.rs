@@ -1,8 +1,8 @@
-//! The archive's tables and their migrations: the schema as it stood
-//! before versions, then each step since, counted by `user_version`.
+//! The archive's tables and their migrations, one list for both
+//! engines: the schema as it stood before versions, then each step since.
+//! SQLite counts them in its `user_version`, PostgreSQL in a table.
 
-use rusqlite::params;
-
+use super::engine::{Conn, Engine, Sql, Tx, args};
 use super::text_sha256;
 use crate::error::ArchiveError;
 
@@ -69,85 +69,100 @@ CREATE TABLE IF NOT EXISTS corrections (
 ";
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 10;
+pub const SCHEMA_VERSION: usize = 11;
 
-/// The archive's migrations, in order; the archive's `user_version` says
-/// how many ran. The first is the schema as it stood before versions:
-/// an archive of that time holds its tables already, so its statements
+/// One migration: its statements, then what code must do.
+struct Step {
+    sql: &'static str,
+    hook: fn(&mut Tx) -> Result<(), ArchiveError>,
+}
+
+fn nothing(_: &mut Tx) -> Result<(), ArchiveError> {
+    Ok(())
+}
+
+/// The archive's migrations, in order; the archive's version says how
+/// many ran. The first is the schema as it stood before versions: an
+/// archive of that time holds its tables already, so its statements
 /// create only what is missing, and its hook adds the columns that were
-/// added by hand before. Every migration may run twice: two processes
-/// that open an older archive at once both read its version before
-/// either writes, and the second runs after the first.
-pub(super) fn migrations() -> rusqlite_migration::Migrations<'static> {
+/// added by hand before.
+fn steps() -> Vec<Step> {
     let ms = vec![
-        rusqlite_migration::M::up_with_hook(SCHEMA, |tx: &rusqlite::Transaction| {
-            add_column(tx, "sheets", "result_file", "TEXT")?;
-            // Counts the corrections stored: an edit made on an older version is refused.
-            add_column(tx, "sheets", "version", "INTEGER NOT NULL DEFAULT 0")
-        }),
+        Step {
+            sql: SCHEMA,
+            hook: |tx| {
+                add_column(tx, "sheets", "result_file", "TEXT")?;
+                // Counts the corrections stored: an edit made on an older version is refused.
+                add_column(tx, "sheets", "version", "INTEGER NOT NULL DEFAULT 0")
+            },
+        },
         // A night's date (YYYY-MM-DD), for the season.
-        rusqlite_migration::M::up_with_hook("", |tx: &rusqlite::Transaction| {
-            add_column(tx, "tournaments", "date", "TEXT")
-        }),
+        Step {
+            sql: "",
+            hook: |tx| add_column(tx, "tournaments", "date", "TEXT"),
+        },
         // The scans themselves, by content, and each stored result's hash
         // (what `archive check` holds them to).
-        rusqlite_migration::M::up_with_hook(
-            "CREATE TABLE IF NOT EXISTS scans (
+        Step {
+            sql: "CREATE TABLE IF NOT EXISTS scans (
                 sha256 TEXT PRIMARY KEY,
                 size INTEGER NOT NULL,
                 bytes BLOB NOT NULL
             );",
-            |tx: &rusqlite::Transaction| {
+            hook: |tx| {
                 add_column(tx, "sheets", "result_sha256", "TEXT")?;
                 hash_results(tx)
             },
-        ),
+        },
         // Every queue count and re-verification reads a sheet's flags and
         // corrections; the season's archive only grows.
         // And every timestamp in one format, RFC 3339 (SQLite's defaults
         // wrote `YYYY-MM-DD HH:MM:SS`, in UTC too).
-        rusqlite_migration::M::up(
-            "CREATE INDEX IF NOT EXISTS flags_by_sheet ON flags (sheet_id);
+        Step {
+            sql: "CREATE INDEX IF NOT EXISTS flags_by_sheet ON flags (sheet_id);
              CREATE INDEX IF NOT EXISTS corrections_by_sheet ON corrections (sheet_id);
              UPDATE corrections SET at = replace(at, ' ', 'T') || 'Z' WHERE at LIKE '____-__-__ __:__:__';
              UPDATE sheets SET scanned = replace(scanned, ' ', 'T') || 'Z' WHERE scanned LIKE '____-__-__ __:__:__';
              UPDATE tournaments SET created = replace(created, ' ', 'T') || 'Z' WHERE created LIKE '____-__-__ __:__:__';",
-        ),
+            hook: nothing,
+        },
         // Each night's participants list (number by value, name): every
         // page shows the name beside the number.
-        rusqlite_migration::M::up(
-            "CREATE TABLE IF NOT EXISTS names (
+        Step {
+            sql: "CREATE TABLE IF NOT EXISTS names (
                 tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
                 number TEXT NOT NULL,
                 name TEXT NOT NULL,
                 PRIMARY KEY (tournament_id, number)
             );",
-        ),
+            hook: nothing,
+        },
         // Each night's own forms (a club's templates, as JSON): its
         // photos, the desk and the audit read its sheets on them.
-        rusqlite_migration::M::up(
-            "CREATE TABLE IF NOT EXISTS forms (
+        Step {
+            sql: "CREATE TABLE IF NOT EXISTS forms (
                 tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
                 id TEXT NOT NULL,
                 template TEXT NOT NULL,
                 PRIMARY KEY (tournament_id, id)
             );",
-        ),
+            hook: nothing,
+        },
         // Every form a sheet was read on, by its content: a form re-learnt
         // under the same id is another one, and old sheets keep theirs.
-        rusqlite_migration::M::up_with_hook(
-            "CREATE TABLE IF NOT EXISTS form_versions (
+        Step {
+            sql: "CREATE TABLE IF NOT EXISTS form_versions (
                 sha256 TEXT PRIMARY KEY,
                 id TEXT NOT NULL,
                 template TEXT NOT NULL
             );",
-            |tx: &rusqlite::Transaction| keep_form_versions(tx),
-        ),
+            hook: keep_form_versions,
+        },
         // The night's record: every reading and every person's decision
         // kept apart, the sheet as it stands made from them; the trail
         // says which record wrote each line.
-        rusqlite_migration::M::up_with_hook(
-            "CREATE TABLE IF NOT EXISTS readings (
+        Step {
+            sql: "CREATE TABLE IF NOT EXISTS readings (
                 id INTEGER PRIMARY KEY,
                 sheet_id INTEGER NOT NULL REFERENCES sheets(id),
                 result_json TEXT NOT NULL,
@@ -163,85 +178,174 @@ pub(super) fn migrations() -> rusqlite_migration::Migrations<'static> {
                 decision TEXT NOT NULL
             );
             CREATE INDEX IF NOT EXISTS records_by_sheet ON records (sheet_id);",
-            |tx: &rusqlite::Transaction| {
+            hook: |tx| {
                 add_column(tx, "corrections", "kind", "TEXT")?;
                 add_column(tx, "corrections", "path", "TEXT")?;
                 super::migrate_record::split(tx)
             },
-        ),
+        },
         // Why the program changed or confirmed a value (a reading sure
         // after a person's answer about the hand).
-        rusqlite_migration::M::up_with_hook("", |tx: &rusqlite::Transaction| {
-            add_column(tx, "corrections", "why", "TEXT")
-        }),
+        Step {
+            sql: "",
+            hook: |tx| add_column(tx, "corrections", "why", "TEXT"),
+        },
         // Each night's capture key: a phone's link outlives a restart of
         // the desk until the desk renews it.
-        rusqlite_migration::M::up(
-            "CREATE TABLE IF NOT EXISTS capture_keys (
+        Step {
+            sql: "CREATE TABLE IF NOT EXISTS capture_keys (
                 tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),
                 key TEXT NOT NULL
             );",
-        ),
+            hook: nothing,
+        },
+        // A series: a venue's nights pushed into a central archive keep
+        // their venue, and each reading, decision and trail line the id
+        // it has at the venue (`origin`), so that a push sends only what
+        // is not there yet. Each sheet's values keep their order.
+        Step {
+            sql: "",
+            hook: |tx| {
+                add_column(tx, "tournaments", "venue", "TEXT")?;
+                for table in ["readings", "records", "corrections"] {
+                    add_column(tx, table, "origin", "INTEGER")?;
+                    tx.batch(&format!(
+                        "CREATE UNIQUE INDEX IF NOT EXISTS {table}_by_origin ON {table} (sheet_id, origin)"
+                    ))?;
+                }
+                for table in ["sheet_values", "form_versions"] {
+                    add_column(tx, table, "seq", "INTEGER")?;
+                    if tx.engine() == Engine::Sqlite {
+                        tx.batch(&format!("UPDATE {table} SET seq = rowid WHERE seq IS NULL"))?;
+                    }
+                }
+                Ok(())
+            },
+        },
     ];
     debug_assert_eq!(ms.len(), SCHEMA_VERSION);
-    rusqlite_migration::Migrations::new(ms)
+    ms
+}
+
+/// The archive's schema version: how many migrations ran.
+pub(super) fn version(db: &mut impl Sql) -> Result<i64, ArchiveError> {
+    match db.engine() {
+        Engine::Sqlite => db.value("PRAGMA user_version", args![]),
+        Engine::Postgres => {
+            if !has_table(db, "schema_version")? {
+                return Ok(0);
+            }
+            Ok(db
+                .optional("SELECT version FROM schema_version", args![])?
+                .unwrap_or(0))
+        }
+    }
+}
+
+fn set_version(tx: &mut Tx, version: i64) -> Result<(), ArchiveError> {
+    match tx.engine() {
+        Engine::Sqlite => tx.batch(&format!("PRAGMA user_version = {version}")),
+        Engine::Postgres => {
+            tx.batch(
+                "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL);
+                 DELETE FROM schema_version;",
+            )?;
+            tx.execute(
+                "INSERT INTO schema_version (version) VALUES (?1)",
+                args![version],
+            )?;
+            Ok(())
+        }
+    }
+}
+
+/// Whether the archive holds the table `name`.
+pub(super) fn has_table(db: &mut impl Sql, name: &str) -> Result<bool, ArchiveError> {
+    let sql = match db.engine() {
+        Engine::Sqlite => "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+        Engine::Postgres => {
+            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?1"
+        }
+    };
+    Ok(db.value::<i64>(sql, args![name])? > 0)
+}
+
+/// Runs the migrations the archive lacks, all in one transaction that
+/// holds the write lock: two processes opening an older archive at once
+/// migrate one after the other, the second finding nothing to do.
+pub(super) fn migrate(conn: &mut Conn) -> Result<(), ArchiveError> {
+    let known = SCHEMA_VERSION as i64;
+    if version(&mut conn.db())? >= known {
+        return Ok(());
+    }
+    let mut tx = conn.write()?;
+    let from = version(&mut tx)?;
+    if from >= known {
+        return Ok(());
+    }
+    for step in steps().into_iter().skip(from as usize) {
+        if !step.sql.is_empty() {
+            tx.batch(step.sql)?;
+        }
+        (step.hook)(&mut tx)?;
+    }
+    set_version(&mut tx, known)?;
+    tx.commit()
 }
 
 /// Keeps every night's form by its content (what the nights kept before
 /// the archive knew versions).
-fn keep_form_versions(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
-    let rows: Vec<(String, String)> = tx
-        .prepare("SELECT id, template FROM forms")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
-    for (id, json) in rows {
+fn keep_form_versions(tx: &mut Tx) -> Result<(), ArchiveError> {
+    let rows = tx.query("SELECT id, template FROM forms", args![])?;
+    for row in rows {
+        let (id, json): (String, String) = (row.get(0)?, row.get(1)?);
         // A template this release cannot read is left where it is.
         let Ok(form) = crate::page::form::FormTemplate::from_json(&id, &json) else {
             continue;
         };
-        super::forms::keep_version(tx, &form)?;
+        // As the archive kept them then: in the order they came.
+        let json = serde_json::to_string(&form).unwrap_or_default();
+        tx.execute(
+            "INSERT INTO form_versions (sha256, id, template) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+            args![form.content_sha256(), &form.id, json],
+        )?;
     }
     Ok(())
 }
 
 /// Sets the hash of every stored result that has none.
-fn hash_results(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
-    let rows: Vec<(i64, String)> = tx
-        .prepare("SELECT id, result_json FROM sheets WHERE result_sha256 IS NULL")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
-    for (id, json) in rows {
+fn hash_results(tx: &mut Tx) -> Result<(), ArchiveError> {
+    let rows = tx.query(
+        "SELECT id, result_json FROM sheets WHERE result_sha256 IS NULL",
+        args![],
+    )?;
+    for row in rows {
+        let (id, json): (i64, String) = (row.get(0)?, row.get(1)?);
         tx.execute(
             "UPDATE sheets SET result_sha256 = ?2 WHERE id = ?1",
-            params![id, text_sha256(&json)],
+            args![id, text_sha256(&json)],
         )?;
     }
     Ok(())
 }
 
 /// Adds a column to a table that lacks it.
-fn add_column(
-    tx: &rusqlite::Transaction,
-    table: &str,
-    column: &str,
-    declared: &str,
-) -> rusqlite_migration::HookResult {
-    let has: i64 = tx.query_row(
-        "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2",
-        params![table, column],
-        |r| r.get(0),
-    )?;
-    if has == 0 {
-        tx.execute_batch(&format!(
-            "ALTER TABLE {table} ADD COLUMN {column} {declared}"
-        ))?;
-    }
-    Ok(())
-}
-
-pub(super) fn migration_error(e: rusqlite_migration::Error) -> ArchiveError {
-    match e {
-        rusqlite_migration::Error::RusqliteError { err, .. } => ArchiveError::Sql(err),
-        other => ArchiveError::Migration(other),
+fn add_column(tx: &mut Tx, table: &str, column: &str, declared: &str) -> Result<(), ArchiveError> {
+    match tx.engine() {
+        Engine::Sqlite => {
+            let has: i64 = tx.value(
+                "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2",
+                args![table, column],
+            )?;
+            if has == 0 {
+                tx.batch(&format!(
+                    "ALTER TABLE {table} ADD COLUMN {column} {declared}"
+                ))?;
+            }
+            Ok(())
+        }
+        Engine::Postgres => tx.batch(&format!(
+            "ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {declared}"
+        )),
     }
 }

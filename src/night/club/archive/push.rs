@@ -1,0 +1,345 @@
+//! `push`: a venue's nights into a series' central archive, each under
+//! its venue (`VENUE/NAME`).
+//!
+//! Only what the central archive lacks is sent: a scan by its content, a
+//! sheet by its scan and page, each reading, decision and trail line by
+//! its id at the venue (`origin`). Each sheet arrives in transactions of
+//! its own, so a push killed midway leaves whole sheets, and the next
+//! push sends the rest; pushing again sends nothing. The venue's archive
+//! is only read.
+
+use std::collections::HashMap;
+
+use super::engine::{Sql, Tx, args};
+use super::forms::keep_version_json;
+use super::nights::Night;
+use super::record::{keep_decision, keep_reading, keep_stand, made};
+use super::{Archive, insert_sheet, parse, scans, write_details};
+use crate::error::{ArchiveError, SheetError};
+use crate::record::Decision;
+use crate::sheet::SheetResult;
+
+/// Checks a sheet again under the rule set named (the night's): how a
+/// sheet with decisions made at the central desk is made again when the
+/// venue's arrive.
+pub type Remake<'a> = dyn Fn(&str, SheetResult) -> Result<SheetResult, SheetError> + 'a;
+
+/// How far a push is: the night, and its steps done of all (each sheet
+/// twice: itself with its scan, then its record).
+#[derive(Debug, Clone)]
+pub struct Progress<'a> {
+    pub night: &'a str,
+    pub done: usize,
+    pub of: usize,
+}
+
+/// What a push sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pushed {
+    pub nights: usize,
+    /// The nights' sheets, sent or already there.
+    pub sheets: usize,
+    /// The sheets the central archive did not hold before.
+    pub new_sheets: usize,
+    pub new_scans: usize,
+    /// Readings, decisions and trail lines the central archive lacked.
+    pub new_rows: usize,
+}
+
+/// A venue's sheet, as the push finds it in both archives.
+struct Pair {
+    venue: i64,
+    central: i64,
+}
+
+impl Archive {
+    /// Sends this (a venue's) archive's nights, or the one `night`
+    /// names, into `central` under `venue`.
+    pub fn push_into(
+        &self,
+        central: &mut Archive,
+        venue: &str,
+        night: Option<i64>,
+        remake: &Remake,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Pushed, ArchiveError> {
+        let mut pushed = Pushed::default();
+        for n in self.nights()? {
+            if night.is_some_and(|id| id != n.id) {
+                continue;
+            }
+            self.push_night(central, venue, &n, remake, progress, &mut pushed)?;
+            pushed.nights += 1;
+        }
+        Ok(pushed)
+    }
+
+    fn push_night(
+        &self,
+        central: &mut Archive,
+        venue: &str,
+        night: &Night,
+        remake: &Remake,
+        progress: &mut dyn FnMut(&Progress),
+        pushed: &mut Pushed,
+    ) -> Result<(), ArchiveError> {
+        let target = self.push_night_row(central, venue, night)?;
+        let sheets = self.conn.db().query(
+            "SELECT id, sha256, page FROM sheets WHERE tournament_id = ?1 ORDER BY id",
+            args![night.id],
+        )?;
+        let key = format!("{venue}/{}", night.name);
+        let of = sheets.len();
+        // First every sheet, so that a copy finds the sheet it copies.
+        let mut pairs = Vec::with_capacity(of);
+        for (done, row) in sheets.iter().enumerate() {
+            let (id, sha256, page): (i64, String, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
+            let (central_id, new) =
+                self.push_sheet_row(central, target, id, (&sha256, page), pushed)?;
+            pushed.new_sheets += usize::from(new);
+            pairs.push(Pair {
+                venue: id,
+                central: central_id,
+            });
+            progress(&Progress {
+                night: &key,
+                done: done + 1,
+                of: 2 * of,
+            });
+        }
+        let ids: HashMap<i64, i64> = pairs.iter().map(|p| (p.venue, p.central)).collect();
+        let check = |sheet| remake(&night.rules, sheet);
+        for (done, pair) in pairs.iter().enumerate() {
+            pushed.new_rows += self.push_record(central, target, pair, &ids, &check)?;
+            progress(&Progress {
+                night: &key,
+                done: of + done + 1,
+                of: 2 * of,
+            });
+        }
+        pushed.sheets += of;
+        Ok(())
+    }
+
+    /// The night in the central archive (made on first use) with the
+    /// venue's list of names and its forms; its id there.
+    fn push_night_row(
+        &self,
+        central: &mut Archive,
+        venue: &str,
+        night: &Night,
+    ) -> Result<i64, ArchiveError> {
+        let names = self.conn.db().query(
+            "SELECT number, name FROM names WHERE tournament_id = ?1",
+            args![night.id],
+        )?;
+        let forms = self.conn.db().query(
+            "SELECT id, template FROM forms WHERE tournament_id = ?1",
+            args![night.id],
+        )?;
+        let versions = self.conn.db().query(
+            "SELECT sha256, id, template FROM form_versions ORDER BY seq",
+            args![],
+        )?;
+        let mut tx = central.write()?;
+        let name = format!("{venue}/{}", night.name);
+        tx.execute(
+            "INSERT INTO tournaments (name, rules, created, venue, date) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT DO NOTHING",
+            args![
+                name.as_str(),
+                night.rules.as_str(),
+                super::now(),
+                venue,
+                night.date.map(|d| d.to_string())
+            ],
+        )?;
+        let target: i64 = tx.value(
+            "SELECT id FROM tournaments WHERE name = ?1",
+            args![name.as_str()],
+        )?;
+        tx.execute(
+            "UPDATE tournaments SET venue = ?2, date = coalesce(date, ?3) WHERE id = ?1",
+            args![target, venue, night.date.map(|d| d.to_string())],
+        )?;
+        tx.execute("DELETE FROM names WHERE tournament_id = ?1", args![target])?;
+        for row in names {
+            tx.execute(
+                "INSERT INTO names (tournament_id, number, name) VALUES (?1, ?2, ?3)",
+                args![target, row.get::<String>(0)?, row.get::<String>(1)?],
+            )?;
+        }
+        for row in forms {
+            tx.execute(
+                "INSERT INTO forms (tournament_id, id, template) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (tournament_id, id) DO UPDATE SET template = excluded.template",
+                args![target, row.get::<String>(0)?, row.get::<String>(1)?],
+            )?;
+        }
+        for row in versions {
+            let (sha256, id, json): (String, String, String) =
+                (row.get(0)?, row.get(1)?, row.get(2)?);
+            keep_version_json(&mut tx, &sha256, &id, &json)?;
+        }
+        tx.commit()?;
+        Ok(target)
+    }
+
+    /// The venue's sheet `id` in the central night `target`, with its
+    /// scan, stored there as the venue holds it where it is not yet;
+    /// its central id, and whether it is new there.
+    fn push_sheet_row(
+        &self,
+        central: &mut Archive,
+        target: i64,
+        id: i64,
+        (sha256, page): (&str, i64),
+        pushed: &mut Pushed,
+    ) -> Result<(i64, bool), ArchiveError> {
+        let there: Option<i64> = central.conn.db().optional(
+            "SELECT id FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 AND page = ?3",
+            args![target, sha256, page],
+        )?;
+        if let Some(there) = there {
+            return Ok((there, false));
+        }
+        let scan = if scans::is_kept(&mut central.conn.db(), sha256)? {
+            None
+        } else {
+            self.scan_bytes(sha256)?
+        };
+        let row = self
+            .conn
+            .db()
+            .row(
+                "SELECT result_json, result_file FROM sheets WHERE id = ?1",
+                args![id],
+            )?
+            .ok_or(ArchiveError::NoSuchSheet(id))?;
+        let (json, result_file): (String, Option<String>) = (row.get(0)?, row.get(1)?);
+        let sheet = parse(&json)?;
+        let mut tx = central.write()?;
+        if let Some(bytes) = scan {
+            scans::put(&mut tx, sha256, bytes)?;
+            pushed.new_scans += 1;
+        }
+        let file = result_file.unwrap_or_default();
+        let central_id = insert_sheet(&mut tx, target, sha256, (&file, &sheet), &json)?;
+        write_details(&mut tx, central_id, &sheet)?;
+        tx.commit()?;
+        Ok((central_id, true))
+    }
+
+    /// The readings, decisions and trail lines of a venue's sheet that
+    /// the central archive lacks, and the sheet as it then stands: the
+    /// venue's, or, where the central desk decided on it too, made again
+    /// from the whole record. How many rows were new.
+    fn push_record(
+        &self,
+        central: &mut Archive,
+        target: i64,
+        pair: &Pair,
+        ids: &HashMap<i64, i64>,
+        check: &crate::record::stand::Check,
+    ) -> Result<usize, ArchiveError> {
+        // Under the central archive's write lock: two pushes of one venue
+        // at once send each row once.
+        let mut tx = central.write()?;
+        let mut since = |table: &str| -> Result<i64, ArchiveError> {
+            tx.value(
+                &format!("SELECT coalesce(max(origin), 0) FROM {table} WHERE sheet_id = ?1"),
+                args![pair.central],
+            )
+        };
+        let (r, d, t) = (since("readings")?, since("records")?, since("corrections")?);
+        let readings = self.conn.db().query(
+            "SELECT id, result_json, reader, at FROM readings WHERE sheet_id = ?1 AND id > ?2 ORDER BY id",
+            args![pair.venue, r],
+        )?;
+        let records = self.conn.db().query(
+            "SELECT id, who, at, decision FROM records WHERE sheet_id = ?1 AND id > ?2 ORDER BY id",
+            args![pair.venue, d],
+        )?;
+        let lines = self.conn.db().query(
+            "SELECT id, field, path, old_value, new_value, who, at, kind, why FROM corrections
+             WHERE sheet_id = ?1 AND id > ?2 ORDER BY id",
+            args![pair.venue, t],
+        )?;
+        let new = readings.len() + records.len() + lines.len();
+        if new == 0 {
+            return Ok(0);
+        }
+        let stand: String = self.conn.db().value(
+            "SELECT result_json FROM sheets WHERE id = ?1",
+            args![pair.venue],
+        )?;
+        for row in readings {
+            let json: String = row.get(1)?;
+            let (reader, at): (String, String) = (row.get(2)?, row.get(3)?);
+            keep_reading(
+                &mut tx,
+                pair.central,
+                &json,
+                (&reader, &at),
+                Some(row.get(0)?),
+            )?;
+        }
+        for row in records {
+            let decision = central_decision(&row.get::<String>(3)?, ids)?;
+            let (by, at): (String, String) = (row.get(1)?, row.get(2)?);
+            keep_decision(
+                &mut tx,
+                pair.central,
+                (&by, &at),
+                &decision,
+                Some(row.get(0)?),
+            )?;
+        }
+        for row in lines {
+            keep_line(&mut tx, pair.central, &row)?;
+        }
+        let own: i64 = tx.value(
+            "SELECT count(*) FROM records WHERE sheet_id = ?1 AND origin IS NULL",
+            args![pair.central],
+        )?;
+        let sheet = if own == 0 {
+            parse(&stand)?
+        } else {
+            made(&mut tx, pair.central, check)?
+        };
+        keep_stand(&mut tx, pair.central, target, &sheet)?;
+        tx.commit()?;
+        Ok(new)
+    }
+}
+
+/// A venue's decision as the central archive keeps it: a copy names the
+/// central id of the sheet it copies.
+fn central_decision(text: &str, ids: &HashMap<i64, i64>) -> Result<Decision, ArchiveError> {
+    let mut decision: Decision = serde_json::from_str(text)?;
+    if let Decision::Copy { of: Some(of) } = &mut decision {
+        *of = *ids.get(of).ok_or(ArchiveError::NoSuchSheet(*of))?;
+    }
+    Ok(decision)
+}
+
+/// One of the venue's trail lines (a row of its `corrections`), kept.
+fn keep_line(tx: &mut Tx, sheet: i64, row: &super::engine::Row) -> Result<(), ArchiveError> {
+    tx.execute(
+        "INSERT INTO corrections (sheet_id, field, path, old_value, new_value, who, at, kind, why, origin)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT DO NOTHING",
+        args![
+            sheet,
+            row.get::<String>(1)?,
+            row.get::<Option<String>>(2)?,
+            row.get::<Option<String>>(3)?,
+            row.get::<Option<String>>(4)?,
+            row.get::<String>(5)?,
+            row.get::<String>(6)?,
+            row.get::<Option<String>>(7)?,
+            row.get::<Option<String>>(8)?,
+            row.get::<i64>(0)?
+        ],
+    )?;
+    Ok(())
+}

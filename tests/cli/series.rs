@@ -1,0 +1,317 @@
+//! A series across venues: each venue's archive pushed into one
+//! PostgreSQL server (a cluster of the tests' own), and the central
+//! archive at work.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use aufsicht::night::club::archive::{Archive, sha256_file};
+use aufsicht::record::Decision;
+use aufsicht::sheet::SheetResult;
+
+use crate::common::{aufsicht, temp};
+use crate::postgres::{Cluster, shared};
+use crate::standings::{rows, write_night};
+
+/// A venue's archive with one night of `players` players (two rounds),
+/// every sheet stored with a scan of its own (`kb` kilobytes of noise).
+fn venue(dir: &Path, name: &str, players: usize, seed: u64, kb: usize) -> PathBuf {
+    let file = dir.join(format!("{name}.sqlite"));
+    let sheets = write_night(&dir.join(format!("{name}-sheets")), players, seed);
+    let mut archive = Archive::open(&file).expect("archive");
+    let night = archive.tournament("Vorrunde", "merkur").expect("night");
+    let date = chrono::NaiveDate::from_ymd_opt(2026, 1, 1 + seed as u32 % 28).expect("date");
+    archive.date(night, date).expect("dated");
+    let scans = dir.join(format!("{name}-scans"));
+    std::fs::create_dir_all(&scans).expect("scans");
+    for (i, sheet) in sheets.into_iter().enumerate() {
+        let scan = scans.join(format!("{i}.png"));
+        std::fs::write(&scan, noise(seed * 1000 + i as u64, kb * 1024)).expect("scan");
+        let sha = sha256_file(&scan).expect("hash");
+        let file = format!("{i}.json");
+        archive
+            .store_file(night, &sha, Some(&scan), &[(file, sheet)])
+            .expect("store");
+    }
+    file
+}
+
+/// Bytes no two venues share.
+fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+fn push(venue: &Path, to: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_aufsicht"))
+        .args(["push", "--archive"])
+        .arg(venue)
+        .args(["--to", to])
+        .env_remove("AUFSICHT_LANG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("push")
+}
+
+fn pushed(child: Child) -> String {
+    let out = child.wait_with_output().expect("push ran");
+    assert!(
+        out.status.success(),
+        "push: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf8")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = aufsicht(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf8")
+}
+
+fn standings(archive: &str, night: &str) -> String {
+    stdout_of(&[
+        "standings",
+        "--rules",
+        "merkur",
+        "--archive",
+        archive,
+        "--tournament",
+        night,
+        "--checks",
+        "/dev/null",
+    ])
+}
+
+/// How many sheets the central night `VENUE/Vorrunde` holds.
+fn central_sheets(url: &str, venue: &str) -> i64 {
+    let Ok(mut c) = postgres::Client::connect(url, postgres::NoTls) else {
+        return 0;
+    };
+    let name = format!("{venue}/Vorrunde");
+    c.query_one(
+        "SELECT count(*) FROM sheets s JOIN tournaments t ON t.id = s.tournament_id WHERE t.name = $1",
+        &[&name],
+    )
+    .map(|r| r.get::<_, i64>(0))
+    .unwrap_or(0)
+}
+
+fn file_hash(path: &Path) -> String {
+    sha256_file(path).expect("hash")
+}
+
+#[test]
+fn five_venues_pushing_at_once_killed_and_again_should_give_one_season_with_nothing_lost() {
+    let dir = temp("series");
+    let url = shared().database("series");
+    let names = ["Post", "Krone", "Linde", "Adler", "Hirsch"];
+    let venues: Vec<PathBuf> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            // The first is the largest, its scans too: it is killed midway.
+            let (players, kb) = if i == 0 { (96, 256) } else { (32, 8) };
+            venue(&dir, n, players, 11 + i as u64, kb)
+        })
+        .collect();
+    let total = |i: usize| {
+        Archive::open(&venues[i])
+            .expect("open")
+            .sheets(1)
+            .expect("sheets")
+            .len() as i64
+    };
+    let hashes: Vec<String> = venues.iter().map(|v| file_hash(v)).collect();
+
+    // Four at once; the first killed once its first sheets arrived.
+    let mut children: Vec<Child> = venues[..4].iter().map(|v| push(v, &url)).collect();
+    let started = Instant::now();
+    while central_sheets(&url, names[0]) == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "nothing arrived"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    children[0].kill().expect("kill -9");
+    children[0].wait().expect("reaped");
+    let at_kill = central_sheets(&url, names[0]);
+    assert!(
+        at_kill < total(0),
+        "the kill came after the push: {at_kill} of {}",
+        total(0)
+    );
+    for child in children.drain(1..) {
+        pushed(child);
+    }
+    pushed(push(&venues[0], &url));
+
+    // The venue answers a value after its push, and pushes again.
+    let answered = answer_after_push(&venues[1]);
+    let again = pushed(push(&venues[1], &url));
+    assert!(
+        again.contains("neu gesendet: 0 Blätter, 0 Scans, "),
+        "{again}"
+    );
+    assert!(!again.contains("Scans, 0 Lesungen"), "{again}");
+
+    // Every venue once more: only the fifth sends anything.
+    for (i, v) in venues.iter().enumerate() {
+        let said = pushed(push(v, &url));
+        if i < 4 {
+            assert!(
+                said.contains("neu gesendet: 0 Blätter, 0 Scans, 0 Lesungen"),
+                "{said}"
+            );
+        }
+    }
+
+    let mut season_sum: BTreeMap<String, i64> = BTreeMap::new();
+    for (i, (v, name)) in venues.iter().zip(names).enumerate() {
+        assert_eq!(central_sheets(&url, name), total(i), "{name}");
+        let venue_file = v.to_str().expect("utf8");
+        let own = standings(venue_file, "Vorrunde");
+        let central = standings(&url, &format!("{name}/Vorrunde"));
+        assert_eq!(central, own, "{name}'s standings");
+        for r in rows(&own) {
+            *season_sum.entry(r["player"].clone()).or_default() +=
+                r["total"].parse::<i64>().expect("total");
+        }
+        if i != 1 {
+            assert_eq!(file_hash(v), hashes[i], "{name}'s archive changed");
+        }
+    }
+    assert_ne!(
+        file_hash(&venues[1]),
+        hashes[1],
+        "the answer was kept at the venue"
+    );
+    let central = Archive::open(Path::new(&url)).expect("central");
+    let night = central
+        .pick_tournament(Some("Krone/Vorrunde"))
+        .expect("night");
+    let sheet = central
+        .sheets(night)
+        .expect("sheets")
+        .into_iter()
+        .find(|s| s.result.source == answered.0)
+        .expect("the answered sheet");
+    assert_eq!(value_at(&sheet.result, &answered.1), Some(answered.2));
+
+    let season = stdout_of(&["season", "--archive", &url]);
+    let lines = rows(&season);
+    assert_eq!(lines.len(), season_sum.len());
+    for line in lines {
+        assert_eq!(
+            line["total"].parse::<i64>().expect("total"),
+            season_sum[&line["player"]],
+            "player {}",
+            line["player"]
+        );
+    }
+}
+
+/// The value at a contract path of a sheet (`games/NO/SEAT/plus`).
+fn value_at(sheet: &SheetResult, path: &str) -> Option<i64> {
+    let json: serde_json::Value = serde_json::from_str(&sheet.to_json_pretty()).expect("json");
+    crate::desk::value_at(&json, path).as_i64()
+}
+
+/// A person at the venue answers that the paper says 5 more in a cell of
+/// the first sheet; what was answered: the sheet's source, the path and
+/// the value.
+fn answer_after_push(venue: &Path) -> (Option<String>, String, i64) {
+    let mut archive = Archive::open(venue).expect("venue");
+    let sheet = archive.sheets(1).expect("sheets").remove(0);
+    let path = "games/1/1/plus".to_string();
+    let value = value_at(&sheet.result, &path).unwrap_or(0) + 5;
+    let decision = Decision::Paper {
+        path: path.clone(),
+        value: value.into(),
+    };
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    let check = |s| aufsicht::verify(s, &rules, aufsicht::Lang::De);
+    archive
+        .decide(sheet.id, "Anna", &[decision], None, &check)
+        .expect("answered");
+    (sheet.result.source, path, value)
+}
+
+#[test]
+fn a_push_to_no_server_a_refused_login_or_no_postgres_address_should_be_one_german_line() {
+    let dir = temp("push-refused");
+    let venue = venue(&dir, "Post", 8, 3, 1);
+    let before = file_hash(&venue);
+    let cluster = shared();
+    let cases = [
+        ("postgres://postgres@127.0.0.1:1/x", "antwortet nicht"),
+        (
+            &*format!("postgres://niemand@127.0.0.1:{}/postgres", cluster.port),
+            "lehnt die Anmeldung ab",
+        ),
+        (
+            &*dir.join("central.sqlite").display().to_string(),
+            "kein zentrales Archiv",
+        ),
+    ];
+    for (to, said) in cases {
+        let out = aufsicht(&[
+            "push",
+            "--archive",
+            venue.to_str().expect("utf8"),
+            "--to",
+            to,
+        ]);
+        assert!(!out.status.success(), "{to}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{to}: {err}");
+        assert!(err.contains(said), "{to}: {err}");
+    }
+    assert_eq!(file_hash(&venue), before);
+}
+
+#[test]
+fn a_server_stopped_in_the_middle_of_a_push_should_lose_nothing_and_the_next_push_complete() {
+    let dir = temp("push-stopped");
+    let cluster = Cluster::new();
+    let url = cluster.database("stopped");
+    let venue = venue(&dir, "Post", 96, 5, 256);
+    let child = push(&venue, &url);
+    let started = Instant::now();
+    while central_sheets(&url, "Post") == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "nothing arrived"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    cluster.stop();
+    let out = child.wait_with_output().expect("push ran");
+    assert!(!out.status.success(), "the push went on without its server");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    cluster.start();
+    pushed(push(&venue, &url));
+    let own = standings(venue.to_str().expect("utf8"), "Vorrunde");
+    assert_eq!(standings(&url, "Post/Vorrunde"), own);
+    let central = Archive::open(Path::new(&url)).expect("central");
+    assert!(central.check().expect("checked").damage.is_empty());
+    assert_eq!(central.kept_scans().expect("scans").0, 48);
+}
