@@ -473,6 +473,7 @@ column-rank = Platz
 column-player = Teilnehmer
 column-name = Name
 column-total = Punkte
+column-qualified = Qualifiziert
 column-nights = Abende
 column-round = Runde { $n }
 column-review = Zu prüfen

@@ -463,6 +463,7 @@ column-rank = Rank
 column-player = Player
 column-name = Name
 column-total = Total
+column-qualified = Qualified
 column-nights = Nights
 column-round = Round { $n }
 column-review = To review

@@ -184,15 +184,21 @@ fn five_venues_pushing_at_once_killed_and_again_should_give_one_season_with_noth
     }
 
     let mut season_sum: BTreeMap<String, i64> = BTreeMap::new();
+    let mut qualifiers: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (i, (v, name)) in venues.iter().zip(names).enumerate() {
         assert_eq!(central_sheets(&url, name), total(i), "{name}");
         let venue_file = v.to_str().expect("utf8");
         let own = standings(venue_file, "Vorrunde");
         let central = standings(&url, &format!("{name}/Vorrunde"));
         assert_eq!(central, own, "{name}'s standings");
-        for r in rows(&own) {
+        for (place, r) in rows(&own).into_iter().enumerate() {
             *season_sum.entry(r["player"].clone()).or_default() +=
                 r["total"].parse::<i64>().expect("total");
+            let date = format!("2026-01-{:02}", 1 + (11 + i) % 28);
+            let line = qualifiers.entry(r["player"].clone()).or_default();
+            if place < 2 {
+                line.push(format!("{date} {name}/Vorrunde"));
+            }
         }
         if i != 1 {
             assert_eq!(file_hash(v), hashes[i], "{name}'s archive changed");
@@ -215,10 +221,37 @@ fn five_venues_pushing_at_once_killed_and_again_should_give_one_season_with_noth
         .expect("the answered sheet");
     assert_eq!(value_at(&sheet.result, &answered.1), Some(answered.2));
 
-    let season = stdout_of(&["season", "--archive", &url]);
+    let club = dir.join("club.toml");
+    std::fs::write(&club, "[season]\nqualify = 2\n").expect("club");
+    let page = dir.join("season.html");
+    let season = stdout_of(&[
+        "season",
+        "--archive",
+        &url,
+        "--club",
+        club.to_str().expect("utf8"),
+        "--page",
+        page.to_str().expect("utf8"),
+    ]);
     let lines = rows(&season);
     assert_eq!(lines.len(), season_sum.len());
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(
+        html.contains("Qualifiziert"),
+        "the page names the qualifiers"
+    );
     for line in lines {
+        let mut nights: Vec<&str> = line["qualified"]
+            .split(';')
+            .filter(|n| !n.is_empty())
+            .collect();
+        nights.sort_unstable();
+        let mut wanted: Vec<&str> = qualifiers[&line["player"]]
+            .iter()
+            .map(String::as_str)
+            .collect();
+        wanted.sort_unstable();
+        assert_eq!(nights, wanted, "player {}", line["player"]);
         assert_eq!(
             line["total"].parse::<i64>().expect("total"),
             season_sum[&line["player"]],
@@ -314,4 +347,125 @@ fn a_server_stopped_in_the_middle_of_a_push_should_lose_nothing_and_the_next_pus
     let central = Archive::open(Path::new(&url)).expect("central");
     assert!(central.check().expect("checked").damage.is_empty());
     assert_eq!(central.kept_scans().expect("scans").0, 48);
+}
+
+#[test]
+fn the_central_desk_and_audit_should_hold_every_venues_night_and_its_decisions() {
+    let dir = temp("series-desk");
+    let url = shared().database("desk");
+    let (post, krone) = (
+        venue(&dir, "Post", 8, 21, 1),
+        venue(&dir, "Krone", 8, 22, 1),
+    );
+    pushed(push(&post, &url));
+    pushed(push(&krone, &url));
+
+    let desk = crate::desk::Desk::start(Path::new(&url));
+    let nights = desk.json("/api/nights");
+    let mut seen: Vec<(String, String)> = nights
+        .as_array()
+        .expect("nights")
+        .iter()
+        .map(|n| {
+            (
+                n["venue"].as_str().expect("venue").into(),
+                n["name"].as_str().expect("name").into(),
+            )
+        })
+        .collect();
+    seen.sort();
+    let vorrunde = |v: &str| (v.to_string(), "Vorrunde".to_string());
+    assert_eq!(seen, [vorrunde("Krone"), vorrunde("Post")]);
+
+    // The central desk answers a cell of Post's first sheet.
+    let queue = desk.json("/api/sheets?tournament=Post/Vorrunde");
+    let first = &queue.as_array().expect("queue")[0];
+    let (id, version) = (
+        first["id"].as_i64().expect("id"),
+        first["version"].to_string(),
+    );
+    let body =
+        serde_json::json!({"by": "Zentrale", "values": [{"path": "games/2/1/plus", "value": 77}]});
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("If-Match", version.as_str()),
+    ];
+    let (status, _, said) = desk.call(
+        "POST",
+        &format!("/api/sheets/{id}/values"),
+        &headers,
+        &body.to_string(),
+    );
+    assert_eq!(status, 200, "{said}");
+    drop(desk);
+
+    // Then the venue answers another cell of that sheet and pushes again:
+    // both decisions stand in the central archive.
+    let source = first["source"].as_str().expect("source").to_string();
+    let mut at_post = Archive::open(&post).expect("venue");
+    let sheet = at_post
+        .sheets(1)
+        .expect("sheets")
+        .into_iter()
+        .find(|s| s.result.source.as_deref() == Some(&*source))
+        .expect("sheet");
+    let decision = Decision::Paper {
+        path: "games/3/1/plus".into(),
+        value: 55.into(),
+    };
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    let check = |s| aufsicht::verify(s, &rules, aufsicht::Lang::De);
+    at_post
+        .decide(sheet.id, "Anna", &[decision], None, &check)
+        .expect("answered");
+    drop(at_post);
+    pushed(push(&post, &url));
+    let central = Archive::open(Path::new(&url)).expect("central");
+    let night = central
+        .pick_tournament(Some("Post/Vorrunde"))
+        .expect("night");
+    let stands = central
+        .sheet(night, id)
+        .expect("read")
+        .expect("sheet")
+        .result;
+    assert_eq!(value_at(&stands, "games/2/1/plus"), Some(77));
+    assert_eq!(value_at(&stands, "games/3/1/plus"), Some(55));
+    let record = central.record(id).expect("record");
+    let by: Vec<&str> = record.records.iter().map(|r| r.by.as_str()).collect();
+    assert_eq!(by, ["Zentrale", "Anna"]);
+
+    // A complaint: player 100 sat in both venues.
+    let out = dir.join("audit.json");
+    let run = aufsicht(&[
+        "audit",
+        "--archive",
+        &url,
+        "--player",
+        "100",
+        "--format",
+        "json",
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let audit: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("audit")).expect("json");
+    let mut names: Vec<&str> = audit["nights"]
+        .as_array()
+        .expect("nights")
+        .iter()
+        .map(|n| n["name"].as_str().expect("name"))
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["Krone/Vorrunde", "Post/Vorrunde"]);
+    assert_eq!(
+        audit["sheets"].as_array().expect("sheets").len(),
+        4,
+        "two rounds in each venue"
+    );
 }

@@ -222,7 +222,7 @@ pub fn season_audit(
         }
         all.extend(sheets);
         nights.push(AuditedNight {
-            name: night.name,
+            name: night.key(),
             date: night.date.map(|d| d.to_string()),
             standings,
         });

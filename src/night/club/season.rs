@@ -29,6 +29,9 @@ pub struct SeasonRule {
     /// Fewer nights: listed, not ranked.
     #[serde(default)]
     pub min_nights: Option<usize>,
+    /// The K best of each night qualify (for a cup's final).
+    #[serde(default)]
+    pub qualify: Option<usize>,
 }
 
 /// One night's totals: its column name and each player's total.
@@ -36,7 +39,8 @@ pub struct SeasonRule {
 pub struct NightTotals {
     /// The night's date, then its name.
     pub column: String,
-    /// (participant number, the night's total).
+    /// (participant number, the night's total), in the night's ranking
+    /// order, its tie-breaks decided: the best first.
     pub totals: Vec<(PlayerNo, i64)>,
 }
 
@@ -50,6 +54,9 @@ pub struct SeasonLine {
     pub total: i64,
     /// Per night (in the season's order): the night's total, if played.
     pub per_night: Vec<Option<i64>>,
+    /// The nights (their indices) where the player was among the best
+    /// the club's `qualify` names.
+    pub qualified: Vec<usize>,
 }
 
 /// The season table, ranked lines first.
@@ -57,6 +64,8 @@ pub struct SeasonLine {
 pub struct Season {
     pub columns: Vec<String>,
     pub lines: Vec<SeasonLine>,
+    /// Whether the club names qualifiers (the table's `qualified` column).
+    pub qualifying: bool,
 }
 
 /// The season of the archive's nights dated `from` to `to` (see
@@ -92,11 +101,12 @@ pub fn of_archive(
     Ok(season(&nights, rule))
 }
 
-/// A night's column: its date, then its name.
+/// A night's column: its date, then its name (a series' night's with
+/// its venue's).
 pub fn column_of(night: &Night) -> String {
     match &night.date {
-        Some(d) => format!("{d} {}", night.name),
-        None => night.name.clone(),
+        Some(d) => format!("{d} {}", night.key()),
+        None => night.key(),
     }
 }
 
@@ -111,8 +121,17 @@ pub fn season(nights: &[NightTotals], rule: &SeasonRule) -> Season {
                 nights: 0,
                 total: 0,
                 per_night: vec![None; nights.len()],
+                qualified: Vec::new(),
             });
             line.per_night[i] = Some(line.per_night[i].unwrap_or(0) + total);
+        }
+        let best = night.totals.iter().take(rule.qualify.unwrap_or(0));
+        for (player, _) in best {
+            if let Some(line) = players.get_mut(player)
+                && !line.qualified.contains(&i)
+            {
+                line.qualified.push(i);
+            }
         }
     }
     let mut lines: Vec<SeasonLine> = players.into_values().map(|l| counted(l, rule)).collect();
@@ -131,6 +150,7 @@ pub fn season(nights: &[NightTotals], rule: &SeasonRule) -> Season {
     Season {
         columns: nights.iter().map(|n| n.column.clone()).collect(),
         lines,
+        qualifying: rule.qualify.is_some(),
     }
 }
 
@@ -145,12 +165,16 @@ fn counted(mut line: SeasonLine, rule: &SeasonRule) -> SeasonLine {
 
 impl Season {
     /// The table: `rank`, `player`, `nights`, `total`, then one column
-    /// per night.
+    /// per night, and where the club names qualifiers, `qualified` (the
+    /// nights where the player qualified, `;`-separated).
     pub fn table(&self) -> Table {
         let mut header: Vec<String> = ["rank", "player", "nights", "total"]
             .map(String::from)
             .to_vec();
         header.extend(self.columns.iter().cloned());
+        if self.qualifying {
+            header.push("qualified".into());
+        }
         let rows = self.lines.iter().map(|l| {
             let mut row = vec![
                 l.rank.map_or(Entry::Blank, Entry::count),
@@ -159,6 +183,14 @@ impl Season {
                 Entry::Number(l.total),
             ];
             row.extend(l.per_night.iter().map(|&v| Entry::maybe(v)));
+            if self.qualifying {
+                let nights: Vec<&str> = l
+                    .qualified
+                    .iter()
+                    .map(|&i| self.columns[i].as_str())
+                    .collect();
+                row.push(Entry::Text(nights.join(";")));
+            }
             row
         });
         Table {
@@ -263,6 +295,7 @@ mod tests {
         let rule = SeasonRule {
             best: Some(2),
             min_nights: Some(3),
+            qualify: None,
         };
         let s = season(&nights(), &rule);
         let lines: Vec<(Option<usize>, &str, i64)> = s
@@ -275,6 +308,50 @@ mod tests {
             lines,
             [(Some(1), "17", 42), (Some(2), "42", 28), (None, "8", 20)]
         );
+    }
+
+    #[test]
+    fn the_best_of_each_night_should_qualify_in_the_order_the_night_ranked() {
+        let rule = SeasonRule {
+            qualify: Some(1),
+            ..SeasonRule::default()
+        };
+        // The nights list their players best first.
+        let nights = [
+            night(
+                "2026-01-10 Post/Vorrunde",
+                &[("17", 30), ("8", 10), ("0042", -5)],
+            ),
+            night("2026-01-11 Krone/Vorrunde", &[("42", 25), ("17", -20)]),
+            night("2026-01-12 Linde/Vorrunde", &[("17", 12), ("42", 3)]),
+        ];
+        let s = season(&nights, &rule);
+        let text = csv(&s);
+        assert!(text.starts_with("rank,player,nights,total,"), "{text}");
+        assert!(
+            text.lines()
+                .next()
+                .is_some_and(|h| h.ends_with(",qualified")),
+            "{text}"
+        );
+        let qualified = |p: &str| {
+            let line = s
+                .lines
+                .iter()
+                .find(|l| l.player.as_str() == p)
+                .expect("line");
+            line.qualified.clone()
+        };
+        assert_eq!(qualified("17"), [0, 2]);
+        assert_eq!(qualified("42"), [1]);
+        assert!(qualified("8").is_empty());
+        assert!(
+            text.contains(",2026-01-10 Post/Vorrunde;2026-01-12 Linde/Vorrunde\n"),
+            "{text}"
+        );
+        // Without the rule, no column.
+        let plain = csv(&season(&nights, &SeasonRule::default()));
+        assert!(!plain.contains("qualified"), "{plain}");
     }
 
     #[test]

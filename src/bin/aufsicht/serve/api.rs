@@ -180,7 +180,7 @@ pub async fn nights(State(desk): State<Arc<Desk>>) -> Reply {
             .iter()
             .rev()
             .map(|n| {
-                json!({"name": n.name, "date": n.date.map(|d| d.to_string()),
+                json!({"name": n.name, "venue": n.venue, "date": n.date.map(|d| d.to_string()),
                        "sheets": counts.get(&n.id).copied().unwrap_or(0),
                        "opened": n.id == desk.opened})
             })

@@ -74,9 +74,10 @@ async function loadNights() {
   pick.replaceChildren();
   for (const n of nights) {
     const o = document.createElement("option");
-    o.value = n.name;
-    o.textContent = `${n.date ? germanDate(n.date) + " " : ""}${n.name} (${n.sheets})`;
-    o.selected = night ? n.name === night : n.opened;
+    // A series' night goes by its venue and its name.
+    o.value = n.venue ? `${n.venue}/${n.name}` : n.name;
+    o.textContent = `${n.date ? germanDate(n.date) + " " : ""}${o.value} (${n.sheets})`;
+    o.selected = night ? o.value === night : n.opened;
     pick.appendChild(o);
   }
   pick.closest("label").hidden = nights.length < 2;
