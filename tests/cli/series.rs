@@ -267,6 +267,21 @@ fn value_at(sheet: &SheetResult, path: &str) -> Option<i64> {
     crate::desk::value_at(&json, path).as_i64()
 }
 
+/// At the venue, its second sheet is found a copy of its first: the
+/// two sheets' sources.
+fn copy_at(venue: &Path) -> (Option<String>, Option<String>) {
+    let mut archive = Archive::open(venue).expect("venue");
+    let sheets = archive.sheets(1).expect("sheets");
+    let (first, second) = (&sheets[0], &sheets[1]);
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    let check = |s| aufsicht::verify(s, &rules, aufsicht::Lang::De);
+    let copy = Decision::Copy { of: Some(first.id) };
+    archive
+        .decide(second.id, "Anna", &[copy], None, &check)
+        .expect("a copy");
+    (first.result.source.clone(), second.result.source.clone())
+}
+
 /// A person at the venue answers that the paper says 5 more in a cell of
 /// the first sheet; what was answered: the sheet's source, the path and
 /// the value.
@@ -357,6 +372,8 @@ fn the_central_desk_and_audit_should_hold_every_venues_night_and_its_decisions()
         venue(&dir, "Post", 8, 21, 1),
         venue(&dir, "Krone", 8, 22, 1),
     );
+    // At Krone the second sheet is found a copy of the first.
+    let (original, copy) = copy_at(&krone);
     pushed(push(&post, &url));
     pushed(push(&krone, &url));
 
@@ -397,7 +414,17 @@ fn the_central_desk_and_audit_should_hold_every_venues_night_and_its_decisions()
         &body.to_string(),
     );
     assert_eq!(status, 200, "{said}");
+    // The desk killed while a third venue pushes: the push completes.
+    let linde = venue(&dir, "Linde", 8, 23, 1);
+    let third = push(&linde, &url);
     drop(desk);
+    pushed(third);
+    let again = crate::desk::Desk::start(Path::new(&url));
+    assert_eq!(
+        again.json("/api/nights").as_array().expect("nights").len(),
+        3
+    );
+    drop(again);
 
     // Then the venue answers another cell of that sheet and pushes again:
     // both decisions stand in the central archive.
@@ -435,7 +462,43 @@ fn the_central_desk_and_audit_should_hold_every_venues_night_and_its_decisions()
     let by: Vec<&str> = record.records.iter().map(|r| r.by.as_str()).collect();
     assert_eq!(by, ["Zentrale", "Anna"]);
 
-    // A complaint: player 100 sat in both venues.
+    // Krone's copy names the central sheet it copies, in its record, its
+    // trail and as it stands; the night ranks as at Krone.
+    let night = central
+        .pick_tournament(Some("Krone/Vorrunde"))
+        .expect("night");
+    let central_id = |source: &Option<String>| {
+        let sheets = central.sheets(night).expect("sheets");
+        sheets
+            .into_iter()
+            .find(|s| s.result.source == *source)
+            .expect("there")
+            .id
+    };
+    let (was, is) = (central_id(&original), central_id(&copy));
+    let copied = central
+        .sheet(night, is)
+        .expect("read")
+        .expect("sheet")
+        .result;
+    assert_eq!(copied.notes.copy_of.map(|c| c.of), Some(was));
+    let record = central.record(is).expect("record");
+    assert_eq!(
+        record.records.last().map(|r| &r.decision),
+        Some(&Decision::Copy { of: Some(was) })
+    );
+    let trail = central.trail(is).expect("trail");
+    let line = trail
+        .iter()
+        .find(|l| l.field == "copy_of")
+        .expect("the copy's line");
+    assert_eq!(line.new.as_deref(), Some(&*was.to_string()));
+    assert_eq!(
+        standings(&url, "Krone/Vorrunde"),
+        standings(krone.to_str().expect("utf8"), "Vorrunde")
+    );
+
+    // A complaint: player 100 sat in every venue.
     let out = dir.join("audit.json");
     let run = aufsicht(&[
         "audit",
@@ -462,10 +525,10 @@ fn the_central_desk_and_audit_should_hold_every_venues_night_and_its_decisions()
         .map(|n| n["name"].as_str().expect("name"))
         .collect();
     names.sort_unstable();
-    assert_eq!(names, ["Krone/Vorrunde", "Post/Vorrunde"]);
+    assert_eq!(names, ["Krone/Vorrunde", "Linde/Vorrunde", "Post/Vorrunde"]);
     assert_eq!(
         audit["sheets"].as_array().expect("sheets").len(),
-        4,
+        6,
         "two rounds in each venue"
     );
 }

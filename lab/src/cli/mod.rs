@@ -3,6 +3,7 @@
 //! messages follow `--lang`, as the product's do.
 
 mod bench;
+mod bench_series;
 mod club_forms;
 mod desk;
 mod evaluate;
@@ -52,6 +53,9 @@ enum Command {
     ClubForms(club_forms::ClubFormsArgs),
     /// Time each stage of reading a sheet on one core, beside decoding its image.
     BenchStages(bench::BenchArgs),
+    /// Push venues' archives into one central archive at once, then time
+    /// its season (a PostgreSQL database of its own, empty).
+    BenchSeries(bench_series::BenchSeriesArgs),
     /// Work through a scanned night's questions at the desk, answered from
     /// the truth; print the decisions a sheet and what still differs.
     Desk(desk::DeskArgs),
@@ -75,13 +79,14 @@ where
         Command::TrainStruck(a) => train::struck(a),
         Command::Evaluate(a) => evaluate::run(a, lang),
         Command::BenchStages(a) => bench::run(a, lang),
+        Command::BenchSeries(a) => bench_series::run(a),
         Command::ClubForms(a) => club_forms::run(a),
         Command::Desk(a) => desk::run(a, lang),
     }
 }
 
 /// Prints a line; a closed pipe (`| head`) ends the output quietly instead of panicking.
-fn stdout_line(line: &str) {
+pub(crate) fn stdout_line(line: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stdout(), "{line}");
 }

@@ -601,31 +601,65 @@ fn status_str(sheet: &SheetResult) -> String {
 }
 
 fn write_details(tx: &mut impl Sql, id: i64, sheet: &SheetResult) -> Result<(), ArchiveError> {
-    for (seat, p) in sheet.players.iter().enumerate() {
-        tx.execute(
-            "INSERT INTO players (sheet_id, seat, participant) VALUES (?1, ?2, ?3)",
-            args![id, seat as i64 + 1, p.as_deref()],
-        )?;
-    }
-    for (seq, (field, value)) in values(sheet).into_iter().enumerate() {
-        tx.execute(
-            "INSERT INTO sheet_values (sheet_id, field, value, seq) VALUES (?1, ?2, ?3, ?4)",
-            args![id, field, value, seq as i64],
-        )?;
-    }
-    for f in &sheet.flags {
-        tx.execute(
-            "INSERT INTO flags (sheet_id, code, severity, row_no, seat, field, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            args![
-                id,
-                f.code.as_str(),
-                if f.severity == crate::check::flags::Severity::Error { "error" } else { "warning" },
-                f.row,
-                f.seat.map(|s| s as i64),
-                f.field.as_deref(),
-                f.message.as_str()
-            ],
-        )?;
+    let players = sheet
+        .players
+        .iter()
+        .enumerate()
+        .map(|(seat, p)| vec![id.into(), (seat as i64 + 1).into(), p.as_deref().into()]);
+    insert_rows(tx, "players (sheet_id, seat, participant)", players)?;
+    let values = values(sheet)
+        .into_iter()
+        .enumerate()
+        .map(|(seq, (field, value))| {
+            vec![id.into(), field.into(), value.into(), (seq as i64).into()]
+        });
+    insert_rows(tx, "sheet_values (sheet_id, field, value, seq)", values)?;
+    let flags = sheet.flags.iter().map(|f| {
+        let severity = match f.severity {
+            crate::check::flags::Severity::Error => "error",
+            _ => "warning",
+        };
+        vec![
+            id.into(),
+            f.code.as_str().into(),
+            severity.into(),
+            f.row.into(),
+            f.seat.map(|s| s as i64).into(),
+            f.field.as_deref().into(),
+            f.message.as_str().into(),
+        ]
+    });
+    insert_rows(
+        tx,
+        "flags (sheet_id, code, severity, row_no, seat, field, message)",
+        flags,
+    )
+}
+
+/// Inserts `rows` into `into` (`table (columns)`), many in one statement:
+/// a sheet's few hundred values are a few statements, not hundreds.
+fn insert_rows(
+    tx: &mut impl Sql,
+    into: &str,
+    rows: impl Iterator<Item = Vec<engine::Value>>,
+) -> Result<(), ArchiveError> {
+    // Within SQLite's oldest limit of 999 parameters a statement.
+    const PARAMETERS: usize = 999;
+    let rows: Vec<Vec<engine::Value>> = rows.collect();
+    let Some(width) = rows.first().map(Vec::len) else {
+        return Ok(());
+    };
+    for chunk in rows.chunks(PARAMETERS / width) {
+        let tuples: Vec<String> = (0..chunk.len())
+            .map(|r| {
+                let marks: Vec<String> =
+                    (1..=width).map(|c| format!("?{}", r * width + c)).collect();
+                format!("({})", marks.join(", "))
+            })
+            .collect();
+        let sql = format!("INSERT INTO {into} VALUES {}", tuples.join(", "));
+        let args: Vec<engine::Value> = chunk.iter().flatten().cloned().collect();
+        tx.execute(&sql, &args)?;
     }
     Ok(())
 }

@@ -296,14 +296,14 @@ impl Archive {
             )?;
         }
         for row in lines {
-            keep_line(&mut tx, pair.central, &row)?;
+            keep_line(&mut tx, pair.central, &row, ids)?;
         }
         let own: i64 = tx.value(
             "SELECT count(*) FROM records WHERE sheet_id = ?1 AND origin IS NULL",
             args![pair.central],
         )?;
         let sheet = if own == 0 {
-            parse(&stand)?
+            central_stand(parse(&stand)?, ids)?
         } else {
             made(&mut tx, pair.central, check)?
         };
@@ -323,17 +323,49 @@ fn central_decision(text: &str, ids: &HashMap<i64, i64>) -> Result<Decision, Arc
     Ok(decision)
 }
 
-/// One of the venue's trail lines (a row of its `corrections`), kept.
-fn keep_line(tx: &mut Tx, sheet: i64, row: &super::engine::Row) -> Result<(), ArchiveError> {
+/// A venue's sheet as it stands, as the central archive keeps it: a copy
+/// names the central id of the sheet it copies.
+fn central_stand(
+    mut sheet: SheetResult,
+    ids: &HashMap<i64, i64>,
+) -> Result<SheetResult, ArchiveError> {
+    if let Some(copy) = &mut sheet.notes.copy_of {
+        copy.of = *ids
+            .get(&copy.of)
+            .ok_or(ArchiveError::NoSuchSheet(copy.of))?;
+    }
+    Ok(sheet)
+}
+
+/// One of the venue's trail lines (a row of its `corrections`), kept; a
+/// copy's line names the central ids.
+fn keep_line(
+    tx: &mut Tx,
+    sheet: i64,
+    row: &super::engine::Row,
+    ids: &HashMap<i64, i64>,
+) -> Result<(), ArchiveError> {
+    let field: String = row.get(1)?;
+    let id = |text: Option<String>| -> Option<String> {
+        match field.as_str() {
+            "copy_of" => text.map(|t| {
+                t.parse::<i64>()
+                    .ok()
+                    .and_then(|v| ids.get(&v))
+                    .map_or(t, |c| c.to_string())
+            }),
+            _ => text,
+        }
+    };
     tx.execute(
         "INSERT INTO corrections (sheet_id, field, path, old_value, new_value, who, at, kind, why, origin)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT DO NOTHING",
         args![
             sheet,
-            row.get::<String>(1)?,
+            field.as_str(),
             row.get::<Option<String>>(2)?,
-            row.get::<Option<String>>(3)?,
-            row.get::<Option<String>>(4)?,
+            id(row.get(3)?),
+            id(row.get(4)?),
             row.get::<String>(5)?,
             row.get::<String>(6)?,
             row.get::<Option<String>>(7)?,
