@@ -685,7 +685,7 @@ help-season-example = aufsicht season --archive verein.sqlite --club verein.toml
 help-season--archive = Das Archiv des Vereins (was `scan --archive` füllt)
 help-season--from = Das Datum des ersten gezählten Abends (JJJJ-MM-TT)
 help-season--to = Das Datum des letzten gezählten Abends (JJJJ-MM-TT)
-help-season--club = Die Datei des Vereins: `[season] best = N`, `min_nights = M`
+help-season--club = Die Datei des Vereins: `[season] best = N`, `min_nights = M`, `qualify = K`
 help-season--page = Die Tabelle auch als Seite zum Drucken schreiben (HTML)
 help-export = Einen archivierten Abend wieder ausgeben: je Liste ein JSON des Vertrags und values.csv
 help-export-example = aufsicht export --archive verein.sqlite --out export/
@@ -695,6 +695,12 @@ help-export--out = Der Ordner für die JSONs der Listen und values.csv (wird ang
 help-export--season = Jeden Abend des Archivs, jeden in einem eigenen Ordner, mit `nights.csv`, die sie nennt (docs/night.md)
 help-export--from = Mit --season: das Datum des ersten Abends (JJJJ-MM-TT)
 help-export--to = Mit --season: das Datum des letzten Abends (JJJJ-MM-TT)
+help-push = Die Abende eines Spielorts ins zentrale Archiv einer Serie (PostgreSQL) senden: nur was dort fehlt, immer wieder, wenn am Spielort mehr entschieden wurde
+help-push-example = aufsicht push --archive post.sqlite --to postgres://cup@server/cup --venue "Gasthof Post"
+help-push--archive = Das Archiv des Spielorts (wird nur gelesen)
+help-push--to = Das zentrale Archiv: postgres://BENUTZER@RECHNER[:PORT]/DATENBANK
+help-push--venue = Der Spielort, unter dem die Abende dort stehen (Vorgabe: der Name der Archivdatei ohne Endung)
+help-push--tournament = Nur dieser Abend, nach Name oder Datum (JJJJ-MM-TT)
 help-correct = Ein von Hand berichtigtes Listenergebnis ins Archiv übernehmen: neu geprüft, jeder geänderte Wert mit wer und wann festgehalten; gibt das neue Ergebnis aus
 help-correct-example = aufsicht correct --archive verein.sqlite --by AB tisch07.json
 help-correct--archive = Das Archiv des Vereins, in das die Liste gescannt wurde

@@ -675,7 +675,7 @@ help-season-example = aufsicht season --archive verein.sqlite --club verein.toml
 help-season--archive = The club's archive (what `scan --archive` fills)
 help-season--from = The first night's date counted (YYYY-MM-DD)
 help-season--to = The last night's date counted (YYYY-MM-DD)
-help-season--club = The club's file: `[season] best = N`, `min_nights = M`
+help-season--club = The club's file: `[season] best = N`, `min_nights = M`, `qualify = K`
 help-season--page = Also write the table as a page to print (HTML)
 help-export = Write an archived night back out: one contract JSON per sheet and values.csv
 help-export-example = aufsicht export --archive verein.sqlite --out export/
@@ -685,6 +685,12 @@ help-export--out = The folder the sheets' JSON and values.csv go to (made if mis
 help-export--season = Every night of the archive, each in a folder of its own, with `nights.csv` naming them (docs/night.md)
 help-export--from = With --season: the first night's date (YYYY-MM-DD)
 help-export--to = With --season: the last night's date (YYYY-MM-DD)
+help-push = Send a venue's nights into a series' central archive (PostgreSQL): only what it lacks, again and again as the venue decides more
+help-push-example = aufsicht push --archive post.sqlite --to postgres://cup@server/cup --venue "Gasthof Post"
+help-push--archive = The venue's archive (only read)
+help-push--to = The central archive: postgres://USER@HOST[:PORT]/DB
+help-push--venue = The venue its nights are kept under (default: the archive file's name without its ending)
+help-push--tournament = Only this night, by its name or its date (YYYY-MM-DD)
 help-correct = Take a person's corrected sheet result into the archive: re-verified, every changed value recorded with who and when. Prints the new result
 help-correct-example = aufsicht correct --archive verein.sqlite --by AB tisch07.json
 help-correct--archive = The club's archive the sheet was scanned into

@@ -532,3 +532,82 @@ fn the_central_desk_and_audit_should_hold_every_venues_night_and_its_decisions()
         "two rounds in each venue"
     );
 }
+
+#[test]
+fn every_command_that_takes_an_archive_file_should_take_a_server() {
+    let dir = temp("series-commands");
+    let url = shared().database("commands");
+    let out = dir.join("out");
+    let scan = crate::common::root().join("samples/scans/merkur-scanner.jpg");
+    let scan = scan.to_str().expect("utf8");
+    let (o, u) = (out.to_str().expect("utf8"), url.as_str());
+    let tournament = ["--tournament", "Probe"];
+    stdout_of(
+        &[
+            &["scan", "--rules", "merkur", "--archive", u, "--out", o][..],
+            &tournament,
+            &[scan],
+        ]
+        .concat(),
+    );
+    let export = dir.join("export");
+    let e = export.to_str().expect("utf8");
+    stdout_of(&[
+        "export",
+        "--archive",
+        u,
+        "--tournament",
+        "Probe",
+        "--out",
+        e,
+    ]);
+    let result = std::fs::read_dir(&export)
+        .expect("exported")
+        .flatten()
+        .map(|f| f.path())
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .expect("a sheet's JSON");
+    let mut sheet: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&result).expect("read")).expect("json");
+    sheet["players"][0] = serde_json::json!("4711");
+    let fixed = dir.join("fixed.json");
+    std::fs::write(&fixed, sheet.to_string()).expect("write");
+    let f = fixed.to_str().expect("utf8");
+    stdout_of(&[
+        "correct",
+        "--archive",
+        u,
+        "--tournament",
+        "Probe",
+        "--by",
+        "AB",
+        f,
+    ]);
+    let central = Archive::open(Path::new(&url)).expect("central");
+    let night = central.pick_tournament(Some("Probe")).expect("night");
+    let stored = central.sheets(night).expect("sheets").remove(0).result;
+    assert_eq!(stored.players[0].as_deref(), Some("4711"));
+    assert!(
+        central.kept_scans().expect("scans").0 == 1,
+        "the scan is kept in the server"
+    );
+    stdout_of(&[
+        "writers",
+        "--rules",
+        "merkur",
+        "--archive",
+        u,
+        "--format",
+        "csv",
+    ]);
+    let checked = aufsicht(&["archive", "check", u]);
+    let said = String::from_utf8_lossy(&checked.stderr);
+    assert!(checked.status.success(), "{said}");
+    assert!(said.contains("1 Scan und 1 Liste geprüft"), "{said}");
+    let copy = dir.join("copy.sqlite");
+    let refused = aufsicht(&["archive", "backup", u, copy.to_str().expect("utf8")]);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    assert!(said.contains("pg_dump"), "{said}");
+}

@@ -24,7 +24,7 @@ pub struct SeasonArgs {
     /// The last night's date counted (YYYY-MM-DD).
     #[arg(long, value_parser = crate::common::date)]
     pub to: Option<chrono::NaiveDate>,
-    /// The club's file: `[season] best = N`, `min_nights = M`.
+    /// The club's file: `[season] best = N`, `min_nights = M`, `qualify = K`.
     #[arg(long)]
     pub club: Option<PathBuf>,
     /// Also write the table as a page to print (HTML).
