@@ -210,6 +210,9 @@ pub enum ArchiveError {
         version: i64,
         known: i64,
     },
+    /// A night a push would send under a name the central archive holds
+    /// for another venue's archive.
+    OtherVenue(String),
     /// A server's archive, which the program does not copy.
     ServerBackup(String),
     /// A column that does not hold what the archive wrote there.
@@ -362,6 +365,9 @@ impl Tell for ArchiveError {
                 "archive-other-version",
                 &[("path", path), ("version", version), ("known", known)],
             ),
+            ArchiveError::OtherVenue(night) => {
+                say(lang, "archive-other-venue", &[("night", night)])
+            }
             ArchiveError::ServerBackup(address) => {
                 say(lang, "archive-server-backup", &[("address", address)])
             }
@@ -460,13 +466,23 @@ fn sql_cause(e: &rusqlite::Error, lang: Lang) -> String {
 
 /// What a PostgreSQL server's refusal of a statement means.
 fn server_cause(e: &postgres::Error, lang: Lang) -> String {
-    if e.is_closed() || e.as_db_error().is_none() {
+    use postgres::error::SqlState;
+    let gone = [
+        SqlState::ADMIN_SHUTDOWN,
+        SqlState::CRASH_SHUTDOWN,
+        SqlState::CANNOT_CONNECT_NOW,
+    ];
+    let io = std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>());
+    if e.is_closed() || io || e.code().is_some_and(|c| gone.contains(c)) {
         return say(lang, "archive-server-gone", &[]);
     }
-    let message = e
-        .as_db_error()
-        .map(|d| d.message().to_string())
-        .unwrap_or_default();
+    if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+        return say(lang, "archive-server-conflict", &[]);
+    }
+    let message = match e.as_db_error() {
+        Some(d) => format!("{} ({})", d.message(), d.code().code()),
+        None => e.to_string(),
+    };
     say(lang, "archive-sql", &[("message", &message)])
 }
 

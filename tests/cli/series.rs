@@ -203,6 +203,11 @@ fn five_venues_pushing_at_once_killed_and_again_should_give_one_season_with_noth
         if i != 1 {
             assert_eq!(file_hash(v), hashes[i], "{name}'s archive changed");
         }
+        assert_eq!(
+            records(Path::new(&url), &format!("{name}/Vorrunde")),
+            records(v, "Vorrunde"),
+            "{name}'s records"
+        );
     }
     assert_ne!(
         file_hash(&venues[1]),
@@ -259,6 +264,28 @@ fn five_venues_pushing_at_once_killed_and_again_should_give_one_season_with_noth
             line["player"]
         );
     }
+}
+
+/// Each sheet of a night (by its source) with how many readings,
+/// decisions and trail lines its record holds.
+fn records(archive: &Path, night: &str) -> BTreeMap<Option<String>, (usize, usize, usize)> {
+    let archive = Archive::open_to_read(archive)
+        .or_else(|_| Archive::open(archive))
+        .expect("archive");
+    let night = archive.pick_tournament(Some(night)).expect("night");
+    archive
+        .sheets(night)
+        .expect("sheets")
+        .into_iter()
+        .map(|s| {
+            let record = archive.record(s.id).expect("record");
+            let trail = archive.trail(s.id).expect("trail").len();
+            (
+                s.result.source,
+                (record.readings.len(), record.records.len(), trail),
+            )
+        })
+        .collect()
 }
 
 /// The value at a contract path of a sheet (`games/NO/SEAT/plus`).
@@ -355,6 +382,10 @@ fn a_server_stopped_in_the_middle_of_a_push_should_lose_nothing_and_the_next_pus
     assert!(!out.status.success(), "the push went on without its server");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("Verbindung zum PostgreSQL-Server ist abgebrochen"),
+        "{err}"
+    );
     cluster.start();
     pushed(push(&venue, &url));
     let own = standings(venue.to_str().expect("utf8"), "Vorrunde");
@@ -610,4 +641,91 @@ fn every_command_that_takes_an_archive_file_should_take_a_server() {
     let said = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(said.trim().lines().count(), 1, "{said}");
     assert!(said.contains("pg_dump"), "{said}");
+}
+
+#[test]
+fn two_venues_pushing_under_one_name_should_be_refused_not_merged() {
+    let dir = temp("series-one-name");
+    let url = shared().database("onename");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    std::fs::create_dir_all(&a).expect("a");
+    std::fs::create_dir_all(&b).expect("b");
+    // Both keep the scan's default archive name.
+    let first = venue(&a, "aufsicht", 8, 31, 1);
+    let second = venue(&b, "aufsicht", 8, 32, 1);
+    pushed(push(&first, &url));
+    let refused = push(&second, &url).wait_with_output().expect("push ran");
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    assert!(said.contains("--venue"), "{said}");
+    assert_eq!(
+        central_sheets(&url, "aufsicht"),
+        4,
+        "nothing of the second arrived"
+    );
+    let named = aufsicht(&[
+        "push",
+        "--archive",
+        second.to_str().expect("utf8"),
+        "--to",
+        &url,
+        "--venue",
+        "Krone",
+    ]);
+    assert!(
+        named.status.success(),
+        "{}",
+        String::from_utf8_lossy(&named.stderr)
+    );
+    assert_eq!(central_sheets(&url, "Krone"), 4);
+}
+
+#[test]
+fn a_reading_made_centrally_should_stand_after_the_venues_next_push() {
+    let dir = temp("series-reading");
+    let url = shared().database("reading");
+    let post = venue(&dir, "Post", 8, 41, 1);
+    pushed(push(&post, &url));
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    let check = |s| aufsicht::verify(s, &rules, aufsicht::Lang::De);
+    // The central desk reads the first sheet again: game 4 reads 99.
+    let mut central = Archive::open(Path::new(&url)).expect("central");
+    let night = central
+        .pick_tournament(Some("Post/Vorrunde"))
+        .expect("night");
+    let first = central.sheets(night).expect("sheets").remove(0);
+    let mut json: serde_json::Value =
+        serde_json::from_str(&first.result.to_json_pretty()).expect("json");
+    let games = json["games"].as_array_mut().expect("games");
+    let game = games.iter_mut().find(|g| g["no"] == 4).expect("game 4");
+    game["cells"][0]["plus"] = serde_json::json!(99);
+    let reading = SheetResult::from_json("reading", &json.to_string()).expect("a result");
+    central
+        .add_reading(first.id, &reading, &check)
+        .expect("read again");
+    drop(central);
+    // The venue answers game 3 and pushes: both stand.
+    let mut at_post = Archive::open(&post).expect("venue");
+    let mut sheets = at_post.sheets(1).expect("sheets").into_iter();
+    let sheet = sheets
+        .find(|s| s.result.source == first.result.source)
+        .expect("sheet");
+    let decision = Decision::Paper {
+        path: "games/3/1/plus".into(),
+        value: 55.into(),
+    };
+    at_post
+        .decide(sheet.id, "Anna", &[decision], None, &check)
+        .expect("answered");
+    drop(at_post);
+    pushed(push(&post, &url));
+    let central = Archive::open(Path::new(&url)).expect("central");
+    let stands = central
+        .sheet(night, first.id)
+        .expect("read")
+        .expect("sheet")
+        .result;
+    assert_eq!(value_at(&stands, "games/4/1/plus"), Some(99));
+    assert_eq!(value_at(&stands, "games/3/1/plus"), Some(55));
 }

@@ -211,7 +211,14 @@ impl Archive {
             place: path.display().to_string(),
         };
         let version = schema::version(&mut archive.conn.db())?;
-        if version != SCHEMA_VERSION as i64 {
+        if version > SCHEMA_VERSION as i64 {
+            return Err(ArchiveError::Newer {
+                path: archive.place,
+                version,
+                known: SCHEMA_VERSION as i64,
+            });
+        }
+        if version < SCHEMA_VERSION as i64 {
             return Err(ArchiveError::OtherVersion {
                 path: archive.place,
                 version,
@@ -335,7 +342,8 @@ impl Archive {
                 continue;
             }
             let json = sheet.to_json_pretty();
-            let id = insert_sheet(&mut tx, tournament, sha256, (result_file, sheet), &json)?;
+            let file = (Some(result_file.as_str()), now());
+            let id = insert_sheet(&mut tx, (tournament, sha256), sheet, &json, file)?;
             record::keep_reading(&mut tx, id, &json, (&record::reader_name(), &now()), None)?;
             write_details(&mut tx, id, sheet)?;
         }
@@ -542,13 +550,15 @@ fn parse(json: &str) -> Result<SheetResult, ArchiveError> {
     SheetResult::from_json("archive", json).map_err(|e| ArchiveError::StoredResult(Box::new(e)))
 }
 
-/// Stores a new sheet of the night as its first reading read it; its id.
+/// Stores a new sheet of night `tournament` from the scan `sha256`,
+/// `json` its result, with the name of its result file and when it was
+/// scanned; its id.
 fn insert_sheet(
     tx: &mut Tx,
-    tournament: i64,
-    sha256: &str,
-    (result_file, sheet): (&str, &SheetResult),
+    (tournament, sha256): (i64, &str),
+    sheet: &SheetResult,
     json: &str,
+    (result_file, scanned): (Option<&str>, String),
 ) -> Result<i64, ArchiveError> {
     let round_id = round_id(tx, tournament, sheet.round)?;
     let fit = sheet.notes.alignment.as_ref().map(|a| a.fit);
@@ -569,7 +579,7 @@ fn insert_sheet(
             json,
             result_file,
             text_sha256(json),
-            now(),
+            scanned,
         ],
     )
 }

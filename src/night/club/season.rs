@@ -16,6 +16,7 @@ use crate::html::{DOCTYPE, compiled_in, html};
 use crate::night::club::archive::{Archive, Night, StoredSheet};
 use crate::night::table::{Entry, Table};
 use crate::night::tournament::names::Names;
+use crate::night::tournament::ranking::{NightRules, rank};
 use crate::night::tournament::standings::standings;
 use crate::sheet::{PlayerNo, SheetResult};
 
@@ -72,7 +73,8 @@ pub struct Season {
 /// [`Night::within`]) under `rule`. A night's totals are its Endergebnisse
 /// as they count (the Leitung's counts in place of what is written, a void
 /// sheet none): the same as its ranking gives, without verifying every
-/// sheet again for the tie-breaks a season does not use.
+/// sheet again for the tie-breaks a season does not use, unless the club
+/// names qualifiers.
 pub fn of_archive(
     archive: &Archive,
     (from, to): (Option<NaiveDate>, Option<NaiveDate>),
@@ -82,13 +84,22 @@ pub fn of_archive(
     let mut nights = Vec::new();
     for night in archive.nights()?.into_iter().filter(|n| n.within(from, to)) {
         let rules = RuleSet::load(&night.rules)?;
-        let sheets: Vec<(String, SheetResult)> = archive
+        let stored = archive
             .sheets(night.id)?
             .into_iter()
-            .map(StoredSheet::into_named)
-            .map(|(name, sheet)| (name, crate::record::stand::counted(&sheet)))
-            .collect();
-        let ranked = standings(&sheets, &rules, None, lang);
+            .map(StoredSheet::into_named);
+        // Qualifiers depend on the order of equal totals: the night is
+        // ranked as `standings` ranks it, every sheet verified again for
+        // its tie-breaks.
+        let ranked = match rule.qualify {
+            Some(_) => rank(stored.collect(), NightRules::of(&rules), lang).standings,
+            None => {
+                let sheets: Vec<(String, SheetResult)> = stored
+                    .map(|(name, sheet)| (name, crate::record::stand::counted(&sheet)))
+                    .collect();
+                standings(&sheets, &rules, None, lang)
+            }
+        };
         nights.push(NightTotals {
             column: column_of(&night),
             totals: ranked

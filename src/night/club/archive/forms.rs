@@ -24,11 +24,7 @@ impl Archive {
                 id: form.id.clone(),
                 source: Box::new(e),
             })?;
-            tx.execute(
-                "INSERT INTO forms (tournament_id, id, template) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (tournament_id, id) DO UPDATE SET template = excluded.template",
-                args![night, &form.id, json],
-            )?;
+            keep_form(&mut tx, night, &form.id, &json)?;
             keep_version(&mut tx, form)?;
         }
         tx.commit()
@@ -93,6 +89,22 @@ fn stored_form(id: String, json: &str) -> Result<FormTemplate, ArchiveError> {
         id,
         source: Box::new(e),
     })
+}
+
+/// Keeps the template `json` as night `night`'s form `id`, in place of
+/// one it had.
+pub(super) fn keep_form(
+    tx: &mut impl Sql,
+    night: i64,
+    id: &str,
+    json: &str,
+) -> Result<(), ArchiveError> {
+    tx.execute(
+        "INSERT INTO forms (tournament_id, id, template) VALUES (?1, ?2, ?3)
+         ON CONFLICT (tournament_id, id) DO UPDATE SET template = excluded.template",
+        args![night, id, json],
+    )?;
+    Ok(())
 }
 
 /// Keeps `form` by its content hash, once.

@@ -52,6 +52,26 @@ impl Night {
     }
 }
 
+/// Night `tournament`'s list of names (number, name) in place of the
+/// one it had.
+pub(super) fn replace_names(
+    tx: &mut impl Sql,
+    tournament: i64,
+    names: &[(String, String)],
+) -> Result<(), ArchiveError> {
+    tx.execute(
+        "DELETE FROM names WHERE tournament_id = ?1",
+        args![tournament],
+    )?;
+    for (number, name) in names {
+        tx.execute(
+            "INSERT INTO names (tournament_id, number, name) VALUES (?1, ?2, ?3)",
+            args![tournament, number, name],
+        )?;
+    }
+    Ok(())
+}
+
 /// A night's own name, where the archive keeps it under its venue's
 /// (`VENUE/NAME`).
 fn own_name(stored: &str, venue: Option<&str>) -> String {
@@ -171,16 +191,11 @@ impl Archive {
     /// one it had.
     pub fn keep_names(&mut self, tournament: i64, names: &Names) -> Result<(), ArchiveError> {
         let mut tx = self.write()?;
-        tx.execute(
-            "DELETE FROM names WHERE tournament_id = ?1",
-            args![tournament],
-        )?;
-        for (number, name) in names.iter() {
-            tx.execute(
-                "INSERT INTO names (tournament_id, number, name) VALUES (?1, ?2, ?3)",
-                args![tournament, number.as_str(), name],
-            )?;
-        }
+        let names: Vec<(String, String)> = names
+            .iter()
+            .map(|(number, name)| (number.as_str().to_string(), name.to_string()))
+            .collect();
+        replace_names(&mut tx, tournament, &names)?;
         tx.commit()
     }
 

@@ -122,13 +122,26 @@ impl Archive {
     }
 
     /// The night in the central archive (made on first use) with the
-    /// venue's list of names and its forms; its id there.
+    /// venue's list of names and its forms; its id there. A night of
+    /// that name from another venue's archive is refused: two venues
+    /// pushed under one name would become one night.
     fn push_night_row(
         &self,
         central: &mut Archive,
         venue: &str,
         night: &Night,
     ) -> Result<i64, ArchiveError> {
+        let created: String = self.conn.db().value(
+            "SELECT created FROM tournaments WHERE id = ?1",
+            args![night.id],
+        )?;
+        // Its creation and id there, and its first scan where it has one:
+        // two archives' nights differ in their scans if in nothing else.
+        let first: Option<String> = self.conn.db().optional(
+            "SELECT sha256 FROM sheets WHERE tournament_id = ?1 ORDER BY id LIMIT 1",
+            args![night.id],
+        )?;
+        let origin = format!("{created}#{}#{}", night.id, first.unwrap_or_default());
         let names = self.conn.db().query(
             "SELECT number, name FROM names WHERE tournament_id = ?1",
             args![night.id],
@@ -143,38 +156,43 @@ impl Archive {
         )?;
         let mut tx = central.write()?;
         let name = format!("{venue}/{}", night.name);
+        let date = night.date.map(|d| d.to_string());
         tx.execute(
-            "INSERT INTO tournaments (name, rules, created, venue, date) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT DO NOTHING",
+            "INSERT INTO tournaments (name, rules, created, venue, date, origin)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
             args![
                 name.as_str(),
                 night.rules.as_str(),
-                super::now(),
+                created.as_str(),
                 venue,
-                night.date.map(|d| d.to_string())
+                date.as_deref(),
+                origin.as_str()
             ],
         )?;
-        let target: i64 = tx.value(
-            "SELECT id FROM tournaments WHERE name = ?1",
-            args![name.as_str()],
-        )?;
-        tx.execute(
-            "UPDATE tournaments SET venue = ?2, date = coalesce(date, ?3) WHERE id = ?1",
-            args![target, venue, night.date.map(|d| d.to_string())],
-        )?;
-        tx.execute("DELETE FROM names WHERE tournament_id = ?1", args![target])?;
-        for row in names {
-            tx.execute(
-                "INSERT INTO names (tournament_id, number, name) VALUES (?1, ?2, ?3)",
-                args![target, row.get::<String>(0)?, row.get::<String>(1)?],
-            )?;
+        let row = tx
+            .row(
+                "SELECT id, origin FROM tournaments WHERE name = ?1",
+                args![name.as_str()],
+            )?
+            .ok_or(ArchiveError::Column(0))?;
+        let (target, there): (i64, Option<String>) = (row.get(0)?, row.get(1)?);
+        // Pushed before it held a sheet, its origin ends in `#`.
+        let same = |o: &str| o == origin || (o.ends_with('#') && origin.starts_with(o));
+        if there.as_deref().is_some_and(|o| !same(o)) {
+            return Err(ArchiveError::OtherVenue(name));
         }
+        tx.execute(
+            "UPDATE tournaments SET venue = ?2, origin = ?3, date = coalesce(date, ?4) WHERE id = ?1",
+            args![target, venue, origin.as_str(), date.as_deref()],
+        )?;
+        let names = names
+            .iter()
+            .map(|r| Ok((r.get::<String>(0)?, r.get::<String>(1)?)))
+            .collect::<Result<Vec<_>, ArchiveError>>()?;
+        super::nights::replace_names(&mut tx, target, &names)?;
         for row in forms {
-            tx.execute(
-                "INSERT INTO forms (tournament_id, id, template) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (tournament_id, id) DO UPDATE SET template = excluded.template",
-                args![target, row.get::<String>(0)?, row.get::<String>(1)?],
-            )?;
+            let (id, json): (String, String) = (row.get(0)?, row.get(1)?);
+            super::forms::keep_form(&mut tx, target, &id, &json)?;
         }
         for row in versions {
             let (sha256, id, json): (String, String, String) =
@@ -186,8 +204,9 @@ impl Archive {
     }
 
     /// The venue's sheet `id` in the central night `target`, with its
-    /// scan, stored there as the venue holds it where it is not yet;
-    /// its central id, and whether it is new there.
+    /// scan and its readings, stored there as the venue holds it where it
+    /// is not yet, in one transaction; its central id, and whether it is
+    /// new there.
     fn push_sheet_row(
         &self,
         central: &mut Archive,
@@ -196,11 +215,12 @@ impl Archive {
         (sha256, page): (&str, i64),
         pushed: &mut Pushed,
     ) -> Result<(i64, bool), ArchiveError> {
-        let there: Option<i64> = central.conn.db().optional(
-            "SELECT id FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 AND page = ?3",
-            args![target, sha256, page],
-        )?;
-        if let Some(there) = there {
+        let find = "SELECT id FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 AND page = ?3";
+        if let Some(there) = central
+            .conn
+            .db()
+            .optional(find, args![target, sha256, page])?
+        {
             return Ok((there, false));
         }
         let scan = if scans::is_kept(&mut central.conn.db(), sha256)? {
@@ -212,28 +232,50 @@ impl Archive {
             .conn
             .db()
             .row(
-                "SELECT result_json, result_file FROM sheets WHERE id = ?1",
+                "SELECT result_json, result_file, scanned FROM sheets WHERE id = ?1",
                 args![id],
             )?
             .ok_or(ArchiveError::NoSuchSheet(id))?;
-        let (json, result_file): (String, Option<String>) = (row.get(0)?, row.get(1)?);
+        let json: String = row.get(0)?;
+        let (result_file, scanned): (Option<String>, String) = (row.get(1)?, row.get(2)?);
         let sheet = parse(&json)?;
         let mut tx = central.write()?;
+        // Another push of this venue may have stored it meanwhile.
+        if let Some(there) = tx.optional(find, args![target, sha256, page])? {
+            return Ok((there, false));
+        }
         if let Some(bytes) = scan {
             scans::put(&mut tx, sha256, bytes)?;
             pushed.new_scans += 1;
         }
-        let file = result_file.unwrap_or_default();
-        let central_id = insert_sheet(&mut tx, target, sha256, (&file, &sheet), &json)?;
+        let file = (result_file.as_deref(), scanned);
+        let central_id = insert_sheet(&mut tx, (target, sha256), &sheet, &json, file)?;
         write_details(&mut tx, central_id, &sheet)?;
+        pushed.new_rows += self.push_readings(&mut tx, id, central_id)?;
         tx.commit()?;
         Ok((central_id, true))
     }
 
+    /// The readings of the venue's sheet `venue` that the central sheet
+    /// `central` lacks, kept there; how many.
+    fn push_readings(&self, tx: &mut Tx, venue: i64, central: i64) -> Result<usize, ArchiveError> {
+        let since = highest_origin(tx, "readings", central)?;
+        let readings = self.conn.db().query(
+            "SELECT id, result_json, reader, at FROM readings WHERE sheet_id = ?1 AND id > ?2 ORDER BY id",
+            args![venue, since],
+        )?;
+        for row in &readings {
+            let json: String = row.get(1)?;
+            let (reader, at): (String, String) = (row.get(2)?, row.get(3)?);
+            keep_reading(tx, central, &json, (&reader, &at), Some(row.get(0)?))?;
+        }
+        Ok(readings.len())
+    }
+
     /// The readings, decisions and trail lines of a venue's sheet that
     /// the central archive lacks, and the sheet as it then stands: the
-    /// venue's, or, where the central desk decided on it too, made again
-    /// from the whole record. How many rows were new.
+    /// venue's, or, where the central desk read or decided on it too,
+    /// made again from the whole record. How many rows were new.
     fn push_record(
         &self,
         central: &mut Archive,
@@ -245,17 +287,10 @@ impl Archive {
         // Under the central archive's write lock: two pushes of one venue
         // at once send each row once.
         let mut tx = central.write()?;
-        let mut since = |table: &str| -> Result<i64, ArchiveError> {
-            tx.value(
-                &format!("SELECT coalesce(max(origin), 0) FROM {table} WHERE sheet_id = ?1"),
-                args![pair.central],
-            )
-        };
-        let (r, d, t) = (since("readings")?, since("records")?, since("corrections")?);
-        let readings = self.conn.db().query(
-            "SELECT id, result_json, reader, at FROM readings WHERE sheet_id = ?1 AND id > ?2 ORDER BY id",
-            args![pair.venue, r],
-        )?;
+        let (d, t) = (
+            highest_origin(&mut tx, "records", pair.central)?,
+            highest_origin(&mut tx, "corrections", pair.central)?,
+        );
         let records = self.conn.db().query(
             "SELECT id, who, at, decision FROM records WHERE sheet_id = ?1 AND id > ?2 ORDER BY id",
             args![pair.venue, d],
@@ -265,24 +300,10 @@ impl Archive {
              WHERE sheet_id = ?1 AND id > ?2 ORDER BY id",
             args![pair.venue, t],
         )?;
-        let new = readings.len() + records.len() + lines.len();
+        let readings = self.push_readings(&mut tx, pair.venue, pair.central)?;
+        let new = readings + records.len() + lines.len();
         if new == 0 {
             return Ok(0);
-        }
-        let stand: String = self.conn.db().value(
-            "SELECT result_json FROM sheets WHERE id = ?1",
-            args![pair.venue],
-        )?;
-        for row in readings {
-            let json: String = row.get(1)?;
-            let (reader, at): (String, String) = (row.get(2)?, row.get(3)?);
-            keep_reading(
-                &mut tx,
-                pair.central,
-                &json,
-                (&reader, &at),
-                Some(row.get(0)?),
-            )?;
         }
         for row in records {
             let decision = central_decision(&row.get::<String>(3)?, ids)?;
@@ -298,11 +319,17 @@ impl Archive {
         for row in lines {
             keep_line(&mut tx, pair.central, &row, ids)?;
         }
+        // Readings and decisions made at the central desk have no origin.
         let own: i64 = tx.value(
-            "SELECT count(*) FROM records WHERE sheet_id = ?1 AND origin IS NULL",
+            "SELECT (SELECT count(*) FROM records WHERE sheet_id = ?1 AND origin IS NULL)
+                  + (SELECT count(*) FROM readings WHERE sheet_id = ?1 AND origin IS NULL)",
             args![pair.central],
         )?;
         let sheet = if own == 0 {
+            let stand: String = self.conn.db().value(
+                "SELECT result_json FROM sheets WHERE id = ?1",
+                args![pair.venue],
+            )?;
             central_stand(parse(&stand)?, ids)?
         } else {
             made(&mut tx, pair.central, check)?
@@ -311,6 +338,14 @@ impl Archive {
         tx.commit()?;
         Ok(new)
     }
+}
+
+/// The highest venue id among the central sheet's rows of `table`.
+fn highest_origin(tx: &mut Tx, table: &str, sheet: i64) -> Result<i64, ArchiveError> {
+    tx.value(
+        &format!("SELECT coalesce(max(origin), 0) FROM {table} WHERE sheet_id = ?1"),
+        args![sheet],
+    )
 }
 
 /// A venue's decision as the central archive keeps it: a copy names the

@@ -200,13 +200,16 @@ fn steps() -> Vec<Step> {
             hook: nothing,
         },
         // A series: a venue's nights pushed into a central archive keep
-        // their venue, and each reading, decision and trail line the id
-        // it has at the venue (`origin`), so that a push sends only what
-        // is not there yet. Each sheet's values keep their order.
+        // their venue and where they came from, and each reading, decision
+        // and trail line the id it has at the venue (`origin`), so that a
+        // push sends only what is not there yet. Each sheet's values keep
+        // their order.
         Step {
             sql: "",
             hook: |tx| {
                 add_column(tx, "tournaments", "venue", "TEXT")?;
+                // Which venue's night it is: its creation time and id there.
+                add_column(tx, "tournaments", "origin", "TEXT")?;
                 for table in ["readings", "records", "corrections"] {
                     add_column(tx, table, "origin", "INTEGER")?;
                     tx.batch(&format!(
