@@ -21,6 +21,7 @@ pub mod net;
 #[cfg(feature = "train")]
 pub mod pair_training;
 pub mod print_colour;
+pub mod series;
 pub mod strokes;
 #[cfg(feature = "train")]
 pub mod struck_training;

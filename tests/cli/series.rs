@@ -25,32 +25,9 @@ fn venue(dir: &Path, name: &str, players: usize, seed: u64, kb: usize) -> PathBu
     let date = chrono::NaiveDate::from_ymd_opt(2026, 1, 1 + seed as u32 % 28).expect("date");
     archive.date(night, date).expect("dated");
     let scans = dir.join(format!("{name}-scans"));
-    std::fs::create_dir_all(&scans).expect("scans");
-    for (i, sheet) in sheets.into_iter().enumerate() {
-        let scan = scans.join(format!("{i}.png"));
-        std::fs::write(&scan, noise(seed * 1000 + i as u64, kb * 1024)).expect("scan");
-        let sha = sha256_file(&scan).expect("hash");
-        let file = format!("{i}.json");
-        archive
-            .store_file(night, &sha, Some(&scan), &[(file, sheet)])
-            .expect("store");
-    }
+    aufsicht_lab::series::store_with_scans(&mut archive, night, &scans, sheets, (seed, kb))
+        .expect("stored");
     file
-}
-
-/// Bytes no two venues share.
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 fn push(venue: &Path, to: &str) -> Child {

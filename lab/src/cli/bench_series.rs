@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use aufsicht::night::club::archive::{Archive, sha256_file};
+use aufsicht::night::club::archive::Archive;
 use aufsicht::page::form::FormTemplate;
 use aufsicht::{Lang, RuleSet};
 
@@ -164,8 +164,6 @@ fn wait_measured(pid: u32) -> Result<(bool, i64)> {
 fn venue(work: &Path, v: usize, sheets: usize, scan_kb: usize) -> Result<PathBuf> {
     let rules = RuleSet::load("merkur").map_err(|e| anyhow::anyhow!("{e}"))?;
     let form = FormTemplate::load("punkteliste-a4-32").map_err(|e| anyhow::anyhow!("{e}"))?;
-    let dir = work.join(format!("venue-{v:03}"));
-    std::fs::create_dir_all(&dir)?;
     let file = work.join(format!("venue-{v:03}.sqlite"));
     let _ = std::fs::remove_file(&file);
     let mut archive = Archive::open(&file).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -173,42 +171,26 @@ fn venue(work: &Path, v: usize, sheets: usize, scan_kb: usize) -> Result<PathBuf
         .tournament("Abend", "merkur")
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let tables = sheets.div_ceil(2);
-    for i in 0..sheets {
-        let (round, table) = (i / tables + 1, i % tables + 1);
-        let mut rng = crate::synth::rng((v * 10_000 + i) as u64);
-        let mut sheet = crate::synth::random_sheet(&rules, &form, 4, &mut rng);
-        sheet.round = Some(round as u32);
-        sheet.table = Some(table as u32);
-        for (seat, slot) in sheet.players.iter_mut().enumerate() {
-            let seated = if round == 1 {
-                table * 4 + seat
-            } else {
-                seat * tables + table
-            };
-            *slot = Some(format!("{}", 100 + seated));
-        }
-        sheet.source = Some(format!("r{round}-t{table:02}.png"));
-        let sheet =
-            aufsicht::verify(sheet, &rules, Lang::En).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let scan = dir.join(format!("{i}.png"));
-        std::fs::write(&scan, noise((v * 10_000 + i) as u64, scan_kb * 1024))?;
-        let sha = sha256_file(&scan)?;
-        archive
-            .store_file(night, &sha, Some(&scan), &[(format!("{i}.json"), sheet)])
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-    }
-    Ok(file)
-}
-
-/// Bytes of no image, no two scans alike.
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(6364136223846793005) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
+    let drawn = (0..sheets)
+        .map(|i| {
+            let (round, table) = (i / tables + 1, i % tables + 1);
+            let mut rng = crate::synth::rng((v * 10_000 + i) as u64);
+            let mut sheet = crate::synth::random_sheet(&rules, &form, 4, &mut rng);
+            sheet.round = Some(round as u32);
+            sheet.table = Some(table as u32);
+            for (seat, slot) in sheet.players.iter_mut().enumerate() {
+                let seated = if round == 1 {
+                    table * 4 + seat
+                } else {
+                    seat * tables + table
+                };
+                *slot = Some(format!("{}", 100 + seated));
+            }
+            sheet.source = Some(format!("r{round}-t{table:02}.png"));
+            aufsicht::verify(sheet, &rules, Lang::En).map_err(|e| anyhow::anyhow!("{e}"))
         })
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    let scans = work.join(format!("venue-{v:03}"));
+    crate::series::store_with_scans(&mut archive, night, &scans, drawn, (v as u64, scan_kb))?;
+    Ok(file)
 }

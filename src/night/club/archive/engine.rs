@@ -193,99 +193,93 @@ impl Conn {
     /// The connection for one statement or a few, outside a transaction.
     pub fn db(&self) -> Db<'_> {
         match self {
-            Conn::Sqlite(c) => Db::Sqlite(c),
-            Conn::Postgres(c) => Db::Postgres(c.borrow_mut()),
+            Conn::Sqlite(c) => Either::Sqlite(c),
+            Conn::Postgres(c) => Either::Postgres(c.borrow_mut()),
         }
     }
 
     /// A transaction that holds the archive's write lock from its start.
     pub fn write(&mut self) -> Result<Tx<'_>, ArchiveError> {
         Ok(match self {
-            Conn::Sqlite(c) => {
-                Tx::Sqlite(c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
-            }
+            Conn::Sqlite(c) => Either::Sqlite(
+                c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?,
+            ),
             Conn::Postgres(c) => {
                 let mut tx = c.get_mut().transaction()?;
                 tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK])?;
-                Tx::Postgres(tx)
+                Either::Postgres(tx)
             }
         })
     }
 }
 
-/// The connection outside a transaction.
-pub enum Db<'a> {
-    Sqlite(&'a rusqlite::Connection),
-    Postgres(RefMut<'a, postgres::Client>),
+/// A connection of either engine: `L` SQLite's (a connection or a
+/// transaction on it), `P` PostgreSQL's.
+pub enum Either<L, P> {
+    Sqlite(L),
+    Postgres(P),
 }
+
+/// The connection outside a transaction.
+pub type Db<'a> = Either<&'a rusqlite::Connection, RefMut<'a, postgres::Client>>;
 
 /// A writing transaction; dropped without [`Tx::commit`], it leaves
 /// nothing.
-pub enum Tx<'a> {
-    Sqlite(rusqlite::Transaction<'a>),
-    Postgres(postgres::Transaction<'a>),
-}
+pub type Tx<'a> = Either<rusqlite::Transaction<'a>, postgres::Transaction<'a>>;
 
 impl Tx<'_> {
     pub fn commit(self) -> Result<(), ArchiveError> {
         match self {
-            Tx::Sqlite(tx) => tx.commit()?,
-            Tx::Postgres(tx) => tx.commit()?,
+            Either::Sqlite(tx) => tx.commit()?,
+            Either::Postgres(tx) => tx.commit()?,
         }
         Ok(())
     }
 }
 
-impl Sql for Db<'_> {
-    fn engine(&self) -> Engine {
-        match self {
-            Db::Sqlite(_) => Engine::Sqlite,
-            Db::Postgres(_) => Engine::Postgres,
-        }
-    }
-    fn execute(&mut self, sql: &str, args: &[Value]) -> Result<u64, ArchiveError> {
-        match self {
-            Db::Sqlite(c) => sqlite::execute(c, sql, args),
-            Db::Postgres(c) => pg::execute(&mut **c, sql, args),
-        }
-    }
-    fn query(&mut self, sql: &str, args: &[Value]) -> Result<Vec<Row>, ArchiveError> {
-        match self {
-            Db::Sqlite(c) => sqlite::query(c, sql, args),
-            Db::Postgres(c) => pg::query(&mut **c, sql, args),
-        }
-    }
-    fn batch(&mut self, sql: &str) -> Result<(), ArchiveError> {
-        match self {
-            Db::Sqlite(c) => Ok(c.execute_batch(sql)?),
-            Db::Postgres(c) => Ok(c.batch_execute(&Engine::Postgres.ddl(sql))?),
-        }
+/// PostgreSQL's side of a connection: the client, or a transaction.
+pub trait Pg {
+    fn client(&mut self) -> &mut impl postgres::GenericClient;
+}
+
+impl Pg for RefMut<'_, postgres::Client> {
+    fn client(&mut self) -> &mut impl postgres::GenericClient {
+        &mut **self
     }
 }
 
-impl Sql for Tx<'_> {
+impl Pg for postgres::Transaction<'_> {
+    fn client(&mut self) -> &mut impl postgres::GenericClient {
+        self
+    }
+}
+
+impl<L: std::ops::Deref<Target = rusqlite::Connection>, P: Pg> Sql for Either<L, P> {
     fn engine(&self) -> Engine {
         match self {
-            Tx::Sqlite(_) => Engine::Sqlite,
-            Tx::Postgres(_) => Engine::Postgres,
+            Either::Sqlite(_) => Engine::Sqlite,
+            Either::Postgres(_) => Engine::Postgres,
         }
     }
     fn execute(&mut self, sql: &str, args: &[Value]) -> Result<u64, ArchiveError> {
         match self {
-            Tx::Sqlite(c) => sqlite::execute(c, sql, args),
-            Tx::Postgres(c) => pg::execute(c, sql, args),
+            Either::Sqlite(c) => sqlite::execute(c, sql, args),
+            Either::Postgres(c) => pg::execute(c.client(), sql, args),
         }
     }
     fn query(&mut self, sql: &str, args: &[Value]) -> Result<Vec<Row>, ArchiveError> {
         match self {
-            Tx::Sqlite(c) => sqlite::query(c, sql, args),
-            Tx::Postgres(c) => pg::query(c, sql, args),
+            Either::Sqlite(c) => sqlite::query(c, sql, args),
+            Either::Postgres(c) => pg::query(c.client(), sql, args),
         }
     }
     fn batch(&mut self, sql: &str) -> Result<(), ArchiveError> {
         match self {
-            Tx::Sqlite(c) => Ok(c.execute_batch(sql)?),
-            Tx::Postgres(c) => Ok(c.batch_execute(&Engine::Postgres.ddl(sql))?),
+            Either::Sqlite(c) => Ok(c.execute_batch(sql)?),
+            Either::Postgres(c) => {
+                let sql = Engine::Postgres.ddl(sql);
+                Ok(postgres::GenericClient::batch_execute(c.client(), &sql)?)
+            }
         }
     }
 }

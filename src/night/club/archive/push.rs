@@ -13,8 +13,10 @@ use std::collections::HashMap;
 use super::engine::{Sql, Tx, args};
 use super::forms::keep_version_json;
 use super::nights::Night;
-use super::record::{keep_decision, keep_reading, keep_stand, made};
-use super::{Archive, insert_sheet, parse, scans, write_details};
+use super::record::{
+    TRAIL_COLUMNS, change_of, keep_change, keep_decision, keep_reading, keep_stand, made,
+};
+use super::{Archive, Change, insert_sheet, parse, scans, write_details};
 use crate::error::{ArchiveError, SheetError};
 use crate::record::Decision;
 use crate::sheet::SheetResult;
@@ -296,8 +298,9 @@ impl Archive {
             args![pair.venue, d],
         )?;
         let lines = self.conn.db().query(
-            "SELECT id, field, path, old_value, new_value, who, at, kind, why FROM corrections
-             WHERE sheet_id = ?1 AND id > ?2 ORDER BY id",
+            &format!(
+                "SELECT id, {TRAIL_COLUMNS} FROM corrections WHERE sheet_id = ?1 AND id > ?2 ORDER BY id"
+            ),
             args![pair.venue, t],
         )?;
         let readings = self.push_readings(&mut tx, pair.venue, pair.central)?;
@@ -317,7 +320,8 @@ impl Archive {
             )?;
         }
         for row in lines {
-            keep_line(&mut tx, pair.central, &row, ids)?;
+            let line = central_line(change_of(&row, 1)?, ids);
+            keep_change(&mut tx, pair.central, &line, Some(row.get(0)?))?;
         }
         // Readings and decisions made at the central desk have no origin.
         let own: i64 = tx.value(
@@ -372,41 +376,18 @@ fn central_stand(
     Ok(sheet)
 }
 
-/// One of the venue's trail lines (a row of its `corrections`), kept; a
+/// One of the venue's trail lines as the central archive keeps it: a
 /// copy's line names the central ids.
-fn keep_line(
-    tx: &mut Tx,
-    sheet: i64,
-    row: &super::engine::Row,
-    ids: &HashMap<i64, i64>,
-) -> Result<(), ArchiveError> {
-    let field: String = row.get(1)?;
-    let id = |text: Option<String>| -> Option<String> {
-        match field.as_str() {
-            "copy_of" => text.map(|t| {
-                t.parse::<i64>()
-                    .ok()
-                    .and_then(|v| ids.get(&v))
-                    .map_or(t, |c| c.to_string())
-            }),
-            _ => text,
-        }
-    };
-    tx.execute(
-        "INSERT INTO corrections (sheet_id, field, path, old_value, new_value, who, at, kind, why, origin)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT DO NOTHING",
-        args![
-            sheet,
-            field.as_str(),
-            row.get::<Option<String>>(2)?,
-            id(row.get(3)?),
-            id(row.get(4)?),
-            row.get::<String>(5)?,
-            row.get::<String>(6)?,
-            row.get::<Option<String>>(7)?,
-            row.get::<Option<String>>(8)?,
-            row.get::<i64>(0)?
-        ],
-    )?;
-    Ok(())
+fn central_line(mut line: Change, ids: &HashMap<i64, i64>) -> Change {
+    if line.field == "copy_of" {
+        let central = |text: Option<String>| {
+            text.map(|t| match t.parse::<i64>().ok().and_then(|v| ids.get(&v)) {
+                Some(c) => c.to_string(),
+                None => t,
+            })
+        };
+        line.old = central(line.old.take());
+        line.new = central(line.new.take());
+    }
+    line
 }

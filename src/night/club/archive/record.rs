@@ -4,7 +4,7 @@
 //! again with every new row, so that every view reads it without
 //! recomputing; the trail says what each row changed.
 
-use super::engine::{Sql, Tx, args};
+use super::engine::{Row, Sql, Tx, args};
 use super::{Archive, now, parse, round_id, status_str, text_sha256, write_details};
 use crate::error::{ArchiveError, CopyRefusal};
 use crate::record::stand::{Check, stand};
@@ -153,30 +153,10 @@ impl Archive {
     /// The trail of a sheet, oldest first: every line of its record.
     pub fn trail(&self, id: i64) -> Result<Vec<Change>, ArchiveError> {
         let rows = self.conn.db().query(
-            "SELECT field, path, old_value, new_value, who, at, kind, why FROM corrections WHERE sheet_id = ?1 ORDER BY id",
+            &format!("SELECT {TRAIL_COLUMNS} FROM corrections WHERE sheet_id = ?1 ORDER BY id"),
             args![id],
         )?;
-        rows.iter()
-            .map(|r| {
-                let field: String = r.get(0)?;
-                let kind: Option<String> = r.get(6)?;
-                Ok(Change {
-                    kind: kind
-                        .as_deref()
-                        .and_then(ChangeKind::parse)
-                        .unwrap_or_else(|| ChangeKind::of_field(&field)),
-                    path: r
-                        .get::<Option<String>>(1)?
-                        .unwrap_or_else(|| path_of_field(&field)),
-                    field,
-                    old: r.get(2)?,
-                    new: r.get(3)?,
-                    by: r.get(4)?,
-                    at: r.get(5)?,
-                    why: r.get(7)?,
-                })
-            })
-            .collect()
+        rows.iter().map(|r| change_of(r, 0)).collect()
     }
 }
 
@@ -330,30 +310,69 @@ fn trail_line(
     by: &str,
     at: &str,
 ) -> Result<Change, ArchiveError> {
-    let path = path_of_field(&line.field);
-    tx.execute(
-        "INSERT INTO corrections (sheet_id, field, path, old_value, new_value, who, at, kind, why) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        args![
-            id,
-            &line.field,
-            &path,
-            line.old.as_deref(),
-            line.new.as_deref(),
-            by,
-            at,
-            kind.as_str(),
-            why.as_deref()
-        ],
-    )?;
-    Ok(Change {
+    let change = Change {
+        path: path_of_field(&line.field),
         field: line.field,
-        path,
         old: line.old,
         new: line.new,
         by: by.to_string(),
         at: at.to_string(),
         kind,
         why,
+    };
+    keep_change(tx, id, &change, None)?;
+    Ok(change)
+}
+
+/// Keeps a trail line of sheet `id`; `origin` as for [`keep_reading`].
+pub(super) fn keep_change(
+    tx: &mut impl Sql,
+    id: i64,
+    change: &Change,
+    origin: Option<i64>,
+) -> Result<(), ArchiveError> {
+    tx.execute(
+        "INSERT INTO corrections (sheet_id, field, path, old_value, new_value, who, at, kind, why, origin)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        args![
+            id,
+            &change.field,
+            &change.path,
+            change.old.as_deref(),
+            change.new.as_deref(),
+            &change.by,
+            &change.at,
+            change.kind.as_str(),
+            change.why.as_deref(),
+            origin
+        ],
+    )?;
+    Ok(())
+}
+
+/// The trail's columns, as [`change_of`] reads them.
+pub(super) const TRAIL_COLUMNS: &str = "field, path, old_value, new_value, who, at, kind, why";
+
+/// A row of the trail's columns ([`TRAIL_COLUMNS`], from column `at`)
+/// as a line: lines of older archives name no kind or path, their field
+/// does.
+pub(super) fn change_of(r: &Row, at: usize) -> Result<Change, ArchiveError> {
+    let field: String = r.get(at)?;
+    let kind: Option<String> = r.get(at + 6)?;
+    Ok(Change {
+        kind: kind
+            .as_deref()
+            .and_then(ChangeKind::parse)
+            .unwrap_or_else(|| ChangeKind::of_field(&field)),
+        path: r
+            .get::<Option<String>>(at + 1)?
+            .unwrap_or_else(|| path_of_field(&field)),
+        field,
+        old: r.get(at + 2)?,
+        new: r.get(at + 3)?,
+        by: r.get(at + 4)?,
+        at: r.get(at + 5)?,
+        why: r.get(at + 7)?,
     })
 }
 

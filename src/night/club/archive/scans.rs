@@ -7,7 +7,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::engine::{Sql, Tx, args};
+use super::engine::{Either, Sql, Tx, args};
 use super::{Archive, hex};
 use crate::error::ArchiveError;
 
@@ -33,7 +33,7 @@ pub(super) fn keep(tx: &mut Tx, sha256: &str, path: &Path) -> Result<(), Archive
         return Ok(());
     }
     let hash = match tx {
-        Tx::Sqlite(tx) => {
+        Either::Sqlite(tx) => {
             tx.execute(
                 "INSERT INTO scans (sha256, size, bytes) VALUES (?1, ?2, zeroblob(?2))",
                 rusqlite::params![sha256, size as i64],
@@ -42,7 +42,7 @@ pub(super) fn keep(tx: &mut Tx, sha256: &str, path: &Path) -> Result<(), Archive
             let mut blob = tx.blob_open("main", "scans", "bytes", row, false)?;
             copy_hashing(&mut file, &mut blob).map_err(problem)?
         }
-        Tx::Postgres(_) => {
+        Either::Postgres(_) => {
             let mut bytes = Vec::with_capacity(size as usize);
             let hash = copy_hashing(&mut file, &mut bytes).map_err(problem)?;
             put(tx, sha256, bytes)?;
