@@ -706,3 +706,35 @@ fn a_reading_made_centrally_should_stand_after_the_venues_next_push() {
     assert_eq!(value_at(&stands, "games/4/1/plus"), Some(99));
     assert_eq!(value_at(&stands, "games/3/1/plus"), Some(55));
 }
+
+#[test]
+fn an_older_venue_archive_or_a_newer_central_one_should_be_one_german_line_and_change_nothing() {
+    let dir = temp("push-versions");
+    let old = dir.join("alt.sqlite");
+    let fixture = crate::common::root().join("tests/fixtures/archive/schema-7.sqlite");
+    std::fs::copy(&fixture, &old).expect("copy");
+    let before = file_hash(&old);
+    let url = shared().database("versions");
+    let refuse = |venue: &Path, said: &str| {
+        let out = aufsicht(&[
+            "push",
+            "--archive",
+            venue.to_str().expect("utf8"),
+            "--to",
+            &url,
+        ]);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(said), "{err}");
+    };
+    refuse(&old, "ältere Format 7");
+    assert_eq!(file_hash(&old), before, "the venue's archive changed");
+    // A central archive a newer release wrote.
+    let new = venue(&dir, "Post", 8, 51, 1);
+    pushed(push(&new, &url));
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
+    c.batch_execute("UPDATE schema_version SET version = 99")
+        .expect("newer");
+    refuse(&new, "neueren Version");
+}
