@@ -213,6 +213,16 @@ pub enum ArchiveError {
     /// A night a push would send under a name the central archive holds
     /// for another venue's archive.
     OtherVenue(String),
+    /// A venue's night pushed before under another name.
+    PushedAs {
+        night: String,
+        as_: String,
+    },
+    /// An address that takes a connection and never answers as a
+    /// PostgreSQL server does.
+    ServerSilent(String),
+    /// A server address that asks for TLS, which the program does not speak.
+    ServerTls(String),
     /// A server's archive, which the program does not copy.
     ServerBackup(String),
     /// A column that does not hold what the archive wrote there.
@@ -367,6 +377,15 @@ impl Tell for ArchiveError {
             ),
             ArchiveError::OtherVenue(night) => {
                 say(lang, "archive-other-venue", &[("night", night)])
+            }
+            ArchiveError::PushedAs { night, as_ } => {
+                say(lang, "archive-pushed-as", &[("night", night), ("as", as_)])
+            }
+            ArchiveError::ServerSilent(address) => {
+                say(lang, "archive-server-silent", &[("address", address)])
+            }
+            ArchiveError::ServerTls(address) => {
+                say(lang, "archive-server-tls", &[("address", address)])
             }
             ArchiveError::ServerBackup(address) => {
                 say(lang, "archive-server-backup", &[("address", address)])

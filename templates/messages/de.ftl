@@ -124,6 +124,9 @@ archive-server-gone = Archiv: die Verbindung zum PostgreSQL-Server ist abgebroch
 archive-other-version = Archiv { $path }: es hat das ältere Format { $version }, diese Version liest Format { $known }: erst mit dieser Version öffnen (etwa `aufsicht archive check DATEI`), dann senden
 archive-other-venue = Archiv: „{ $night }“ gibt es im zentralen Archiv schon, aus dem Archiv eines anderen Spielorts: mit --venue einen eigenen Namen wählen
 archive-server-conflict = Archiv: ein anderer Vorgang hat dasselbe eben gespeichert; nichts Halbes wurde gespeichert: noch einmal versuchen
+archive-pushed-as = Archiv: dieser Abend des Spielorts steht im zentralen Archiv schon als „{ $as }“; unter „{ $night }“ zählte er doppelt: mit demselben --venue senden wie damals
+archive-server-silent = Archiv: unter { $address } antwortet kein PostgreSQL-Server (zehn Sekunden ohne Antwort): stimmen Rechner und Port?
+archive-server-tls = Archiv: { $address } verlangt TLS, das aufsicht nicht spricht: den Server über ein VPN oder einen SSH-Tunnel erreichen und sslmode weglassen
 archive-server-backup = Archiv: ein Archiv auf einem PostgreSQL-Server ({ $address }) sichert der Server selbst (pg_dump)
 archive-column = Archiv: Spalte { $column } einer Antwort hält nicht, was das Archiv dort schreibt
 archive-bad-date = Archiv: das gespeicherte Datum eines Abends „{ $date }“ ist kein Datum
@@ -571,6 +574,8 @@ help-value-club = VEREIN
 help-value-writer_seat = PLATZ
 help-value-what = WAS
 help-value-to = BIS
+help-value-central = ZENTRALARCHIV
+help-value-venue = SPIELORT
 help-value-from = VON
 help-value-format = FORMAT
 help-value-date = DATUM
@@ -700,7 +705,7 @@ help-export--to = Mit --season: das Datum des letzten Abends (JJJJ-MM-TT)
 help-push = Die Abende eines Spielorts ins zentrale Archiv einer Serie (PostgreSQL) senden: nur was dort fehlt, immer wieder, wenn am Spielort mehr entschieden wurde
 help-push-example = aufsicht push --archive post.sqlite --to postgres://cup@server/cup --venue "Gasthof Post"
 help-push--archive = Das Archiv des Spielorts (wird nur gelesen)
-help-push--to = Das zentrale Archiv: postgres://BENUTZER@RECHNER[:PORT]/DATENBANK
+help-push--central = Das zentrale Archiv: postgres://BENUTZER@RECHNER[:PORT]/DATENBANK
 help-push--venue = Der Spielort, unter dem die Abende dort stehen (Vorgabe: der Name der Archivdatei ohne Endung)
 help-push--tournament = Nur dieser Abend, nach Name oder Datum (JJJJ-MM-TT)
 help-correct = Ein von Hand berichtigtes Listenergebnis ins Archiv übernehmen: neu geprüft, jeder geänderte Wert mit wer und wann festgehalten; gibt das neue Ergebnis aus
@@ -922,7 +927,30 @@ desk-question-cells = Zellen
 desk-question-cell = Zelle
 desk-question-of = Frage
 desk-crop-no-path = Welche Zelle? Die Anfrage nennt sie mit ?path=
+push-missing = das Archiv des Spielorts { $path } gibt es nicht
+push-default-name = das Archiv heißt aufsicht.sqlite, wie das jedes Spielorts, wenn der Scan keinen Namen bekam: mit --venue NAME den Spielort nennen
 push-venue = der Name des Spielorts „{ $venue }“ taugt nicht: er darf nicht leer sein und keinen „/“ enthalten (--venue NAME)
 push-to = { $to } ist kein zentrales Archiv: --to nennt einen PostgreSQL-Server, postgres://BENUTZER@RECHNER[:PORT]/DATENBANK
 push-bar = {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} Schritte  {"{"}msg{"}"}  {"{"}elapsed{"}"} vergangen
-push-done = { $venue }: { $nights } Abende mit { $sheets } Blättern im zentralen Archiv; neu gesendet: { $new } Blätter, { $scans } Scans, { $rows } Lesungen, Entscheidungen und Protokollzeilen
+push-done = { $venue }: { $nights ->
+        [one] 1 Abend
+       *[other] { $nights } Abende
+    } mit { $sheets ->
+        [one] 1 Blatt
+       *[other] { $sheets } Blättern
+    } im zentralen Archiv; neu gesendet: { $new ->
+        [one] 1 Blatt
+       *[other] { $new } Blätter
+    }, { $scans ->
+        [one] 1 Scan
+       *[other] { $scans } Scans
+    }, { $readings ->
+        [one] 1 Lesung
+       *[other] { $readings } Lesungen
+    }, { $decisions ->
+        [one] 1 Entscheidung
+       *[other] { $decisions } Entscheidungen
+    }, { $lines ->
+        [one] 1 Protokollzeile
+       *[other] { $lines } Protokollzeilen
+    }

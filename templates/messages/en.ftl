@@ -123,6 +123,9 @@ archive-server-gone = archive: the connection to the PostgreSQL server broke off
 archive-other-version = archive { $path }: its format is the older { $version }, this release reads format { $known }: open it with this release first (say `aufsicht archive check FILE`), then push
 archive-other-venue = archive: the central archive holds "{ $night }" already, from another venue's archive: choose a name of your own with --venue
 archive-server-conflict = archive: another run has just stored the same; nothing half was stored: try again
+archive-pushed-as = archive: the central archive holds this venue night already as "{ $as }"; as "{ $night }" it would count twice: push with the --venue used then
+archive-server-silent = archive: no PostgreSQL server answers at { $address } (ten seconds without an answer): are host and port right?
+archive-server-tls = archive: { $address } asks for TLS, which aufsicht does not speak: reach the server through a VPN or an SSH tunnel and leave sslmode out
 archive-server-backup = archive: an archive on a PostgreSQL server ({ $address }) is backed up by the server itself (pg_dump)
 archive-column = archive: column { $column } of an answer does not hold what the archive writes there
 archive-bad-date = archive: a night's stored date "{ $date }" is no date
@@ -561,6 +564,8 @@ help-value-club = CLUB
 help-value-writer_seat = WRITER_SEAT
 help-value-what = WHAT
 help-value-to = TO
+help-value-central = CENTRAL
+help-value-venue = VENUE
 help-value-from = FROM
 help-value-format = FORMAT
 help-value-date = DATE
@@ -690,7 +695,7 @@ help-export--to = With --season: the last night's date (YYYY-MM-DD)
 help-push = Send a venue's nights into a series' central archive (PostgreSQL): only what it lacks, again and again as the venue decides more
 help-push-example = aufsicht push --archive post.sqlite --to postgres://cup@server/cup --venue "Gasthof Post"
 help-push--archive = The venue's archive (only read)
-help-push--to = The central archive: postgres://USER@HOST[:PORT]/DB
+help-push--central = The central archive: postgres://USER@HOST[:PORT]/DB
 help-push--venue = The venue its nights are kept under (default: the archive file's name without its ending)
 help-push--tournament = Only this night, by its name or its date (YYYY-MM-DD)
 help-correct = Take a person's corrected sheet result into the archive: re-verified, every changed value recorded with who and when. Prints the new result
@@ -912,7 +917,30 @@ desk-question-cells = cells
 desk-question-cell = cell
 desk-question-of = question
 desk-crop-no-path = Which cell? The request names it with ?path=
+push-missing = the venue's archive { $path } does not exist
+push-default-name = the archive is called aufsicht.sqlite, as every venue's is where the scan was given no name: name the venue with --venue NAME
 push-venue = the venue's name "{ $venue }" will not do: it must not be empty nor hold a "/" (--venue NAME)
 push-to = { $to } is no central archive: --to names a PostgreSQL server, postgres://USER@HOST[:PORT]/DB
 push-bar = {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} steps  {"{"}msg{"}"}  {"{"}elapsed{"}"} elapsed
-push-done = { $venue }: { $nights } nights with { $sheets } sheets in the central archive; newly sent: { $new } sheets, { $scans } scans, { $rows } readings, decisions and trail lines
+push-done = { $venue }: { $nights ->
+        [one] 1 night
+       *[other] { $nights } nights
+    } with { $sheets ->
+        [one] 1 sheet
+       *[other] { $sheets } sheets
+    } in the central archive; newly sent: { $new ->
+        [one] 1 sheet
+       *[other] { $new } sheets
+    }, { $scans ->
+        [one] 1 scan
+       *[other] { $scans } scans
+    }, { $readings ->
+        [one] 1 reading
+       *[other] { $readings } readings
+    }, { $decisions ->
+        [one] 1 decision
+       *[other] { $decisions } decisions
+    }, { $lines ->
+        [one] 1 trail line
+       *[other] { $lines } trail lines
+    }

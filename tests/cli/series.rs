@@ -144,17 +144,18 @@ fn five_venues_pushing_at_once_killed_and_again_should_give_one_season_with_noth
     let answered = answer_after_push(&venues[1]);
     let again = pushed(push(&venues[1], &url));
     assert!(
-        again.contains("neu gesendet: 0 Blätter, 0 Scans, "),
+        again.contains("neu gesendet: 0 Blätter, 0 Scans, 0 Lesungen, 1 Entscheidung, "),
         "{again}"
     );
-    assert!(!again.contains("Scans, 0 Lesungen"), "{again}");
 
     // Every venue once more: only the fifth sends anything.
     for (i, v) in venues.iter().enumerate() {
         let said = pushed(push(v, &url));
         if i < 4 {
             assert!(
-                said.contains("neu gesendet: 0 Blätter, 0 Scans, 0 Lesungen"),
+                said.contains(
+                    "neu gesendet: 0 Blätter, 0 Scans, 0 Lesungen, 0 Entscheidungen, 0 Protokollzeilen"
+                ),
                 "{said}"
             );
         }
@@ -312,6 +313,12 @@ fn a_push_to_no_server_a_refused_login_or_no_postgres_address_should_be_one_germ
     let venue = venue(&dir, "Post", 8, 3, 1);
     let before = file_hash(&venue);
     let cluster = shared();
+    // Something that takes the connection and never says a word.
+    let quiet = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let silent = format!(
+        "postgres://postgres@{}",
+        quiet.local_addr().expect("address")
+    );
     let cases = [
         ("postgres://postgres@127.0.0.1:1/x", "antwortet nicht"),
         (
@@ -321,6 +328,14 @@ fn a_push_to_no_server_a_refused_login_or_no_postgres_address_should_be_one_germ
         (
             &*dir.join("central.sqlite").display().to_string(),
             "kein zentrales Archiv",
+        ),
+        (&*format!("{silent}/x"), "antwortet kein PostgreSQL-Server"),
+        (
+            &*format!(
+                "postgres://postgres@127.0.0.1:{}/postgres?sslmode=require",
+                cluster.port
+            ),
+            "verlangt TLS",
         ),
     ];
     for (to, said) in cases {
@@ -621,7 +636,7 @@ fn every_command_that_takes_an_archive_file_should_take_a_server() {
 }
 
 #[test]
-fn two_venues_pushing_under_one_name_should_be_refused_not_merged() {
+fn two_venues_pushing_under_one_name_or_one_night_under_two_should_be_refused() {
     let dir = temp("series-one-name");
     let url = shared().database("onename");
     let (a, b) = (dir.join("a"), dir.join("b"));
@@ -630,31 +645,43 @@ fn two_venues_pushing_under_one_name_should_be_refused_not_merged() {
     // Both keep the scan's default archive name.
     let first = venue(&a, "aufsicht", 8, 31, 1);
     let second = venue(&b, "aufsicht", 8, 32, 1);
-    pushed(push(&first, &url));
-    let refused = push(&second, &url).wait_with_output().expect("push ran");
-    assert!(!refused.status.success());
-    let said = String::from_utf8_lossy(&refused.stderr);
-    assert_eq!(said.trim().lines().count(), 1, "{said}");
-    assert!(said.contains("--venue"), "{said}");
+    let push_as = |venue: &Path, name: Option<&str>| {
+        let mut args = vec![
+            "push",
+            "--archive",
+            venue.to_str().expect("utf8"),
+            "--to",
+            &url,
+        ];
+        args.extend(name.map(|n| ["--venue", n]).into_iter().flatten());
+        aufsicht(&args)
+    };
+    let one_line = |out: &std::process::Output, part: &str| {
+        assert!(!out.status.success());
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(said.trim().lines().count(), 1, "{said}");
+        assert!(said.contains(part), "{said}");
+    };
+    // Without --venue, the default name names no venue.
+    one_line(
+        &push_as(&first, None),
+        "mit --venue NAME den Spielort nennen",
+    );
+    assert!(push_as(&first, Some("Post")).status.success());
+    // The second laptop under the first one's name: refused, not merged.
+    one_line(&push_as(&second, Some("Post")), "eines anderen Spielorts");
     assert_eq!(
-        central_sheets(&url, "aufsicht"),
+        central_sheets(&url, "Post"),
         4,
         "nothing of the second arrived"
     );
-    let named = aufsicht(&[
-        "push",
-        "--archive",
-        second.to_str().expect("utf8"),
-        "--to",
-        &url,
-        "--venue",
-        "Krone",
-    ]);
-    assert!(
-        named.status.success(),
-        "{}",
-        String::from_utf8_lossy(&named.stderr)
+    // The first laptop's night again under another name: it would count twice.
+    one_line(
+        &push_as(&first, Some("Gasthof Post")),
+        "steht im zentralen Archiv schon als „Post/Vorrunde“",
     );
+    assert_eq!(central_sheets(&url, "Gasthof Post"), 0);
+    assert!(push_as(&second, Some("Krone")).status.success());
     assert_eq!(central_sheets(&url, "Krone"), 4);
 }
 

@@ -18,7 +18,7 @@ pub struct PushArgs {
     #[arg(long)]
     pub archive: PathBuf,
     /// The central archive: postgres://USER@HOST[:PORT]/DB.
-    #[arg(long)]
+    #[arg(long = "to", id = "central")]
     pub to: PathBuf,
     /// The venue the nights are kept under (default: the archive file's
     /// name without its ending).
@@ -31,19 +31,17 @@ pub struct PushArgs {
 
 pub fn run(a: PushArgs, lang: Lang) -> Result<()> {
     if !a.archive.is_file() {
-        bail!(say(
-            lang,
-            "archive-missing",
-            &[("path", &a.archive.display())]
-        ));
+        bail!(say(lang, "push-missing", &[("path", &a.archive.display())]));
     }
-    let venue = match &a.venue {
-        Some(v) => v.trim().to_string(),
-        None => a
-            .archive
-            .file_stem()
-            .map(|s| s.to_string_lossy().to_string())
-            .unwrap_or_default(),
+    let stem = a
+        .archive
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string());
+    let venue = match (&a.venue, stem.as_deref()) {
+        (Some(v), _) => v.trim().to_string(),
+        // Every venue's archive is called so where the scan named none.
+        (None, Some("aufsicht")) => bail!(say(lang, "push-default-name", &[])),
+        (None, stem) => stem.unwrap_or_default().to_string(),
     };
     if venue.is_empty() || venue.contains('/') {
         bail!(say(lang, "push-venue", &[("venue", &venue)]));
@@ -77,13 +75,15 @@ pub fn run(a: PushArgs, lang: Lang) -> Result<()> {
     let pushed = from.push_into(&mut central, &venue, night, &remake, &mut show);
     bar.finish_and_clear();
     let pushed = pushed.told(lang)?;
-    let args: [(&str, &dyn std::fmt::Display); 6] = [
+    let args: [(&str, &dyn std::fmt::Display); 8] = [
         ("venue", &venue),
         ("nights", &pushed.nights),
         ("sheets", &pushed.sheets),
         ("new", &pushed.new_sheets),
         ("scans", &pushed.new_scans),
-        ("rows", &pushed.new_rows),
+        ("readings", &pushed.new_readings),
+        ("decisions", &pushed.new_decisions),
+        ("lines", &pushed.new_lines),
     ];
     stdout_line(&say(lang, "push-done", &args), lang)
 }

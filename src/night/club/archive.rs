@@ -141,6 +141,35 @@ pub struct Archive {
     place: String,
 }
 
+/// How long a server may take to let the program in.
+const CONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// A connection to the server at `url` (shown as `place`), given up after
+/// [`CONNECT_WAIT`]: something that takes the connection and never speaks
+/// PostgreSQL must not keep a command waiting for ever. A connection that
+/// stops answering later fails when a minute of its data went unanswered.
+fn connect(url: &str, place: &str) -> Result<postgres::Client, ArchiveError> {
+    let refused = |source| ArchiveError::Server {
+        address: place.to_string(),
+        source,
+    };
+    let mut config: postgres::Config = url.parse().map_err(refused)?;
+    if config.get_ssl_mode() == postgres::config::SslMode::Require {
+        return Err(ArchiveError::ServerTls(place.to_string()));
+    }
+    config.connect_timeout(CONNECT_WAIT);
+    config.tcp_user_timeout(std::time::Duration::from_secs(60));
+    let (sent, answer) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // Where the wait was given up, no one hears the answer.
+        let _ = sent.send(config.connect(postgres::NoTls));
+    });
+    match answer.recv_timeout(CONNECT_WAIT) {
+        Ok(client) => client.map_err(refused),
+        Err(_) => Err(ArchiveError::ServerSilent(place.to_string())),
+    }
+}
+
 /// Whether `place` names a PostgreSQL server (`postgres://…`) rather
 /// than an archive file.
 pub fn is_server(place: &Path) -> bool {
@@ -230,11 +259,7 @@ impl Archive {
 
     fn open_server(url: &str) -> Result<Self, ArchiveError> {
         let place = shown_address(url);
-        let client =
-            postgres::Client::connect(url, postgres::NoTls).map_err(|e| ArchiveError::Server {
-                address: place.clone(),
-                source: e,
-            })?;
+        let client = connect(url, &place)?;
         let mut archive = Archive {
             conn: Conn::Postgres(std::cell::RefCell::new(client)),
             place,

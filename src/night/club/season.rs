@@ -234,6 +234,16 @@ impl Season {
             .collect();
         let rows = table.rows.iter().zip(&self.lines).map(|(row, line)| {
             let mut cells: Vec<String> = row.iter().map(Entry::text).collect();
+            // The nights qualified at, written as the heads write them.
+            if self.qualifying
+                && let Some(last) = cells.last_mut()
+            {
+                let nights = line
+                    .qualified
+                    .iter()
+                    .map(|&i| crate::catalogue::column_head(lang, &self.columns[i]));
+                *last = nights.collect::<Vec<_>>().join("; ");
+            }
             cells.insert(
                 2,
                 names.get(line.player.as_str()).unwrap_or_default().into(),
@@ -363,6 +373,23 @@ mod tests {
         // Without the rule, no column.
         let plain = csv(&season(&nights, &SeasonRule::default()));
         assert!(!plain.contains("qualified"), "{plain}");
+    }
+
+    #[test]
+    fn the_page_should_write_the_qualifiers_nights_as_its_heads_do() {
+        let rule = SeasonRule {
+            qualify: Some(1),
+            ..SeasonRule::default()
+        };
+        let nights = [
+            night("2026-01-10 Post/Vorrunde", &[("17", 30)]),
+            night("2026-01-11 Krone/Vorrunde", &[("17", 25)]),
+        ];
+        let page = season(&nights, &rule).page("Saison", Lang::De, &Names::default());
+        assert!(
+            page.contains("<td>10.01.2026 Post/Vorrunde; 11.01.2026 Krone/Vorrunde</td>"),
+            "{page}"
+        );
     }
 
     #[test]

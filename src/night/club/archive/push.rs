@@ -45,7 +45,9 @@ pub struct Pushed {
     pub new_sheets: usize,
     pub new_scans: usize,
     /// Readings, decisions and trail lines the central archive lacked.
-    pub new_rows: usize,
+    pub new_readings: usize,
+    pub new_decisions: usize,
+    pub new_lines: usize,
 }
 
 /// A venue's sheet, as the push finds it in both archives.
@@ -112,7 +114,7 @@ impl Archive {
         let ids: HashMap<i64, i64> = pairs.iter().map(|p| (p.venue, p.central)).collect();
         let check = |sheet| remake(&night.rules, sheet);
         for (done, pair) in pairs.iter().enumerate() {
-            pushed.new_rows += self.push_record(central, target, pair, &ids, &check)?;
+            self.push_record(central, (target, pair), &ids, &check, pushed)?;
             progress(&Progress {
                 night: &key,
                 done: of + done + 1,
@@ -182,6 +184,22 @@ impl Archive {
         let same = |o: &str| o == origin || (o.ends_with('#') && origin.starts_with(o));
         if there.as_deref().is_some_and(|o| !same(o)) {
             return Err(ArchiveError::OtherVenue(name));
+        }
+        // This night, pushed before under another venue's name, would
+        // count twice.
+        let prefix = format!("{created}#{}#", night.id);
+        let others = tx.query(
+            "SELECT name, origin FROM tournaments WHERE name != ?1 AND substr(origin, 1, length(?2)) = ?2",
+            args![name.as_str(), prefix.as_str()],
+        )?;
+        for row in others {
+            let (other, o): (String, String) = (row.get(0)?, row.get(1)?);
+            if same(&o) || (origin.ends_with('#') && o.starts_with(&origin)) {
+                return Err(ArchiveError::PushedAs {
+                    night: name,
+                    as_: other,
+                });
+            }
         }
         tx.execute(
             "UPDATE tournaments SET venue = ?2, origin = ?3, date = coalesce(date, ?4) WHERE id = ?1",
@@ -253,7 +271,7 @@ impl Archive {
         let file = (result_file.as_deref(), scanned);
         let central_id = insert_sheet(&mut tx, (target, sha256), &sheet, &json, file)?;
         write_details(&mut tx, central_id, &sheet)?;
-        pushed.new_rows += self.push_readings(&mut tx, id, central_id)?;
+        pushed.new_readings += self.push_readings(&mut tx, id, central_id)?;
         tx.commit()?;
         Ok((central_id, true))
     }
@@ -277,15 +295,15 @@ impl Archive {
     /// The readings, decisions and trail lines of a venue's sheet that
     /// the central archive lacks, and the sheet as it then stands: the
     /// venue's, or, where the central desk read or decided on it too,
-    /// made again from the whole record. How many rows were new.
+    /// made again from the whole record.
     fn push_record(
         &self,
         central: &mut Archive,
-        target: i64,
-        pair: &Pair,
+        (target, pair): (i64, &Pair),
         ids: &HashMap<i64, i64>,
         check: &crate::record::stand::Check,
-    ) -> Result<usize, ArchiveError> {
+        pushed: &mut Pushed,
+    ) -> Result<(), ArchiveError> {
         // Under the central archive's write lock: two pushes of one venue
         // at once send each row once.
         let mut tx = central.write()?;
@@ -304,9 +322,11 @@ impl Archive {
             args![pair.venue, t],
         )?;
         let readings = self.push_readings(&mut tx, pair.venue, pair.central)?;
-        let new = readings + records.len() + lines.len();
-        if new == 0 {
-            return Ok(0);
+        pushed.new_readings += readings;
+        pushed.new_decisions += records.len();
+        pushed.new_lines += lines.len();
+        if readings + records.len() + lines.len() == 0 {
+            return Ok(());
         }
         for row in records {
             let decision = central_decision(&row.get::<String>(3)?, ids)?;
@@ -339,8 +359,7 @@ impl Archive {
             made(&mut tx, pair.central, check)?
         };
         keep_stand(&mut tx, pair.central, target, &sheet)?;
-        tx.commit()?;
-        Ok(new)
+        tx.commit()
     }
 }
 
