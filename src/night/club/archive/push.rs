@@ -68,8 +68,11 @@ impl Archive {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Pushed, ArchiveError> {
         let mut pushed = Pushed::default();
+        let counts = self.sheet_counts()?;
         for n in self.nights()? {
-            if night.is_some_and(|id| id != n.id) {
+            // A night without sheets has nothing to send yet, and no
+            // scan that tells it from another archive's.
+            if night.is_some_and(|id| id != n.id) || !counts.contains_key(&n.id) {
                 continue;
             }
             self.push_night(central, venue, &n, remake, progress, &mut pushed)?;
@@ -139,13 +142,14 @@ impl Archive {
             "SELECT created FROM tournaments WHERE id = ?1",
             args![night.id],
         )?;
-        // Its creation and id there, and its first scan where it has one:
-        // two archives' nights differ in their scans if in nothing else.
-        let first: Option<String> = self.conn.db().optional(
+        // Its creation and id there, and its first scan: two archives'
+        // nights (one copied from a template archive, say) differ in
+        // their scans if in nothing else.
+        let first: String = self.conn.db().value(
             "SELECT sha256 FROM sheets WHERE tournament_id = ?1 ORDER BY id LIMIT 1",
             args![night.id],
         )?;
-        let origin = format!("{created}#{}#{}", night.id, first.unwrap_or_default());
+        let origin = format!("{created}#{}#{first}", night.id);
         let names = self.conn.db().query(
             "SELECT number, name FROM names WHERE tournament_id = ?1",
             args![night.id],
@@ -180,26 +184,20 @@ impl Archive {
             )?
             .ok_or(ArchiveError::Column(0))?;
         let (target, there): (i64, Option<String>) = (row.get(0)?, row.get(1)?);
-        // Pushed before it held a sheet, its origin ends in `#`.
-        let same = |o: &str| o == origin || (o.ends_with('#') && origin.starts_with(o));
-        if there.as_deref().is_some_and(|o| !same(o)) {
+        if there.as_deref().is_some_and(|o| o != origin) {
             return Err(ArchiveError::OtherVenue(name));
         }
         // This night, pushed before under another venue's name, would
         // count twice.
-        let prefix = format!("{created}#{}#", night.id);
-        let others = tx.query(
-            "SELECT name, origin FROM tournaments WHERE name != ?1 AND substr(origin, 1, length(?2)) = ?2",
-            args![name.as_str(), prefix.as_str()],
+        let other: Option<String> = tx.optional(
+            "SELECT name FROM tournaments WHERE name != ?1 AND origin = ?2",
+            args![name.as_str(), origin.as_str()],
         )?;
-        for row in others {
-            let (other, o): (String, String) = (row.get(0)?, row.get(1)?);
-            if same(&o) || (origin.ends_with('#') && o.starts_with(&origin)) {
-                return Err(ArchiveError::PushedAs {
-                    night: name,
-                    as_: other,
-                });
-            }
+        if let Some(other) = other {
+            return Err(ArchiveError::PushedAs {
+                night: name,
+                as_: other,
+            });
         }
         tx.execute(
             "UPDATE tournaments SET venue = ?2, origin = ?3, date = coalesce(date, ?4) WHERE id = ?1",
