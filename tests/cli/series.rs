@@ -272,6 +272,21 @@ fn value_at(sheet: &SheetResult, path: &str) -> Option<i64> {
     crate::desk::value_at(&json, path).as_i64()
 }
 
+/// Anna's decision at the venue on its sheet read from `source`.
+fn decide_at(venue: &Path, source: &Option<String>, decision: Decision) {
+    let mut archive = Archive::open(venue).expect("venue");
+    let sheets = archive.sheets(1).expect("sheets");
+    let sheet = sheets
+        .iter()
+        .find(|s| s.result.source == *source)
+        .expect("sheet");
+    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
+    let check = |s| aufsicht::verify(s, &rules, aufsicht::Lang::De);
+    archive
+        .decide(sheet.id, "Anna", &[decision], None, &check)
+        .expect("decided");
+}
+
 /// At the venue, its second sheet is found a copy of its first: the
 /// two sheets' sources.
 fn copy_at(venue: &Path) -> (Option<String>, Option<String>) {
@@ -452,23 +467,11 @@ fn the_central_desk_and_audit_should_hold_every_venues_night_and_its_decisions()
     // Then the venue answers another cell of that sheet and pushes again:
     // both decisions stand in the central archive.
     let source = first["source"].as_str().expect("source").to_string();
-    let mut at_post = Archive::open(&post).expect("venue");
-    let sheet = at_post
-        .sheets(1)
-        .expect("sheets")
-        .into_iter()
-        .find(|s| s.result.source.as_deref() == Some(&*source))
-        .expect("sheet");
-    let decision = Decision::Paper {
+    let answer = Decision::Paper {
         path: "games/3/1/plus".into(),
         value: 55.into(),
     };
-    let rules = aufsicht::RuleSet::load("merkur").expect("merkur");
-    let check = |s| aufsicht::verify(s, &rules, aufsicht::Lang::De);
-    at_post
-        .decide(sheet.id, "Anna", &[decision], None, &check)
-        .expect("answered");
-    drop(at_post);
+    decide_at(&post, &Some(source.clone()), answer);
     pushed(push(&post, &url));
     let central = Archive::open(Path::new(&url)).expect("central");
     let night = central
@@ -710,19 +713,11 @@ fn a_reading_made_centrally_should_stand_after_the_venues_next_push() {
         .expect("read again");
     drop(central);
     // The venue answers game 3 and pushes: both stand.
-    let mut at_post = Archive::open(&post).expect("venue");
-    let mut sheets = at_post.sheets(1).expect("sheets").into_iter();
-    let sheet = sheets
-        .find(|s| s.result.source == first.result.source)
-        .expect("sheet");
-    let decision = Decision::Paper {
+    let answer = Decision::Paper {
         path: "games/3/1/plus".into(),
         value: 55.into(),
     };
-    at_post
-        .decide(sheet.id, "Anna", &[decision], None, &check)
-        .expect("answered");
-    drop(at_post);
+    decide_at(&post, &first.result.source, answer);
     pushed(push(&post, &url));
     let central = Archive::open(Path::new(&url)).expect("central");
     let stands = central
