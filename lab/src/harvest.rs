@@ -102,6 +102,14 @@ pub const WITH_BILEVEL: &[Capture] = &[
     Capture::Phone,
 ];
 
+/// The writers of every other harvested sheet: a library's, drawn within
+/// `ranges` (size, rings, slant).
+#[derive(Clone, Copy)]
+pub struct Writers<'a> {
+    pub library: &'a Library,
+    pub ranges: WideRanges,
+}
+
 /// Draws `sheets` sheets (the rule sets and forms in turn, captured by
 /// `captures` in turn) at 200 dpi from `digits` and harvests them on all
 /// cores; with `hands`, every other sheet is written by one of its
@@ -109,7 +117,7 @@ pub const WITH_BILEVEL: &[Capture] = &[
 pub fn harvest(
     pairs: &[(RuleSet, FormTemplate)],
     digits: &Digits,
-    hands: Option<&Library>,
+    hands: Option<Writers<'_>>,
     sheets: usize,
     seed: u64,
     captures: &[Capture],
@@ -138,10 +146,19 @@ pub fn harvest(
 
 /// The sizes and rings of the writers of many hands on training sheets:
 /// moderate ones, so that the digits are cut as the reader cuts most.
-const MODERATE: WideRanges = WideRanges {
+pub const MODERATE: WideRanges = WideRanges {
     size: (0.5, 0.9),
     ring: (1.0, 1.5),
     slant: (0.0, 0.0),
+};
+
+/// Real paper's writers (`generate --hands many-wide` with real paper's
+/// slant): numbers over the lines, big and small, rings across the cells,
+/// so that the digits are cut as the reader cuts them there.
+pub const REAL_PAPER: WideRanges = WideRanges {
+    size: (0.5, 1.4),
+    ring: (1.0, 2.5),
+    slant: (-10.0, 15.0),
 };
 
 /// Sheet `i` of a harvest: its truth, its form and its captured image;
@@ -149,7 +166,7 @@ const MODERATE: WideRanges = WideRanges {
 pub fn drawn_sheet<'p>(
     pairs: &'p [(RuleSet, FormTemplate)],
     digits: &Digits,
-    hands: Option<&Library>,
+    hands: Option<Writers<'_>>,
     i: usize,
     seed: u64,
     captures: &[Capture],
@@ -159,7 +176,7 @@ pub fn drawn_sheet<'p>(
     let players = synth::players_at(rules, form);
     let sheet = synth::random_sheet(rules, form, players, &mut rng);
     let hand = match hands {
-        Some(library) if i % 2 == 1 => synth::Hands::Many(Some(MODERATE), library),
+        Some(w) if i % 2 == 1 => synth::Hands::Many(Some(w.ranges), w.library),
         _ => synth::Hands::Tidy,
     };
     let (page, _) = synth::draw(&sheet, form, digits, hand, false, 200.0, &mut rng);

@@ -24,7 +24,8 @@ use crate::check::as_read;
 use crate::check::flags::{Code, Flag};
 use crate::error::ArchiveError;
 use crate::night::club::archive::Archive;
-use crate::sheet::{PlayerNo, SheetResult, Status};
+use crate::record::counts::Counting;
+use crate::sheet::{PlayerNo, SheetResult};
 
 /// A Schreiber is flagged at a chance below this, with at least
 /// [`FLAG_ERRORS`] errors.
@@ -78,7 +79,7 @@ pub struct Writer {
 pub fn ledger(sheets: &[LedgerSheet]) -> Vec<Writer> {
     // A number is one Schreiber however it is written: by its value.
     let mut by_player: BTreeMap<PlayerNo, (Writer, Vec<f64>)> = BTreeMap::new();
-    for s in sheets.iter().filter(|s| counts(s.result)) {
+    for s in sheets.iter().filter(|s| Counting::of(s.result).counts()) {
         let Some(player) = s
             .result
             .players
@@ -170,22 +171,24 @@ pub type Nights = [(String, Vec<(String, SheetResult)>)];
 /// Every Schreiber's account over `nights`, each sheet's Schreiber where
 /// `seats` puts them.
 pub fn of_nights(nights: &Nights, seats: &WriterSeats) -> Vec<Writer> {
-    let sheets: Vec<LedgerSheet> =
-        nights
-            .iter()
-            .flat_map(|(night, sheets)| {
-                // The same paper twice is one Liste: the one stored first.
-                let twins = crate::night::tournament::copies::later_twins(sheets);
-                sheets.iter().zip(twins).filter(|(_, twin)| !twin).map(
-                    move |((name, result), _)| LedgerSheet {
-                        night,
-                        sheet: name.clone(),
-                        result,
-                        writer_seat: seats.of(result),
-                    },
-                )
-            })
-            .collect();
+    let sheets: Vec<LedgerSheet> = nights
+        .iter()
+        .flat_map(|(night, sheets)| {
+            // Only a Liste that counts: the same paper twice is one,
+            // the one stored first.
+            let counting = crate::record::counts::night(sheets.iter().map(|(_, s)| s));
+            sheets
+                .iter()
+                .zip(counting)
+                .filter(|(_, how)| how.counts())
+                .map(move |((name, result), _)| LedgerSheet {
+                    night,
+                    sheet: name.clone(),
+                    result,
+                    writer_seat: seats.of(result),
+                })
+        })
+        .collect();
     ledger(&sheets)
 }
 
@@ -222,18 +225,6 @@ fn empty(player: &str) -> Writer {
         flagged: false,
         evidence: Vec::new(),
     }
-}
-
-/// Whether the sheet counts at all: read, valid, no copy, this game's.
-fn counts(sheet: &SheetResult) -> bool {
-    sheet.status != Status::Unreadable
-        && sheet.notes.void.is_none()
-        && sheet.notes.copy_of.is_none()
-        && sheet.notes.discarded.is_none()
-        && !sheet
-            .flags
-            .iter()
-            .any(|f| matches!(f.code, Code::WrongGame | Code::SheetUnreadable))
 }
 
 /// Whether a reading in doubt explains seat `seat`'s error (`written`
@@ -285,7 +276,7 @@ fn likely(f: &Flag) -> Vec<i64> {
 /// The sure errors of one sheet: its rows' that do not add up, then its
 /// footers'.
 fn errors_of(s: &LedgerSheet) -> Vec<Evidence> {
-    if !counts(s.result) {
+    if !Counting::of(s.result).counts() {
         return Vec::new();
     }
     let mut errors = row_errors(s);

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::TemplateError;
+use crate::page::template_error::TemplateError;
 
 const BUILTIN: &[(&str, &str)] = &[
     (
@@ -144,7 +144,7 @@ impl FormTemplate {
             return Self::from_json(&path.display().to_string(), &text);
         }
         Err(TemplateError::Unknown {
-            what: crate::error::TemplateKind::Form,
+            what: crate::page::template_error::TemplateKind::Form,
             name: name_or_path.to_string(),
             known: builtin_ids().collect::<Vec<_>>().join(", "),
         })

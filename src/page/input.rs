@@ -236,7 +236,10 @@ impl Iterator for Pages {
 
 /// The pages of an image or PDF file (an image has one).
 pub fn load(path: &Path) -> Pages {
+    let empty = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0);
     let inner = match kind_of(path) {
+        // Nothing in it: said as such, not as a broken image.
+        _ if empty => Inner::One(Some(Err(Unreadable::EmptyFile))),
         Kind::Pdf => match open_pdf(path) {
             Ok(doc) => {
                 let ids: Vec<lopdf::ObjectId> = doc.get_pages().into_values().collect();
@@ -646,6 +649,22 @@ mod tests {
     use super::*;
     use image::codecs::jpeg::JpegEncoder;
     use image::{ImageEncoder, Luma};
+
+    #[test]
+    fn an_empty_file_should_be_said_to_be_empty_as_image_and_as_pdf() {
+        let dir = tempfile::tempdir().expect("dir");
+        for name in ["foto.jpg", "liste.pdf"] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, b"").expect("write");
+            let page = load(&path).next().expect("one page");
+            let why = page.image.expect_err("empty");
+            assert_eq!(why, Unreadable::EmptyFile, "{name}");
+            assert!(
+                why.text(crate::catalogue::Lang::De).contains("leere Datei"),
+                "{name}"
+            );
+        }
+    }
 
     /// An EXIF block (little-endian TIFF) holding one tag: the orientation.
     fn exif_orientation(value: u8) -> Vec<u8> {

@@ -11,6 +11,9 @@ pub enum Unreadable {
     /// The bytes are no image the decoders know, or a broken one.
     #[error("{}", self.text(Lang::En))]
     NotAnImage,
+    /// The file holds no bytes at all (a transfer that broke off).
+    #[error("{}", self.text(Lang::En))]
+    EmptyFile,
     /// The image format is known but this variant is not supported.
     #[error("{}", self.text(Lang::En))]
     Unsupported(String),
@@ -47,6 +50,10 @@ pub enum Unreadable {
     /// A bug while reading (a panic caught), or a check that failed.
     #[error("{}", self.text(Lang::En))]
     Internal(String),
+    /// A result the archive kept that cannot be read back (written by an
+    /// older release, or damaged): set aside, its readings kept.
+    #[error("{}", self.text(Lang::En))]
+    SetAside(String),
 }
 
 /// Why a file could not be opened or read from the disk.
@@ -123,6 +130,7 @@ impl Unreadable {
         match self {
             Open(p) => p.text(lang),
             NotAnImage => say(lang, "unreadable-not-an-image", &[]),
+            EmptyFile => say(lang, "unreadable-empty-file", &[]),
             Unsupported(what) => say(lang, "unreadable-unsupported", &[("what", what)]),
             TooLarge { width, height } => say(
                 lang,
@@ -161,6 +169,7 @@ impl Unreadable {
                 &[("form", form), ("percent", percent)],
             ),
             Internal(what) => say(lang, "unreadable-internal", &[("what", what)]),
+            SetAside(why) => say(lang, "unreadable-set-aside", &[("why", why)]),
         }
     }
 }

@@ -10,11 +10,13 @@
 //! A new power is one more kind of [`Decision`].
 //!
 //! - [`answer`]: a value set to what a person read on the paper;
+//! - [`counts`]: whether a sheet counts in its night, and where;
 //! - [`powers`]: initials and verdicts on a sheet;
 //! - [`stand`]: the sheet as it stands, and as it counts;
 //! - [`trail`]: what a record changed, line by line.
 
 pub mod answer;
+pub mod counts;
 pub mod powers;
 pub mod stand;
 pub mod trail;

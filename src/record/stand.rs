@@ -67,18 +67,17 @@ pub fn stand(
         let _ = super::apply(&mut sheet, &record.decision, &record.by, &record.at, itself);
     }
     let mut sheet = check(sheet)?;
+    // A count of the value written stands too: the Leitung confirmed it
+    // (its checks settled), where the writer's sums say otherwise.
     sheet.notes.counts = counts
         .into_iter()
-        .filter_map(|(path, record, value, reason)| {
-            let written = answer::get(&sheet, path);
-            (numeric(&written) != numeric(value)).then(|| Count {
-                path: path.to_string(),
-                written,
-                value: value.clone(),
-                by: record.by.clone(),
-                at: record.at.clone(),
-                reason: reason.to_string(),
-            })
+        .map(|(path, record, value, reason)| Count {
+            path: path.to_string(),
+            written: answer::get(&sheet, path),
+            value: value.clone(),
+            by: record.by.clone(),
+            at: record.at.clone(),
+            reason: reason.to_string(),
         })
         .collect();
     settle(&mut sheet);
@@ -105,22 +104,25 @@ pub fn as_read(reading: &SheetResult) -> SheetResult {
     sheet
 }
 
-/// A value compared as the paper means it: `"088"` is 88.
-fn numeric(value: &Value) -> Value {
-    match value {
-        Value::String(s) => s
-            .trim_start_matches('0')
-            .parse::<i64>()
-            .map(Value::from)
-            .unwrap_or_else(|_| value.clone()),
-        v => v.clone(),
-    }
-}
-
 /// Marks every rule flag a count settles: a footer value's own flag, and
-/// the flags of a game row (of its seat, or of the whole row).
+/// the flags of a game row (of its seat, or of the whole row); and the
+/// sheet's Endergebnisse not adding up to 0 where, as they count, they do.
 fn settle(sheet: &mut SheetResult) {
     let counts = sheet.notes.counts.clone();
+    let ends = counted(sheet).endergebnis;
+    let zero = ends.iter().any(Option::is_some) && ends.iter().flatten().sum::<i64>() == 0;
+    let last_end = counts
+        .iter()
+        .rev()
+        .find(|c| c.path.starts_with("endergebnis/"));
+    if let Some(count) = last_end.filter(|_| zero) {
+        for flag in (sheet.flags.iter_mut()).filter(|f| f.code == Code::EndergebnisNotZero) {
+            flag.detail.settled = Some(Settled {
+                by: count.by.clone(),
+                at: count.at.clone(),
+            });
+        }
+    }
     for count in &counts {
         let Ok(path) = count.path.parse::<ValuePath>() else {
             continue;
@@ -179,4 +181,76 @@ pub fn said(count: &Count, lang: crate::check::messages::Lang) -> String {
         ("reason", &count.reason),
     ];
     crate::catalogue::say(lang, "count-said", &args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::messages::Lang;
+    use crate::check::rules::RuleSet;
+    use crate::sheet::{Cell, GameRow, finished_sheet};
+
+    /// A merkur sheet of one Rufspiel (seats 1 and 2 win 5), its first
+    /// Endergebnis written 5 too few: they add up to -5.
+    fn miswritten() -> SheetResult {
+        let row = GameRow {
+            no: 1,
+            cells: vec![Cell::plus(5), Cell::plus(5), Cell::minus(5), Cell::minus(5)],
+            initials: false,
+            class: None,
+            extra: Default::default(),
+        };
+        let ids = ["1", "2", "3", "4"].map(|p| Some(p.to_string())).to_vec();
+        let mut sheet = finished_sheet("merkur", vec![row], ids);
+        sheet.endergebnis[0] = Some(0);
+        sheet
+    }
+
+    fn count(path: &str, value: i64) -> Record {
+        Record {
+            by: "AB".into(),
+            at: "2026-12-07T20:00:00Z".into(),
+            decision: Decision::Counts {
+                path: path.into(),
+                value: Value::from(value),
+                reason: "die Zeilen geben es".into(),
+            },
+        }
+    }
+
+    fn standing(records: &[Record]) -> SheetResult {
+        let rules = RuleSet::load("merkur").expect("merkur");
+        let check = |s| crate::verify(s, &rules, Lang::De);
+        stand(&miswritten(), records, 1, &check).expect("stands")
+    }
+
+    fn open(sheet: &SheetResult, code: Code) -> bool {
+        sheet
+            .flags
+            .iter()
+            .any(|f| f.code == code && f.detail.settled.is_none())
+    }
+
+    #[test]
+    fn a_count_that_makes_the_endergebnisse_add_up_should_settle_their_sum() {
+        assert!(open(&standing(&[]), Code::EndergebnisNotZero));
+        let counted = standing(&[count("endergebnis/1", 5)]);
+        assert!(
+            !open(&counted, Code::EndergebnisNotZero),
+            "{:?}",
+            counted.flags
+        );
+        // A count that leaves them apart settles nothing of the sum.
+        assert!(open(
+            &standing(&[count("endergebnis/1", 3)]),
+            Code::EndergebnisNotZero
+        ));
+    }
+
+    #[test]
+    fn a_count_of_the_value_written_should_stand_as_a_confirmation() {
+        let confirmed = standing(&[count("endergebnis/2", 5)]);
+        assert_eq!(confirmed.notes.counts.len(), 1);
+        assert_eq!(confirmed.notes.counts[0].written, Value::from(5));
+    }
 }

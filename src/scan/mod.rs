@@ -166,7 +166,10 @@ fn scan_in_hand(
     let clock = std::time::Instant::now();
     let verified = verified.map(|sheet| {
         let sheet = with_other_pens(sheet, &aligned, page, lang);
-        game::with_game_checked(sheet, aligned.form, rules, lang)
+        let mut sheet = game::with_game_checked(sheet, aligned.form, rules, lang);
+        // Made here once: what the archive stores, it reads back.
+        crate::sheet::range::doubt_out_of_range(&mut sheet, lang);
+        sheet
     });
     times.pens += clock.elapsed();
     verified.unwrap_or_else(|e| {

@@ -17,6 +17,7 @@ pub mod lenient;
 pub mod notes;
 pub mod path;
 pub mod player_no;
+pub mod range;
 
 pub use notes::{CellNotes, CellReading, Marks, Placement, SheetNotes};
 pub use path::{Column, ValuePath};
@@ -172,6 +173,24 @@ impl SheetResult {
         })?;
         sheet.check_shape(name)?;
         Ok(sheet)
+    }
+
+    /// [`SheetResult::from_json`] of a result a store kept: one written
+    /// before numbers out of range were asked (a table read as 0) is read
+    /// with those numbers in doubt ([`range::doubt_out_of_range`]).
+    pub fn from_stored(name: &str, text: &str) -> Result<Self, SheetError> {
+        let shaped = Self::from_json(name, text);
+        let Err(SheetError::Shape { .. }) = &shaped else {
+            return shaped;
+        };
+        let Ok(mut sheet) = serde_json::from_str::<SheetResult>(text) else {
+            return shaped;
+        };
+        range::doubt_out_of_range(&mut sheet, crate::catalogue::Lang::De);
+        match sheet.check_shape(name) {
+            Ok(()) => Ok(sheet),
+            Err(_) => shaped,
+        }
     }
 
     pub fn from_path(path: &Path) -> Result<Self, SheetError> {
@@ -361,7 +380,7 @@ pub fn finished_sheet(
 
 /// Round, table and row numbers as the desk takes them: a number beyond
 /// would make the standings lay out a column for each.
-const MOST: u32 = 999;
+pub const MOST: u32 = 999;
 
 fn shape_error(file: &str, field: &str, message: String) -> SheetError {
     SheetError::Shape {

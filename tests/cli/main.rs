@@ -15,6 +15,7 @@ mod postgres;
 mod properties;
 mod questions;
 mod review;
+mod robust;
 mod scan;
 mod series;
 mod standings;

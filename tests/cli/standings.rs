@@ -453,3 +453,103 @@ fn a_season_exported_and_read_back_should_rank_each_night_as_the_archive_does() 
         assert_eq!(night["sheets"], "8");
     }
 }
+
+/// The rows of a standings CSV by player: the total and the review.
+fn by_player(csv: &str) -> BTreeMap<String, (i64, String)> {
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let at = |name: &str| head.iter().position(|h| *h == name).expect(name);
+    lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .map(|c| {
+            let total = c[at("total")].parse().expect("total");
+            (
+                c[at("player")].to_string(),
+                (total, c[at("review")].to_string()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_merkur_scan_and_its_fax_should_count_once_as_the_same_paper() {
+    let out = temp("twice");
+    crate::common::scan_flagged_samples(&out);
+    let checks = out.join("checks.csv");
+    let run = aufsicht(&[
+        "standings",
+        "--rules",
+        "merkur",
+        "--checks",
+        checks.to_str().expect("utf8"),
+        out.to_str().expect("utf8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let csv = String::from_utf8_lossy(&run.stdout);
+    let players = by_player(&csv);
+    assert_eq!(players["27"].0, 27, "{csv}");
+    assert_eq!(players.len(), 4, "{csv}");
+    let checks = std::fs::read_to_string(&checks).expect("checks");
+    assert!(checks.contains("SHEET_TWICE"), "{checks}");
+    assert!(checks.contains("TABLE_TWICE"), "{checks}");
+    for never in ["ROWS_COPIED", "PLAYER_TWICE_IN_ROUND"] {
+        assert!(!checks.contains(never), "{never}: {checks}");
+    }
+    // A person reads the sheets by round and table, not by file.
+    let messages: Vec<&str> = checks
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.rsplit_once(",\""))
+        .map(|(_, m)| m)
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .all(|m| !m.contains(".tif") && !m.contains(".jpg")),
+        "{checks}"
+    );
+    assert!(messages.iter().any(|m| m.contains("R1 T30")), "{checks}");
+}
+
+#[test]
+fn a_ranking_with_a_sheet_in_doubt_should_say_provisional_and_mark_its_players() {
+    let out = temp("provisional");
+    crate::common::scan_samples(&out, &["merkur-scanner.jpg"]);
+    let run = aufsicht(&[
+        "standings",
+        "--rules",
+        "merkur",
+        out.to_str().expect("utf8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let csv = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        csv.lines()
+            .next()
+            .expect("header")
+            .ends_with(",review,status"),
+        "{csv}"
+    );
+    assert!(
+        csv.lines().skip(1).all(|l| l.ends_with(",vorläufig")),
+        "{csv}"
+    );
+    assert!(stderr.contains("SHEETS_IN_DOUBT"), "{stderr}");
+
+    // A night with nothing open is final.
+    let dir = temp("final");
+    write_night(&dir, 8, 5);
+    let round = dir.join("runde1");
+    let csv = standings_csv(&[
+        "standings",
+        "--rules",
+        "merkur",
+        round.to_str().expect("utf8"),
+    ]);
+    assert!(
+        csv.lines().skip(1).all(|l| l.ends_with(",Endergebnis")),
+        "{csv}"
+    );
+}

@@ -51,6 +51,11 @@ pub struct TrainDigitsArgs {
     /// one in five (beside the scanner's and the phone's).
     #[arg(long)]
     pub bilevel: bool,
+    /// With --hands: their sheets written as real paper is (numbers over
+    /// the lines, big and small, rings across the cells, slanted), not
+    /// in moderate sizes.
+    #[arg(long, requires = "hands")]
+    pub real_paper: bool,
     #[command(flatten)]
     pub go_on: GoOn,
 }
@@ -185,6 +190,7 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
         hand_writers,
         rendering,
         bilevel,
+        real_paper,
         go_on,
     } = a;
     if !(0.0..=1.0).contains(&bent) {
@@ -194,13 +200,21 @@ pub fn digits(a: TrainDigitsArgs) -> Result<()> {
     let digits = synth::Digits::from_dir(&mnist).map_err(anyhow::Error::msg)?;
     let held = aufsicht::read::cnn::HELD_BACK;
     let library = training_library(hands.as_deref(), &digits, rendering)?;
+    let writers = library.as_ref().map(|library| crate::harvest::Writers {
+        library,
+        ranges: if real_paper {
+            crate::harvest::REAL_PAPER
+        } else {
+            crate::harvest::MODERATE
+        },
+    });
     let captures = if bilevel {
         crate::harvest::WITH_BILEVEL
     } else {
         crate::harvest::CAPTURES
     };
     let [cells, held_cells] =
-            harvest_training_and_held(&digits, library.as_ref(), sheets, seed.wrapping_mul(1000) + 1, captures, |h, what| {
+            harvest_training_and_held(&digits, writers, sheets, seed.wrapping_mul(1000) + 1, captures, |h, what| {
                 eprintln!(
                     "aufsicht: {} digits and {} parts not one digit cut from {} sheets drawn with {what} ({} of {} fields not in one piece per digit, {} sheets not found)",
                     h.samples.len() - h.not_digits,
@@ -286,7 +300,7 @@ pub fn pairs(a: TrainPairsArgs) -> Result<()> {
 /// cut as the pipeline cuts them; `report` says what each gave.
 fn harvest_training_and_held(
     digits: &synth::Digits,
-    hands: Option<&Library>,
+    hands: Option<crate::harvest::Writers<'_>>,
     sheets: usize,
     seed: u64,
     captures: &[crate::synth::Capture],

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use aufsicht::catalogue::say;
+use aufsicht::catalogue::{Tell, say};
 use aufsicht::record::Decision;
+use aufsicht::sheet::ValuePath;
 use aufsicht::{Lang, SheetResult};
 
 use crate::common::{Told, load_rules, open_archive, stdout_line};
@@ -61,6 +62,11 @@ pub struct CorrectArgs {
     /// Why the counted values count (with --counts).
     #[arg(long, requires = "counts")]
     pub reason: Option<String>,
+    /// A value (`endergebnis/2`, `games/5/1/plus`) that stands as the sheet
+    /// gives it, though it is unchanged: the paper says it (settling its
+    /// doubt), or with --counts it counts (settling its checks).
+    #[arg(long)]
+    pub confirm: Vec<String>,
     /// The corrected sheet result (a scan's JSON, edited).
     pub sheet: PathBuf,
 }
@@ -106,10 +112,10 @@ fn check(archive: &Path, lang: Lang) -> Result<()> {
         let line = match d {
             Damage::Scan { sha256 } => say(lang, "check-scan-altered", &[("sha256", sha256)]),
             Damage::Result { sheet } => say(lang, "check-result-altered", &[("sheet", sheet)]),
-            Damage::Unreadable { sheet, message } => say(
+            Damage::Unreadable { sheet, why } => say(
                 lang,
                 "check-result-unreadable",
-                &[("sheet", sheet), ("message", message)],
+                &[("sheet", sheet), ("message", &why.tell(lang))],
             ),
             Damage::Values { sheet, fields } => say(
                 lang,
@@ -238,6 +244,7 @@ pub fn correct_run(a: CorrectArgs, lang: Lang) -> Result<()> {
         rules: a.rules.as_deref(),
         by: &a.by,
         reason: a.reason.as_deref().filter(|_| a.counts),
+        confirm: &a.confirm,
     };
     correct(&a.archive, a.tournament.as_deref(), how, &a.sheet, lang)
 }
@@ -301,6 +308,7 @@ struct CorrectHow<'a> {
     rules: Option<&'a str>,
     by: &'a str,
     reason: Option<&'a str>,
+    confirm: &'a [String],
 }
 
 fn correct(
@@ -332,9 +340,17 @@ fn correct(
     let id = stored.id;
     // Every value that differs from the sheet as it stands is one
     // decision: what the paper says, or (--counts) what counts.
-    let (_, changed) = aufsicht::record::answer::take_corrected(&stored.result, &input)
+    let (_, mut changed) = aufsicht::record::answer::take_corrected(&stored.result, &input)
         .told(lang)
         .with_context(|| sheet.display().to_string())?;
+    for text in how.confirm {
+        let path: ValuePath = text
+            .parse()
+            .map_err(|_| anyhow::anyhow!(say(lang, "correct-bad-path", &[("path", text)])))?;
+        if !changed.contains(&path) {
+            changed.push(path);
+        }
+    }
     let decisions: Vec<Decision> = changed
         .into_iter()
         .map(|path| {

@@ -76,6 +76,7 @@ fn described(arg: Arg, text: String, lang: Lang) -> Arg {
             .get_default_values()
             .iter()
             .map(|v| v.to_string_lossy().into_owned())
+            .filter(|v| !v.is_empty())
             .collect();
         if !defaults.is_empty() {
             told.push(say(
@@ -185,6 +186,26 @@ mod tests {
             let missing: Vec<&String> = wanted.iter().filter(|k| !has(lang, k)).collect();
             assert!(missing.is_empty(), "{lang:?} lacks {missing:?}");
         }
+    }
+
+    /// Every option's placeholder that is not German by itself.
+    fn placeholders(command: &Command, out: &mut std::collections::BTreeSet<String>) {
+        for a in command.get_arguments() {
+            if a.get_action().takes_values() && a.get_possible_values().is_empty() {
+                out.insert(format!("help-value-{}", a.get_id()));
+            }
+        }
+        for c in command.get_subcommands() {
+            placeholders(c, out);
+        }
+    }
+
+    #[test]
+    fn every_options_placeholder_should_be_german() {
+        let mut wanted = std::collections::BTreeSet::new();
+        placeholders(&crate::Cli::command(), &mut wanted);
+        let missing: Vec<&String> = wanted.iter().filter(|k| !has(Lang::De, k)).collect();
+        assert!(missing.is_empty(), "German lacks {missing:?}");
     }
 
     #[test]

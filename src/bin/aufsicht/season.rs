@@ -30,6 +30,17 @@ pub struct SeasonArgs {
     /// Also write the table as a page to print (HTML).
     #[arg(long)]
     pub page: Option<PathBuf>,
+    /// `csv`: the contract's CSV; `csv-de`: for a spreadsheet in German
+    /// (`;`, a byte-order mark, German heads, the players' names).
+    #[arg(long, value_enum, default_value = "csv")]
+    pub format: Format,
+}
+
+/// How the season table is written to standard output.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Csv,
+    CsvDe,
 }
 
 pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
@@ -51,7 +62,13 @@ pub fn run(a: SeasonArgs, lang: Lang) -> Result<()> {
         crate::common::told_written(page, lang);
     }
     let mut csv = Vec::new();
-    table.write_csv(&mut csv)?;
+    match a.format {
+        Format::Csv => table.write_csv(&mut csv)?,
+        Format::CsvDe => {
+            let names = names_of(&db, &club, lang)?;
+            (table.for_people(Lang::De, &names)).write_spreadsheet(&mut csv, Lang::De)?
+        }
+    }
     write_stdout(&csv, lang)
 }
 

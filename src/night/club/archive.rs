@@ -13,6 +13,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
+use crate::catalogue::{Lang, Tell};
 use crate::error::ArchiveError;
 use crate::sheet::SheetResult;
 
@@ -336,10 +337,18 @@ impl Archive {
     /// The stored results of an image (all its pages, in page order), if any.
     pub fn find(&self, tournament: i64, sha256: &str) -> Result<Vec<SheetResult>, ArchiveError> {
         let rows = self.conn.db().query(
-            "SELECT result_json FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 ORDER BY page",
+            "SELECT result_json, source, page FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2 ORDER BY page",
             args![tournament, sha256],
         )?;
-        rows.iter().map(|r| parse(&r.get::<String>(0)?)).collect()
+        rows.iter()
+            .map(|r| {
+                Ok(readable(
+                    &r.get::<String>(0)?,
+                    &r.get::<String>(1)?,
+                    r.get(2)?,
+                ))
+            })
+            .collect()
     }
 
     /// Stores all pages of one input file at once (one transaction), each
@@ -445,16 +454,17 @@ impl Archive {
     ) -> Result<Vec<StoredSheet>, ArchiveError> {
         let rows = self.conn.db().query(
             &format!(
-                "SELECT id, sha256, result_json, result_file, version FROM sheets WHERE {condition} ORDER BY id"
+                "SELECT id, sha256, result_json, result_file, version, source, page FROM sheets WHERE {condition} ORDER BY id"
             ),
             args![tournament, sha256],
         )?;
         rows.iter()
             .map(|r| {
+                let (source, page) = (r.get::<String>(5)?, r.get::<i64>(6)?);
                 Ok(StoredSheet {
                     id: r.get(0)?,
                     sha256: r.get(1)?,
-                    result: parse(&r.get::<String>(2)?)?,
+                    result: readable(&r.get::<String>(2)?, &source, page),
                     result_file: r.get(3)?,
                     version: r.get(4)?,
                 })
@@ -517,14 +527,15 @@ impl Archive {
         sheet_id: i64,
     ) -> Result<Option<StoredSheet>, ArchiveError> {
         let row = self.conn.db().row(
-            "SELECT sha256, result_json, result_file, version FROM sheets WHERE id = ?1 AND tournament_id = ?2",
+            "SELECT sha256, result_json, result_file, version, source, page FROM sheets WHERE id = ?1 AND tournament_id = ?2",
             args![sheet_id, tournament],
         )?;
         row.map(|r| {
+            let (source, page) = (r.get::<String>(4)?, r.get::<i64>(5)?);
             Ok(StoredSheet {
                 id: sheet_id,
                 sha256: r.get(0)?,
-                result: parse(&r.get::<String>(1)?)?,
+                result: readable(&r.get::<String>(1)?, &source, page),
                 result_file: r.get(2)?,
                 version: r.get(3)?,
             })
@@ -572,7 +583,23 @@ fn opt(v: Option<i64>) -> String {
 }
 
 fn parse(json: &str) -> Result<SheetResult, ArchiveError> {
-    SheetResult::from_json("archive", json).map_err(|e| ArchiveError::StoredResult(Box::new(e)))
+    SheetResult::from_stored("archive", json).map_err(|e| ArchiveError::StoredResult(Box::new(e)))
+}
+
+/// A stored sheet as the night's views take it: a result that cannot be
+/// read back is set aside as an unreadable sheet that says why (its
+/// readings stay in the record), so one sheet never stops the night.
+fn readable(json: &str, source: &str, page: i64) -> SheetResult {
+    parse(json).unwrap_or_else(|e| {
+        let seats = serde_json::from_str::<serde_json::Value>(json)
+            .ok()
+            .and_then(|v| v.get("players")?.as_array().map(Vec::len))
+            .filter(|n| (2..=8).contains(n))
+            .unwrap_or(4);
+        let why = crate::page::unreadable::Unreadable::SetAside(e.tell(Lang::De));
+        let page = u32::try_from(page).unwrap_or(1);
+        crate::scan::unreadable(source, page, seats, &why, Lang::De)
+    })
 }
 
 /// Stores a new sheet of night `tournament` from the scan `sha256`,
@@ -760,7 +787,7 @@ mod tests {
         assert_eq!(a.pick_tournament(Some("10.01.2026")).expect("German"), jan);
         match a.pick_tournament(Some("2026-02-14")) {
             Err(ArchiveError::SeveralTournaments(names)) => {
-                assert_eq!(names, "Doppelt 1 (2026-02-14), Doppelt 2 (2026-02-14)")
+                assert_eq!(names, "Doppelt 1 (14.02.2026), Doppelt 2 (14.02.2026)")
             }
             other => panic!("{other:?}"),
         }

@@ -43,6 +43,8 @@ pub struct NightTotals {
     /// (participant number, the night's total), in the night's ranking
     /// order, its tie-breaks decided: the best first.
     pub totals: Vec<(PlayerNo, i64)>,
+    /// A check of the night stands, or a sheet that counts is in doubt.
+    pub provisional: bool,
 }
 
 /// One player's line of the season.
@@ -67,6 +69,8 @@ pub struct Season {
     pub lines: Vec<SeasonLine>,
     /// Whether the club names qualifiers (the table's `qualified` column).
     pub qualifying: bool,
+    /// Per night (in the columns' order): still provisional.
+    pub provisional: Vec<bool>,
 }
 
 /// The season of the archive's nights dated `from` to `to` (see
@@ -102,6 +106,7 @@ pub fn of_archive(
         };
         nights.push(NightTotals {
             column: column_of(&night),
+            provisional: ranked.provisional(),
             totals: ranked
                 .players
                 .into_iter()
@@ -162,6 +167,7 @@ pub fn season(nights: &[NightTotals], rule: &SeasonRule) -> Season {
         columns: nights.iter().map(|n| n.column.clone()).collect(),
         lines,
         qualifying: rule.qualify.is_some(),
+        provisional: nights.iter().map(|n| n.provisional).collect(),
     }
 }
 
@@ -176,8 +182,9 @@ fn counted(mut line: SeasonLine, rule: &SeasonRule) -> SeasonLine {
 
 impl Season {
     /// The table: `rank`, `player`, `nights`, `total`, then one column
-    /// per night, and where the club names qualifiers, `qualified` (the
-    /// nights where the player qualified, `;`-separated).
+    /// per night, where the club names qualifiers `qualified` (the
+    /// nights where the player qualified, `;`-separated), and
+    /// `provisional`: the player's nights still provisional.
     pub fn table(&self) -> Table {
         let mut header: Vec<String> = ["rank", "player", "nights", "total"]
             .map(String::from)
@@ -186,6 +193,7 @@ impl Season {
         if self.qualifying {
             header.push("qualified".into());
         }
+        header.push("provisional".into());
         let rows = self.lines.iter().map(|l| {
             let mut row = vec![
                 l.rank.map_or(Entry::Blank, Entry::count),
@@ -202,6 +210,10 @@ impl Season {
                     .collect();
                 row.push(Entry::Text(nights.join(";")));
             }
+            let open = (l.per_night.iter().enumerate())
+                .filter(|(i, v)| v.is_some() && self.provisional[*i])
+                .map(|(i, _)| self.columns[i].as_str());
+            row.push(Entry::Text(open.collect::<Vec<_>>().join(";")));
             row
         });
         Table {
@@ -222,34 +234,63 @@ impl Season {
         self.table().write_csv(out)
     }
 
+    /// The table as a person reads it (the page, the German CSV): each
+    /// player's name beside the number, the nights named as the heads
+    /// name them, a provisional night's head saying so.
+    pub fn for_people(&self, lang: Lang, names: &Names) -> Table {
+        let mut table = self.table();
+        let provisional = crate::catalogue::say(lang, "standings-provisional", &[]);
+        for (i, head) in table
+            .header
+            .iter_mut()
+            .skip(4)
+            .take(self.columns.len())
+            .enumerate()
+        {
+            if self.provisional[i] {
+                *head = format!("{head} ({provisional})");
+            }
+        }
+        let night = |i: usize| {
+            let head = crate::catalogue::column_head(lang, &self.columns[i]);
+            match self.provisional[i] {
+                true => format!("{head} ({provisional})"),
+                false => head,
+            }
+        };
+        for (row, line) in table.rows.iter_mut().zip(&self.lines) {
+            let open = (line.per_night.iter().enumerate())
+                .filter(|(i, v)| v.is_some() && self.provisional[*i])
+                .map(|(i, _)| crate::catalogue::column_head(lang, &self.columns[i]));
+            if let Some(last) = row.last_mut() {
+                *last = Entry::Text(open.collect::<Vec<_>>().join("; "));
+            }
+            // The nights qualified at, a provisional one marked so.
+            if self.qualifying {
+                let at = row.len() - 2;
+                let nights = line.qualified.iter().map(|&i| night(i));
+                row[at] = Entry::Text(nights.collect::<Vec<_>>().join("; "));
+            }
+        }
+        let named = self.lines.iter().map(|l| {
+            let name = names.get(l.player.as_str()).unwrap_or_default();
+            Entry::Text(name.to_string())
+        });
+        table.insert_after("player", "name", named.collect());
+        table
+    }
+
     /// The table as a page to print: one HTML file, every text escaped;
     /// column heads in `lang`, each player's name beside the number.
     pub fn page(&self, title: &str, lang: Lang, names: &Names) -> String {
-        let table = self.table();
-        let mut head = table.header.clone();
-        head.insert(2, "name".into());
-        let head: Vec<String> = head
-            .iter()
+        let table = self.for_people(lang, names);
+        let head: Vec<String> = (table.header.iter())
             .map(|h| crate::catalogue::column_head(lang, h))
             .collect();
-        let rows = table.rows.iter().zip(&self.lines).map(|(row, line)| {
-            let mut cells: Vec<String> = row.iter().map(Entry::text).collect();
-            // The nights qualified at, written as the heads write them.
-            if self.qualifying
-                && let Some(last) = cells.last_mut()
-            {
-                let nights = line
-                    .qualified
-                    .iter()
-                    .map(|&i| crate::catalogue::column_head(lang, &self.columns[i]));
-                *last = nights.collect::<Vec<_>>().join("; ");
-            }
-            cells.insert(
-                2,
-                names.get(line.player.as_str()).unwrap_or_default().into(),
-            );
-            cells
-        });
+        let rows = table
+            .rows
+            .iter()
+            .map(|row| row.iter().map(Entry::text).collect());
         let records: Vec<Vec<String>> = std::iter::once(head).chain(rows).collect();
         html! {
             (DOCTYPE)
@@ -280,6 +321,7 @@ mod tests {
 
     fn night(column: &str, totals: &[(&str, i64)]) -> NightTotals {
         NightTotals {
+            provisional: false,
             column: column.into(),
             totals: totals.iter().map(|(p, t)| (PlayerNo::new(p), *t)).collect(),
         }
@@ -304,11 +346,36 @@ mod tests {
         let s = season(&nights(), &SeasonRule::default());
         assert_eq!(
             csv(&s),
-            "rank,player,nights,total,2026-01-10 Januar,2026-02-14 Februar,2026-03-07 März\n\
-             1,42,3,23,-5,25,3\n\
-             2,17,3,22,30,-20,12\n\
-             3,8,2,20,10,,10\n"
+            "rank,player,nights,total,2026-01-10 Januar,2026-02-14 Februar,2026-03-07 März,provisional\n\
+             1,42,3,23,-5,25,3,\n\
+             2,17,3,22,30,-20,12,\n\
+             3,8,2,20,10,,10,\n"
         );
+    }
+
+    #[test]
+    fn a_provisional_night_should_be_named_in_the_csv_and_marked_on_the_page() {
+        let mut nights = nights();
+        nights[1].provisional = true;
+        let rule = SeasonRule {
+            qualify: Some(1),
+            ..SeasonRule::default()
+        };
+        let s = season(&nights, &rule);
+        let csv = csv(&s);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert!(lines[0].ends_with(",qualified,provisional"), "{csv}");
+        // 42 and 17 played the provisional night; 8 did not.
+        assert!(lines[1].ends_with(",2026-02-14 Februar"), "{csv}");
+        assert!(lines[2].ends_with(",2026-02-14 Februar"), "{csv}");
+        assert!(lines[3].ends_with(','), "{csv}");
+        let page = s.page("Saison", Lang::De, &Names::default());
+        assert!(page.contains("14.02.2026 Februar (vorläufig)"), "{page}");
+        let mut de = Vec::new();
+        let table = s.for_people(Lang::De, &Names::default());
+        table.write_spreadsheet(&mut de, Lang::De).expect("csv-de");
+        let de = String::from_utf8(de).expect("utf8");
+        assert!(de.contains("Qualifiziert;vorläufig bei"), "{de}");
     }
 
     #[test]
@@ -352,7 +419,7 @@ mod tests {
         assert!(
             text.lines()
                 .next()
-                .is_some_and(|h| h.ends_with(",qualified")),
+                .is_some_and(|h| h.ends_with(",qualified,provisional")),
             "{text}"
         );
         let qualified = |p: &str| {
@@ -367,7 +434,7 @@ mod tests {
         assert_eq!(qualified("42"), [1]);
         assert!(qualified("8").is_empty());
         assert!(
-            text.contains(",2026-01-10 Post/Vorrunde;2026-01-12 Linde/Vorrunde\n"),
+            text.contains(",2026-01-10 Post/Vorrunde;2026-01-12 Linde/Vorrunde,\n"),
             "{text}"
         );
         // Without the rule, no column.

@@ -101,6 +101,15 @@ fn summary(writers: &[Writer], names: &Names, lang: Lang) -> Markup {
     }
 }
 
+/// The name a person reads for an error's sheet: its round and table.
+fn sheet_label(e: &Evidence) -> String {
+    let part = |n: Option<u32>| n.map_or("?".to_string(), |n| n.to_string());
+    match (e.round, e.table) {
+        (None, None) => e.sheet.clone(),
+        (r, t) => format!("R{} T{}", part(r), part(t)),
+    }
+}
+
 /// What the numbers say of one Schreiber, the chance in words.
 pub fn verdict(w: &Writer, lang: Lang) -> String {
     let points = format!("{:+}", w.to_self);
@@ -117,7 +126,7 @@ pub fn verdict(w: &Writer, lang: Lang) -> String {
     } else {
         "writers-not-flagged"
     };
-    format!("{} {}", say(lang, id, &args), chance(w.p, lang))
+    format!("{}. {}", say(lang, id, &args), chance(w.p, lang))
 }
 
 /// A chance said as a person grasps it: "so einseitig nur etwa 1 von
@@ -155,10 +164,10 @@ fn evidence(list: &[Evidence], link: &dyn Fn(&Evidence) -> Option<String>, lang:
             @for e in list {
                 tr {
                     td class="text" { (e.night) }
-                    td class="text" {
+                    td class="text" title=(e.sheet) {
                         @match link(e) {
-                            Some(href) => a href=(href) { (e.sheet) },
-                            None => (e.sheet),
+                            Some(href) => a href=(href) { (sheet_label(e)) },
+                            None => (sheet_label(e)),
                         }
                     }
                     td { (e.round.map(|r| r.to_string()).unwrap_or_default()) }

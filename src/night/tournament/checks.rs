@@ -40,6 +40,9 @@ pub enum NightCheckKind {
     /// A sheet of another game than the night's (`WRONG_GAME`): its
     /// players are not counted until a person decides.
     WrongGame,
+    /// Sheets that count still carry flags a person has not settled: the
+    /// ranking is provisional until they are looked at.
+    SheetsInDoubt,
 }
 
 impl NightCheckKind {
@@ -60,6 +63,7 @@ impl NightCheckKind {
             Self::SheetTwice => "SHEET_TWICE",
             Self::RowsCopied => "ROWS_COPIED",
             Self::WrongGame => "WRONG_GAME",
+            Self::SheetsInDoubt => "SHEETS_IN_DOUBT",
         }
     }
 }
@@ -84,6 +88,7 @@ impl NightCheckKind {
             Self::SheetTwice => "action-sheet-twice",
             Self::RowsCopied => "action-rows-copied",
             Self::WrongGame => "action-wrong-game",
+            Self::SheetsInDoubt => "action-sheets-in-doubt",
         }
     }
 }
@@ -103,5 +108,15 @@ pub fn sheet_name(sheet: &SheetResult, fallback: &str) -> String {
     match sheet.page {
         Some(p) if source.to_ascii_lowercase().ends_with(".pdf") => format!("{source}#p{p}"),
         _ => source,
+    }
+}
+
+/// The name a person reads for a sheet: its round and table (`R1 T5`);
+/// where neither could be read, its file ([`sheet_name`]).
+pub fn sheet_label(sheet: &SheetResult, fallback: &str) -> String {
+    let part = |n: Option<u32>| n.map_or("?".to_string(), |n| n.to_string());
+    match (sheet.round, sheet.table) {
+        (None, None) => sheet_name(sheet, fallback),
+        (r, t) => format!("R{} T{}", part(r), part(t)),
     }
 }

@@ -1,20 +1,16 @@
 //! Sheets that repeat each other: the same paper scanned twice (under
-//! another name, or with another round or table), and game rows copied
-//! from another table's sheet. Both are compared by what is written, so
-//! they are found whatever the files are called; identical image bytes are
-//! the archive's to catch (it reads a hash once).
+//! another name, or with another round or table; [`counts`] tells it),
+//! and game rows copied from another table's sheet. Both are compared by
+//! what is written, so they are found whatever the files are called;
+//! identical image bytes are the archive's to catch (it reads a hash once).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalogue::say;
 use crate::check::messages::Lang;
-use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_name};
-use crate::sheet::{GameRow, SheetResult, Status};
-
-/// Share of the larger sheet's game rows, written alike at the same row
-/// numbers, from which two sheets are one paper: a second scan reads a
-/// cell or two otherwise, two tables never agree on most of a night.
-const SAME_PAPER: f64 = 0.8;
+use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_label, sheet_name};
+use crate::record::counts::{self, Counting};
+use crate::sheet::{GameRow, SheetResult};
 
 /// Game rows at least, for a sheet to be compared at all.
 const ROWS_TO_COMPARE: usize = 8;
@@ -31,60 +27,63 @@ fn key(row: &GameRow) -> RowKey {
     row.cells.iter().map(|c| c.value()).collect()
 }
 
-/// Whether a sheet is compared with the others: read, with rows enough,
-/// and still the night's (not settled as a copy, not declared invalid).
-fn compared(s: &SheetResult) -> bool {
-    s.status != Status::Unreadable
-        && s.games.len() >= ROWS_TO_COMPARE
-        && s.notes.copy_of.is_none()
-        && s.notes.discarded.is_none()
-        && s.notes.void.is_none()
-}
-
-/// The night checks for sheets that repeat each other.
+/// The night checks for sheets that repeat each other: the same paper
+/// again ([`Counting::Twin`], what the two say alike) is `SHEET_TWICE`,
+/// and only sheets of different papers that share a run of rows are
+/// `ROWS_COPIED`.
 pub fn copy_checks(sheets: &[(String, SheetResult)], lang: Lang) -> Vec<NightCheck> {
-    let read: Vec<(String, &SheetResult)> = sheets
-        .iter()
-        .filter(|(_, s)| compared(s))
-        .map(|(fallback, s)| (sheet_name(s, fallback), s))
-        .collect();
+    let counting = counts::night(sheets.iter().map(|(_, s)| s));
+    let name = |i: usize| {
+        let (fallback, sheet) = &sheets[i];
+        (sheet_name(sheet, fallback), sheet_label(sheet, fallback))
+    };
     let mut checks = Vec::new();
+    for (b, how) in counting.iter().enumerate() {
+        if let Counting::Twin { first } = *how {
+            checks.push(check(
+                (NightCheckKind::SheetTwice, "check-sheet-twice"),
+                (name(first), name(b)),
+                0,
+                lang,
+            ));
+        }
+    }
+    let (at, read): (Vec<usize>, Vec<(String, &SheetResult)>) = sheets
+        .iter()
+        .enumerate()
+        .filter(|(i, (_, s))| counting[*i].counts() && s.games.len() >= ROWS_TO_COMPARE)
+        .map(|(i, (fallback, s))| (i, (fallback.clone(), s)))
+        .unzip();
     for (a, b, copied) in copied_pairs(&read) {
-        let (na, nb) = (&read[a].0, &read[b].0);
-        let same = same_paper(read[a].1, read[b].1);
-        let (kind, id) = if same {
-            (NightCheckKind::SheetTwice, "check-sheet-twice")
-        } else {
-            (NightCheckKind::RowsCopied, "check-rows-copied")
-        };
-        let args: [(&str, &dyn std::fmt::Display); 3] =
-            [("first", na), ("second", nb), ("rows", &copied)];
-        checks.push(NightCheck {
-            kind,
-            sheets: vec![na.clone(), nb.clone()],
-            message: say(lang, id, &args),
-        });
+        checks.push(check(
+            (NightCheckKind::RowsCopied, "check-rows-copied"),
+            (name(at[a]), name(at[b])),
+            copied,
+            lang,
+        ));
     }
     checks
 }
 
-/// For each sheet, whether it is the same paper as a sheet stored before
-/// it (`SHEET_TWICE`): until a person decides, the paper counts once,
-/// the one stored first.
-pub fn later_twins(sheets: &[(String, SheetResult)]) -> Vec<bool> {
-    let (at, read): (Vec<usize>, Vec<(String, &SheetResult)>) = sheets
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, s))| compared(s))
-        .map(|(i, (fallback, s))| (i, (fallback.clone(), s)))
-        .unzip();
-    let mut twins = vec![false; sheets.len()];
-    for (a, b, _) in copied_pairs(&read) {
-        if same_paper(read[a].1, read[b].1) && same_players(read[a].1, read[b].1) {
-            twins[at[a.max(b)]] = true;
-        }
+/// One check on a pair of sheets, each its name and the name a person reads.
+fn check(
+    (kind, id): (NightCheckKind, &str),
+    (first, second): ((String, String), (String, String)),
+    rows: usize,
+    lang: Lang,
+) -> NightCheck {
+    // The same round and table twice: the second is named as the again.
+    let again = match first.1 == second.1 {
+        true => say(lang, "sheet-again", &[("sheet", &second.1)]),
+        false => second.1.clone(),
+    };
+    let args: [(&str, &dyn std::fmt::Display); 3] =
+        [("first", &first.1), ("second", &again), ("rows", &rows)];
+    NightCheck {
+        kind,
+        message: say(lang, id, &args),
+        sheets: vec![first.0, second.0],
     }
-    twins
 }
 
 /// Pairs of sheets (indices) that share a run of [`COPIED_RUN`] game
@@ -130,30 +129,6 @@ fn longest_common_run(a: &[RowKey], b: &[RowKey]) -> usize {
         prev = row;
     }
     best
-}
-
-/// Most seats' players alike (by value): one paper names one table.
-fn same_players(a: &SheetResult, b: &SheetResult) -> bool {
-    let number = |p: &Option<String>| p.as_deref().map(crate::sheet::PlayerNo::new);
-    let alike = a
-        .players
-        .iter()
-        .zip(&b.players)
-        .filter(|(x, y)| x.is_some() && number(x) == number(y))
-        .count();
-    2 * alike > a.players.iter().flatten().count().max(1)
-}
-
-/// Most rows alike at the same row numbers: one paper, scanned twice.
-fn same_paper(a: &SheetResult, b: &SheetResult) -> bool {
-    let by_no: BTreeMap<u32, RowKey> = b.games.iter().map(|g| (g.no, key(g))).collect();
-    let alike = a
-        .games
-        .iter()
-        .filter(|g| by_no.get(&g.no) == Some(&key(g)))
-        .count();
-    let larger = a.games.len().max(b.games.len());
-    alike as f64 >= SAME_PAPER * larger as f64
 }
 
 #[cfg(test)]
@@ -209,12 +184,11 @@ mod tests {
 
     #[test]
     fn one_paper_scanned_again_as_another_table_should_be_named() {
+        let first = sheet(1, &NIGHT);
         let mut again = sheet(7, &NIGHT);
+        again.players = first.players.clone(); // one paper names one table
         again.games[3].cells[0] = Cell::plus(8); // one cell read otherwise
-        assert_eq!(
-            kinds(&[sheet(1, &NIGHT), again]),
-            [NightCheckKind::SheetTwice]
-        );
+        assert_eq!(kinds(&[first, again]), [NightCheckKind::SheetTwice]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::check::messages::Lang;
 use crate::night::tournament::roster::Roster;
 use crate::night::tournament::seating::Seating;
 use crate::page::form::Text;
-use crate::page::render::{BOLD, REGULAR, draw_text_mm, mm_to_px};
+use crate::page::render::{BOLD, REGULAR, draw_text_mm, mm_to_px, text_box_mm};
 use crate::sheet::PlayerNo;
 
 /// The pages' resolution: plain text, sharp enough printed.
@@ -28,9 +28,12 @@ const SLIPS: (usize, usize) = (2, 8);
 /// seats fit the page's width.
 const SEAT_COLUMNS: (f64, f64) = (30.0, 35.0);
 
-/// The characters of a seat on the table list before its name is cut
-/// short (2.4 mm text in a 35 mm column).
-const SEAT_CHARS: usize = 24;
+/// The width (mm) a seat's text may take on the table list: its column
+/// less a gap to the next, so that no name runs into the next seat's.
+const SEAT_WIDTH_MM: f64 = SEAT_COLUMNS.1 - 2.0;
+
+/// The text size (mm of cap height) of the table list's lines.
+const LINE_SIZE_MM: f64 = 2.4;
 
 /// A line of the table list.
 enum Line {
@@ -63,10 +66,10 @@ pub fn table_list(seating: &Seating, roster: &Roster, title: &str, lang: Lang) -
                 match line {
                     Line::Round(text) => write(&mut page, text, 12.0, y, 3.2, true),
                     Line::Table(label, seats) => {
-                        write(&mut page, label, 12.0, y, 2.4, true);
+                        write(&mut page, label, 12.0, y, LINE_SIZE_MM, true);
                         for (s, who) in seats.iter().enumerate() {
                             let x = SEAT_COLUMNS.0 + SEAT_COLUMNS.1 * s as f64;
-                            write(&mut page, who, x, y, 2.4, false);
+                            write(&mut page, who, x, y, LINE_SIZE_MM, false);
                         }
                     }
                 }
@@ -76,13 +79,32 @@ pub fn table_list(seating: &Seating, roster: &Roster, title: &str, lang: Lang) -
         .collect()
 }
 
-/// `text`, cut to what a table list's seat column holds.
+/// `text`, cut to what a table list's seat column holds, measured in
+/// the font it is printed in.
 fn cut_short(text: &str) -> String {
-    if text.chars().count() <= SEAT_CHARS {
+    let width = |t: &str| {
+        let printed = Text {
+            text: t.to_string(),
+            x: 0.0,
+            y: 0.0,
+            size: LINE_SIZE_MM,
+            bold: false,
+            anchor: None,
+        };
+        text_box_mm(&printed, 0.0)[2]
+    };
+    if width(text) <= SEAT_WIDTH_MM {
         return text.to_string();
     }
-    let kept: String = text.chars().take(SEAT_CHARS - 1).collect();
-    format!("{}…", kept.trim_end())
+    let mut kept: Vec<char> = text.chars().collect();
+    while !kept.is_empty() {
+        kept.pop();
+        let short = format!("{}…", kept.iter().collect::<String>().trim_end());
+        if width(&short) <= SEAT_WIDTH_MM {
+            return short;
+        }
+    }
+    "…".to_string()
 }
 
 /// A slip per registered player who is seated, in the list's order.
@@ -219,8 +241,40 @@ mod tests {
     fn a_long_name_should_be_cut_short_to_its_column() {
         assert_eq!(cut_short("7 Anna"), "7 Anna");
         let long = cut_short("1234 Maximiliane Wilhelmine von Hohenzollern");
-        assert_eq!(long.chars().count(), SEAT_CHARS);
-        assert!(long.starts_with("1234 Maximiliane") && long.ends_with('…'));
+        assert!(
+            long.starts_with("1234 Maximiliane") && long.ends_with('…'),
+            "{long}"
+        );
+    }
+
+    /// The printed width of `text` on the table list (mm).
+    fn printed_mm(text: &str) -> f64 {
+        let t = Text {
+            text: text.to_string(),
+            x: 0.0,
+            y: 0.0,
+            size: LINE_SIZE_MM,
+            bold: false,
+            anchor: None,
+        };
+        text_box_mm(&t, 0.0)[2]
+    }
+
+    #[test]
+    fn a_wide_name_should_not_run_into_the_next_seat() {
+        // 24 characters of wide letters: wider than the column as written.
+        let wide = "0417 Niedermaier Walburga";
+        assert!(printed_mm(wide) > SEAT_COLUMNS.1, "{}", printed_mm(wide));
+        let cut = cut_short(wide);
+        assert!(
+            printed_mm(&cut) <= SEAT_WIDTH_MM,
+            "{cut}: {}",
+            printed_mm(&cut)
+        );
+        assert!(
+            cut.starts_with("0417 Nieder") && cut.ends_with('…'),
+            "{cut}"
+        );
     }
 
     #[test]

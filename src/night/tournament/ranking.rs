@@ -71,11 +71,12 @@ pub fn rank(sheets: Vec<(String, SheetResult)>, night: NightRules, lang: Lang) -
             .filter(|(_, s)| s.notes.void.is_some())
             .map(|(name, s)| sheet_name(s, name))
             .collect();
-        // A sheet taken out of the night (sent by mistake, a copy) holds
-        // no table: the draw's table is still waiting for its sheet.
-        let counted: Vec<(String, SheetResult)> = (sheets.iter())
-            .filter(|(_, s)| s.notes.discarded.is_none() && s.notes.copy_of.is_none())
-            .cloned()
+        // A sheet taken out of the night (sent by mistake, a copy, another
+        // game's) holds no table: the draw's table still waits for its sheet.
+        let counting = crate::record::counts::night(sheets.iter().map(|(_, s)| s));
+        let counted: Vec<(String, SheetResult)> = (sheets.iter().zip(counting))
+            .filter(|(_, how)| how.holds_table())
+            .map(|(s, _)| s.clone())
             .collect();
         let checks = seating_checks(seating, &counted, lang);
         table.checks.extend(

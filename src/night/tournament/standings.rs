@@ -18,10 +18,11 @@ use crate::check::flags::Code;
 use crate::check::messages::Lang;
 use crate::check::rules::{RuleSet, TieBreakBy};
 use crate::night::table::{Entry, Table};
-pub use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_name};
+pub use crate::night::tournament::checks::{NightCheck, NightCheckKind, sheet_label, sheet_name};
 use crate::night::tournament::participants::Participants;
+use crate::record::counts::Counting;
 use crate::sheet::notes::{Settled, Void};
-use crate::sheet::{PlayerNo, SheetResult, Status};
+use crate::sheet::{PlayerNo, SheetResult};
 
 /// One player's line of the ranking.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +50,9 @@ pub struct Standings {
     pub players: Vec<Standing>,
     /// The open checks: while any stands, the ranking is provisional.
     pub checks: Vec<NightCheck>,
+    /// Each sheet's name (as `review` and the checks' `sheets` give it)
+    /// → the name a person reads (`R1 T5`).
+    pub labels: BTreeMap<String, String>,
     /// Checks a person settled (a sheet declared invalid), with who and when.
     pub settled: Vec<(NightCheck, Settled)>,
 }
@@ -129,24 +133,12 @@ pub fn standings(
         rounds_seen: BTreeSet::new(),
         excused: BTreeSet::new(),
         settled: Vec::new(),
+        labels: BTreeMap::new(),
+        in_doubt: Vec::new(),
     };
-    let twins = crate::night::tournament::copies::later_twins(sheets);
-    for ((fallback, sheet), twin) in sheets.iter().zip(twins) {
-        if let Some(discarded) = &sheet.notes.discarded {
-            night.discarded_sheet(sheet, fallback, discarded);
-            continue;
-        }
-        if let Some(void) = &sheet.notes.void {
-            night.void_sheet(sheet, fallback, void);
-            continue;
-        }
-        // The same paper again counts once, until a person decides; its
-        // table is still seen twice.
-        if twin {
-            night.see_table(sheet, fallback);
-        } else {
-            night.add_sheet(sheet, fallback);
-        }
+    let counting = crate::record::counts::night(sheets.iter().map(|(_, s)| s));
+    for ((fallback, sheet), how) in sheets.iter().zip(counting) {
+        night.take(sheet, fallback, how);
     }
     night.table_checks();
     night.round_checks();
@@ -160,6 +152,12 @@ pub fn standings(
         registration_checks(&mut night.players, list, &excused, &mut night.checks, lang);
     }
     night.ranked()
+}
+
+/// Sheets' names as a person reads them, `, `-separated.
+fn labelled(labels: &BTreeMap<String, String>, names: &[String]) -> String {
+    let named = names.iter().map(|n| labels.get(n).unwrap_or(n).as_str());
+    named.collect::<Vec<_>>().join(", ")
 }
 
 /// The night as its sheets are added: each player's points, where each
@@ -177,6 +175,9 @@ struct Night<'a> {
     /// round by a person's decision, and no check asks for it.
     excused: BTreeSet<(PlayerNo, u32)>,
     settled: Vec<(NightCheck, Settled)>,
+    labels: BTreeMap<String, String>,
+    /// Sheets that count with a flag a person must still look at.
+    in_doubt: Vec<String>,
 }
 
 impl Night<'_> {
@@ -210,8 +211,9 @@ impl Night<'_> {
     /// A person's verdict on sheet `name` (its kind and message), listed
     /// as a settled check with who and when.
     fn settled_verdict(&mut self, name: String, (kind, id): (NightCheckKind, &str), by: &Void) {
+        let label = self.label(&name);
         let args: [(&str, &dyn std::fmt::Display); 3] =
-            [("sheet", &name), ("by", &by.by), ("reason", &by.reason)];
+            [("sheet", &label), ("by", &by.by), ("reason", &by.reason)];
         let check = NightCheck {
             kind,
             message: say(self.lang, id, &args),
@@ -224,32 +226,46 @@ impl Night<'_> {
         self.settled.push((check, settled));
     }
 
-    /// One sheet: its round and table, and each seat's points.
+    /// One sheet as it stands in the night ([`Counting`]).
+    fn take(&mut self, sheet: &SheetResult, fallback: &str, how: Counting) {
+        let name = || sheet_name(sheet, fallback);
+        let (label, lang) = (sheet_label(sheet, fallback), self.lang);
+        self.labels.insert(name(), label.clone());
+        let one = |kind, id: &str, name: String| NightCheck {
+            kind,
+            message: say(lang, id, &[("sheet", &label)]),
+            sheets: vec![name],
+        };
+        match (how, &sheet.notes.discarded, &sheet.notes.void) {
+            (Counting::Discarded, Some(discarded), _) => {
+                self.discarded_sheet(sheet, fallback, discarded)
+            }
+            (Counting::Void, _, Some(void)) => self.void_sheet(sheet, fallback, void),
+            // The same paper again counts once, until a person decides;
+            // its table is still seen twice.
+            (Counting::Twin { .. }, ..) => self.see_table(sheet, fallback),
+            // A sheet a person settled as a copy of another leaves the
+            // count, and the checks that found it twice with it.
+            (Counting::Copy, ..) => {}
+            (Counting::Unreadable, ..) => {
+                let check = one(
+                    NightCheckKind::SheetUnreadable,
+                    "check-sheet-unreadable",
+                    name(),
+                );
+                self.checks.push(check);
+            }
+            (Counting::OtherGame, ..) => {
+                let check = one(NightCheckKind::WrongGame, "check-wrong-game", name());
+                self.checks.push(check);
+            }
+            _ => self.add_sheet(sheet, fallback),
+        }
+    }
+
+    /// One sheet that counts: its round and table, and each seat's points.
     fn add_sheet(&mut self, sheet: &SheetResult, fallback: &str) {
-        // A sheet a person settled as a copy of another leaves the count,
-        // and the checks that found it twice with it.
-        if sheet.notes.copy_of.is_some() {
-            return;
-        }
         let name = sheet_name(sheet, fallback);
-        if sheet.status == Status::Unreadable {
-            self.checks.push(NightCheck {
-                kind: NightCheckKind::SheetUnreadable,
-                sheets: vec![name.clone()],
-                message: say(self.lang, "check-sheet-unreadable", &[("sheet", &name)]),
-            });
-            return;
-        }
-        if sheet.notes.game_confirmed.is_none()
-            && sheet.flags.iter().any(|f| f.code == Code::WrongGame)
-        {
-            self.checks.push(NightCheck {
-                kind: NightCheckKind::WrongGame,
-                sheets: vec![name.clone()],
-                message: say(self.lang, "check-wrong-game", &[("sheet", &name)]),
-            });
-            return;
-        }
         match (sheet.round, sheet.table) {
             (Some(r), Some(t)) => self.tables.entry((r, t)).or_default().push(name.clone()),
             _ => self.checks.push(NightCheck {
@@ -258,13 +274,16 @@ impl Night<'_> {
                 message: say(
                     self.lang,
                     "check-round-or-table-missing",
-                    &[("sheet", &name)],
+                    &[("sheet", &self.label(&name))],
                 ),
             }),
         }
         if let Some(r) = sheet.round {
             self.max_round = self.max_round.max(r);
             self.rounds_seen.insert(r);
+        }
+        if (1..=sheet.seats()).any(|seat| needs_review(sheet, seat)) {
+            self.in_doubt.push(name.clone());
         }
         for seat in 1..=sheet.seats() {
             self.add_seat(sheet, &name, seat);
@@ -287,7 +306,7 @@ impl Night<'_> {
                     message: say(
                         self.lang,
                         "check-player-id-unreadable",
-                        &[("sheet", &name), ("seat", &seat)],
+                        &[("sheet", &self.label(name)), ("seat", &seat)],
                     ),
                 });
             }
@@ -341,12 +360,20 @@ impl Night<'_> {
                             ("round", round),
                             ("table", table),
                             ("count", &names.len()),
-                            ("sheets", &names.join(", ")),
+                            ("sheets", &labelled(&self.labels, names)),
                         ],
                     ),
                 });
             }
         }
+    }
+
+    /// The name a person reads for sheet `name`.
+    fn label(&self, name: &str) -> String {
+        self.labels
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| name.to_string())
     }
 
     /// A player at two places in a round, or missing from one.
@@ -377,7 +404,7 @@ impl Night<'_> {
                                 ("player", &acc.player),
                                 ("count", &names.len()),
                                 ("round", round),
-                                ("sheets", &names.join(", ")),
+                                ("sheets", &labelled(&self.labels, names)),
                             ],
                         ),
                     });
@@ -479,6 +506,19 @@ impl Night<'_> {
                 i + 1
             };
         }
+        if !self.in_doubt.is_empty() {
+            let labels = labelled(&self.labels, &self.in_doubt);
+            let count = self.in_doubt.len();
+            self.checks.push(NightCheck {
+                kind: NightCheckKind::SheetsInDoubt,
+                sheets: self.in_doubt,
+                message: say(
+                    self.lang,
+                    "check-sheets-in-doubt",
+                    &[("count", &count), ("sheets", &labels)],
+                ),
+            });
+        }
         self.checks.sort();
         Standings {
             rounds,
@@ -491,6 +531,7 @@ impl Night<'_> {
             players: rows,
             checks: self.checks,
             settled: self.settled,
+            labels: self.labels,
         }
     }
 }
@@ -613,12 +654,51 @@ impl Standings {
         self.table().write_csv(out)
     }
 
-    /// The ranking as typed rows, by the CSV's column names.
+    /// The ranking as typed rows, by the CSV's column names; the last,
+    /// `status`, says `vorläufig` on every row while anything is open and
+    /// `Endergebnis` when nothing is.
     pub fn table(&self) -> Table {
+        // The contract's words, in every language, as the codes are.
+        let status = if self.provisional() {
+            "vorläufig"
+        } else {
+            "Endergebnis"
+        };
+        let rows = self.players.iter().map(|p| {
+            let mut row = Self::record(p);
+            row.push(Entry::Text(status.to_string()));
+            row
+        });
         Table {
             header: self.header(),
-            rows: self.players.iter().map(Self::record).collect(),
+            rows: rows.collect(),
         }
+    }
+
+    /// Whether the ranking is still provisional: a check stands (a sheet
+    /// still in doubt is one, [`NightCheckKind::SheetsInDoubt`]).
+    pub fn provisional(&self) -> bool {
+        !self.checks.is_empty()
+    }
+
+    /// The ranking as a person reads it (the spreadsheet, the print): the
+    /// sheets to look at by round and table, the status in words.
+    pub fn for_people(&self, lang: Lang) -> Table {
+        let mut table = self.table();
+        let review = table.header.iter().position(|h| h == "review");
+        let status = match self.provisional() {
+            true => say(lang, "standings-provisional", &[]),
+            false => say(lang, "standings-final", &[]),
+        };
+        for (row, p) in table.rows.iter_mut().zip(&self.players) {
+            if let Some(at) = review {
+                row[at] = Entry::Text(labelled(&self.labels, &p.review).replace(", ", "; "));
+            }
+            if let Some(last) = row.last_mut() {
+                *last = Entry::Text(status.clone());
+            }
+        }
+        table
     }
 
     /// The CSV's column names.
@@ -627,6 +707,7 @@ impl Standings {
         header.extend((1..=self.rounds).map(|r| format!("round_{r}")));
         header.extend(self.tie_break_columns.iter().cloned());
         header.push("review".into());
+        header.push("status".into());
         header
     }
 
@@ -667,8 +748,8 @@ mod tests {
     use super::*;
     use crate::check::messages::Lang;
     use crate::check::verify::verify;
-    use crate::sheet::finished_sheet;
     use crate::sheet::{Cell, GameRow};
+    use crate::sheet::{Status, finished_sheet};
 
     fn row(no: u32, values: [i64; 4], circled: Option<usize>) -> GameRow {
         let cells = values
@@ -1090,8 +1171,8 @@ mod tests {
         let header = text.lines().next().expect("header");
         assert_eq!(
             header,
-            "rank,player,total,round_1,round_2,tout_won,tout_played,solo_won,solo_played,review"
+            "rank,player,total,round_1,round_2,tout_won,tout_played,solo_won,solo_played,review,status"
         );
-        assert_eq!(text.lines().nth(1), Some("1,1,1,1,,0,0,0,0,"));
+        assert_eq!(text.lines().nth(1), Some("1,1,1,1,,0,0,0,0,,Endergebnis"));
     }
 }

@@ -690,7 +690,7 @@ impl Desk {
     fn spreadsheet(&self, standings: &aufsicht::night::tournament::standings::Standings) -> Reply {
         use aufsicht::night::table::Entry;
         let names = self.names()?;
-        let mut table = standings.table();
+        let mut table = standings.for_people(self.lang);
         let named: Vec<Entry> = (standings.players.iter())
             .map(|l| {
                 names
@@ -783,11 +783,17 @@ impl Desk {
         aufsicht::night::ledger::of_archive(&archive, only, &seats).map_err(|e| self.problem(e))
     }
 
-    /// The page's title: the night asked for, or the season.
+    /// The page's title: the night asked for, the archive's one night,
+    /// or the season of its nights.
     pub(super) fn writers_title(&self, q: &WritersQuery) -> String {
-        let what = match &q.tournament {
-            Some(night) => night.clone(),
-            None => say(self.lang, "writers-page-season", &[]),
+        let nights = {
+            let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+            archive.nights().unwrap_or_default()
+        };
+        let what = match (&q.tournament, nights.as_slice()) {
+            (Some(night), _) => night.clone(),
+            (None, [one]) => one.label(),
+            (None, _) => say(self.lang, "writers-page-season", &[]),
         };
         say(self.lang, "writers-page-title", &[("what", &what)])
     }

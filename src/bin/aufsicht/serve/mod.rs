@@ -111,6 +111,8 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
     let forms = with_kept(&FormTemplate::builtins(), archive.forms().told(lang)?);
     // The phones' links of every night outlive a restart.
     let keys = archive.capture_keys().told(lang)?;
+    // And the key of other computers (a second reviewer's laptop).
+    let token = archive.desk_key(guard::new_token).told(lang)?;
     let desk = Arc::new(Desk {
         archive: Mutex::new(archive),
         opened,
@@ -135,7 +137,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
             names: o.hosts,
             behind_proxy: o.behind_proxy,
             phones: Arc::new(Mutex::new(keys.into_iter().collect())),
-            ..guard::Door::new(&guard::new_token())
+            ..guard::Door::new(&token)
         },
         uploads: tokio::sync::Semaphore::new(scans::MAX_AT_ONCE),
         title: o.title,

@@ -65,7 +65,7 @@ pub(super) fn shell(
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 48] = [
+const DESK_WORDS: [(&str, &str); 50] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -103,6 +103,8 @@ const DESK_WORDS: [(&str, &str); 48] = [
     ("gameconfirmed", "desk-game-confirmed"),
     ("notourgame", "desk-not-our-game"),
     ("askpaper", "desk-ask-paper"),
+    ("sums", "desk-question-sums"),
+    ("sending", "desk-question-sending"),
     ("askcounts", "desk-ask-counts"),
     ("countsreason", "desk-counts-reason"),
     ("countsset", "desk-counts-set"),
@@ -192,9 +194,11 @@ fn board_page(lang: Lang, night: &str, heading: &str, class: &str, refresh: u32)
     let t = |id: &str| say(lang, id, &[]);
     let title = format!("{}: {night}", t(heading));
     let print = refresh == 0;
+    // While anything is open the heading says so (the script knows).
+    let provisional = format!("{} {}: {night}", t(heading), t("desk-provisional"));
     let body = html! {
-        h1 { (title) }
-        p id="provisional" hidden {}
+        h1 data-provisional=(provisional) { (provisional) }
+        p id="provisional" {}
         @if print {
             p class="noprint" {
                 a id="csv" href="/api/standings?download=1" { (t("desk-export-csv")) }
@@ -211,7 +215,12 @@ fn board_page(lang: Lang, night: &str, heading: &str, class: &str, refresh: u32)
     };
     // The open checks' line, one and many (`#` the count the script puts in).
     let open = |count: &dyn std::fmt::Display| say(lang, "desk-checks-open", &[("count", count)]);
-    let more = vec![("open_one", open(&1)), ("open_many", open(&"#"))];
+    let more = vec![
+        ("open_one", open(&1)),
+        ("open_many", open(&"#")),
+        ("final_title", title.clone()),
+        ("in_doubt", t("desk-in-doubt")),
+    ];
     let data = words_and(lang, &BOARD_WORDS, more);
     shell(lang, &title, Some(class), data, body).into_string()
 }

@@ -14,7 +14,6 @@ use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 
 use aufsicht::catalogue::{Tell, say};
-use aufsicht::check::flags::Code;
 use aufsicht::night::batch::result_names::name_beside;
 use aufsicht::night::batch::{Batch, ReaderKind};
 use aufsicht::night::club::archive::StoredSheet;
@@ -190,6 +189,7 @@ async fn collect(
         }
         let file = match kind_of(&head) {
             _ if too_large => Err(say(lang, "scans-too-large", &[("mb", &(MAX_FILE >> 20))])),
+            _ if size == 0 => Err(say(lang, "scans-empty", &[])),
             None => Err(say(lang, "scans-not-a-scan", &[])),
             Some(_) => Ok(tmp),
         };
@@ -384,16 +384,12 @@ impl Desk {
     fn tables_of(&self, night: i64) -> Result<Vec<Place>, Problem> {
         let archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
         let all = archive.sheets(night).map_err(|e| self.problem(e))?;
-        let other_game = |s: &SheetResult| {
-            s.notes.game_confirmed.is_none() && s.flags.iter().any(|f| f.code == Code::WrongGame)
-        };
+        let counting = aufsicht::record::counts::night(all.iter().map(|s| &s.result));
         Ok(all
             .into_iter()
-            .filter(|s| {
-                let notes = &s.result.notes;
-                notes.copy_of.is_none() && notes.discarded.is_none() && !other_game(&s.result)
-            })
-            .map(|s| Place {
+            .zip(counting)
+            .filter(|(_, how)| how.holds_table())
+            .map(|(s, _)| Place {
                 round: s.result.round,
                 table: s.result.table,
                 sheet: s.id,
@@ -407,8 +403,9 @@ impl Desk {
         let Access::Phone(night) = access else {
             return Ok(self.night(wanted)?.id);
         };
+        // A phone learns nothing of other nights: not even which there are.
         if let Some(wanted) = wanted
-            && self.night(Some(wanted))?.id != night
+            && self.night(Some(wanted)).map_or(true, |n| n.id != night)
         {
             let text = say(self.lang, "scans-other-night", &[("night", &wanted)]);
             return Err(Problem(StatusCode::FORBIDDEN, text));

@@ -19,7 +19,10 @@ pub enum Damage {
     /// A stored result whose text no longer hashes to its hash.
     Result { sheet: i64 },
     /// A stored result that is no result.
-    Unreadable { sheet: i64, message: String },
+    Unreadable {
+        sheet: i64,
+        why: Box<crate::error::SheetError>,
+    },
     /// Values the archive's table holds otherwise than its result (their
     /// fields, in the result's order).
     Values { sheet: i64, fields: Vec<String> },
@@ -110,7 +113,10 @@ impl Archive {
                 checked.damage.push(Damage::Result { sheet });
             }
             match parse(&json) {
-                Ok(result) => {
+                Ok(read) => {
+                    // Compared as written: a number out of range read back
+                    // in doubt is no damage of the values table.
+                    let result = serde_json::from_str(&json).unwrap_or(read);
                     let table = self.stored_values(sheet)?;
                     let fields: Vec<String> = values(&result)
                         .into_iter()
@@ -121,10 +127,10 @@ impl Archive {
                         checked.damage.push(Damage::Values { sheet, fields });
                     }
                 }
-                Err(e) => checked.damage.push(Damage::Unreadable {
-                    sheet,
-                    message: e.to_string(),
-                }),
+                Err(ArchiveError::StoredResult(why)) => {
+                    checked.damage.push(Damage::Unreadable { sheet, why })
+                }
+                Err(e) => return Err(e),
             }
         }
         Ok(())

@@ -313,8 +313,16 @@ impl Engine {
     /// The text at `path` (`a.b`) of the JSON in `column`, or NULL.
     pub fn json_text(&self, column: &str, path: &str) -> String {
         match self {
-            Engine::Sqlite => format!("json_extract({column}, '$.{path}')"),
-            Engine::Postgres => format!("({column}::jsonb #>> '{{{}}}')", path.replace('.', ",")),
+            // A damaged result is NULL here, not an error of the whole query.
+            Engine::Sqlite => {
+                format!(
+                    "CASE WHEN json_valid({column}) THEN json_extract({column}, '$.{path}') END"
+                )
+            }
+            Engine::Postgres => format!(
+                "(aufsicht_jsonb({column}) #>> '{{{}}}')",
+                path.replace('.', ",")
+            ),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::engine::{Sql, args};
 use super::{Archive, StoredSheet, now};
+use crate::catalogue::Lang;
 use crate::error::ArchiveError;
 use crate::night::tournament::names::Names;
 use chrono::NaiveDate;
@@ -45,8 +46,8 @@ impl Night {
     /// Its [`Night::key`], with its date where it has one: how a person
     /// picks it.
     pub fn label(&self) -> String {
-        match &self.date {
-            Some(date) => format!("{} ({date})", self.key()),
+        match self.date {
+            Some(day) => format!("{} ({})", self.key(), crate::catalogue::date(Lang::De, day)),
             None => self.key(),
         }
     }
@@ -217,6 +218,25 @@ impl Archive {
             args![tournament, key],
         )?;
         Ok(())
+    }
+
+    /// The desk's key for other computers, kept so that a restart of the
+    /// desk lets in who it let in before; made and kept where there is none.
+    pub fn desk_key(&mut self, fresh: impl FnOnce() -> String) -> Result<String, ArchiveError> {
+        let kept: Option<String> = self
+            .conn
+            .db()
+            .optional("SELECT key FROM desk_keys WHERE name = 'lan'", args![])?;
+        if let Some(key) = kept {
+            return Ok(key);
+        }
+        let key = fresh();
+        self.conn.db().execute(
+            "INSERT INTO desk_keys (name, key) VALUES ('lan', ?1)
+             ON CONFLICT (name) DO UPDATE SET key = excluded.key",
+            args![key.as_str()],
+        )?;
+        Ok(key)
     }
 
     /// The names every night's list gives, the newest night's first.

@@ -5,7 +5,7 @@
 //! recomputing; the trail says what each row changed.
 
 use super::engine::{Row, Sql, Tx, args};
-use super::{Archive, now, parse, round_id, status_str, text_sha256, write_details};
+use super::{Archive, now, parse, readable, round_id, status_str, text_sha256, write_details};
 use crate::error::{ArchiveError, CopyRefusal};
 use crate::record::stand::{Check, stand};
 use crate::record::trail::{
@@ -219,11 +219,12 @@ fn finish(
 fn current(tx: &mut impl Sql, id: i64) -> Result<(SheetResult, i64, i64), ArchiveError> {
     let row = tx
         .row(
-            "SELECT result_json, version, tournament_id FROM sheets WHERE id = ?1",
+            "SELECT result_json, version, tournament_id, source, page FROM sheets WHERE id = ?1",
             args![id],
         )?
         .ok_or(ArchiveError::NoSuchSheet(id))?;
-    Ok((parse(&row.get::<String>(0)?)?, row.get(1)?, row.get(2)?))
+    let sheet = readable(&row.get::<String>(0)?, &row.get::<String>(3)?, row.get(4)?);
+    Ok((sheet, row.get(1)?, row.get(2)?))
 }
 
 fn record_of(db: &mut impl Sql, id: i64) -> Result<SheetRecord, ArchiveError> {
@@ -261,14 +262,20 @@ fn decisions_of(db: &mut impl Sql, id: i64) -> Result<Vec<Record>, ArchiveError>
 /// Sheet `id` made from its record: its newest reading (the older ones
 /// are not read) and every decision.
 pub(super) fn made(db: &mut impl Sql, id: i64, check: &Check) -> Result<SheetResult, ArchiveError> {
-    let newest: String = db
-        .optional(
-            "SELECT result_json FROM readings WHERE sheet_id = ?1 ORDER BY id DESC LIMIT 1",
+    let newest = db
+        .row(
+            "SELECT r.result_json, s.source, s.page FROM readings r JOIN sheets s ON s.id = r.sheet_id
+             WHERE r.sheet_id = ?1 ORDER BY r.id DESC LIMIT 1",
             args![id],
         )?
         .ok_or(ArchiveError::NoSuchSheet(id))?;
+    let reading = readable(
+        &newest.get::<String>(0)?,
+        &newest.get::<String>(1)?,
+        newest.get(2)?,
+    );
     let records = decisions_of(db, id)?;
-    stand(&parse(&newest)?, &records, id, check).map_err(|e| ArchiveError::Check(Box::new(e)))
+    stand(&reading, &records, id, check).map_err(|e| ArchiveError::Check(Box::new(e)))
 }
 
 /// Keeps the sheet as it now stands, a version on; returns the version.

@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 ";
 
 /// The schema version this release writes: how many migrations it knows.
-pub const SCHEMA_VERSION: usize = 11;
+pub const SCHEMA_VERSION: usize = 12;
 
 /// One migration: its statements, then what code must do.
 struct Step {
@@ -221,6 +221,26 @@ fn steps() -> Vec<Step> {
                     if tx.engine() == Engine::Sqlite {
                         tx.batch(&format!("UPDATE {table} SET seq = rowid WHERE seq IS NULL"))?;
                     }
+                }
+                Ok(())
+            },
+        },
+        // The desk's key for other computers: a second reviewer's laptop
+        // stays let in across a restart of the desk, as a phone's link does.
+        // And a damaged stored result read as no JSON on PostgreSQL (NULL),
+        // as SQLite's json_valid does, so one sheet never stops a query.
+        Step {
+            sql: "CREATE TABLE IF NOT EXISTS desk_keys (
+                name TEXT PRIMARY KEY,
+                key TEXT NOT NULL
+            );",
+            hook: |tx| {
+                if tx.engine() == Engine::Postgres {
+                    tx.batch(
+                        "CREATE OR REPLACE FUNCTION aufsicht_jsonb(t TEXT) RETURNS JSONB AS $$
+                         BEGIN RETURN t::jsonb; EXCEPTION WHEN others THEN RETURN NULL; END
+                         $$ LANGUAGE plpgsql IMMUTABLE",
+                    )?;
                 }
                 Ok(())
             },

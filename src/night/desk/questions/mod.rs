@@ -115,12 +115,11 @@ impl Serialize for Question {
 
 /// The cells in doubt of sheet `id` (a `CELL_UNCERTAIN` flag naming a
 /// value of it, folded into another flag's look or not, each cell once),
-/// written in `hand`; their shapes are left for the caller to add. A void
-/// sheet asks nothing (it counts nowhere), nor a copy (its paper is asked
-/// on the sheet it copies).
+/// written in `hand`; their shapes are left for the caller to add. Only
+/// a sheet that counts asks ([`Counting::asks`]): a void one counts
+/// nowhere, a copy's paper is asked on the sheet it copies.
 pub fn doubts_of(id: i64, sheet: &SheetResult, hand: &HandOf) -> Vec<Doubt> {
-    let notes = &sheet.notes;
-    if notes.void.is_some() || notes.copy_of.is_some() || notes.discarded.is_some() {
+    if !crate::record::counts::Counting::of(sheet).asks() {
         return Vec::new();
     }
     let flags = sheet

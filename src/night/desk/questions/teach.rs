@@ -109,7 +109,13 @@ impl Asking {
     ) -> Result<(Vec<Keyed>, Vec<(StoredSheet, Option<Vec<u8>>)>), ArchiveError> {
         let shapes = self.shapes.lock().unwrap_or_else(|p| p.into_inner());
         let (mut doubts, mut unseen) = (Vec::new(), Vec::new());
-        for stored in archive.sheets(night.id)? {
+        let all = archive.sheets(night.id)?;
+        let counting = crate::record::counts::night(all.iter().map(|s| &s.result));
+        for (stored, how) in all.into_iter().zip(counting) {
+            // A twin's paper is asked on the sheet it repeats.
+            if !how.asks() {
+                continue;
+            }
             let hand = HandOf::of(stored.id, &stored.result, night.seats);
             let sheet = &stored.result;
             let at = say(

@@ -48,6 +48,12 @@ function board(every) {
       for (const [kind, , value] of columns) {
         const td = row.insertCell(); td.textContent = value(l); td.className = kind;
       }
+      // A player with a sheet still in doubt is marked, on paper too.
+      if (l.review) {
+        row.classList.add("in-doubt");
+        row.cells[row.cells.length - 1].textContent += " *";
+        row.title = names.in_doubt;
+      }
     }
     await showChecks(headers, of);
     document.body.dataset.loaded = String(Date.now());
@@ -80,7 +86,11 @@ async function showChecks(headers, of) {
   box.hidden = checks.length === 0;
   // One line on paper too: how many checks are open, not which.
   const line = document.getElementById("provisional");
-  line.textContent = checks.length === 1 ? names().open_one : names().open_many.replace("#", checks.length);
+  line.textContent = (checks.length === 1 ? names().open_one : names().open_many.replace("#", checks.length))
+    + " · * " + names().in_doubt;
   line.hidden = checks.length === 0;
+  // The heading says "vorläufig" until the page knows nothing is open.
+  const h1 = document.querySelector("h1");
+  h1.textContent = checks.length === 0 ? names().final_title : h1.dataset.provisional;
   document.body.dataset.checks = String(checks.length);
 }

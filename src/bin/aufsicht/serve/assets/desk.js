@@ -60,11 +60,11 @@ async function get(url) {
 
 const ofNight = () => (night ? "?tournament=" + encodeURIComponent(night) : "");
 
-// 2026-10-03 as Germans write it, 3.10.2026 (in English as stored).
+// 2026-10-03 as Germans write it, 03.10.2026 (in English as stored).
 function germanDate(iso) {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   if (!m || document.documentElement.lang !== "de") return iso;
-  return `${Number(m[3])}.${Number(m[2])}.${m[1]}`;
+  return `${m[3]}.${m[2]}.${m[1]}`;
 }
 
 // The archive's nights to switch between (shown where it holds several).
@@ -333,9 +333,7 @@ function onKey(e) {
   if (["Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
   window.deskStats.keys += 1;
   const f = sheet.flags[current];
-  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && (e.key === "z" || e.key === "Z")) {
-    e.preventDefault(); undo();
-  } else if (e.key === "Delete" && e.target.value === "" && sheet.status === "unreadable" && !sheet.discarded) {
+  if (e.key === "Delete" && e.target.value === "" && sheet.status === "unreadable" && !sheet.discarded) {
     e.preventDefault(); power("discard", {});
   } else if (e.key === "Delete" && e.target.value === "") {
     // An empty box: the cell is blank on the paper.
@@ -386,18 +384,23 @@ async function undo() {
   if (!last) { say(texts.nothingtoundo, true); return; }
   const name = by.value.trim();
   if (!name) { say(texts.namefirst, true); by.focus(); done.push(last); return; }
-  let r;
-  try {
-    r = await fetch(`/api/sheets/${last.id}/${last.what}`, {
-      method: "POST",
-      headers: { ...auth, "content-type": "application/json", "if-match": `"${last.version}"` },
-      body: JSON.stringify({ by: name, ...last.body }),
-    });
-  } catch (e) { done.push(last); say(String(e), true); return; }
-  if (!r.ok) { say(await r.text(), true); return; }
-  await open(last.id, current);
+  // A group answer is taken back as a whole: every cell it set.
+  for (const step of last.group || [last]) {
+    const version = step.version != null ? { "if-match": `"${step.version}"` } : {};
+    let r;
+    try {
+      r = await fetch(`/api/sheets/${step.id}/${step.what}`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json", ...version },
+        body: JSON.stringify({ by: name, ...step.body }),
+      });
+    } catch (e) { done.push(last); say(e instanceof Error ? e.message : String(e), true); return; }
+    if (!r.ok) { say(await r.text(), true); return; }
+  }
+  if (sheet) await open(sheet.id, current);
   say(texts.undone);
   loadQueue();
+  if (last.group && typeof loadQuestions === "function") await loadQuestions();
 }
 
 // A time of the trail as the desk's language writes it.
@@ -427,12 +430,19 @@ async function loadHistory() {
   document.getElementById("history").hidden = trail.length === 0;
 }
 
-// Keys where no box has the focus: Strg-Z takes back, Entf discards an
-// unreadable sheet.
+// Strg-Z takes this desk's last change back wherever the focus is (the
+// browser's own undo would only erase a box, the reviewer's name too).
+document.addEventListener("keydown", e => {
+  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && (e.key === "z" || e.key === "Z")) {
+    e.preventDefault(); e.stopPropagation(); undo();
+  }
+}, true);
+
+// Entf where no box has the focus discards the sheet shown (any sheet:
+// a photo sent twice, a retake), with the desk's own reason.
 document.addEventListener("keydown", e => {
   if (e.target.closest && e.target.closest("input, select, textarea")) return;
-  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && (e.key === "z" || e.key === "Z")) { e.preventDefault(); undo(); }
-  else if (e.key === "Delete" && sheet && sheet.status === "unreadable" && !sheet.discarded) {
+  if (e.key === "Delete" && sheet && !sheet.discarded) {
     e.preventDefault(); power("discard", {});
   }
 });
@@ -552,7 +562,7 @@ async function loadChecks() {
   const first = queue.find(s => s.status !== "ok" && !s.out) || queue[0];
   if (first) await open(first.id, 0);
   // The questions come first where there are any; the desk works without them.
-  await loadQuestions().catch(e => say(String(e), true));
+  await loadQuestions().catch(e => say(e instanceof Error ? e.message : String(e), true));
   if (asked.list.length) document.getElementById("answer")?.focus();
   window.deskReady = performance.now() - began;
   document.body.dataset.ready = "1";
@@ -561,4 +571,4 @@ async function loadChecks() {
   setInterval(() => loadChecks().catch(() => {}), 5000);
   // Sheets sent from a phone (or a scanner's watch) join the queue as they come.
   setInterval(() => loadQueue().catch(() => {}), 3000);
-})().catch(e => say(String(e), true));
+})().catch(e => say(e instanceof Error ? e.message : String(e), true));

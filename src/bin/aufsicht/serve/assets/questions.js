@@ -1,9 +1,24 @@
 // The desk's questions: one writer's cells that read alike and look alike,
 // side by side, answered with one key. Enter stores what is typed (or the
-// suggestion) for every cell shown; Alt and a crop's number takes that
-// cell out (it stays asked); Escape goes to the next question.
+// suggestion; on a footer, what the ink reads) for every cell shown; Alt
+// and a crop's number (two digits typed in turn beyond 9) takes that cell
+// out (it stays asked); Escape goes to the next question; Strg-Z takes
+// the last answer back as a whole.
 "use strict";
-const asked = { list: [], at: 0, apart: new Set() };
+const asked = { list: [], at: 0, apart: new Set(), digits: "", timer: null };
+
+// A footer's question offers what the ink reads: the value the sums want
+// is shown beside it, never taken by Enter (it would hide a writer's mistake).
+function isFooter(q) {
+  return /^(gesamt|abzug|endergebnis)\//.test(q.cells[0].path);
+}
+function offered(q) {
+  if (!isFooter(q)) return q.value;
+  const read = (q.cells[0].reading || "").trim();
+  if (read === "") return null;
+  const n = Number(read);
+  return Number.isInteger(n) ? n : null;
+}
 
 async function loadQuestions() {
   asked.list = await get("/api/questions" + ofNight());
@@ -41,12 +56,13 @@ function renderQuestion(take) {
   const about = document.createElement("div");
   about.textContent = `${texts.questionof} ${asked.at + 1}/${asked.list.length}: ` +
     `${q.cells.length} ${q.cells.length === 1 ? texts.cell : texts.cells}, ${texts.read} ${q.cells[0].reading || "–"}`;
-  const proposed = q.value != null ? line(texts.suggestion, q.value) : null;
+  const proposed = q.value != null ? line(isFooter(q) ? texts.sums : texts.suggestion, q.value) : null;
   const label = document.createElement("label");
   label.textContent = texts.askpaper + " ";
   const input = document.createElement("input");
   input.id = "answer";
-  input.placeholder = q.value != null ? String(q.value) : "";
+  const offer = offered(q);
+  input.placeholder = offer != null ? String(offer) : "";
   input.addEventListener("keydown", onQuestionKey);
   label.appendChild(input);
   body.append(about, crops);
@@ -65,10 +81,9 @@ function toggle(i) {
 function onQuestionKey(e) {
   const q = asked.list[asked.at];
   if (!q) return;
-  if (e.altKey && /^[1-9]$/.test(e.key)) {
+  if (e.altKey && /^[0-9]$/.test(e.key)) {
     e.preventDefault();
-    const i = Number(e.key) - 1;
-    if (i < q.cells.length) toggle(i);
+    cropKey(q, e.key);
   } else if (e.key === "Escape") {
     e.preventDefault();
     asked.at = (asked.at + 1) % Math.max(1, asked.list.length);
@@ -77,9 +92,25 @@ function onQuestionKey(e) {
   } else if (e.key === "Enter") {
     e.preventDefault();
     const typed = e.target.value.trim();
-    if (typed === "" && q.value == null) return;
-    answerQuestion(q, typed === "" ? q.value : parse(typed, q.cells[0].path));
+    const offer = offered(q);
+    if (typed === "" && offer == null) return;
+    answerQuestion(q, typed === "" ? offer : parse(typed, q.cells[0].path));
   }
+}
+
+// Alt and a crop's number: beyond 9 crops, a first digit that can begin
+// a crop's number waits a moment for the second.
+function cropKey(q, digit) {
+  clearTimeout(asked.timer);
+  asked.digits += digit;
+  const n = Number(asked.digits);
+  const more = n * 10 <= q.cells.length && asked.digits.length < 2;
+  const done = () => {
+    const i = Number(asked.digits) - 1;
+    asked.digits = "";
+    if (i >= 0 && i < q.cells.length) toggle(i);
+  };
+  if (more) asked.timer = setTimeout(done, 600); else done();
 }
 
 // Said beside the question, where the person looks.
@@ -98,6 +129,9 @@ async function answerQuestion(q, value) {
   const body = kept.length === q.cells.length
     ? { by: name, value }
     : { by: name, cells: kept.map(c => ({ sheet: c.sheet, path: c.path, value })) };
+  // The answer is on its way: the old crops and count go at once.
+  tell(texts.sending);
+  document.getElementById("question").replaceChildren();
   const r = await fetch(`/api/questions/${q.id}` + ofNight(), {
     method: "POST",
     headers: { ...auth, "content-type": "application/json" },
@@ -107,6 +141,9 @@ async function answerQuestion(q, value) {
   asked.list = await r.json();
   asked.apart.clear();
   asked.at = Math.min(asked.at, Math.max(0, asked.list.length - 1));
+  // Strg-Z takes the whole answer back, each cell's record withdrawn.
+  done.push({ group: kept.map(c => ({ id: c.sheet, what: "withdraw", body: { path: c.path } })) });
+  document.body.dataset.undoable = String(done.length);
   tell(`${texts.answered} ${kept.length}`);
   loadQueue();
   // The sheet below shows the answers too; the keyboard stays here.
