@@ -8,6 +8,84 @@ use crate::page::unreadable::FileProblem;
 
 pub use crate::page::template_error::{TemplateError, TemplateKind};
 
+/// What is wrong with a field of a sheet result's shape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShapeProblem {
+    Schema {
+        found: String,
+    },
+    Seats {
+        seats: usize,
+    },
+    Entries {
+        len: usize,
+        seats: usize,
+    },
+    NotPlayerNo {
+        id: String,
+    },
+    RowCells {
+        row: u32,
+        cells: usize,
+        seats: usize,
+    },
+    RowZero,
+    RowTwice {
+        row: u32,
+    },
+    RowBeyond {
+        row: u32,
+    },
+    /// A round or table number beyond what a sheet can hold.
+    OutOfRange {
+        n: u32,
+    },
+    FlagRow {
+        row: u32,
+    },
+    FlagSeat {
+        seat: usize,
+        seats: usize,
+    },
+}
+
+impl Tell for ShapeProblem {
+    fn tell(&self, lang: Lang) -> String {
+        let most = crate::sheet::MOST;
+        match self {
+            ShapeProblem::Schema { found } => say(
+                lang,
+                "shape-schema",
+                &[("found", found), ("schema", &crate::sheet::SCHEMA)],
+            ),
+            ShapeProblem::Seats { seats } => say(lang, "shape-seats", &[("seats", seats)]),
+            ShapeProblem::Entries { len, seats } => {
+                say(lang, "shape-entries", &[("len", len), ("seats", seats)])
+            }
+            ShapeProblem::NotPlayerNo { id } => say(lang, "shape-not-player-no", &[("id", id)]),
+            ShapeProblem::RowCells { row, cells, seats } => say(
+                lang,
+                "shape-row-cells",
+                &[("row", row), ("cells", cells), ("seats", seats)],
+            ),
+            ShapeProblem::RowZero => say(lang, "shape-row-zero", &[]),
+            ShapeProblem::RowTwice { row } => say(lang, "shape-row-twice", &[("row", row)]),
+            ShapeProblem::RowBeyond { row } => {
+                say(lang, "shape-row-beyond", &[("row", row), ("most", &most)])
+            }
+            ShapeProblem::OutOfRange { n } => {
+                say(lang, "shape-out-of-range", &[("n", n), ("most", &most)])
+            }
+            ShapeProblem::FlagRow { row } => {
+                say(lang, "shape-flag-row", &[("row", row), ("most", &most)])
+            }
+            ShapeProblem::FlagSeat { seat, seats } => {
+                say(lang, "shape-flag-seat", &[("seat", seat), ("seats", seats)])
+            }
+        }
+    }
+}
+
 /// A file that is not a usable sheet result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.tell(Lang::En))]
@@ -25,7 +103,7 @@ pub enum SheetError {
     Shape {
         file: String,
         field: String,
-        message: String,
+        problem: ShapeProblem,
     },
     NotText {
         file: String,
@@ -75,11 +153,15 @@ impl Tell for SheetError {
             SheetError::Shape {
                 file,
                 field,
-                message,
+                problem,
             } => say(
                 lang,
                 "sheet-shape",
-                &[("file", file), ("field", field), ("message", message)],
+                &[
+                    ("file", file),
+                    ("field", field),
+                    ("message", &problem.tell(lang)),
+                ],
             ),
             SheetError::NotText { file } => say(lang, "sheet-binary", &[("file", file)]),
             SheetError::SeatsForRules { used, rules, max } => say(

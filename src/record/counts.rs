@@ -72,10 +72,11 @@ impl Counting {
         )
     }
 
-    /// Whether its doubts are asked at the desk: only where they can
-    /// change a count (a twin's paper is asked on the first).
+    /// Whether its doubts are asked at the desk: where they can change a
+    /// count, and on the same paper again (its doubts join the first's
+    /// questions, so one answer settles both, whichever a person keeps).
     pub fn asks(self) -> bool {
-        self == Counting::Counts
+        matches!(self, Counting::Counts | Counting::Twin { .. })
     }
 }
 
@@ -266,6 +267,8 @@ mod tests {
     #[test]
     fn what_holds_a_table_and_what_counts() {
         assert!(Counting::Twin { first: 0 }.holds_table());
+        assert!(Counting::Twin { first: 0 }.asks());
+        assert!(!Counting::Void.asks() && !Counting::Copy.asks());
         assert!(!Counting::Twin { first: 0 }.counts());
         assert!(Counting::Void.holds_table());
         assert!(!Counting::Discarded.holds_table());

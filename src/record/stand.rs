@@ -67,17 +67,19 @@ pub fn stand(
         let _ = super::apply(&mut sheet, &record.decision, &record.by, &record.at, itself);
     }
     let mut sheet = check(sheet)?;
-    // A count of the value written stands too: the Leitung confirmed it
-    // (its checks settled), where the writer's sums say otherwise.
+    // A count of the value written takes the count back.
     sheet.notes.counts = counts
         .into_iter()
-        .map(|(path, record, value, reason)| Count {
-            path: path.to_string(),
-            written: answer::get(&sheet, path),
-            value: value.clone(),
-            by: record.by.clone(),
-            at: record.at.clone(),
-            reason: reason.to_string(),
+        .filter_map(|(path, record, value, reason)| {
+            let written = answer::get(&sheet, path);
+            (numeric(&written) != numeric(value)).then(|| Count {
+                path: path.to_string(),
+                written,
+                value: value.clone(),
+                by: record.by.clone(),
+                at: record.at.clone(),
+                reason: reason.to_string(),
+            })
         })
         .collect();
     settle(&mut sheet);
@@ -102,6 +104,18 @@ pub fn as_read(reading: &SheetResult) -> SheetResult {
         flag.detail.settled = None;
     }
     sheet
+}
+
+/// A value compared as the paper means it: `"088"` is 88.
+fn numeric(value: &Value) -> Value {
+    match value {
+        Value::String(s) => s
+            .trim_start_matches('0')
+            .parse::<i64>()
+            .map(Value::from)
+            .unwrap_or_else(|_| value.clone()),
+        v => v.clone(),
+    }
 }
 
 /// Marks every rule flag a count settles: a footer value's own flag, and
@@ -248,9 +262,10 @@ mod tests {
     }
 
     #[test]
-    fn a_count_of_the_value_written_should_stand_as_a_confirmation() {
-        let confirmed = standing(&[count("endergebnis/2", 5)]);
-        assert_eq!(confirmed.notes.counts.len(), 1);
-        assert_eq!(confirmed.notes.counts[0].written, Value::from(5));
+    fn a_count_of_the_value_written_should_take_the_count_back() {
+        let records = [count("endergebnis/1", 5), count("endergebnis/1", 0)];
+        let back = standing(&records);
+        assert!(back.notes.counts.is_empty());
+        assert!(open(&back, Code::EndergebnisNotZero));
     }
 }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::check::classify::GameClass;
 use crate::check::flags::Flag;
-use crate::error::SheetError;
+use crate::error::{ShapeProblem, SheetError};
 
 pub mod lenient;
 pub mod notes;
@@ -205,19 +205,14 @@ impl SheetResult {
     }
 
     fn check_shape(&self, name: &str) -> Result<(), SheetError> {
-        let bad = |field: &str, message: String| shape_error(name, field, message);
+        let bad = |field: &str, problem: ShapeProblem| shape_error(name, field, problem);
         if self.schema != SCHEMA {
-            return Err(bad(
-                "schema",
-                format!("is \"{}\", expected \"{SCHEMA}\"", self.schema),
-            ));
+            let found = self.schema.clone();
+            return Err(bad("schema", ShapeProblem::Schema { found }));
         }
         let seats = self.seats();
         if !(2..=8).contains(&seats) {
-            return Err(bad(
-                "players",
-                format!("has {seats} seats; a sheet has 4 or 5"),
-            ));
+            return Err(bad("players", ShapeProblem::Seats { seats }));
         }
         let lens = [
             ("gesamt", self.gesamt.len()),
@@ -227,19 +222,17 @@ impl SheetResult {
         ];
         for (field, len) in lens {
             if len != seats {
-                return Err(bad(
-                    field,
-                    format!("has {len} entries but `players` has {seats} seats"),
-                ));
+                return Err(bad(field, ShapeProblem::Entries { len, seats }));
             }
         }
         for (i, id) in self.players.iter().enumerate() {
             if let Some(id) = id
                 && (id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()))
             {
+                let id = id.clone();
                 return Err(bad(
                     &format!("players[{i}]"),
-                    format!("\"{id}\" is not a participant number (digits only, or null)"),
+                    ShapeProblem::NotPlayerNo { id },
                 ));
             }
         }
@@ -250,43 +243,33 @@ impl SheetResult {
     /// Each game row (one cell a seat, numbered once, within any form), and
     /// the round and table numbers.
     fn check_rows(&self, name: &str, seats: usize) -> Result<(), SheetError> {
-        let bad = |field: &str, message: String| shape_error(name, field, message);
+        let bad = |field: &str, problem: ShapeProblem| shape_error(name, field, problem);
         let mut seen = std::collections::BTreeSet::new();
         for (i, row) in self.games.iter().enumerate() {
-            if row.cells.len() != seats {
-                return Err(bad(
-                    &format!("games[{i}].cells"),
-                    format!(
-                        "row {} has {} cells but the sheet has {seats} seats",
-                        row.no,
-                        row.cells.len()
-                    ),
-                ));
+            let (row_no, cells) = (row.no, row.cells.len());
+            if cells != seats {
+                let problem = ShapeProblem::RowCells {
+                    row: row_no,
+                    cells,
+                    seats,
+                };
+                return Err(bad(&format!("games[{i}].cells"), problem));
             }
-            if row.no == 0 {
-                return Err(bad(
-                    &format!("games[{i}].no"),
-                    "row numbers start at 1".to_string(),
-                ));
-            }
-            if !seen.insert(row.no) {
-                return Err(bad(
-                    &format!("games[{i}].no"),
-                    format!("row {} appears twice", row.no),
-                ));
-            }
-            if row.no > MOST {
-                return Err(bad(
-                    &format!("games[{i}].no"),
-                    format!("row {} is beyond any form (1 to {MOST})", row.no),
-                ));
+            let problem = match row_no {
+                0 => Some(ShapeProblem::RowZero),
+                n if !seen.insert(n) => Some(ShapeProblem::RowTwice { row: n }),
+                n if n > MOST => Some(ShapeProblem::RowBeyond { row: n }),
+                _ => None,
+            };
+            if let Some(problem) = problem {
+                return Err(bad(&format!("games[{i}].no"), problem));
             }
         }
         for (field, n) in [("round", self.round), ("table", self.table)] {
             if let Some(n) = n
                 && !(1..=MOST).contains(&n)
             {
-                return Err(bad(field, format!("is {n}; it runs from 1 to {MOST}")));
+                return Err(bad(field, ShapeProblem::OutOfRange { n }));
             }
         }
         Ok(())
@@ -294,7 +277,7 @@ impl SheetResult {
 
     /// Every flag's row and seat (its consequences' too) on the sheet.
     fn check_flags(&self, name: &str, seats: usize) -> Result<(), SheetError> {
-        let bad = |field: &str, message: String| shape_error(name, field, message);
+        let bad = |field: &str, problem: ShapeProblem| shape_error(name, field, problem);
         let flags = self
             .flags
             .iter()
@@ -305,16 +288,14 @@ impl SheetResult {
             {
                 return Err(bad(
                     &format!("flags[{i}].row"),
-                    format!("is {row}; rows run from 1 to {MOST}"),
+                    ShapeProblem::FlagRow { row },
                 ));
             }
             if let Some(seat) = flag.seat
                 && !(1..=seats).contains(&seat)
             {
-                return Err(bad(
-                    &format!("flags[{i}].seat"),
-                    format!("is {seat}; the sheet's seats run from 1 to {seats}"),
-                ));
+                let problem = ShapeProblem::FlagSeat { seat, seats };
+                return Err(bad(&format!("flags[{i}].seat"), problem));
             }
         }
         Ok(())
@@ -382,11 +363,11 @@ pub fn finished_sheet(
 /// would make the standings lay out a column for each.
 pub const MOST: u32 = 999;
 
-fn shape_error(file: &str, field: &str, message: String) -> SheetError {
+fn shape_error(file: &str, field: &str, problem: ShapeProblem) -> SheetError {
     SheetError::Shape {
         file: file.to_string(),
         field: field.to_string(),
-        message,
+        problem,
     }
 }
 

@@ -91,7 +91,8 @@ fn what_was_sent_by_mistake_should_leave_the_night_and_stay_in_the_archive() {
         &json!({"by": "AB"}).to_string(),
     );
     assert_eq!(status, 200, "{said}");
-    assert!(open_checks(&desk).is_empty(), "{:?}", open_checks(&desk));
+    // The sheets left are still in doubt: the ranking stays provisional.
+    assert_eq!(open_checks(&desk), ["SHEETS_IN_DOUBT"]);
     let settled = desk.json("/api/checks");
     let discarded = (settled.as_array().expect("checks").iter())
         .filter(|c| c["code"] == "SHEET_DISCARDED")

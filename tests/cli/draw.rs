@@ -518,8 +518,13 @@ fn a_night_should_run_from_the_list_through_the_played_sheets_to_the_standings()
             &s(checks),
             &s(sheets),
         ]);
+        // Sheets still in doubt leave the ranking provisional: no table
+        // or player check beside that.
         let checks = std::fs::read_to_string(checks).expect("checks");
-        (standings_rows(&csv), checks.lines().count())
+        let others = checks
+            .lines()
+            .filter(|l| !l.starts_with("SHEETS_IN_DOUBT,"));
+        (standings_rows(&csv), others.count())
     };
     let (typed, _) = standings(&played.join("truth"), &dir.join("checks-typed.csv"));
     let (scanned, night_checks) = standings(&results, &dir.join("checks.csv"));

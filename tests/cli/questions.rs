@@ -449,3 +449,67 @@ async fn a_supervisor_should_answer_a_shape_by_keyboard_and_take_one_crop_out_in
     );
     client.close().await.expect("close");
 }
+
+/// At the desk in Chromium: a question of several cells answered with
+/// Enter, then Strg-Z in the answer box takes the whole answer back (each
+/// cell's answer withdrawn) and leaves the reviewer's name as it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strg_z_should_take_a_group_answer_back_as_a_whole_in_chromium() {
+    use crate::desk::{Driver, ENTER, browser, until};
+    use fantoccini::Locator::Css;
+    let dir = temp("desk-group-undo");
+    let (archive, _) = failure_kind_night(&dir);
+    let desk = Desk::start(&archive);
+    let questions = desk.json("/api/questions");
+    let at = (questions.as_array().expect("list").iter())
+        .position(|q| q["cells"].as_array().is_some_and(|c| c.len() >= 2))
+        .expect("a question of several cells");
+    let asked = cells_of(&json!([questions[at].clone()]));
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    client.goto(&desk.url).await.expect("open the desk");
+    until(&client, "return document.body.dataset.ready === '1'").await;
+    let by = client.find(Css("#by")).await.expect("name box");
+    by.send_keys("Tester").await.expect("type");
+    // The question of several cells shown: Escape moves on to it.
+    let input = client.find(Css("#answer")).await.expect("the answer box");
+    input.click().await.expect("focus");
+    for _ in 0..at {
+        let box_ = client.find(Css("#answer")).await.expect("answer box");
+        box_.send_keys("\u{E00C}").await.expect("Escape");
+    }
+    let id = questions[at]["id"].as_str().expect("id").to_string();
+    until(
+        &client,
+        &format!("return document.querySelector('#question')?.dataset.id === '{id}'"),
+    )
+    .await;
+    let input = client.find(Css("#answer")).await.expect("the answer box");
+    input.send_keys(&format!("1{ENTER}")).await.expect("answer");
+    until(&client, "return (document.getElementById('question-status').textContent || '').match(/\\d/) !== null && document.body.dataset.undoable === '1' && document.getElementById('answer') !== null").await;
+    let now = cells_of(&desk.json("/api/questions"));
+    assert!(
+        asked.iter().all(|c| !now.contains(c)),
+        "answered: {asked:?}"
+    );
+    // Strg-Z where the keyboard is: the answer box.
+    let input = client.find(Css("#answer")).await.expect("the answer box");
+    input.send_keys("\u{E009}z\u{E009}").await.expect("Strg-Z");
+    until(&client, "return document.body.dataset.undoable === '0' && document.getElementById('status').textContent.length > 0").await;
+    // Every cell's answer withdrawn, each one record in its sheet's trail.
+    for (sheet, path) in &asked {
+        let trail = desk.json(&format!("/api/sheets/{sheet}/trail"));
+        let withdrawn = (trail.as_array().expect("trail").iter())
+            .filter(|l| {
+                l["path"] == path.as_str() && l["kind"] == "withdraw" && l["by"] == "Tester"
+            })
+            .count();
+        assert_eq!(withdrawn, 1, "{path}: {trail}");
+    }
+    let name = client
+        .execute("return document.getElementById('by').value", vec![])
+        .await
+        .expect("name");
+    assert_eq!(name, json!("Tester"));
+    client.close().await.expect("close");
+}

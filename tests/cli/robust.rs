@@ -176,3 +176,51 @@ fn a_restarted_desk_should_keep_the_key_it_gave_other_computers() {
     let again = Desk::listening("0.0.0.0:0", "de", &archive, &[]);
     assert_eq!(lan_key(&again), key);
 }
+
+/// The ranking printed from Chromium while sheets are in doubt: its heading
+/// says vorläufig, and each player with a sheet in doubt is marked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ranking_printed_while_sheets_are_in_doubt_should_say_vorlaeufig_in_chromium() {
+    use crate::desk::{Driver, browser, until};
+    let dir = temp("ranking-provisional");
+    let archive = night(&dir);
+    let desk = Desk::start_in("de", &archive, &[]);
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    client
+        .goto(&format!("{}ranking", desk.url))
+        .await
+        .expect("open the ranking");
+    until(&client, "return document.body.dataset.checks !== undefined").await;
+    let heading = client
+        .execute("return document.querySelector('h1').textContent", vec![])
+        .await
+        .expect("heading");
+    let heading = heading.as_str().expect("text").to_string();
+    assert!(heading.contains("vorläufig"), "{heading}");
+    let marked = client
+        .execute(
+            "return document.querySelectorAll('#board tr.in-doubt').length",
+            vec![],
+        )
+        .await
+        .expect("rows");
+    assert!(marked.as_u64().unwrap_or(0) > 0, "{marked}");
+    // Nothing open (both papers taken out): the heading says Endergebnis.
+    for id in [1, 2] {
+        let (status, body) = discard(&desk, id);
+        assert_eq!(status, 200, "{body}");
+    }
+    client.refresh().await.expect("reload");
+    until(&client, "return document.body.dataset.checks === '0'").await;
+    let heading = client
+        .execute("return document.querySelector('h1').textContent", vec![])
+        .await
+        .expect("heading");
+    let heading = heading.as_str().expect("text").to_string();
+    assert!(
+        heading.starts_with("Endergebnis") && !heading.contains("vorläufig"),
+        "{heading}"
+    );
+    client.close().await.expect("close");
+}

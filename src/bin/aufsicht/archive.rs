@@ -62,10 +62,9 @@ pub struct CorrectArgs {
     /// Why the counted values count (with --counts).
     #[arg(long, requires = "counts")]
     pub reason: Option<String>,
-    /// A value (`endergebnis/2`, `games/5/1/plus`) that stands as the sheet
-    /// gives it, though it is unchanged: the paper says it (settling its
-    /// doubt), or with --counts it counts (settling its checks).
-    #[arg(long)]
+    /// A value (`endergebnis/2`, `games/5/1/plus`) the paper says as the
+    /// sheet gives it, though it is unchanged: its doubt settled.
+    #[arg(long, conflicts_with = "counts")]
     pub confirm: Vec<String>,
     /// The corrected sheet result (a scan's JSON, edited).
     pub sheet: PathBuf,

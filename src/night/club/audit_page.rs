@@ -13,6 +13,7 @@ use crate::html::{DOCTYPE, Markup, compiled_in, html};
 use crate::night::club::audit::{Audit, AuditedNight, AuditedSheet, Line};
 use crate::night::club::evidence::Evidence;
 use crate::night::desk::review::{CROP_PX_PER_MM, data_uri_png, stored_alignment, union};
+use crate::night::tournament::checks::round_and_table;
 use crate::night::tournament::names::Names;
 use crate::sheet::{Cell, GameRow, PlayerNo, SheetResult};
 
@@ -126,17 +127,9 @@ fn line_table(line: &Line, audit: &Audit, lang: Lang) -> Markup {
 /// The standings' `review` column (sheets by their names, `;` between)
 /// as "Runde 1, Tisch 3": the audit's sheets of those names.
 fn by_round_and_table(names: &str, audit: &Audit, lang: Lang) -> String {
-    let unknown = || "?".to_string();
     let named = |name: &str| {
-        let s = audit
-            .sheets
-            .iter()
-            .find(|s| s.source.as_deref() == Some(name))?;
-        let args: [(&str, &dyn std::fmt::Display); 2] = [
-            ("round", &s.round.map_or_else(unknown, |r| r.to_string())),
-            ("table", &s.table.map_or_else(unknown, |t| t.to_string())),
-        ];
-        Some(say(lang, "audit-round-table", &args))
+        let s = (audit.sheets.iter()).find(|s| s.source.as_deref() == Some(name))?;
+        round_and_table(s.round, s.table, lang)
     };
     let names = names.split(';').filter(|n| !n.is_empty());
     let shown: Vec<String> = names

@@ -8,6 +8,7 @@ use crate::catalogue::say;
 use crate::check::messages::Lang;
 use crate::html::{DOCTYPE, Markup, compiled_in, html};
 use crate::night::ledger::{Evidence, Writer};
+use crate::night::tournament::checks::round_and_table;
 use crate::night::tournament::names::Names;
 
 /// What the page says around the ledger: its title, the players' names
@@ -102,12 +103,8 @@ fn summary(writers: &[Writer], names: &Names, lang: Lang) -> Markup {
 }
 
 /// The name a person reads for an error's sheet: its round and table.
-fn sheet_label(e: &Evidence) -> String {
-    let part = |n: Option<u32>| n.map_or("?".to_string(), |n| n.to_string());
-    match (e.round, e.table) {
-        (None, None) => e.sheet.clone(),
-        (r, t) => format!("R{} T{}", part(r), part(t)),
-    }
+fn sheet_label(e: &Evidence, lang: Lang) -> String {
+    round_and_table(e.round, e.table, lang).unwrap_or_else(|| e.sheet.clone())
 }
 
 /// What the numbers say of one Schreiber, the chance in words.
@@ -166,8 +163,8 @@ fn evidence(list: &[Evidence], link: &dyn Fn(&Evidence) -> Option<String>, lang:
                     td class="text" { (e.night) }
                     td class="text" title=(e.sheet) {
                         @match link(e) {
-                            Some(href) => a href=(href) { (sheet_label(e)) },
-                            None => (sheet_label(e)),
+                            Some(href) => a href=(href) { (sheet_label(e, lang)) },
+                            None => (sheet_label(e, lang)),
                         }
                     }
                     td { (e.round.map(|r| r.to_string()).unwrap_or_default()) }

@@ -3,6 +3,7 @@
 //! ...), each naming the sheets concerned, found by the standings, the
 //! seating and the copy checks alike.
 
+use crate::catalogue::{Lang, say};
 use crate::sheet::SheetResult;
 
 /// What the night's sheets say about each other.
@@ -113,10 +114,14 @@ pub fn sheet_name(sheet: &SheetResult, fallback: &str) -> String {
 
 /// The name a person reads for a sheet: its round and table (`R1 T5`);
 /// where neither could be read, its file ([`sheet_name`]).
-pub fn sheet_label(sheet: &SheetResult, fallback: &str) -> String {
+pub fn sheet_label(sheet: &SheetResult, fallback: &str, lang: Lang) -> String {
+    round_and_table(sheet.round, sheet.table, lang).unwrap_or_else(|| sheet_name(sheet, fallback))
+}
+
+/// `R1 T5` (`?` for a number not read), where either number is read.
+pub fn round_and_table(round: Option<u32>, table: Option<u32>, lang: Lang) -> Option<String> {
     let part = |n: Option<u32>| n.map_or("?".to_string(), |n| n.to_string());
-    match (sheet.round, sheet.table) {
-        (None, None) => sheet_name(sheet, fallback),
-        (r, t) => format!("R{} T{}", part(r), part(t)),
-    }
+    let args: [(&str, &dyn std::fmt::Display); 2] =
+        [("round", &part(round)), ("table", &part(table))];
+    (round.is_some() || table.is_some()).then(|| say(lang, "sheet-round-table", &args))
 }

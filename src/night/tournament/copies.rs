@@ -35,7 +35,10 @@ pub fn copy_checks(sheets: &[(String, SheetResult)], lang: Lang) -> Vec<NightChe
     let counting = counts::night(sheets.iter().map(|(_, s)| s));
     let name = |i: usize| {
         let (fallback, sheet) = &sheets[i];
-        (sheet_name(sheet, fallback), sheet_label(sheet, fallback))
+        (
+            sheet_name(sheet, fallback),
+            sheet_label(sheet, fallback, lang),
+        )
     };
     let mut checks = Vec::new();
     for (b, how) in counting.iter().enumerate() {

@@ -229,7 +229,7 @@ impl Night<'_> {
     /// One sheet as it stands in the night ([`Counting`]).
     fn take(&mut self, sheet: &SheetResult, fallback: &str, how: Counting) {
         let name = || sheet_name(sheet, fallback);
-        let (label, lang) = (sheet_label(sheet, fallback), self.lang);
+        let (label, lang) = (sheet_label(sheet, fallback, self.lang), self.lang);
         self.labels.insert(name(), label.clone());
         let one = |kind, id: &str, name: String| NightCheck {
             kind,

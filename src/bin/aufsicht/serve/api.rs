@@ -270,94 +270,6 @@ pub async fn trail(State(desk): State<Arc<Desk>>, Path(id): Path<i64>) -> Reply 
     .await
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ValuesBody {
-    by: String,
-    values: Vec<PathValue>,
-    /// The version edited (or the `If-Match` header); none takes any.
-    #[serde(default)]
-    version: Option<i64>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PathValue {
-    path: String,
-    value: Value,
-}
-
-/// `POST /api/sheets/{id}/values`: sets the values, verifies the sheet
-/// again and stores it with its trail, all or nothing.
-pub async fn values(
-    State(desk): State<Arc<Desk>>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Reply {
-    blocking(move || {
-        let lang = desk.lang;
-        let bad = |text: String| Problem(StatusCode::BAD_REQUEST, text);
-        let body: ValuesBody = body_of(&desk, &body)?;
-        if body.by.trim().is_empty() {
-            return Err(bad(say(lang, "desk-name-first", &[])));
-        }
-        if body.values.is_empty() {
-            return Err(bad(say(lang, "edit-no-values", &[])));
-        }
-        let version = named_version(body.version, &headers);
-        let decisions = body
-            .values
-            .into_iter()
-            .map(|pv| Decision::Paper {
-                path: pv.path,
-                value: pv.value,
-            })
-            .collect::<Vec<_>>();
-        desk.decide(id, &body.by, &decisions, version)
-    })
-    .await
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CountsBody {
-    by: String,
-    reason: String,
-    values: Vec<PathValue>,
-    #[serde(default)]
-    version: Option<i64>,
-}
-
-/// `POST /api/sheets/{id}/counts`: where the writer erred, what counts
-/// instead of what is written (the written value takes it back).
-pub async fn counts(
-    State(desk): State<Arc<Desk>>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Reply {
-    blocking(move || {
-        let body: CountsBody = body_of(&desk, &body)?;
-        if body.values.is_empty() {
-            let said = say(desk.lang, "edit-no-values", &[]);
-            return Err(Problem(StatusCode::BAD_REQUEST, said));
-        }
-        let version = named_version(body.version, &headers);
-        let decisions = body
-            .values
-            .into_iter()
-            .map(|pv| Decision::Counts {
-                path: pv.path,
-                value: pv.value,
-                reason: body.reason.trim().to_string(),
-            })
-            .collect::<Vec<_>>();
-        desk.decide(id, &body.by, &decisions, version)
-    })
-    .await
-}
-
 impl Desk {
     /// A person's decisions on sheet `id`, kept in its record; the sheet
     /// as it now stands goes back, its version as the ETag.
@@ -385,19 +297,13 @@ impl Desk {
 }
 
 /// The version a request names: in its body, else its `If-Match` header.
-fn named_version(body: Option<i64>, headers: &HeaderMap) -> Option<i64> {
+pub(super) fn named_version(body: Option<i64>, headers: &HeaderMap) -> Option<i64> {
     body.or_else(|| {
         headers
             .get(header::IF_MATCH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().trim_matches('"').parse::<i64>().ok())
     })
-}
-
-/// A field that must be given, null or not (`Option` alone takes a
-/// missing field for null).
-fn required_nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    Option::<i64>::deserialize(d)
 }
 
 /// A request body as JSON, or the one line that says what is wrong with it.
@@ -407,177 +313,6 @@ pub(super) fn body_of<T: serde::de::DeserializeOwned>(
 ) -> Result<T, Problem> {
     super::refusals::json_body(desk.lang, body)
         .map_err(|said| Problem(StatusCode::BAD_REQUEST, said))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct InitialsBody {
-    by: String,
-    /// A game row, or a footer value by its seat and field.
-    #[serde(default)]
-    row: Option<u32>,
-    #[serde(default)]
-    seat: Option<usize>,
-    #[serde(default)]
-    field: Option<String>,
-    /// Takes the initials back.
-    #[serde(default)]
-    undo: bool,
-    #[serde(default)]
-    version: Option<i64>,
-}
-
-/// `POST /api/sheets/{id}/initials`: the supervisor initials a game row or
-/// a footer value (or takes it back): a correction, a tout or a later edit
-/// there is accepted; the sheet verified again.
-pub async fn initials(
-    State(desk): State<Arc<Desk>>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Reply {
-    blocking(move || {
-        let body: InitialsBody = body_of(&desk, &body)?;
-        let version = named_version(body.version, &headers);
-        let initials = Decision::Initials {
-            row: body.row,
-            seat: body.seat,
-            field: body.field,
-            undo: body.undo,
-        };
-        desk.decide(id, &body.by, &[initials], version)
-    })
-    .await
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct VerdictBody {
-    by: String,
-    void: bool,
-    #[serde(default)]
-    reason: String,
-    #[serde(default)]
-    version: Option<i64>,
-}
-
-/// `POST /api/sheets/{id}/verdict`: the supervisor declares the sheet
-/// invalid with a reason (or valid again); the sheet verified again.
-pub async fn verdict(
-    State(desk): State<Arc<Desk>>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Reply {
-    blocking(move || {
-        let body: VerdictBody = body_of(&desk, &body)?;
-        let version = named_version(body.version, &headers);
-        let verdict = Decision::Void {
-            void: body.void,
-            reason: body.reason.trim().to_string(),
-        };
-        desk.decide(id, &body.by, &[verdict], version)
-    })
-    .await
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WithdrawBody {
-    by: String,
-    /// The value whose newest answer is taken back.
-    path: String,
-    #[serde(default)]
-    version: Option<i64>,
-}
-
-/// `POST /api/sheets/{id}/withdraw`: the newest answer about `path` taken
-/// back (the desk's Strg-Z): the value stands as before it, its doubt
-/// asked again; one more record in the trail.
-pub async fn withdraw(
-    State(desk): State<Arc<Desk>>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Reply {
-    blocking(move || {
-        let body: WithdrawBody = body_of(&desk, &body)?;
-        let version = named_version(body.version, &headers);
-        let withdraw = Decision::Withdraw { path: body.path };
-        desk.decide(id, &body.by, &[withdraw], version)
-    })
-    .await
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DiscardBody {
-    by: String,
-    /// Taken out of the night; false brings it back.
-    #[serde(default = "yes")]
-    discard: bool,
-    /// Why; the desk's own words where none is given.
-    #[serde(default)]
-    reason: String,
-    #[serde(default)]
-    version: Option<i64>,
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// `POST /api/sheets/{id}/discard`: a sheet sent by mistake (a photo of
-/// something else, a retake) taken out of the night: kept with who and
-/// why, never counted; its check settled.
-pub async fn discard(
-    State(desk): State<Arc<Desk>>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Reply {
-    blocking(move || {
-        let body: DiscardBody = body_of(&desk, &body)?;
-        let version = named_version(body.version, &headers);
-        let reason = match body.reason.trim() {
-            "" => say(desk.lang, "desk-discard-reason", &[]),
-            given => given.to_string(),
-        };
-        let discard = Decision::Discard {
-            discard: body.discard,
-            reason,
-        };
-        desk.decide(id, &body.by, &[discard], version)
-    })
-    .await
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CopyBody {
-    by: String,
-    /// The sheet this one is a copy of; null takes the verdict back.
-    /// Required: a body without it is no request to take a copy back.
-    #[serde(deserialize_with = "required_nullable")]
-    of: Option<i64>,
-    #[serde(default)]
-    version: Option<i64>,
-}
-
-/// `POST /api/sheets/{id}/copy`: the supervisor settles a sheet read twice:
-/// this one is a copy of sheet `of` of the same night and leaves the count.
-pub async fn copy(
-    State(desk): State<Arc<Desk>>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Reply {
-    blocking(move || {
-        let body: CopyBody = body_of(&desk, &body)?;
-        let version = named_version(body.version, &headers);
-        desk.decide(id, &body.by, &[Decision::Copy { of: body.of }], version)
-    })
-    .await
 }
 
 /// `POST /api/login`: a browser that showed the desk's key (its address's
@@ -599,33 +334,6 @@ pub async fn login(
         desk.door.token
     );
     Ok(([(header::SET_COOKIE, cookie)], StatusCode::NO_CONTENT).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GameBody {
-    by: String,
-    /// The sheet is the night's game after all; false takes that back.
-    ours: bool,
-    #[serde(default)]
-    version: Option<i64>,
-}
-
-/// `POST /api/sheets/{id}/game`: the supervisor settles a sheet taken for
-/// another game's (`WRONG_GAME`) as the night's after all (or takes it
-/// back); the night's rules check it again.
-pub async fn game(
-    State(desk): State<Arc<Desk>>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Reply {
-    blocking(move || {
-        let body: GameBody = body_of(&desk, &body)?;
-        let version = named_version(body.version, &headers);
-        desk.decide(id, &body.by, &[Decision::Game { ours: body.ours }], version)
-    })
-    .await
 }
 
 #[derive(Deserialize)]

@@ -7,6 +7,7 @@ mod api;
 mod capture;
 mod guard;
 mod pages;
+mod powers;
 mod questions;
 mod refusals;
 mod scans;
@@ -207,15 +208,39 @@ fn router(desk: Arc<Desk>) -> Router {
         .route("/api/sheets/{id}/view", get(api::view))
         .route("/api/sheets/{id}/crop", get(questions::crop))
         .route("/api/sheets/{id}/trail", get(api::trail))
-        .route("/api/sheets/{id}/values", post(api::values))
-        .route("/api/sheets/{id}/counts", post(api::counts))
-        .route("/api/sheets/{id}/initials", post(api::initials))
-        .route("/api/sheets/{id}/verdict", post(api::verdict))
-        .route("/api/sheets/{id}/copy", post(api::copy))
-        .route("/api/sheets/{id}/discard", post(api::discard))
-        .route("/api/sheets/{id}/withdraw", post(api::withdraw))
+        .route(
+            "/api/sheets/{id}/values",
+            post(powers::power::<powers::ValuesBody>),
+        )
+        .route(
+            "/api/sheets/{id}/counts",
+            post(powers::power::<powers::CountsBody>),
+        )
+        .route(
+            "/api/sheets/{id}/initials",
+            post(powers::power::<powers::InitialsBody>),
+        )
+        .route(
+            "/api/sheets/{id}/verdict",
+            post(powers::power::<powers::VerdictBody>),
+        )
+        .route(
+            "/api/sheets/{id}/copy",
+            post(powers::power::<powers::CopyBody>),
+        )
+        .route(
+            "/api/sheets/{id}/discard",
+            post(powers::power::<powers::DiscardBody>),
+        )
+        .route(
+            "/api/sheets/{id}/withdraw",
+            post(powers::power::<powers::WithdrawBody>),
+        )
         .route("/api/sheets/{id}/reread", post(scans::reread))
-        .route("/api/sheets/{id}/game", post(api::game))
+        .route(
+            "/api/sheets/{id}/game",
+            post(powers::power::<powers::GameBody>),
+        )
         .route("/api/questions", get(questions::list))
         .route("/api/questions/{id}", post(questions::answer))
         .route("/api/login", post(api::login))

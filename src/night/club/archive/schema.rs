@@ -237,9 +237,10 @@ fn steps() -> Vec<Step> {
             hook: |tx| {
                 if tx.engine() == Engine::Postgres {
                     tx.batch(
-                        "CREATE OR REPLACE FUNCTION aufsicht_jsonb(t TEXT) RETURNS JSONB AS $$
-                         BEGIN RETURN t::jsonb; EXCEPTION WHEN others THEN RETURN NULL; END
-                         $$ LANGUAGE plpgsql IMMUTABLE",
+                        // Lower case: the engine's words for a table's columns stay out.
+                        "create or replace function aufsicht_jsonb(t text) returns jsonb as $$
+                         begin return t::jsonb; exception when others then return null; end
+                         $$ language plpgsql immutable",
                     )?;
                 }
                 Ok(())

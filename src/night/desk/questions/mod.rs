@@ -116,7 +116,8 @@ impl Serialize for Question {
 /// The cells in doubt of sheet `id` (a `CELL_UNCERTAIN` flag naming a
 /// value of it, folded into another flag's look or not, each cell once),
 /// written in `hand`; their shapes are left for the caller to add. Only
-/// a sheet that counts asks ([`Counting::asks`]): a void one counts
+/// a sheet that counts, or the same paper again, asks
+/// ([`crate::record::counts::Counting::asks`]): a void one counts
 /// nowhere, a copy's paper is asked on the sheet it copies.
 pub fn doubts_of(id: i64, sheet: &SheetResult, hand: &HandOf) -> Vec<Doubt> {
     if !crate::record::counts::Counting::of(sheet).asks() {

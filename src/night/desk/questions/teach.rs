@@ -112,7 +112,6 @@ impl Asking {
         let all = archive.sheets(night.id)?;
         let counting = crate::record::counts::night(all.iter().map(|s| &s.result));
         for (stored, how) in all.into_iter().zip(counting) {
-            // A twin's paper is asked on the sheet it repeats.
             if !how.asks() {
                 continue;
             }
