@@ -497,6 +497,9 @@ fn server_cause(e: &postgres::Error, lang: Lang) -> String {
     if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
         return say(lang, "archive-server-conflict", &[]);
     }
+    if e.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) {
+        return say(lang, "archive-server-waited", &[]);
+    }
     let message = match e.as_db_error() {
         Some(d) => format!("{} ({})", d.message(), d.code().code()),
         None => e.to_string(),
@@ -525,6 +528,13 @@ fn server_refused(address: &str, e: &postgres::Error, lang: Lang) -> String {
                 "archive-server-refused",
                 &[("address", &address), ("message", &message)],
             );
+        }
+        // The client's own words: the server asked for a password that
+        // neither the address, PGPASSWORD nor the password file gives.
+        None if std::error::Error::source(e)
+            .is_some_and(|s| s.to_string() == "password missing") =>
+        {
+            "archive-server-no-password"
         }
         None => "archive-server-unreachable",
     };

@@ -11,6 +11,8 @@ pub struct Cluster {
     pub port: u16,
     dir: PathBuf,
     bin: PathBuf,
+    /// The superuser's password, where logins need one.
+    password: Option<String>,
 }
 
 /// The cluster every test of this process shares (each in its own
@@ -48,8 +50,17 @@ fn is_root() -> bool {
 }
 
 impl Cluster {
-    /// A new cluster, started.
+    /// A new cluster, started, that lets loopback in without a password.
     pub fn new() -> Cluster {
+        Cluster::init(None)
+    }
+
+    /// A new cluster, started, whose logins need `password` (SCRAM).
+    pub fn with_password(password: &str) -> Cluster {
+        Cluster::init(Some(password))
+    }
+
+    fn init(password: Option<&str>) -> Cluster {
         let bin = server_bin();
         let dir = tempfile::Builder::new()
             .prefix("aufsicht-pg-")
@@ -65,13 +76,26 @@ impl Cluster {
             assert!(ok.success(), "chown {}", dir.display());
         }
         let port = free_port();
-        let cluster = Cluster { port, dir, bin };
+        let cluster = Cluster {
+            port,
+            dir,
+            bin,
+            password: password.map(str::to_string),
+        };
+        let pwfile = cluster.dir.join("pwfile");
+        std::fs::write(&pwfile, password.unwrap_or_default()).expect("pwfile");
+        let auth = match password {
+            Some(_) => format!("--auth=scram-sha-256 --pwfile={}", pwfile.display()),
+            None => "--auth=trust".to_string(),
+        };
+        let auth: Vec<&str> = auth.split(' ').collect();
         cluster.run(
             "initdb",
             &[
                 "-D",
                 &cluster.data(),
-                "--auth=trust",
+                auth[0],
+                auth.get(1).copied().unwrap_or("--no-instructions"),
                 "-U",
                 "postgres",
                 "--no-sync",
@@ -171,7 +195,11 @@ impl Cluster {
 
     /// The address of database `name`, made where it is missing.
     pub fn database(&self, name: &str) -> String {
-        let admin = format!("postgres://postgres@127.0.0.1:{}/postgres", self.port);
+        let login = match &self.password {
+            Some(p) => format!("postgres:{p}"),
+            None => "postgres".to_string(),
+        };
+        let admin = format!("postgres://{login}@127.0.0.1:{}/postgres", self.port);
         let mut client = postgres::Client::connect(&admin, postgres::NoTls).expect("connect");
         let exists = client
             .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])

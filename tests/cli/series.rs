@@ -760,3 +760,91 @@ fn an_older_venue_archive_or_a_newer_central_one_should_be_one_german_line_and_c
         .expect("newer");
     refuse(&new, "neueren Version");
 }
+
+/// A push whose address holds no password: it comes from `PGPASSWORD`.
+fn push_with(venue: &Path, to: &str, password: Option<&str>) -> std::process::Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_aufsicht"));
+    c.args(["push", "--archive"]).arg(venue).args(["--to", to]);
+    c.env_remove("AUFSICHT_LANG").env_remove("PGPASSWORD");
+    c.env("PGPASSFILE", "/nonexistent");
+    if let Some(p) = password {
+        c.env("PGPASSWORD", p);
+    }
+    c.output().expect("push")
+}
+
+#[test]
+fn a_password_should_come_from_pgpassword_and_never_be_printed() {
+    let dir = temp("push-password");
+    let cluster = Cluster::with_password("Geheim-7x");
+    let url = cluster.database("cup");
+    assert!(!url.contains("Geheim"), "{url}");
+    let venue = venue(&dir, "Post", 8, 3, 1);
+    let out = push_with(&venue, &url, Some("Geheim-7x"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (password, said) in [
+        (None, "verlangt ein Passwort"),
+        (Some("falsch-42"), "lehnt die Anmeldung ab"),
+    ] {
+        let out = push_with(&venue, &url, password);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(said), "{err}");
+        assert!(
+            !err.contains("falsch-42") && !err.contains("Geheim"),
+            "{err}"
+        );
+    }
+}
+
+/// Stops or lets go on process `pid` (SIGSTOP, SIGCONT).
+fn signal(pid: u32, which: &str) {
+    let ok = Command::new("kill")
+        .args([which, &pid.to_string()])
+        .status()
+        .expect("kill");
+    assert!(ok.success());
+}
+
+#[test]
+fn a_push_stopped_in_its_transaction_should_not_stop_another_venues() {
+    let dir = temp("push-stalled");
+    let cluster = Cluster::new();
+    let url = cluster.database("stalled");
+    let (post, krone) = (
+        venue(&dir, "Post", 96, 5, 256),
+        venue(&dir, "Krone", 16, 6, 1),
+    );
+    let stalled = push(&post, &url);
+    let started = Instant::now();
+    while central_sheets(&url, "Post") == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "nothing arrived"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // A laptop's lid closed in the middle of its push.
+    signal(stalled.id(), "-STOP");
+    let started = Instant::now();
+    let other = push(&krone, &url).wait_with_output().expect("push ran");
+    let took = started.elapsed();
+    signal(stalled.id(), "-CONT");
+    assert!(
+        other.status.success(),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
+    assert!(took < Duration::from_secs(90), "{took:?}");
+    // The stalled one, woken, ends (its session was ended) or completes;
+    // pushed again, its night arrives whole.
+    let _ = stalled.wait_with_output();
+    pushed(push(&post, &url));
+    let own = standings(post.to_str().expect("utf8"), "Vorrunde");
+    assert_eq!(standings(&url, "Post/Vorrunde"), own);
+}

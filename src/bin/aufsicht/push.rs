@@ -54,6 +54,13 @@ pub fn run(a: PushArgs, lang: Lang) -> Result<()> {
     if !is_server(&a.to) {
         bail!(say(lang, "push-to", &[("to", &a.to.display())]));
     }
+    // Another venue's push writing: said once, then waited for (a minute at most).
+    let said = std::sync::atomic::AtomicBool::new(false);
+    aufsicht::night::club::archive::when_waiting(move || {
+        if !said.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            eprintln!("aufsicht: {}", say(lang, "push-waiting", &[]));
+        }
+    });
     let mut central = Archive::open(&a.to).told(lang)?;
     // Each night's rules, loaded before anything is sent.
     let mut rules = std::collections::HashMap::new();

@@ -20,6 +20,7 @@ use crate::sheet::SheetResult;
 mod check;
 pub(crate) mod engine;
 mod forms;
+pub mod libpq;
 mod migrate_record;
 mod nights;
 pub mod push;
@@ -34,6 +35,7 @@ pub use nights::Night;
 pub use record::{Decided, SheetRecord, reader_name};
 pub use schema::SCHEMA_VERSION;
 
+pub use engine::when_waiting;
 use engine::{Conn, Engine, Sql, Tx, args};
 pub use scans::MAX_KEPT_SCAN;
 
@@ -142,6 +144,11 @@ pub struct Archive {
     place: String,
 }
 
+/// Our sessions' limits on a server: a lock waited for at most a minute;
+/// a transaction left idle ended sooner, so that the one who waits for a
+/// stalled laptop's lock gets it before giving up.
+const SESSION_LIMITS: &str = "-c lock_timeout=60s -c idle_in_transaction_session_timeout=45s";
+
 /// How long a server may take to let the program in.
 const CONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -155,11 +162,18 @@ fn connect(url: &str, place: &str) -> Result<postgres::Client, ArchiveError> {
         source,
     };
     let mut config: postgres::Config = url.parse().map_err(refused)?;
+    libpq::complete(&mut config, &libpq::Process);
     if config.get_ssl_mode() == postgres::config::SslMode::Require {
         return Err(ArchiveError::ServerTls(place.to_string()));
     }
     config.connect_timeout(CONNECT_WAIT);
     config.tcp_user_timeout(std::time::Duration::from_secs(60));
+    // A laptop that stalls in a transaction, or loses its network, is
+    // ended by the server after a minute, and a write waits no longer
+    // than that for another's: nothing waits for ever.
+    config.options(SESSION_LIMITS);
+    config.keepalives(true);
+    config.keepalives_idle(std::time::Duration::from_secs(15));
     let (sent, answer) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         // Where the wait was given up, no one hears the answer.

@@ -182,6 +182,15 @@ pub enum Conn {
 /// take turns, as SQLite's do, so a read-then-write never races another.
 const WRITE_LOCK: i64 = 0x6175_6673_6963_6874;
 
+/// What the program says when a write must wait for another's.
+static WAITING: std::sync::OnceLock<Box<dyn Fn() + Send + Sync>> = std::sync::OnceLock::new();
+
+/// Says `f` whenever a write waits for another's (a venue's push while
+/// another pushes); the first one given holds.
+pub fn when_waiting(f: impl Fn() + Send + Sync + 'static) {
+    let _ = WAITING.set(Box::new(f));
+}
+
 impl Conn {
     pub fn engine(&self) -> Engine {
         match self {
@@ -206,7 +215,15 @@ impl Conn {
             ),
             Conn::Postgres(c) => {
                 let mut tx = c.get_mut().transaction()?;
-                tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK])?;
+                let row = tx.query_one("SELECT pg_try_advisory_xact_lock($1)", &[&WRITE_LOCK])?;
+                if !row.get::<_, bool>(0) {
+                    // Another venue writes: said once, then waited for
+                    // (at most the session's lock_timeout).
+                    if let Some(say_waiting) = WAITING.get() {
+                        say_waiting();
+                    }
+                    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK])?;
+                }
                 Either::Postgres(tx)
             }
         })
