@@ -848,3 +848,25 @@ fn a_push_stopped_in_its_transaction_should_not_stop_another_venues() {
     let own = standings(post.to_str().expect("utf8"), "Vorrunde");
     assert_eq!(standings(&url, "Post/Vorrunde"), own);
 }
+
+#[test]
+fn a_central_desk_should_answer_again_soon_after_its_server_restarted() {
+    let dir = temp("desk-restart");
+    let cluster = Cluster::new();
+    let url = cluster.database("restart");
+    pushed(push(&venue(&dir, "Post", 8, 3, 1), &url));
+    let desk = crate::desk::Desk::start_in("de", Path::new(&url), &[]);
+    let sheets = |desk: &crate::desk::Desk| desk.call("GET", "/api/sheets", &[], "").0;
+    assert_eq!(sheets(&desk), 200);
+    cluster.stop();
+    assert_ne!(sheets(&desk), 200, "no server, no sheets");
+    cluster.start();
+    let back = Instant::now();
+    while sheets(&desk) != 200 {
+        assert!(
+            back.elapsed() < Duration::from_secs(15),
+            "the desk never came back"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}

@@ -283,6 +283,15 @@ impl Archive {
         Ok(archive)
     }
 
+    /// Whether the server's connection is gone (the server restarted, the
+    /// network broke): the archive must be opened again to go on.
+    pub fn is_broken(&self) -> bool {
+        match &self.conn {
+            Conn::Postgres(client) => client.try_borrow().is_ok_and(|c| c.is_closed()),
+            Conn::Sqlite(_) => false,
+        }
+    }
+
     /// Which engine the archive runs on.
     pub fn engine(&self) -> Engine {
         self.conn.engine()

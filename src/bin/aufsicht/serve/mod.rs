@@ -56,9 +56,51 @@ pub struct ServeOptions {
     pub title: String,
 }
 
+/// The desk's archive, opened again where its server's connection broke
+/// (the server restarted): the next request after it answers again.
+pub(crate) struct KeptArchive {
+    archive: Mutex<Archive>,
+    place: std::path::PathBuf,
+}
+
+impl KeptArchive {
+    /// The archive to use, alone; a broken connection replaced first
+    /// (where the server is still away, the request fails as before).
+    pub(crate) fn lock(&self) -> std::sync::LockResult<std::sync::MutexGuard<'_, Archive>> {
+        let mut archive = self.archive.lock().unwrap_or_else(|p| p.into_inner());
+        if archive.is_broken()
+            && let Ok(fresh) = Archive::open(&self.place)
+        {
+            *archive = fresh;
+        }
+        Ok(archive)
+    }
+
+    /// The archive behind its lock, its connection made good first, for
+    /// the library's work that takes the lock itself.
+    pub(crate) fn fresh(&self) -> &Mutex<Archive> {
+        drop(self.lock());
+        &self.archive
+    }
+}
+
+/// Where the desk puts the photos sent to it before they are read (each
+/// is kept in the archive as it is stored): beside an archive file; for
+/// a server, in the system's folder for such files, never in a folder
+/// named after the server's address (which may hold its password).
+fn photos_beside(archive: &std::path::Path) -> std::path::PathBuf {
+    if aufsicht::night::club::archive::is_server(archive) {
+        return std::env::temp_dir().join("aufsicht-desk");
+    }
+    archive
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default()
+}
+
 /// Everything the desk's requests share.
 pub struct Desk {
-    archive: Mutex<Archive>,
+    archive: KeptArchive,
     /// The night the desk opened on; its rules, list and draw are the
     /// command line's. Every other night is checked by the rule set it
     /// was scanned with.
@@ -115,7 +157,10 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
     // And the key of other computers (a second reviewer's laptop).
     let token = archive.desk_key(guard::new_token).told(lang)?;
     let desk = Arc::new(Desk {
-        archive: Mutex::new(archive),
+        archive: KeptArchive {
+            archive: Mutex::new(archive),
+            place: o.archive.clone(),
+        },
         opened,
         rules,
         participants,
@@ -126,11 +171,7 @@ pub fn run(o: ServeOptions, lang: Lang) -> Result<()> {
         forms,
         images: view::Images::default(),
         asking: questions::Asked::default(),
-        archive_dir: o
-            .archive
-            .parent()
-            .map(std::path::Path::to_path_buf)
-            .unwrap_or_default(),
+        archive_dir: photos_beside(&o.archive),
         archive_file: o.archive.clone(),
         reached: std::sync::OnceLock::new(),
         lang,

@@ -39,7 +39,7 @@ pub async fn list(State(desk): State<Arc<Desk>>, Query(q): Query<NightQuery>) ->
     blocking(move || {
         let night = desk.night(q.tournament.as_deref())?;
         let questions = desk.with_night(&night, |asked, n| {
-            let questions = asked.asking.questions(&desk.archive, n);
+            let questions = asked.asking.questions(desk.archive.fresh(), n);
             questions.map_err(QuestionError::from)
         })?;
         Ok(Json(questions).into_response())
@@ -99,7 +99,7 @@ pub async fn answer(
             let (digits, printed) = readers.as_mut().expect("made above");
             let readers: (&mut dyn DigitReader, &mut dyn PrintReader) =
                 (digits.as_mut(), printed.as_mut());
-            (asked.asking).answer(&desk.archive, n, readers, (&id, &by), given)
+            (asked.asking).answer(desk.archive.fresh(), n, readers, (&id, &by), given)
         })?;
         Ok(Json(questions).into_response())
     })
