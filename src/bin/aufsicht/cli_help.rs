@@ -200,6 +200,32 @@ mod tests {
         }
     }
 
+    /// Every command's help, rendered in `lang`.
+    fn helps(command: &mut Command, out: &mut Vec<String>) {
+        out.push(command.render_help().to_string());
+        for c in command.get_subcommands_mut() {
+            helps(c, out);
+        }
+    }
+
+    #[test]
+    fn no_option_should_name_an_empty_default() {
+        let mut c = localized(crate::Cli::command(), Lang::De);
+        c.build();
+        let mut all = Vec::new();
+        helps(&mut c, &mut all);
+        let empty = say(Lang::De, "help-default", &[("value", &"")]);
+        for help in &all {
+            for line in help.lines() {
+                let line = line.trim_end();
+                assert!(
+                    !line.ends_with(empty.trim_end()) && !line.contains(&format!("{empty};")),
+                    "{line}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn every_options_placeholder_should_be_german() {
         let mut wanted = std::collections::BTreeSet::new();
