@@ -513,3 +513,79 @@ async fn strg_z_should_take_a_group_answer_back_as_a_whole_in_chromium() {
     assert_eq!(name, json!("Tester"));
     client.close().await.expect("close");
 }
+
+/// At the desk in Chromium: a footer's question offers what the ink reads
+/// (Enter would store it), with the value the sums want shown beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_footer_question_should_offer_what_the_ink_reads_in_chromium() {
+    use crate::desk::{Driver, browser, until};
+    use fantoccini::Locator::Css;
+    let dir = temp("desk-footer-offer");
+    let (archive, _) = failure_kind_night(&dir);
+    let desk = Desk::start(&archive);
+    let questions = desk.json("/api/questions");
+    let footer = |q: &Value| {
+        let cell = &q["cells"][0];
+        let path = cell["path"].as_str().unwrap_or_default();
+        let footer = ["gesamt/", "abzug/", "endergebnis/"]
+            .iter()
+            .any(|f| path.starts_with(f));
+        let read = cell["reading"].as_str().and_then(|r| r.parse::<i64>().ok());
+        footer && read.is_some() && q["value"].as_i64().is_some() && read != q["value"].as_i64()
+    };
+    let all = questions.as_array().expect("list");
+    let at = all
+        .iter()
+        .position(footer)
+        .expect("a footer read otherwise than its sums");
+    let (read, sums) = (
+        all[at]["cells"][0]["reading"]
+            .as_str()
+            .expect("reading")
+            .to_string(),
+        all[at]["value"].as_i64().expect("value"),
+    );
+    let driver = Driver::start();
+    let client = browser(&driver, &dir.join("profile")).await;
+    client.goto(&desk.url).await.expect("open the desk");
+    until(&client, "return document.body.dataset.ready === '1'").await;
+    let input = client.find(Css("#answer")).await.expect("the answer box");
+    input.click().await.expect("focus");
+    for _ in 0..at {
+        let box_ = client.find(Css("#answer")).await.expect("answer box");
+        box_.send_keys("\u{E00C}").await.expect("Escape");
+    }
+    let id = all[at]["id"].as_str().expect("id").to_string();
+    until(
+        &client,
+        &format!("return document.querySelector('#question')?.dataset.id === '{id}'"),
+    )
+    .await;
+    let offered = client
+        .execute(
+            "return document.getElementById('answer').placeholder",
+            vec![],
+        )
+        .await
+        .expect("placeholder");
+    assert_eq!(
+        offered,
+        json!(read),
+        "Enter offers the ink, not the sums' {sums}"
+    );
+    let shown = client
+        .execute(
+            "return document.getElementById('question').textContent",
+            vec![],
+        )
+        .await
+        .expect("text");
+    assert!(
+        shown
+            .as_str()
+            .unwrap_or_default()
+            .contains(&sums.to_string()),
+        "{shown}"
+    );
+    client.close().await.expect("close");
+}
