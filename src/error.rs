@@ -217,6 +217,12 @@ pub enum ArchiveError {
         night: String,
         as_: String,
     },
+    /// A night whose every scan another night of the central archive
+    /// already holds (the same papers from another archive file).
+    ScansElsewhere {
+        night: String,
+        there: String,
+    },
     /// An address that takes a connection and never answers as a
     /// PostgreSQL server does.
     ServerSilent(String),
@@ -380,6 +386,11 @@ impl Tell for ArchiveError {
             ArchiveError::PushedAs { night, as_ } => {
                 say(lang, "archive-pushed-as", &[("night", night), ("as", as_)])
             }
+            ArchiveError::ScansElsewhere { night, there } => say(
+                lang,
+                "archive-scans-elsewhere",
+                &[("night", night), ("there", there)],
+            ),
             ArchiveError::ServerSilent(address) => {
                 say(lang, "archive-server-silent", &[("address", address)])
             }

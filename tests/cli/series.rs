@@ -829,8 +829,29 @@ fn a_push_stopped_in_its_transaction_should_not_stop_another_venues() {
         );
         std::thread::sleep(Duration::from_millis(2));
     }
-    // A laptop's lid closed in the middle of its push.
-    signal(stalled.id(), "-STOP");
+    // A laptop's lid closed in the middle of its push: stopped where it
+    // holds the write lock (inside a transaction).
+    let held = |url: &str| {
+        let mut c = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+        let row = c
+            .query_one(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted",
+                &[],
+            )
+            .expect("locks");
+        row.get::<_, i64>(0) > 0
+    };
+    loop {
+        signal(stalled.id(), "-STOP");
+        if held(&url) {
+            break;
+        }
+        signal(stalled.id(), "-CONT");
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "never caught inside"
+        );
+    }
     let started = Instant::now();
     let other = push(&krone, &url).wait_with_output().expect("push ran");
     let took = started.elapsed();
@@ -869,4 +890,23 @@ fn a_central_desk_should_answer_again_soon_after_its_server_restarted() {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
+}
+
+#[test]
+fn the_same_scans_in_a_new_archive_under_another_venue_should_be_refused() {
+    let dir = temp("push-same-scans");
+    let cluster = shared();
+    let url = cluster.database("same_scans");
+    pushed(push(&venue(&dir.join("a"), "Post", 8, 3, 1), &url));
+    // A new archive of the same scans (the same papers), named otherwise.
+    let again = venue(&dir.join("b"), "Krone", 8, 3, 1);
+    let out = push(&again, &url).wait_with_output().expect("push ran");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("Post/Vorrunde") && err.contains("doppelt"),
+        "{err}"
+    );
+    assert_eq!(central_sheets(&url, "Krone"), 0);
 }

@@ -161,8 +161,9 @@ fn connect(url: &str, place: &str) -> Result<postgres::Client, ArchiveError> {
         address: place.to_string(),
         source,
     };
+    let url = libpq::with_port(url, &libpq::Process);
     let mut config: postgres::Config = url.parse().map_err(refused)?;
-    libpq::complete(&mut config, &libpq::Process);
+    libpq::complete(&mut config, &url, &libpq::Process);
     if config.get_ssl_mode() == postgres::config::SslMode::Require {
         return Err(ArchiveError::ServerTls(place.to_string()));
     }
@@ -171,7 +172,11 @@ fn connect(url: &str, place: &str) -> Result<postgres::Client, ArchiveError> {
     // A laptop that stalls in a transaction, or loses its network, is
     // ended by the server after a minute, and a write waits no longer
     // than that for another's: nothing waits for ever.
-    config.options(SESSION_LIMITS);
+    let options = match config.get_options() {
+        Some(given) => format!("{given} {SESSION_LIMITS}"),
+        None => SESSION_LIMITS.to_string(),
+    };
+    config.options(&options);
     config.keepalives(true);
     config.keepalives_idle(std::time::Duration::from_secs(15));
     let (sent, answer) = std::sync::mpsc::channel();
@@ -198,12 +203,32 @@ pub fn shown_address(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
-    match rest.split_once('@') {
+    let (rest, query) = rest
+        .split_once('?')
+        .map_or((rest, None), |(r, q)| (r, Some(q)));
+    let shown = match rest.split_once('@') {
         Some((user, host)) => {
             let user = user.split(':').next().unwrap_or_default();
             format!("{scheme}://{user}@{host}")
         }
-        None => url.to_string(),
+        None => format!("{scheme}://{rest}"),
+    };
+    // A password given as a parameter is left out too.
+    let kept: Vec<&str> = (query.into_iter().flat_map(|q| q.split('&')))
+        .filter(|kv| !kv.starts_with("password="))
+        .collect();
+    match kept.is_empty() {
+        true => shown,
+        false => format!("{shown}?{}", kept.join("&")),
+    }
+}
+
+/// Where an archive is, as a person may read it: a file's path, or a
+/// server's address without its password.
+pub fn shown_place(place: &Path) -> String {
+    match place.to_str().filter(|_| is_server(place)) {
+        Some(url) => shown_address(url),
+        None => place.display().to_string(),
     }
 }
 

@@ -89,13 +89,21 @@ impl KeptArchive {
 /// a server, in the system's folder for such files, never in a folder
 /// named after the server's address (which may hold its password).
 fn photos_beside(archive: &std::path::Path) -> std::path::PathBuf {
-    if aufsicht::night::club::archive::is_server(archive) {
-        return std::env::temp_dir().join("aufsicht-desk");
+    use sha2::Digest;
+    if !aufsicht::night::club::archive::is_server(archive) {
+        return archive
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
     }
-    archive
-        .parent()
-        .map(std::path::Path::to_path_buf)
-        .unwrap_or_default()
+    // One folder a server (its address without the password) and user.
+    let shown = aufsicht::night::club::archive::shown_place(archive);
+    let user = std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_default();
+    let hash = sha2::Sha256::digest(format!("{user}\n{shown}").as_bytes());
+    let name: String = hash.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    std::env::temp_dir().join(format!("aufsicht-desk-{name}"))
 }
 
 /// Everything the desk's requests share.
@@ -200,7 +208,7 @@ fn open_night(o: &ServeOptions, lang: Lang) -> Result<(Archive, i64)> {
         if let Some(date) = o.date {
             archive.date(night, date).told(lang)?;
         }
-        let path = o.archive.display();
+        let path = aufsicht::night::club::archive::shown_place(&o.archive);
         let args: [(&str, &dyn std::fmt::Display); 3] =
             [("path", &path), ("night", &name), ("rules", &rules)];
         eprintln!("aufsicht: {}", say(lang, id, &args));
@@ -354,7 +362,14 @@ async fn serve(
         .await?;
     eprintln!(
         "aufsicht: {}",
-        say(lang, "serve-stopped", &[("path", &archive.display())])
+        say(
+            lang,
+            "serve-stopped",
+            &[(
+                "path",
+                &aufsicht::night::club::archive::shown_place(&archive)
+            )]
+        )
     );
     Ok(())
 }

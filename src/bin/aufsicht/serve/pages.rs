@@ -65,7 +65,7 @@ pub(super) fn shell(
 }
 
 /// The words the desk's script shows, by the key it asks for.
-const DESK_WORDS: [(&str, &str); 50] = [
+const DESK_WORDS: [(&str, &str); 51] = [
     ("players", "desk-players"),
     ("reading", "desk-reading"),
     ("suggestion", "desk-suggestion"),
@@ -104,6 +104,7 @@ const DESK_WORDS: [(&str, &str); 50] = [
     ("notourgame", "desk-not-our-game"),
     ("askpaper", "desk-ask-paper"),
     ("sums", "desk-question-sums"),
+    ("discardask", "desk-discard-ask"),
     ("sending", "desk-question-sending"),
     ("askcounts", "desk-ask-counts"),
     ("countsreason", "desk-counts-reason"),

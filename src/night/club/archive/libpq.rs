@@ -22,16 +22,30 @@ impl Env for Process {
     }
 }
 
-/// Fills in what `config` (parsed from a URL) leaves out, as libpq does.
-pub fn complete(config: &mut Config, env: &dyn Env) {
+/// `url` with `PGPORT`'s port where it names none (a parsed address
+/// holds the default port already, so the port goes in before parsing).
+pub fn with_port(url: &str, env: &dyn Env) -> String {
+    let Some(port) = env.var("PGPORT").filter(|p| p.parse::<u16>().is_ok()) else {
+        return url.to_string();
+    };
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host.is_empty() || host.contains(':') {
+        return url.to_string();
+    }
+    format!("{scheme}://{authority}:{port}{tail}")
+}
+
+/// Fills in what `config` (parsed from `url`) leaves out, as libpq does:
+/// what the address says wins.
+pub fn complete(config: &mut Config, url: &str, env: &dyn Env) {
     if config.get_hosts().is_empty() {
         let host = env.var("PGHOST").unwrap_or_else(|| "localhost".into());
         config.host(&host);
-    }
-    if config.get_ports().is_empty()
-        && let Some(port) = env.var("PGPORT").and_then(|p| p.parse().ok())
-    {
-        config.port(port);
     }
     if config.get_user().is_none()
         && let Some(user) = env.var("PGUSER").or_else(|| env.var("USER"))
@@ -43,7 +57,9 @@ pub fn complete(config: &mut Config, env: &dyn Env) {
     {
         config.dbname(&db);
     }
-    if let Some(mode) = env.var("PGSSLMODE").and_then(|m| ssl_mode(&m)) {
+    if !url.contains("sslmode=")
+        && let Some(mode) = env.var("PGSSLMODE").and_then(|m| ssl_mode(&m))
+    {
         config.ssl_mode(mode);
     }
     if config.get_password().is_none()
@@ -123,8 +139,10 @@ mod tests {
     }
 
     fn completed(url: &str, env: &[(&'static str, String)]) -> Config {
+        let given = Given(env.iter().cloned().collect());
+        let url = with_port(url, &given);
         let mut config: Config = url.parse().expect("address");
-        complete(&mut config, &Given(env.iter().cloned().collect()));
+        complete(&mut config, &url, &given);
         config
     }
 
@@ -148,6 +166,28 @@ mod tests {
             (c.get_user(), c.get_dbname()),
             (Some("anna"), Some("verein"))
         );
+    }
+
+    #[test]
+    fn no_password_should_stand_in_an_address_as_shown() {
+        use crate::night::club::archive::shown_address;
+        assert_eq!(
+            shown_address("postgres://cup:Geheim@server:5432/pokal"),
+            "postgres://cup@server:5432/pokal"
+        );
+        assert_eq!(
+            shown_address("postgres://cup@server/pokal?password=Geheim&sslmode=disable"),
+            "postgres://cup@server/pokal?sslmode=disable"
+        );
+    }
+
+    #[test]
+    fn the_address_sslmode_should_win_over_the_environment() {
+        let env = [("PGSSLMODE", "require".to_string())];
+        let c = completed("postgres://cup@server/pokal?sslmode=disable", &env);
+        assert_eq!(c.get_ssl_mode(), SslMode::Disable);
+        let c = completed("postgres://cup@server/pokal", &env);
+        assert_eq!(c.get_ssl_mode(), SslMode::Require);
     }
 
     #[test]

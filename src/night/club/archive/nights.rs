@@ -230,13 +230,14 @@ impl Archive {
         if let Some(key) = kept {
             return Ok(key);
         }
-        let key = fresh();
+        // Two desks starting at once on one archive keep one key.
         self.conn.db().execute(
-            "INSERT INTO desk_keys (name, key) VALUES ('lan', ?1)
-             ON CONFLICT (name) DO UPDATE SET key = excluded.key",
-            args![key.as_str()],
+            "INSERT INTO desk_keys (name, key) VALUES ('lan', ?1) ON CONFLICT (name) DO NOTHING",
+            args![fresh().as_str()],
         )?;
-        Ok(key)
+        self.conn
+            .db()
+            .value("SELECT key FROM desk_keys WHERE name = 'lan'", args![])
     }
 
     /// The names every night's list gives, the newest night's first.

@@ -162,8 +162,20 @@ impl Archive {
             "SELECT sha256, id, template FROM form_versions ORDER BY seq",
             args![],
         )?;
+        let scans: Vec<String> = (self.conn.db().query(
+            "SELECT DISTINCT sha256 FROM sheets WHERE tournament_id = ?1 ORDER BY sha256",
+            args![night.id],
+        )?)
+        .iter()
+        .map(|r| r.get(0))
+        .collect::<Result<_, _>>()?;
         let mut tx = central.write()?;
         let name = format!("{venue}/{}", night.name);
+        // The same papers from another archive file, under another name:
+        // they would count twice in the season.
+        if let Some(there) = holding_all(&mut tx, &name, &scans)? {
+            return Err(ArchiveError::ScansElsewhere { night: name, there });
+        }
         let date = night.date.map(|d| d.to_string());
         tx.execute(
             "INSERT INTO tournaments (name, rules, created, venue, date, origin)
@@ -362,6 +374,37 @@ impl Archive {
 }
 
 /// The highest venue id among the central sheet's rows of `table`.
+/// The central night other than `name` that already holds every one of
+/// `scans` (a night's scan hashes), if any.
+fn holding_all(tx: &mut Tx, name: &str, scans: &[String]) -> Result<Option<String>, ArchiveError> {
+    let Some(first) = scans.first() else {
+        return Ok(None);
+    };
+    let nights = tx.query(
+        "SELECT DISTINCT t.id, t.name FROM sheets s JOIN tournaments t ON t.id = s.tournament_id
+         WHERE s.sha256 = ?1 AND t.name != ?2",
+        args![first.as_str(), name],
+    )?;
+    for night in nights {
+        let (id, there): (i64, String) = (night.get(0)?, night.get(1)?);
+        let mut holds = true;
+        for scan in scans {
+            let n: i64 = tx.value(
+                "SELECT count(*) FROM sheets WHERE tournament_id = ?1 AND sha256 = ?2",
+                args![id, scan.as_str()],
+            )?;
+            holds &= n > 0;
+            if !holds {
+                break;
+            }
+        }
+        if holds {
+            return Ok(Some(there));
+        }
+    }
+    Ok(None)
+}
+
 fn highest_origin(tx: &mut Tx, table: &str, sheet: i64) -> Result<i64, ArchiveError> {
     tx.value(
         &format!("SELECT coalesce(max(origin), 0) FROM {table} WHERE sheet_id = ?1"),

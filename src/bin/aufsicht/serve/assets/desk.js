@@ -384,23 +384,32 @@ async function undo() {
   if (!last) { say(texts.nothingtoundo, true); return; }
   const name = by.value.trim();
   if (!name) { say(texts.namefirst, true); by.focus(); done.push(last); return; }
-  // A group answer is taken back as a whole: every cell it set.
-  for (const step of last.group || [last]) {
+  // A group answer is taken back as a whole: every cell it set, each
+  // step dropped once done, so that a second Strg-Z after a broken
+  // connection takes back only what is still to take back.
+  const steps = last.group ? [...last.group] : [last];
+  let failed = null;
+  while (steps.length > 0) {
+    const step = steps[0];
     const version = step.version != null ? { "if-match": `"${step.version}"` } : {};
-    let r;
     try {
-      r = await fetch(`/api/sheets/${step.id}/${step.what}`, {
+      const r = await fetch(`/api/sheets/${step.id}/${step.what}`, {
         method: "POST",
         headers: { ...auth, "content-type": "application/json", ...version },
         body: JSON.stringify({ by: name, ...step.body }),
       });
-    } catch (e) { done.push(last); say(e instanceof Error ? e.message : String(e), true); return; }
-    if (!r.ok) { say(await r.text(), true); return; }
+      if (!r.ok) { failed = await r.text(); break; }
+    } catch (e) { failed = e instanceof Error ? e.message : String(e); break; }
+    steps.shift();
+  }
+  if (failed != null && steps.length > 0) {
+    done.push(last.group ? { group: steps } : last);
+    document.body.dataset.undoable = String(done.length);
   }
   if (sheet) await open(sheet.id, current);
-  say(texts.undone);
   loadQueue();
   if (last.group && typeof loadQuestions === "function") await loadQuestions();
+  if (failed != null) say(failed, true); else say(texts.undone);
 }
 
 // A time of the trail as the desk's language writes it.
@@ -432,18 +441,26 @@ async function loadHistory() {
 
 // Strg-Z takes this desk's last change back wherever the focus is (the
 // browser's own undo would only erase a box, the reviewer's name too).
+let undoing = false;
 document.addEventListener("keydown", e => {
   if ((e.ctrlKey || e.metaKey) && !e.shiftKey && (e.key === "z" || e.key === "Z")) {
-    e.preventDefault(); e.stopPropagation(); undo();
+    e.preventDefault(); e.stopPropagation();
+    // One at a time: a held key repeats, and a second undo would send
+    // an outdated version.
+    if (e.repeat || undoing) return;
+    undoing = true;
+    undo().finally(() => { undoing = false; });
   }
 }, true);
 
 // Entf where no box has the focus discards the sheet shown (any sheet:
-// a photo sent twice, a retake), with the desk's own reason.
+// a photo sent twice, a retake), with the desk's own reason; a readable
+// one only when the person says so (Strg-Z brings it back).
 document.addEventListener("keydown", e => {
   if (e.target.closest && e.target.closest("input, select, textarea")) return;
   if (e.key === "Delete" && sheet && !sheet.discarded) {
-    e.preventDefault(); power("discard", {});
+    e.preventDefault();
+    if (sheet.status === "unreadable" || window.confirm(texts.discardask)) power("discard", {});
   }
 });
 

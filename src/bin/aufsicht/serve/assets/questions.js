@@ -132,12 +132,15 @@ async function answerQuestion(q, value) {
   // The answer is on its way: the old crops and count go at once.
   tell(texts.sending);
   document.getElementById("question").replaceChildren();
-  const r = await fetch(`/api/questions/${q.id}` + ofNight(), {
-    method: "POST",
-    headers: { ...auth, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) { tell(await r.text(), true); await loadQuestions(); return; }
+  let r;
+  try {
+    r = await fetch(`/api/questions/${q.id}` + ofNight(), {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (e) { await loadQuestions().catch(() => {}); tell(e instanceof Error ? e.message : String(e), true); return; }
+  if (!r.ok) { const said = await r.text(); await loadQuestions(); tell(said, true); return; }
   asked.list = await r.json();
   asked.apart.clear();
   asked.at = Math.min(asked.at, Math.max(0, asked.list.length - 1));
