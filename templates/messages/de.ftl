@@ -233,9 +233,9 @@ check-table-without-sheet = Runde { $round }, Tisch { $table } (gelost: { $playe
 check-seating-differs = { $sheet } (Runde { $round }, Tisch { $table }): auf dem Blatt { $read }, gelost { $drawn }; Platztausch, Ersatzspieler oder falsch gelesen: bitte prüfen
 check-sheet-discarded = { $sheet } ist verworfen ({ $by }: { $reason }): es gehört nicht zum Abend
 check-sheet-void = { $sheet } ist von { $by } für ungültig erklärt ({ $reason }): die Punkte seiner Spieler in dieser Runde zählen 0
-check-sheet-twice = { $second } sagt dasselbe wie { $first }: dasselbe Blatt noch einmal gescannt oder fotografiert (unter anderem Namen oder mit anderer Runde oder anderem Tisch); es zählt einmal, bis jemand entscheidet; das Doppel entfernen
+check-sheet-twice = { $second } sagt dasselbe wie { $first }: dasselbe Blatt noch einmal gescannt oder fotografiert, mit anderer Runde oder anderem Tisch gelesen; es zählt einmal, bis jemand entscheidet: das Doppel verwerfen
+check-sheet-twice-same = { $first } kam zweimal: dasselbe Blatt noch einmal gescannt oder fotografiert; es zählt einmal, bis jemand entscheidet: das Doppel verwerfen
 sheet-round-table = R{ $round } T{ $table }
-sheet-again = { $sheet } noch einmal
 check-sheets-in-doubt = vorläufig: { $count ->
         [one] ein Blatt ist
        *[other] { $count } Blätter sind

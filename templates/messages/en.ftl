@@ -232,9 +232,9 @@ check-table-without-sheet = round { $round }, table { $table } (drawn: { $player
 check-seating-differs = { $sheet } (round { $round }, table { $table }): on the sheet { $read }, drawn { $drawn }; a seat swap, a substitute or a misreading: please check
 check-sheet-discarded = { $sheet } is discarded ({ $by }: { $reason }): it is not part of the night
 check-sheet-void = { $sheet } was declared invalid by { $by } ({ $reason }): its players' points in this round count 0
-check-sheet-twice = { $second } says what { $first } says: the same sheet scanned or photographed again (under another name or with another round or table); it counts once until a person decides; remove the double
+check-sheet-twice = { $second } says what { $first } says: the same sheet scanned or photographed again, read with another round or table; it counts once until a person decides: discard the double
+check-sheet-twice-same = { $first } came twice: the same sheet scanned or photographed again; it counts once until a person decides: discard the double
 sheet-round-table = R{ $round } T{ $table }
-sheet-again = { $sheet } again
 check-sheets-in-doubt = provisional: { $count ->
         [one] one sheet is
        *[other] { $count } sheets are

@@ -75,13 +75,13 @@ fn check(
     rows: usize,
     lang: Lang,
 ) -> NightCheck {
-    // The same round and table twice: the second is named as the again.
-    let again = match first.1 == second.1 {
-        true => say(lang, "sheet-again", &[("sheet", &second.1)]),
-        false => second.1.clone(),
+    // One round and table twice: said once, as the paper that came twice.
+    let id = match (kind, first.1 == second.1) {
+        (NightCheckKind::SheetTwice, true) => "check-sheet-twice-same",
+        _ => id,
     };
     let args: [(&str, &dyn std::fmt::Display); 3] =
-        [("first", &first.1), ("second", &again), ("rows", &rows)];
+        [("first", &first.1), ("second", &second.1), ("rows", &rows)];
     NightCheck {
         kind,
         message: say(lang, id, &args),

@@ -223,7 +223,7 @@ fn board_page(lang: Lang, night: &str, heading: &str, class: &str, refresh: u32)
         ("in_doubt", t("desk-in-doubt")),
     ];
     let data = words_and(lang, &BOARD_WORDS, more);
-    shell(lang, &title, Some(class), data, body).into_string()
+    shell(lang, &provisional, Some(class), data, body).into_string()
 }
 
 pub async fn desk(State(desk): State<Arc<Desk>>) -> Html<String> {

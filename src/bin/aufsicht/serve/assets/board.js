@@ -92,5 +92,6 @@ async function showChecks(headers, of) {
   // The heading says "vorläufig" until the page knows nothing is open.
   const h1 = document.querySelector("h1");
   h1.textContent = checks.length === 0 ? names().final_title : h1.dataset.provisional;
+  document.title = h1.textContent;
   document.body.dataset.checks = String(checks.length);
 }
