@@ -171,11 +171,6 @@ impl Archive {
         .collect::<Result<_, _>>()?;
         let mut tx = central.write()?;
         let name = format!("{venue}/{}", night.name);
-        // The same papers from another archive file, under another name:
-        // they would count twice in the season.
-        if let Some(there) = holding_all(&mut tx, &name, &scans)? {
-            return Err(ArchiveError::ScansElsewhere { night: name, there });
-        }
         let date = night.date.map(|d| d.to_string());
         tx.execute(
             "INSERT INTO tournaments (name, rules, created, venue, date, origin)
@@ -210,6 +205,11 @@ impl Archive {
                 night: name,
                 as_: other,
             });
+        }
+        // The same papers from another archive file, under another name:
+        // they would count twice in the season (nothing of this stays).
+        if let Some(there) = holding_all(&mut tx, &name, &scans)? {
+            return Err(ArchiveError::ScansElsewhere { night: name, there });
         }
         tx.execute(
             "UPDATE tournaments SET venue = ?2, origin = ?3, date = coalesce(date, ?4) WHERE id = ?1",
