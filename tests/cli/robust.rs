@@ -224,3 +224,23 @@ async fn the_ranking_printed_while_sheets_are_in_doubt_should_say_vorlaeufig_in_
     );
     client.close().await.expect("close");
 }
+
+#[test]
+fn a_board_page_without_the_key_should_name_no_night_nor_say_whether_one_exists() {
+    let dir = temp("board-no-key");
+    let archive = night(&dir);
+    let desk = Desk::start_in("de", &archive, &["--tournament", "Herbstabend"]);
+    let from_afar = [("X-Forwarded-For", "192.168.1.20")];
+    for path in [
+        "/ranking",
+        "/ranking?tournament=Herbstabend",
+        "/standings?tournament=Gestern",
+    ] {
+        let (status, _, body) = desk.call("GET", path, &from_afar, "");
+        assert_eq!(status, 200, "{path}: {body}");
+        assert!(!body.contains("Herbstabend"), "{path}: {body}");
+    }
+    // The desk itself names its night.
+    let (_, _, body) = desk.call("GET", "/ranking", &[], "");
+    assert!(body.contains("Herbstabend"), "{body}");
+}

@@ -255,17 +255,13 @@ async fn board(
     (heading, class, refresh): (&'static str, &'static str, u32),
 ) -> Result<Html<String>, super::api::Problem> {
     let work = move || {
-        // The page is public; the archive's list of nights is not.
-        let night = desk
-            .night(q.tournament.as_deref())
-            .map_err(|e| match access {
-                Access::Desk => e,
-                _ => super::api::Problem(
-                    StatusCode::NOT_FOUND,
-                    say(desk.lang, "http-not-found", &[]),
-                ),
-            })?;
-        let night = night.id;
+        // The page is public, the archive's nights are not: without the
+        // desk's key it names none (nor says whether one exists).
+        if !matches!(access, Access::Desk) {
+            let title = desk.title.clone();
+            return Ok(Html(board_page(desk.lang, &title, heading, class, refresh)));
+        }
+        let night = desk.night(q.tournament.as_deref())?.id;
         // A title the club gave (`--title`) stands before the night's name.
         let label = match desk.title.as_str() {
             t if t == say(desk.lang, "review-default-title", &[]) => desk.night_label(night)?,
