@@ -84,12 +84,13 @@ impl Counting {
 pub fn night<'a>(sheets: impl IntoIterator<Item = &'a SheetResult>) -> Vec<Counting> {
     let sheets: Vec<&SheetResult> = sheets.into_iter().collect();
     let mut out: Vec<Counting> = sheets.iter().map(|s| Counting::of(s)).collect();
+    // Each sheet's values once: the pairs are many on a night of 400.
+    let said: Vec<Said> = sheets.iter().map(|s| Said::of(s)).collect();
     for b in 0..sheets.len() {
         if out[b] != Counting::Counts {
             continue;
         }
-        let first =
-            (0..b).find(|&a| out[a] == Counting::Counts && same_paper(sheets[a], sheets[b]));
+        let first = (0..b).find(|&a| out[a] == Counting::Counts && said[a].same_paper(&said[b]));
         if let Some(first) = first {
             out[b] = Counting::Twin { first };
         }
@@ -110,32 +111,56 @@ const SAME_PAPER_VALUES_ALONE: f64 = 0.8;
 /// Game rows at least on the larger sheet, for values alone to tell.
 const ROWS_TO_COMPARE: usize = 8;
 
-/// Whether `a` and `b` say the same things: one paper read twice. Two
-/// sheets naming different players where both are read are two tables,
-/// whatever their rows; where their players, round and table agree,
-/// half their values alike make them one paper, else four in five.
+/// What a sheet says, as two sheets are compared.
+struct Said<'a> {
+    sheet: &'a SheetResult,
+    values: BTreeMap<At, i64>,
+}
+
+impl<'a> Said<'a> {
+    fn of(sheet: &'a SheetResult) -> Self {
+        Said {
+            sheet,
+            values: values(sheet),
+        }
+    }
+
+    /// Whether this and `other` say the same things: one paper read
+    /// twice. Two sheets naming different players where both are read
+    /// are two tables, whatever their rows; where their players, round
+    /// and table agree, half their values alike make them one paper,
+    /// else four in five.
+    fn same_paper(&self, other: &Said) -> bool {
+        let (a, b) = (self.sheet, other.sheet);
+        if a.seats() != b.seats() {
+            return false;
+        }
+        let (alike_players, both_read) = players_alike(a, b);
+        if both_read >= 2 && alike_players == 0 {
+            return false;
+        }
+        let (alike, present) = values_alike(&self.values, &other.values);
+        if present == 0 {
+            return false;
+        }
+        let share = alike as f64 / present as f64;
+        // A round or table read on both and otherwise: a misread header,
+        // or another round of the same players; the values alone tell.
+        let differ = |x: Option<u32>, y: Option<u32>| x.zip(y).is_some_and(|(x, y)| x != y);
+        let header_differs = differ(a.round, b.round) || differ(a.table, b.table);
+        if !header_differs && alike_players >= 2 && 2 * alike_players > both_read {
+            share >= SAME_PAPER_PLAYERS_ALIKE
+        } else {
+            let rows = a.games.len().max(b.games.len());
+            rows >= ROWS_TO_COMPARE && share >= SAME_PAPER_VALUES_ALONE
+        }
+    }
+}
+
+/// Whether `a` and `b` say the same things: one paper read twice
+/// ([`Said::same_paper`]).
 pub fn same_paper(a: &SheetResult, b: &SheetResult) -> bool {
-    if a.seats() != b.seats() {
-        return false;
-    }
-    let (alike_players, both_read) = players_alike(a, b);
-    if both_read >= 2 && alike_players == 0 {
-        return false;
-    }
-    let (alike, present) = values_alike(a, b);
-    if present == 0 {
-        return false;
-    }
-    let share = alike as f64 / present as f64;
-    // A round or table read on both and otherwise: a misread header, or
-    // another round of the same players; the values alone must tell.
-    let differ = |x: Option<u32>, y: Option<u32>| x.zip(y).is_some_and(|(x, y)| x != y);
-    let header_differs = differ(a.round, b.round) || differ(a.table, b.table);
-    if !header_differs && alike_players >= 2 && 2 * alike_players > both_read {
-        share >= SAME_PAPER_PLAYERS_ALIKE
-    } else {
-        a.games.len().max(b.games.len()) >= ROWS_TO_COMPARE && share >= SAME_PAPER_VALUES_ALONE
-    }
+    Said::of(a).same_paper(&Said::of(b))
 }
 
 /// Seats whose participant number is read on both sheets and alike (by
@@ -148,16 +173,11 @@ fn players_alike(a: &SheetResult, b: &SheetResult) -> (usize, usize) {
     (both.iter().filter(|(x, y)| x == y).count(), both.len())
 }
 
-/// Values (each seat's game cell at each row number, Gesamt, Abzug and
-/// Endergebnis) written alike on both sheets, and written on either.
-fn values_alike(a: &SheetResult, b: &SheetResult) -> (usize, usize) {
-    let (va, vb) = (values(a), values(b));
-    let present = va
-        .keys()
-        .chain(vb.keys())
-        .collect::<std::collections::BTreeSet<_>>();
+/// Values written alike on both sheets, and written on either.
+fn values_alike(va: &BTreeMap<At, i64>, vb: &BTreeMap<At, i64>) -> (usize, usize) {
     let alike = va.iter().filter(|(k, v)| vb.get(k) == Some(v)).count();
-    (alike, present.len())
+    let only_b = vb.keys().filter(|k| !va.contains_key(k)).count();
+    (alike, va.len() + only_b)
 }
 
 /// Where a value stands on a sheet: a game row and seat, or a footer field and seat.
