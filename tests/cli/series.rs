@@ -90,6 +90,20 @@ fn central_sheets(url: &str, venue: &str) -> i64 {
     .unwrap_or(0)
 }
 
+/// Waits (a minute at most) until the first of `venue`'s sheets is in the
+/// central archive at `url`; when the wait began.
+fn until_arrived(url: &str, venue: &str) -> Instant {
+    let started = Instant::now();
+    while central_sheets(url, venue) == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "nothing arrived"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    started
+}
+
 fn file_hash(path: &Path) -> String {
     sha256_file(path).expect("hash")
 }
@@ -376,14 +390,7 @@ fn a_server_stopped_in_the_middle_of_a_push_should_lose_nothing_and_the_next_pus
     let url = cluster.database("stopped");
     let venue = venue(&dir, "Post", 96, 5, 256);
     let child = push(&venue, &url);
-    let started = Instant::now();
-    while central_sheets(&url, "Post") == 0 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "nothing arrived"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    until_arrived(&url, "Post");
     cluster.stop();
     let out = child.wait_with_output().expect("push ran");
     assert!(!out.status.success(), "the push went on without its server");
@@ -821,14 +828,7 @@ fn a_push_stopped_in_its_transaction_should_not_stop_another_venues() {
         venue(&dir, "Krone", 16, 6, 1),
     );
     let stalled = push(&post, &url);
-    let started = Instant::now();
-    while central_sheets(&url, "Post") == 0 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "nothing arrived"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let started = until_arrived(&url, "Post");
     // A laptop's lid closed in the middle of its push: stopped where it
     // holds the write lock (inside a transaction).
     let held = |url: &str| {
